@@ -1,0 +1,41 @@
+"""The one error type the CLI turns into a single clear line and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class ApismithError(Exception):
+    """A user-facing failure: bad input, broken output, or a failed check.
+
+    ``exit_code`` is 2 for bad input (unreadable spec, dangling ``$ref``, unsupported
+    construct) and 1 for everything else.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        pointer: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        exit_code: int = 2,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.pointer = pointer
+        self.line = line
+        self.column = column
+        self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        at = f" (at {self.pointer or '#'})" if self.pointer is not None else ""
+        return f"{where}{self.message}{at}"

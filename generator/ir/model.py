@@ -1,0 +1,369 @@
+"""The IR's dataclasses: a frozen, typed view of a normalized spec.
+
+Everything is immutable in practice: sequences are tuples, and the few mappings
+(``constraints``, discriminator ``mapping``, server ``variables``) are fresh dicts owned
+by the IR, typed as read-only ``Mapping``. Objects compare by value; they are not all
+hashable (a default value may be a list).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+TypeKind = Literal["model", "primitive", "array", "map", "union", "literal", "any", "null"]
+ModelKind = Literal["object", "enum", "alias"]
+ParameterLocation = Literal["path", "query", "header", "cookie"]
+SecurityKind = Literal["http-basic", "http-bearer", "http", "api-key", "oauth2", "openid"]
+
+# Constraint keywords kept on a TypeRef, in this order.
+CONSTRAINT_KEYS = (
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "multipleOf",
+)
+
+_PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+# (primitive, format) -> (python type, import); the same choices as the model renderer's
+# datamodel-code-generator options (plain ``datetime``); other formats are the primitive.
+_FORMATS: dict[tuple[str, str], tuple[str, str]] = {
+    ("string", "date-time"): ("datetime", "datetime.datetime"),
+    ("string", "date"): ("date", "datetime.date"),
+    ("string", "time"): ("time", "datetime.time"),
+    ("string", "duration"): ("timedelta", "datetime.timedelta"),
+    ("string", "uuid"): ("UUID", "uuid.UUID"),
+    ("string", "binary"): ("bytes", ""),
+    ("number", "decimal"): ("Decimal", "decimal.Decimal"),
+}
+
+
+@dataclass(frozen=True)
+class Discriminator:
+    """A union's tag: ``property_name`` and tag value -> model name (spec order)."""
+
+    property_name: str
+    mapping: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A schema as users read it. Build one with the fields that apply to its ``kind``:
+
+    - ``model``: ``name`` (a component schema name);
+    - ``primitive``: ``primitive`` (string/integer/number/boolean) and ``format``;
+    - ``array``: ``items``, or ``prefix_items`` for a fixed-length tuple;
+    - ``map``: ``values`` (None: any value);
+    - ``union``: ``members`` (never null, never nullable: null lives in ``nullable``)
+      and an optional ``discriminator``;
+    - ``literal``: ``literals`` (and ``primitive`` when known);
+    - ``any`` and ``null``: nothing.
+
+    ``python_type``, ``display`` and ``imports`` are derived on construction.
+    """
+
+    kind: TypeKind
+    name: str | None = None
+    primitive: str | None = None
+    format: str | None = None
+    items: TypeRef | None = None
+    prefix_items: tuple[TypeRef, ...] = ()
+    values: TypeRef | None = None
+    members: tuple[TypeRef, ...] = ()
+    literals: tuple[Any, ...] = ()
+    nullable: bool = False
+    constraints: Mapping[str, Any] = field(default_factory=dict)
+    discriminator: Discriminator | None = None
+    python_type: str = field(init=False, compare=False)
+    display: str = field(init=False, compare=False, repr=False)
+    imports: tuple[str, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        python, display, imports = _render(self)
+        if self.nullable and self.kind not in ("any", "null"):
+            python, display = f"{python} | None", f"{display} | null"
+        object.__setattr__(self, "python_type", python)
+        object.__setattr__(self, "display", display)
+        object.__setattr__(self, "imports", tuple(sorted(imports)))
+
+    def children(self) -> tuple[TypeRef, ...]:
+        """The direct sub-types (items, prefix items, values, members)."""
+        found = [t for t in (self.items, self.values) if t is not None]
+        return (*found, *self.prefix_items, *self.members)
+
+    def model_names(self) -> tuple[str, ...]:
+        """Every model this type refers to, in first-use order, without repeats."""
+        seen: dict[str, None] = {}
+        stack: list[TypeRef] = [self]
+        while stack:
+            t = stack.pop()
+            if t.kind == "model" and t.name is not None:
+                seen.setdefault(t.name)
+            stack.extend(reversed(t.children()))
+        return tuple(seen)
+
+
+def _literal_source(value: Any) -> str | None:
+    """A value as Python source inside ``Literal[...]``; None when Literal cannot hold it."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value)
+    return None
+
+
+def _render(t: TypeRef) -> tuple[str, str, set[str]]:
+    """``(python_type, display, imports)`` of ``t`` without its nullability."""
+    imports: set[str] = set()
+    for child in t.children():
+        imports.update(child.imports)
+    if t.kind == "model":
+        return t.name or "Any", t.name or "any", imports
+    if t.kind == "primitive":
+        return (*_primitive(t.primitive, t.format, imports), imports)
+    if t.kind == "array":
+        if t.prefix_items:
+            inner = ", ".join(m.python_type for m in t.prefix_items)
+            shown = ", ".join(m.display for m in t.prefix_items)
+            return f"tuple[{inner}]", f"tuple [{shown}]", imports
+        if t.items is None:
+            imports.add("typing.Any")
+            return "list[Any]", "array", imports
+        return f"list[{t.items.python_type}]", f"array of {_group(t.items.display)}", imports
+    if t.kind == "map":
+        if t.values is None:
+            imports.add("typing.Any")
+            return "dict[str, Any]", "object", imports
+        return f"dict[str, {t.values.python_type}]", f"map of {_group(t.values.display)}", imports
+    if t.kind == "union":
+        return (
+            " | ".join(m.python_type for m in t.members),
+            " | ".join(m.display for m in t.members),
+            imports,
+        )
+    if t.kind == "literal":
+        sources = [_literal_source(v) for v in t.literals]
+        shown = " | ".join(json.dumps(v, ensure_ascii=False) for v in t.literals)
+        if sources and all(s is not None for s in sources):
+            imports.add("typing.Literal")
+            return f"Literal[{', '.join(s for s in sources if s is not None)}]", shown, imports
+        return _primitive(t.primitive, None, imports)[0], shown, imports
+    if t.kind == "null":
+        return "None", "null", imports
+    imports.add("typing.Any")
+    return "Any", "any", imports
+
+
+def _primitive(primitive: str | None, fmt: str | None, imports: set[str]) -> tuple[str, str]:
+    if primitive not in _PRIMITIVES:
+        imports.add("typing.Any")
+        return "Any", "any"
+    special = _FORMATS.get((primitive, fmt or ""))
+    if special is None and fmt is not None and fmt.startswith("uuid"):
+        special = _FORMATS[("string", "uuid")]
+    shown = f"{primitive} ({fmt})" if fmt else primitive
+    if special is None:
+        return _PRIMITIVES[primitive], shown
+    if special[1]:
+        imports.add(special[1])
+    return special[0], shown
+
+
+def _group(display: str) -> str:
+    return f"({display})" if " | " in display else display
+
+
+@dataclass(frozen=True)
+class Field:
+    """One property of an object model, in spec order."""
+
+    name: str  # the wire name
+    python_name: str  # ``x-python-name`` from the names pass, else the wire name
+    type: TypeRef
+    required: bool = False
+    nullable: bool = False
+    default: Any = None
+    has_default: bool = False  # a default may itself be None
+    description: str | None = None
+    constraints: Mapping[str, Any] = field(default_factory=dict)
+    deprecated: bool = False
+    read_only: bool = False
+    write_only: bool = False
+
+
+@dataclass(frozen=True)
+class Model:
+    """A component schema. ``root`` is the schema read as a type, for enums and aliases
+    (None for objects); ``fields`` are for objects only."""
+
+    name: str
+    kind: ModelKind
+    description: str | None = None
+    fields: tuple[Field, ...] = ()
+    enum_values: tuple[Any, ...] = ()
+    root: TypeRef | None = None
+    discriminator: Discriminator | None = None
+    deprecated: bool = False
+    extra: Literal["allow"] = "allow"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A path, query, header or cookie parameter; ``style``/``explode`` are the effective
+    values (OpenAPI's defaults filled in)."""
+
+    name: str
+    python_name: str
+    location: ParameterLocation
+    required: bool
+    schema: TypeRef
+    description: str | None = None
+    default: Any = None
+    has_default: bool = False
+    style: str = "form"
+    explode: bool = True
+    deprecated: bool = False
+
+
+@dataclass(frozen=True)
+class MediaType:
+    """One entry of a ``content`` map."""
+
+    content_type: str
+    schema: TypeRef
+
+
+@dataclass(frozen=True)
+class RequestBody:
+    """The preferred media type (JSON, else multipart, else form, else the first) and all."""
+
+    required: bool
+    content_type: str
+    schema: TypeRef
+    description: str | None = None
+    content: tuple[MediaType, ...] = ()
+
+
+@dataclass(frozen=True)
+class Response:
+    """One response; ``content_type``/``schema`` are None for a response without a body."""
+
+    status: str
+    description: str | None = None
+    content_type: str | None = None
+    schema: TypeRef | None = None
+    content: tuple[MediaType, ...] = ()
+
+    @property
+    def is_success(self) -> bool:
+        return self.status.startswith("2")
+
+
+# One security requirement alternative: scheme names that must all be satisfied.
+Requirement = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str | None
+    python_name: str
+    method: str
+    path: str
+    tags: tuple[str, ...] = ()
+    summary: str | None = None
+    description: str | None = None
+    deprecated: bool = False
+    parameters: tuple[Parameter, ...] = ()
+    request_body: RequestBody | None = None
+    responses: tuple[Response, ...] = ()
+    security: tuple[Requirement, ...] = ()
+    streaming: bool = False
+
+    def parameters_in(self, location: ParameterLocation) -> tuple[Parameter, ...]:
+        return tuple(p for p in self.parameters if p.location == location)
+
+    @property
+    def success_response(self) -> Response | None:
+        """The first 2xx response, if any."""
+        return next((r for r in self.responses if r.is_success), None)
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    description: str | None = None
+    variables: Mapping[str, str] = field(default_factory=dict)  # name -> default
+
+
+@dataclass(frozen=True)
+class OAuthFlow:
+    flow: str  # implicit, password, clientCredentials, authorizationCode
+    token_url: str | None = None
+    authorization_url: str | None = None
+    refresh_url: str | None = None
+    scopes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SecurityScheme:
+    name: str  # the key in components.securitySchemes
+    kind: SecurityKind
+    location: str | None = None  # api-key: header, query or cookie
+    parameter_name: str | None = None  # api-key: the header/query/cookie name
+    scheme: str | None = None  # http: basic, bearer, ...
+    bearer_format: str | None = None
+    description: str | None = None
+    flows: tuple[OAuthFlow, ...] = ()
+    openid_connect_url: str | None = None
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Api:
+    title: str
+    version: str
+    description: str | None = None
+    servers: tuple[Server, ...] = ()
+    security_schemes: tuple[SecurityScheme, ...] = ()
+    security: tuple[Requirement, ...] = ()
+    operations: tuple[Operation, ...] = ()
+    models: tuple[Model, ...] = ()
+    tags: tuple[Tag, ...] = ()
+
+    @cached_property
+    def _model_index(self) -> dict[str, Model]:
+        return {m.name: m for m in self.models}
+
+    def model(self, name: str) -> Model:
+        """The model named ``name``; KeyError when there is none."""
+        return self._model_index[name]
+
+    def security_scheme(self, name: str) -> SecurityScheme:
+        """The scheme named ``name``; KeyError when there is none."""
+        for scheme in self.security_schemes:
+            if scheme.name == name:
+                return scheme
+        raise KeyError(name)
+
+    def operation(self, operation_id: str) -> Operation:
+        """The operation with this ``operationId`` (or ``python_name``); KeyError otherwise."""
+        for op in self.operations:
+            if operation_id in (op.operation_id, op.python_name):
+                return op
+        raise KeyError(operation_id)

@@ -1,0 +1,78 @@
+"""Stage 2: normalization, a fixed sequence of small passes.
+
+Each pass is a module with ``NAME`` and a pure ``run(spec, options) -> PassResult``:
+it never mutates its input, and it can be switched off in an API's config
+(``[passes] <name> = false``). ``options`` is the pass's own config table
+(``[passes.<name>]``), empty when absent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.normalize import (
+    allof,
+    defaults,
+    defs,
+    discriminators,
+    names,
+    nullable,
+    tuples,
+    upgrade,
+)
+from generator.normalize.diagnostics import Diagnostic, PassResult
+
+PassFn = Callable[[Mapping[str, Any], Mapping[str, Any]], PassResult]
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: PassFn
+    summary: str
+
+
+# The order matters: each pass may rely on the ones before it.
+PASSES: tuple[Pass, ...] = (
+    Pass(defs.NAME, defs.run, "standalone JSON Schema and nested $defs into one flat namespace"),
+    Pass(upgrade.NAME, upgrade.run, "OpenAPI 3.0 constructs into their 3.1 form"),
+    Pass(allof.NAME, allof.run, "allOf: [{$ref}] wrappers into the ref plus its metadata"),
+    Pass(tuples.NAME, tuples.run, "tuple-style items: [A, B] into prefixItems"),
+    Pass(nullable.NAME, nullable.run, "every null union into one canonical nullable form"),
+    Pass(discriminators.NAME, discriminators.run, "const-tagged unions into discriminated unions"),
+    Pass(defaults.NAME, defaults.run, "defaults that violate their own schema dropped"),
+    Pass(names.NAME, names.run, "schema, operation and field names made valid and unique"),
+)
+PASS_NAMES = tuple(p.name for p in PASSES)
+
+
+@dataclass(frozen=True)
+class Normalized:
+    spec: dict[str, Any]
+    diagnostics: tuple[Diagnostic, ...]
+    timings: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+
+
+def normalize(
+    spec: Mapping[str, Any],
+    enabled: Mapping[str, bool] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Normalized:
+    """Run every enabled pass in order."""
+    enabled = enabled or {}
+    options = options or {}
+    current: Mapping[str, Any] = spec
+    found: list[Diagnostic] = []
+    timings: list[tuple[str, float]] = []
+    for p in PASSES:
+        if not enabled.get(p.name, True):
+            continue
+        start = time.perf_counter()
+        result = p.run(current, options.get(p.name, {}))
+        timings.append((p.name, time.perf_counter() - start))
+        current = result.spec
+        found.extend(result.diagnostics)
+    return Normalized(spec=dict(current), diagnostics=tuple(found), timings=tuple(timings))

@@ -1,0 +1,102 @@
+"""OpenAPI Overlay 1.0 support: patch a spec without editing the vendored file.
+
+An overlay file (JSON or YAML) holds ``actions``; each has a ``target`` (a JSONPath
+subset: ``$``, ``.name``, ``['name']``, ``["name"]``, ``[N]`` and the ``*`` wildcard)
+and either ``update`` (merged in: mappings recursively, lists appended, scalars
+replaced) or ``remove: true``. A target that matches nothing is an error, because a
+silent no-op overlay hides a spec change.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.errors import ApismithError
+from generator.load import read_document
+
+_TOKEN = re.compile(r"""\.([A-Za-z0-9_\-$@]+|\*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+|\*)\]""")
+
+
+def parse_path(path: str) -> list[str | int]:
+    if not path.startswith("$"):
+        raise ValueError(f"JSONPath must start with '$': {path!r}")
+    tokens: list[str | int] = []
+    pos = 1
+    while pos < len(path):
+        match = _TOKEN.match(path, pos)
+        if not match:
+            raise ValueError(f"unsupported JSONPath syntax at {path[pos:]!r}")
+        name, sq, dq, index = match.groups()
+        if index is not None:
+            tokens.append(int(index) if index.isdigit() else "*")
+        else:
+            tokens.append(name if name is not None else (sq if sq is not None else dq or ""))
+        pos = match.end()
+    return tokens
+
+
+def select(doc: Any, tokens: Sequence[str | int]) -> list[tuple[Any, str | int | None]]:
+    """(parent, key) pairs of every match; (None, None) for the root."""
+    current: list[tuple[Any, str | int | None, Any]] = [(None, None, doc)]
+    for token in tokens:
+        nxt: list[tuple[Any, str | int | None, Any]] = []
+        for _parent, _key, node in current:
+            if token == "*":
+                if isinstance(node, dict):
+                    nxt.extend((node, k, v) for k, v in node.items())
+                elif isinstance(node, list):
+                    nxt.extend((node, i, v) for i, v in enumerate(node))
+            elif isinstance(node, dict) and token in node:
+                nxt.append((node, token, node[token]))
+            elif isinstance(node, list) and isinstance(token, int) and token < len(node):
+                nxt.append((node, token, node[token]))
+        current = nxt
+    return [(p, k) for p, k, _ in current]
+
+
+def merge(target: Any, update: Any) -> Any:
+    if isinstance(target, dict) and isinstance(update, dict):
+        for key, value in update.items():
+            target[key] = merge(target[key], value) if key in target else copy.deepcopy(value)
+        return target
+    if isinstance(target, list) and isinstance(update, list):
+        return target + copy.deepcopy(update)
+    return copy.deepcopy(update)
+
+
+def apply_overlay(doc: dict[str, Any], overlay: Any, source: str) -> dict[str, Any]:
+    if not isinstance(overlay, dict) or not isinstance(overlay.get("actions"), list):
+        raise ApismithError("overlay needs an 'actions' list", file=source, pointer="#/actions")
+    result = copy.deepcopy(doc)
+    for i, action in enumerate(overlay["actions"]):
+        where = f"#/actions/{i}"
+        try:
+            tokens = parse_path(str(action.get("target", "")))
+        except ValueError as exc:
+            raise ApismithError(f"overlay: {exc}", file=source, pointer=where) from None
+        matches = select(result, tokens)
+        if not matches:
+            raise ApismithError(
+                f"overlay target {action.get('target')!r} matches nothing", file=source, pointer=where
+            )
+        for parent, key in matches:
+            if action.get("remove"):
+                if parent is None:
+                    raise ApismithError("overlay cannot remove the root", file=source, pointer=where)
+                del parent[key]
+            elif "update" in action:
+                if parent is None:
+                    result = merge(result, action["update"])
+                else:
+                    parent[key] = merge(parent[key], action["update"])
+    return result
+
+
+def apply_overlays(doc: dict[str, Any], overlays: Sequence[Path]) -> dict[str, Any]:
+    for path in overlays:
+        doc = apply_overlay(doc, read_document(path), str(path))
+    return doc

@@ -1,0 +1,181 @@
+"""The whole pipeline for one API, as one pure function of its input files:
+
+    load -> overlays -> normalize -> IR -> render -> format -> (files in memory)
+
+Writing (``generator.write``) is the only stage with effects.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+from generator.config import ApiConfig
+from generator.errors import ApismithError
+from generator.format import format_python
+from generator.load import load_spec
+from generator.manifest import (
+    MANIFEST_NAME,
+    build_manifest,
+    generator_fingerprint,
+    input_hashes,
+)
+from generator.normalize import Normalized, normalize
+from generator.normalize.diagnostics import Diagnostic
+from generator.overlay import apply_overlays
+from generator.render.models import render_models
+from generator.render.spec import render_spec
+from generator.render.templates import render
+
+
+@dataclass(frozen=True)
+class Summary:
+    schemas: int
+    classes: int
+    aliases: int
+    merged: int
+    renamed: int
+    warnings: int
+    unaccounted: tuple[str, ...] = ()
+
+    def line(self, name: str) -> str:
+        return (
+            f"{name}: {self.schemas} schemas -> {self.classes} classes"
+            f" (+{self.aliases} type aliases), {self.merged} merged,"
+            f" {self.renamed} renamed, {self.warnings} warnings"
+        )
+
+
+@dataclass(frozen=True)
+class Generated:
+    config: ApiConfig
+    files: dict[str, bytes]
+    diagnostics: tuple[Diagnostic, ...]
+    summary: Summary
+    normalized: Normalized
+
+
+def inputs_of(config: ApiConfig) -> list[dict[str, str]]:
+    base = config.config_file.parent if config.config_file else config.spec.parent
+    return input_hashes(config.input_files(), base)
+
+
+def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
+    loaded = load_spec(config.spec)
+    doc = apply_overlays(loaded.doc, config.overlays)
+    return doc, normalize(doc, config.passes, config.pass_options)
+
+
+def model_names(source: str) -> tuple[set[str], set[str]]:
+    """(class names, type-alias names) defined at the top level of a models module."""
+    classes: set[str] = set()
+    aliases: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            classes.add(node.name)
+        elif isinstance(node, ast.Assign):
+            aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            aliases.add(node.target.id)
+    return classes, aliases
+
+
+def account(
+    original: list[str], diagnostics: tuple[Diagnostic, ...], defined: set[str]
+) -> tuple[str, ...]:
+    """Original schema names that map to nothing rendered and were not reported merged."""
+    renamed = {d.old: d.new for d in diagnostics if d.kind in ("rename", "merge") and d.old}
+    missing = []
+    for name in original:
+        seen: set[str] = set()
+        current = name
+        while current in renamed and current not in seen:
+            seen.add(current)
+            current = renamed[current]
+        if current not in defined:
+            missing.append(name)
+    return tuple(sorted(missing))
+
+
+def original_schemas(doc: Mapping[str, Any]) -> list[str]:
+    if "openapi" in doc:
+        return list((doc.get("components", {}).get("schemas") or {}).keys())
+    defs = doc.get("$defs") or doc.get("definitions") or {}
+    return [str(doc.get("title") or "Model"), *defs.keys()]
+
+
+def generate(config: ApiConfig, templates: str | None = None) -> Generated:
+    doc, normalized = load_and_normalize(config)
+    spec = normalized.spec
+    inputs = inputs_of(config)
+    spec_sha = inputs[0]["sha256"]
+    header = render(
+        "header.py.jinja",
+        {
+            "generator_version": __version__,
+            "spec_name": config.spec.name,
+            "spec_sha256": spec_sha,
+            "api_name": config.name,
+        },
+        templates,
+    ).rstrip("\n")
+    info = spec.get("info") or {}
+    sources: dict[str, str] = {
+        "models.py": render_models(spec, header),
+        "__init__.py": render(
+            "package/__init__.py.jinja",
+            {
+                "header": header,
+                "title": config.title if config.config_file else str(info.get("title") or ""),
+                "description": info.get("description"),
+                "version": str(info.get("version") or ""),
+                "package": config.package,
+                "spec_sha256": spec_sha,
+                "generator_version": __version__,
+            },
+            templates,
+        ),
+    }
+    formatted = format_python(sources)
+    files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
+    files["py.typed"] = b""
+    files["openapi.json"] = render_spec(spec, __version__, spec_sha)
+    files[MANIFEST_NAME] = build_manifest(inputs, files, generator_fingerprint())
+
+    classes, aliases = model_names(formatted["models.py"])
+    diags = normalized.diagnostics
+    missing = account(original_schemas(doc), diags, classes | aliases)
+    if missing:
+        diags = diags + tuple(
+            Diagnostic("render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model")
+            for m in missing
+        )
+    summary = Summary(
+        schemas=len(original_schemas(doc)),
+        classes=len(classes),
+        aliases=len(aliases),
+        merged=sum(d.kind == "merge" for d in diags),
+        renamed=sum(d.kind == "rename" for d in diags),
+        warnings=sum(d.kind in ("warning", "drop") for d in diags),
+        unaccounted=missing,
+    )
+    return Generated(config, files, diags, summary, normalized)
+
+
+def diagnostics_json(diags: tuple[Diagnostic, ...]) -> str:
+    return json.dumps([d.as_json() for d in diags], indent=2)
+
+
+def relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+__all__ = ["ApismithError", "Generated", "Summary", "generate"]
