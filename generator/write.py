@@ -59,6 +59,7 @@ def write_package(out: Path, files: Mapping[str, bytes], *, verify: bool = True)
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; the package should not be
     try:
         for name in sorted(files):
             target = staging / name

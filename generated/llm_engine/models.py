@@ -1147,7 +1147,7 @@ class CreateTriggerV1Request(BaseModel):
         dict[str, Any] | None, Field(title="Default Job Config")
     ] = None
     default_job_metadata: Annotated[
-        dict[str, Any] | None, Field(title="Default Job Metadata")
+        dict[str, str] | None, Field(title="Default Job Metadata")
     ] = None
 
 
@@ -1229,7 +1229,7 @@ class DockerImageBatchJob(BaseModel):
     created_at: Annotated[datetime, Field(title="Created At")]
     completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
     status: BatchJobStatus
-    annotations: Annotated[dict[str, Any] | None, Field(title="Annotations")] = None
+    annotations: Annotated[dict[str, str] | None, Field(title="Annotations")] = None
     override_job_max_runtime_s: Annotated[
         int | None, Field(title="Override Job Max Runtime S")
     ] = None
@@ -1456,7 +1456,7 @@ class GetTriggerV1Response(BaseModel):
         dict[str, Any] | None, Field(title="Default Job Config")
     ] = None
     default_job_metadata: Annotated[
-        dict[str, Any] | None, Field(title="Default Job Metadata")
+        dict[str, str] | None, Field(title="Default Job Metadata")
     ] = None
 
 
@@ -1609,7 +1609,7 @@ class Logprobs2(BaseModel):
 
 
 Metadata = TypeAliasType(
-    "Metadata", Annotated[dict[str, Any] | None, Field(title="Metadata")]
+    "Metadata", Annotated[dict[str, str] | None, Field(title="Metadata")]
 )
 
 
@@ -1800,10 +1800,9 @@ class PredictionContent(BaseModel):
 Prompt = TypeAliasType(
     "Prompt",
     Annotated[
-        list[int] | None,
+        Annotated[list[int], Field(min_length=1)] | None,
         Field(
             description="The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.\n\nNote that <|endoftext|> is the document separator that the model sees during training, so if a prompt is not specified the model will generate as if from the beginning of a new document.\n",
-            min_length=1,
             title="Prompt",
         ),
     ],
@@ -1964,7 +1963,7 @@ class RunnableImageFlavor(BaseModel):
     command: Annotated[list[str], Field(title="Command")]
     predict_route: Annotated[str, Field(title="Predict Route")] = "/predict"
     healthcheck_route: Annotated[str, Field(title="Healthcheck Route")] = "/readyz"
-    env: Annotated[dict[str, Any] | None, Field(title="Env")] = None
+    env: Annotated[dict[str, str] | None, Field(title="Env")] = None
     protocol: Annotated[Literal["http"], Field(title="Protocol")]
     readiness_initial_delay_seconds: Annotated[
         int, Field(title="Readiness Initial Delay Seconds")
@@ -1973,7 +1972,7 @@ class RunnableImageFlavor(BaseModel):
     routes: Annotated[list[str] | None, Field(title="Routes")] = None
     forwarder_type: Annotated[str | None, Field(title="Forwarder Type")] = "default"
     worker_command: Annotated[list[str] | None, Field(title="Worker Command")] = None
-    worker_env: Annotated[dict[str, Any] | None, Field(title="Worker Env")] = None
+    worker_env: Annotated[dict[str, str] | None, Field(title="Worker Env")] = None
     flavor: Annotated[Literal["runnable_image"], Field(title="Flavor")]
 
 
@@ -1992,11 +1991,9 @@ ServiceTier = TypeAliasType(
 StopConfiguration1 = TypeAliasType(
     "StopConfiguration1",
     Annotated[
-        list[str] | None,
+        Annotated[list[str], Field(max_length=4, min_length=1)] | None,
         Field(
             description="Not supported with latest reasoning models `o3` and `o4-mini`.\n\nUp to 4 sequences where the API will stop generating further tokens. The\nreturned text will not contain the stop sequence.\n",
-            max_length=4,
-            min_length=1,
             title="StopConfiguration1",
         ),
     ],
@@ -2033,7 +2030,7 @@ class StreamingEnhancedRunnableImageFlavor(BaseModel):
     command: Annotated[list[str], Field(title="Command")] = []
     predict_route: Annotated[str, Field(title="Predict Route")] = "/predict"
     healthcheck_route: Annotated[str, Field(title="Healthcheck Route")] = "/readyz"
-    env: Annotated[dict[str, Any] | None, Field(title="Env")] = None
+    env: Annotated[dict[str, str] | None, Field(title="Env")] = None
     protocol: Annotated[Literal["http"], Field(title="Protocol")]
     readiness_initial_delay_seconds: Annotated[
         int, Field(title="Readiness Initial Delay Seconds")
@@ -2042,7 +2039,7 @@ class StreamingEnhancedRunnableImageFlavor(BaseModel):
     routes: Annotated[list[str] | None, Field(title="Routes")] = None
     forwarder_type: Annotated[str | None, Field(title="Forwarder Type")] = "default"
     worker_command: Annotated[list[str] | None, Field(title="Worker Command")] = None
-    worker_env: Annotated[dict[str, Any] | None, Field(title="Worker Env")] = None
+    worker_env: Annotated[dict[str, str] | None, Field(title="Worker Env")] = None
     flavor: Annotated[
         Literal["streaming_enhanced_runnable_image"], Field(title="Flavor")
     ]
@@ -2143,7 +2140,7 @@ class TritonEnhancedRunnableImageFlavor(BaseModel):
     command: Annotated[list[str], Field(title="Command")]
     predict_route: Annotated[str, Field(title="Predict Route")] = "/predict"
     healthcheck_route: Annotated[str, Field(title="Healthcheck Route")] = "/readyz"
-    env: Annotated[dict[str, Any] | None, Field(title="Env")] = None
+    env: Annotated[dict[str, str] | None, Field(title="Env")] = None
     protocol: Annotated[Literal["http"], Field(title="Protocol")]
     readiness_initial_delay_seconds: Annotated[
         int, Field(title="Readiness Initial Delay Seconds")
@@ -2152,11 +2149,11 @@ class TritonEnhancedRunnableImageFlavor(BaseModel):
     routes: Annotated[list[str] | None, Field(title="Routes")] = None
     forwarder_type: Annotated[str | None, Field(title="Forwarder Type")] = "default"
     worker_command: Annotated[list[str] | None, Field(title="Worker Command")] = None
-    worker_env: Annotated[dict[str, Any] | None, Field(title="Worker Env")] = None
+    worker_env: Annotated[dict[str, str] | None, Field(title="Worker Env")] = None
     flavor: Annotated[Literal["triton_enhanced_runnable_image"], Field(title="Flavor")]
     triton_model_repository: Annotated[str, Field(title="Triton Model Repository")]
     triton_model_replicas: Annotated[
-        dict[str, Any] | None, Field(title="Triton Model Replicas")
+        dict[str, str] | None, Field(title="Triton Model Replicas")
     ] = None
     triton_num_cpu: Annotated[float, Field(title="Triton Num Cpu")]
     triton_commit_tag: Annotated[str, Field(title="Triton Commit Tag")]
@@ -2222,7 +2219,7 @@ class UpdateBatchCompletionsV2Response(BaseModel):
     created_at: Annotated[str, Field(title="Created At")]
     expires_at: Annotated[str, Field(title="Expires At")]
     completed_at: Annotated[str | None, Field(title="Completed At")]
-    metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")]
+    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")]
     success: Annotated[
         bool, Field(description="Whether the update was successful", title="Success")
     ]
@@ -2509,7 +2506,7 @@ class BatchCompletionsJob(BaseModel):
     created_at: Annotated[str, Field(title="Created At")]
     expires_at: Annotated[str, Field(title="Expires At")]
     completed_at: Annotated[str | None, Field(title="Completed At")]
-    metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")]
+    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")]
 
 
 CallbackAuth = TypeAliasType(
@@ -2580,23 +2577,8 @@ class ChatCompletionMessageToolCallChunk(BaseModel):
     function: Function2 | None = None
 
 
-ChatCompletionMessageToolCallsInput = TypeAliasType(
-    "ChatCompletionMessageToolCallsInput",
-    Annotated[
-        list[ChatCompletionMessageToolCall],
-        Field(
-            description="The tool calls generated by the model, such as function calls.",
-            title="ChatCompletionMessageToolCalls",
-        ),
-    ],
-)
-"""
-The tool calls generated by the model, such as function calls.
-"""
-
-
-ChatCompletionMessageToolCallsOutput = TypeAliasType(
-    "ChatCompletionMessageToolCallsOutput",
+ChatCompletionMessageToolCalls = TypeAliasType(
+    "ChatCompletionMessageToolCalls",
     Annotated[
         list[ChatCompletionMessageToolCall],
         Field(
@@ -2630,7 +2612,10 @@ ChatCompletionRequestAssistantMessageContentPart = TypeAliasType(
     Annotated[
         ChatCompletionRequestMessageContentPartText
         | ChatCompletionRequestMessageContentPartRefusal,
-        Field(title="ChatCompletionRequestAssistantMessageContentPart"),
+        Field(
+            discriminator="type",
+            title="ChatCompletionRequestAssistantMessageContentPart",
+        ),
     ],
 )
 
@@ -2756,7 +2741,9 @@ ChatCompletionRequestUserMessageContentPart = TypeAliasType(
         | ChatCompletionRequestMessageContentPartImage
         | ChatCompletionRequestMessageContentPartAudio
         | ChatCompletionRequestMessageContentPartFile,
-        Field(title="ChatCompletionRequestUserMessageContentPart"),
+        Field(
+            discriminator="type", title="ChatCompletionRequestUserMessageContentPart"
+        ),
     ],
 )
 
@@ -2775,7 +2762,7 @@ class ChatCompletionResponseMessage(BaseModel):
             description="The refusal message generated by the model.", title="Refusal"
         ),
     ] = None
-    tool_calls: ChatCompletionMessageToolCallsOutput | None = None
+    tool_calls: ChatCompletionMessageToolCalls | None = None
     annotations: Annotated[
         list[Annotation] | None,
         Field(
@@ -2987,10 +2974,12 @@ class CompletionUsage(BaseModel):
 Content = TypeAliasType(
     "Content",
     Annotated[
-        list[ChatCompletionRequestAssistantMessageContentPart] | None,
+        Annotated[
+            list[ChatCompletionRequestAssistantMessageContentPart], Field(min_length=1)
+        ]
+        | None,
         Field(
             description="An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.",
-            min_length=1,
             title="Content",
         ),
     ],
@@ -3279,8 +3268,13 @@ class CreateDockerImageBatchJobV1Request(BaseModel):
     job_config: Annotated[dict[str, Any] | None, Field(title="Job Config")] = None
     labels: Annotated[dict[str, str], Field(title="Labels")]
     resource_requests: Annotated[
-        CreateDockerImageBatchJobResourceRequests, Field(validate_default=True)
-    ] = {}
+        CreateDockerImageBatchJobResourceRequests,
+        Field(
+            default_factory=lambda: (
+                CreateDockerImageBatchJobResourceRequests.model_validate({})
+            )
+        ),
+    ]
     override_job_max_runtime_s: Annotated[
         int | None, Field(title="Override Job Max Runtime S")
     ] = None
@@ -4598,7 +4592,7 @@ class GetModelEndpointV1Response(BaseModel):
         None
     )
     default_callback_auth: CallbackAuth | None = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
     aws_role: Annotated[str | None, Field(title="Aws Role")] = None
     results_s3_bucket: Annotated[str | None, Field(title="Results S3 Bucket")] = None
     created_by: Annotated[str, Field(title="Created By")]
@@ -4753,10 +4747,9 @@ class ModelBundleV2Response(BaseModel):
 Prompt1 = TypeAliasType(
     "Prompt1",
     Annotated[
-        list[Prompt1Item] | None,
+        Annotated[list[Prompt1Item], Field(min_length=1)] | None,
         Field(
             description="The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.\n\nNote that <|endoftext|> is the document separator that the model sees during training, so if a prompt is not specified the model will generate as if from the beginning of a new document.\n",
-            min_length=1,
             title="Prompt1",
         ),
     ],
@@ -4915,7 +4908,7 @@ class UpdateDeepSpeedModelEndpointRequest(BaseModel):
     min_workers: Annotated[int | None, Field(title="Min Workers")] = None
     max_workers: Annotated[int | None, Field(title="Max Workers")] = None
     per_worker: Annotated[int | None, Field(title="Per Worker")] = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
 
 
 class UpdateModelEndpointV1Request(BaseModel):
@@ -4954,7 +4947,7 @@ class UpdateModelEndpointV1Request(BaseModel):
             title="Forwarder Max Concurrency",
         ),
     ] = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
     prewarm: Annotated[bool | None, Field(title="Prewarm")] = None
     high_priority: Annotated[bool | None, Field(title="High Priority")] = None
     billing_tags: Annotated[dict[str, Any] | None, Field(title="Billing Tags")] = None
@@ -5048,7 +5041,7 @@ class UpdateSGLangModelEndpointRequest(BaseModel):
     min_workers: Annotated[int | None, Field(title="Min Workers")] = None
     max_workers: Annotated[int | None, Field(title="Max Workers")] = None
     per_worker: Annotated[int | None, Field(title="Per Worker")] = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
     trust_remote_code: Annotated[
         bool | None,
         Field(
@@ -5655,7 +5648,7 @@ class UpdateTextGenerationInferenceModelEndpointRequest(BaseModel):
     min_workers: Annotated[int | None, Field(title="Min Workers")] = None
     max_workers: Annotated[int | None, Field(title="Max Workers")] = None
     per_worker: Annotated[int | None, Field(title="Per Worker")] = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
 
 
 class UpdateVLLMModelEndpointRequest(BaseModel):
@@ -5727,7 +5720,7 @@ class UpdateVLLMModelEndpointRequest(BaseModel):
     min_workers: Annotated[int | None, Field(title="Min Workers")] = None
     max_workers: Annotated[int | None, Field(title="Max Workers")] = None
     per_worker: Annotated[int | None, Field(title="Per Worker")] = None
-    labels: Annotated[dict[str, Any] | None, Field(title="Labels")] = None
+    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
     max_gpu_memory_utilization: Annotated[
         float | None,
         Field(
@@ -6074,7 +6067,7 @@ class ChatCompletionRequestAssistantMessage(BaseModel):
             description="Data about a previous audio response from the model. \n[Learn more](/docs/guides/audio).\n"
         ),
     ] = None
-    tool_calls: ChatCompletionMessageToolCallsInput | None = None
+    tool_calls: ChatCompletionMessageToolCalls | None = None
     function_call: Annotated[
         FunctionCall | None,
         Field(
@@ -6300,7 +6293,11 @@ class CompletionV2Request(BaseModel):
         ),
     ] = None
     response_format: Annotated[
-        ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject | None,
+        Annotated[
+            ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject,
+            Field(discriminator="type"),
+        ]
+        | None,
         Field(
             description="Similar to chat completion, this parameter specifies the format of output. Only {'type': 'json_object'} or {'type': 'text' } is supported.",
             title="Response Format",
@@ -6378,7 +6375,7 @@ class CompletionV2Request(BaseModel):
         ),
     ] = 0
     logit_bias: Annotated[
-        dict[str, Any] | None,
+        dict[str, int] | None,
         Field(
             description='Modify the likelihood of specified tokens appearing in the completion.\n\nAccepts a JSON object that maps tokens (specified by their token ID in the GPT tokenizer) to an associated bias value from -100 to 100. You can use this [tokenizer tool](/tokenizer?view=bpe) to convert text to token IDs. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model, but values between -1 and 1 should decrease or increase likelihood of selection; values like -100 or 100 should result in a ban or exclusive selection of the relevant token.\n\nAs an example, you can pass `{"50256": -100}` to prevent the <|endoftext|> token from being generated.\n',
             title="Logit Bias",
@@ -6580,8 +6577,13 @@ class CreateDockerImageBatchJobBundleV1Request(BaseModel):
     env: Annotated[dict[str, str], Field(title="Env")] = {}
     mount_location: Annotated[str | None, Field(title="Mount Location")] = None
     resource_requests: Annotated[
-        CreateDockerImageBatchJobResourceRequests, Field(validate_default=True)
-    ] = {}
+        CreateDockerImageBatchJobResourceRequests,
+        Field(
+            default_factory=lambda: (
+                CreateDockerImageBatchJobResourceRequests.model_validate({})
+            )
+        ),
+    ]
     public: Annotated[bool | None, Field(title="Public")] = False
 
 
@@ -6708,7 +6710,11 @@ class FilteredCompletionV2Request(BaseModel):
         ),
     ] = None
     response_format: Annotated[
-        ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject | None,
+        Annotated[
+            ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject,
+            Field(discriminator="type"),
+        ]
+        | None,
         Field(
             description="Similar to chat completion, this parameter specifies the format of output. Only {'type': 'json_object'} or {'type': 'text' } is supported.",
             title="Response Format",
@@ -6779,7 +6785,7 @@ class FilteredCompletionV2Request(BaseModel):
         ),
     ] = 0
     logit_bias: Annotated[
-        dict[str, Any] | None,
+        dict[str, int] | None,
         Field(
             description='Modify the likelihood of specified tokens appearing in the completion.\n\nAccepts a JSON object that maps tokens (specified by their token ID in the GPT tokenizer) to an associated bias value from -100 to 100. You can use this [tokenizer tool](/tokenizer?view=bpe) to convert text to token IDs. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model, but values between -1 and 1 should decrease or increase likelihood of selection; values like -100 or 100 should result in a ban or exclusive selection of the relevant token.\n\nAs an example, you can pass `{"50256": -100}` to prevent the <|endoftext|> token from being generated.\n',
             title="Logit Bias",
@@ -6943,7 +6949,7 @@ ChatCompletionRequestMessage = TypeAliasType(
         | ChatCompletionRequestAssistantMessage
         | ChatCompletionRequestToolMessage
         | ChatCompletionRequestFunctionMessage,
-        Field(title="ChatCompletionRequestMessage"),
+        Field(discriminator="role", title="ChatCompletionRequestMessage"),
     ],
 )
 
@@ -7222,7 +7228,11 @@ class ChatCompletionV2Request(BaseModel):
         ),
     ] = None
     response_format: Annotated[
-        ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject | None,
+        Annotated[
+            ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject,
+            Field(discriminator="type"),
+        ]
+        | None,
         Field(
             description='An object specifying the format that the model must output.\n\nSetting to `{ "type": "json_schema", "json_schema": {...} }` enables\nStructured Outputs which ensures the model will match your supplied JSON\nschema. Learn more in the [Structured Outputs\nguide](/docs/guides/structured-outputs).\n\nSetting to `{ "type": "json_object" }` enables the older JSON mode, which\nensures the message the model generates is valid JSON. Using `json_schema`\nis preferred for models that support it.\n',
             title="Response Format",
@@ -7250,7 +7260,7 @@ class ChatCompletionV2Request(BaseModel):
     ] = False
     stop: StopConfiguration | None = None
     logit_bias: Annotated[
-        dict[str, Any] | None,
+        dict[str, int] | None,
         Field(
             description="Modify the likelihood of specified tokens appearing in the completion.\n\nAccepts a JSON object that maps tokens (specified by their token ID in the\ntokenizer) to an associated bias value from -100 to 100. Mathematically,\nthe bias is added to the logits generated by the model prior to sampling.\nThe exact effect will vary per model, but values between -1 and 1 should\ndecrease or increase likelihood of selection; values like -100 or 100\nshould result in a ban or exclusive selection of the relevant token.\n",
             title="Logit Bias",
@@ -7585,7 +7595,11 @@ class FilteredChatCompletionV2Request(BaseModel):
         ),
     ] = None
     response_format: Annotated[
-        ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject | None,
+        Annotated[
+            ResponseFormatText | ResponseFormatJsonSchema | ResponseFormatJsonObject,
+            Field(discriminator="type"),
+        ]
+        | None,
         Field(
             description='An object specifying the format that the model must output.\n\nSetting to `{ "type": "json_schema", "json_schema": {...} }` enables\nStructured Outputs which ensures the model will match your supplied JSON\nschema. Learn more in the [Structured Outputs\nguide](/docs/guides/structured-outputs).\n\nSetting to `{ "type": "json_object" }` enables the older JSON mode, which\nensures the message the model generates is valid JSON. Using `json_schema`\nis preferred for models that support it.\n',
             title="Response Format",
@@ -7607,7 +7621,7 @@ class FilteredChatCompletionV2Request(BaseModel):
     stream: Annotated[bool | None, Field(title="Stream")] = False
     stop: StopConfiguration | None = None
     logit_bias: Annotated[
-        dict[str, Any] | None,
+        dict[str, int] | None,
         Field(
             description="Modify the likelihood of specified tokens appearing in the completion.\n\nAccepts a JSON object that maps tokens (specified by their token ID in the\ntokenizer) to an associated bias value from -100 to 100. Mathematically,\nthe bias is added to the logits generated by the model prior to sampling.\nThe exact effect will vary per model, but values between -1 and 1 should\ndecrease or increase likelihood of selection; values like -100 or 100\nshould result in a ban or exclusive selection of the relevant token.\n",
             title="Logit Bias",

@@ -9,7 +9,7 @@ hashable (a default value may be a list).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -19,7 +19,7 @@ ModelKind = Literal["object", "enum", "alias"]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
 SecurityKind = Literal["http-basic", "http-bearer", "http", "api-key", "oauth2", "openid"]
 
-# Constraint keywords kept on a TypeRef, in this order.
+# Constraint keywords kept on a TypeRef (which keeps them in the schema's own order).
 CONSTRAINT_KEYS = (
     "minimum",
     "exclusiveMinimum",
@@ -41,6 +41,7 @@ _FORMATS: dict[tuple[str, str], tuple[str, str]] = {
     ("string", "date"): ("date", "datetime.date"),
     ("string", "time"): ("time", "datetime.time"),
     ("string", "duration"): ("timedelta", "datetime.timedelta"),
+    ("number", "time-delta"): ("timedelta", "datetime.timedelta"),
     ("string", "uuid"): ("UUID", "uuid.UUID"),
     ("string", "binary"): ("bytes", ""),
     ("number", "decimal"): ("Decimal", "decimal.Decimal"),
@@ -68,7 +69,7 @@ class TypeRef:
     - ``literal``: ``literals`` (and ``primitive`` when known);
     - ``any`` and ``null``: nothing.
 
-    ``python_type``, ``display`` and ``imports`` are derived on construction.
+    ``python_type`` and ``display`` are derived (once, on first use).
     """
 
     kind: TypeKind
@@ -83,32 +84,45 @@ class TypeRef:
     nullable: bool = False
     constraints: Mapping[str, Any] = field(default_factory=dict)
     discriminator: Discriminator | None = None
-    python_type: str = field(init=False, compare=False)
-    display: str = field(init=False, compare=False, repr=False)
-    imports: tuple[str, ...] = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        python, display, imports = _render(self)
-        if self.nullable and self.kind not in ("any", "null"):
-            python, display = f"{python} | None", f"{display} | null"
-        object.__setattr__(self, "python_type", python)
-        object.__setattr__(self, "display", display)
-        object.__setattr__(self, "imports", tuple(sorted(imports)))
+    @cached_property
+    def python_type(self) -> str:
+        """The type as a Python annotation: ``list[Message] | None``, ``dict[str, Any]``."""
+        python = _python(self)
+        shows_null = self.nullable and self.kind not in ("any", "null")
+        return f"{python} | None" if shows_null else python
+
+    @cached_property
+    def display(self) -> str:
+        """The type for docs: ``integer | null``, ``array of Message``."""
+        shown = _display(self)
+        shows_null = self.nullable and self.kind not in ("any", "null")
+        return f"{shown} | null" if shows_null else shown
+
+    def imports(self) -> tuple[str, ...]:
+        """What ``python_type`` needs, as sorted ``module.name`` strings (model names,
+        which live in the models module, excepted)."""
+        found: set[str] = set()
+        for t in self.walk():
+            _python(t, found)
+        return tuple(sorted(found))
 
     def children(self) -> tuple[TypeRef, ...]:
         """The direct sub-types (items, prefix items, values, members)."""
         found = [t for t in (self.items, self.values) if t is not None]
         return (*found, *self.prefix_items, *self.members)
 
-    def model_names(self) -> tuple[str, ...]:
-        """Every model this type refers to, in first-use order, without repeats."""
-        seen: dict[str, None] = {}
+    def walk(self) -> Iterator[TypeRef]:
+        """This type and every sub-type, depth first, parents first."""
         stack: list[TypeRef] = [self]
         while stack:
             t = stack.pop()
-            if t.kind == "model" and t.name is not None:
-                seen.setdefault(t.name)
+            yield t
             stack.extend(reversed(t.children()))
+
+    def model_names(self) -> tuple[str, ...]:
+        """Every model this type refers to, in first-use order, without repeats."""
+        seen = {t.name: None for t in self.walk() if t.kind == "model" and t.name is not None}
         return tuple(seen)
 
 
@@ -123,61 +137,69 @@ def _literal_source(value: Any) -> str | None:
     return None
 
 
-def _render(t: TypeRef) -> tuple[str, str, set[str]]:
-    """``(python_type, display, imports)`` of ``t`` without its nullability."""
-    imports: set[str] = set()
-    for child in t.children():
-        imports.update(child.imports)
+def _python(t: TypeRef, imports: set[str] | None = None) -> str:
+    """``t``'s Python annotation without its nullability; adds what ``t`` itself (not its
+    children) needs to ``imports``."""
+    needs = imports if imports is not None else set()
     if t.kind == "model":
-        return t.name or "Any", t.name or "any", imports
+        return t.name or "Any"
     if t.kind == "primitive":
-        return (*_primitive(t.primitive, t.format, imports), imports)
+        return _primitive(t.primitive, t.format, needs)
     if t.kind == "array":
         if t.prefix_items:
-            inner = ", ".join(m.python_type for m in t.prefix_items)
-            shown = ", ".join(m.display for m in t.prefix_items)
-            return f"tuple[{inner}]", f"tuple [{shown}]", imports
+            return f"tuple[{', '.join(m.python_type for m in t.prefix_items)}]"
         if t.items is None:
-            imports.add("typing.Any")
-            return "list[Any]", "array", imports
-        return f"list[{t.items.python_type}]", f"array of {_group(t.items.display)}", imports
+            needs.add("typing.Any")
+        return f"list[{t.items.python_type if t.items else 'Any'}]"
     if t.kind == "map":
         if t.values is None:
-            imports.add("typing.Any")
-            return "dict[str, Any]", "object", imports
-        return f"dict[str, {t.values.python_type}]", f"map of {_group(t.values.display)}", imports
+            needs.add("typing.Any")
+        return f"dict[str, {t.values.python_type if t.values else 'Any'}]"
     if t.kind == "union":
-        return (
-            " | ".join(m.python_type for m in t.members),
-            " | ".join(m.display for m in t.members),
-            imports,
-        )
+        return " | ".join(m.python_type for m in t.members)
     if t.kind == "literal":
         sources = [_literal_source(v) for v in t.literals]
-        shown = " | ".join(json.dumps(v, ensure_ascii=False) for v in t.literals)
         if sources and all(s is not None for s in sources):
-            imports.add("typing.Literal")
-            return f"Literal[{', '.join(s for s in sources if s is not None)}]", shown, imports
-        return _primitive(t.primitive, None, imports)[0], shown, imports
+            needs.add("typing.Literal")
+            return f"Literal[{', '.join(s for s in sources if s is not None)}]"
+        return _primitive(t.primitive, None, needs)
     if t.kind == "null":
-        return "None", "null", imports
-    imports.add("typing.Any")
-    return "Any", "any", imports
+        return "None"
+    needs.add("typing.Any")
+    return "Any"
 
 
-def _primitive(primitive: str | None, fmt: str | None, imports: set[str]) -> tuple[str, str]:
-    if primitive not in _PRIMITIVES:
+def _display(t: TypeRef) -> str:
+    if t.kind == "model":
+        return t.name or "any"
+    if t.kind == "primitive":
+        known = t.primitive in _PRIMITIVES
+        return f"{t.primitive} ({t.format})" if known and t.format else t.primitive or "any"
+    if t.kind == "array":
+        if t.prefix_items:
+            return f"tuple [{', '.join(m.display for m in t.prefix_items)}]"
+        return f"array of {_group(t.items.display)}" if t.items else "array"
+    if t.kind == "map":
+        return f"map of {_group(t.values.display)}" if t.values else "object"
+    if t.kind == "union":
+        return " | ".join(m.display for m in t.members)
+    if t.kind == "literal":
+        return " | ".join(json.dumps(v, ensure_ascii=False) for v in t.literals)
+    return "null" if t.kind == "null" else "any"
+
+
+def _primitive(primitive: str | None, fmt: str | None, imports: set[str]) -> str:
+    if primitive is None or primitive not in _PRIMITIVES:
         imports.add("typing.Any")
-        return "Any", "any"
+        return "Any"
     special = _FORMATS.get((primitive, fmt or ""))
     if special is None and fmt is not None and fmt.startswith("uuid"):
         special = _FORMATS[("string", "uuid")]
-    shown = f"{primitive} ({fmt})" if fmt else primitive
     if special is None:
-        return _PRIMITIVES[primitive], shown
+        return _PRIMITIVES[primitive]
     if special[1]:
         imports.add(special[1])
-    return special[0], shown
+    return special[0]
 
 
 def _group(display: str) -> str:

@@ -11,16 +11,19 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypeGuard
 
 from generator.ir.model import CONSTRAINT_KEYS, Discriminator, TypeRef
 from generator.load import resolve_pointer, unescape_token
 
 SCHEMA_PREFIX = "#/components/schemas/"
+_CONSTRAINTS = frozenset(CONSTRAINT_KEYS)
 _ANY = TypeRef("any")
 _NULL = TypeRef("null")
 
 
+@lru_cache(maxsize=8192)
 def schema_ref_name(ref: str) -> str | None:
     """``#/components/schemas/Foo`` -> ``Foo``; None for any other pointer."""
     if not ref.startswith(SCHEMA_PREFIX):
@@ -30,11 +33,13 @@ def schema_ref_name(ref: str) -> str | None:
 
 
 def constraints_of(schema: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: schema[k] for k in CONSTRAINT_KEYS if k in schema}
+    """The constraint keywords of ``schema``, in the schema's own order."""
+    return {k: v for k, v in schema.items() if k in _CONSTRAINTS}
 
 
-def with_nullable(t: TypeRef, nullable: bool) -> TypeRef:
-    return t if t.nullable == nullable else replace(t, nullable=nullable)
+def is_map(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    # A dict first (the common case), and None without an ABC check.
+    return isinstance(value, dict) or (value is not None and isinstance(value, Mapping))
 
 
 class TypeReader:
@@ -44,18 +49,40 @@ class TypeReader:
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spec = spec
         self._following: list[str] = []
+        # TypeRefs are immutable, so the common simple ones are shared (and built once).
+        self._shared: dict[tuple[str, str | None, str | None, bool], TypeRef] = {}
 
     def read(self, schema: Any) -> TypeRef:
-        if not isinstance(schema, Mapping):
+        if not is_map(schema):
             return _ANY  # ``true``, ``false`` or garbage
         t = self._read(schema)
         if schema.get("nullable") is True and t.kind != "null":  # OpenAPI 3.0, lenient
-            t = with_nullable(t, True)
+            t = self.with_nullable(t, True)
         return t
+
+    def with_nullable(self, t: TypeRef, nullable: bool) -> TypeRef:
+        if t.nullable == nullable or t.kind == "null":
+            return t
+        if t.kind == "model" or (t.kind == "primitive" and not t.constraints):
+            return self._simple(t.kind, t.name, t.primitive, t.format, nullable)
+        return replace(t, nullable=nullable)
+
+    def _simple(
+        self, kind: str, name: str | None, primitive: str | None, fmt: str | None, nullable: bool
+    ) -> TypeRef:
+        key = (name or "", primitive, fmt, nullable)
+        found = self._shared.get(key)
+        if found is None:
+            if kind == "model":
+                found = TypeRef("model", name=name, nullable=nullable)
+            else:
+                found = TypeRef("primitive", primitive=primitive, format=fmt, nullable=nullable)
+            self._shared[key] = found
+        return found
 
     def discriminator(self, schema: Mapping[str, Any]) -> Discriminator | None:
         raw = schema.get("discriminator")
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("propertyName"), str):
+        if not is_map(raw) or not isinstance(raw.get("propertyName"), str):
             return None
         mapping: dict[str, str] = {}
         for value, target in (raw.get("mapping") or {}).items():
@@ -82,7 +109,7 @@ class TypeReader:
     def _ref(self, ref: str) -> TypeRef:
         name = schema_ref_name(ref)
         if name is not None:
-            return TypeRef("model", name=name)
+            return self._simple("model", name, None, None, False)
         if ref in self._following or not ref.startswith("#"):
             return _ANY
         try:
@@ -96,7 +123,7 @@ class TypeReader:
             self._following.pop()
 
     def _literal(self, schema: Mapping[str, Any], values: list[Any]) -> TypeRef:
-        kept = tuple(_own(v) for v in values if v is not None)
+        kept = tuple(own(v) for v in values if v is not None)
         nullable = len(kept) < len(values) or _type_list(schema)[1]
         if not kept:
             return _NULL
@@ -109,10 +136,12 @@ class TypeReader:
         nullable = _type_list(schema)[1]
         for sub in subs:
             t = self.read(sub)
+            if t.kind == "any":
+                return _ANY  # ``X | Any`` says no more than ``Any``
             nullable = nullable or t.nullable or t.kind == "null"
             if t.kind == "null":
                 continue
-            t = with_nullable(t, False)
+            t = self.with_nullable(t, False)
             nested = t.members if t.kind == "union" and t.discriminator is None else (t,)
             for m in nested:
                 if m not in members:
@@ -124,7 +153,7 @@ class TypeReader:
             only = members[0]
             if outer:
                 only = replace(only, constraints={**outer, **only.constraints})
-            return with_nullable(only, nullable)
+            return self.with_nullable(only, nullable)
         return TypeRef(
             "union",
             members=tuple(members),
@@ -138,8 +167,8 @@ class TypeReader:
         typed = [t for t in (self.read(s) for s in subs) if t != _ANY]
         nullable = _type_list(schema)[1]
         if len(typed) == 1:
-            return with_nullable(typed[0], typed[0].nullable or nullable)
-        return with_nullable(_ANY, nullable)  # an intersection has no simple reading
+            return self.with_nullable(typed[0], typed[0].nullable or nullable)
+        return _ANY  # an intersection has no simple reading
 
     def _typed(self, schema: Mapping[str, Any]) -> TypeRef:
         types, nullable = _type_list(schema)
@@ -148,21 +177,23 @@ class TypeReader:
                 types = ["object"]
             elif "items" in schema or "prefixItems" in schema:
                 types = ["array"]
-            elif nullable:
-                return _NULL
-            else:
-                return _ANY
+            else:  # ``type: null`` is null; a 3.0 ``nullable: true`` alone is any
+                return _NULL if nullable and "type" in schema else _ANY
         if len(types) == 1:
-            return with_nullable(self._single(schema, types[0]), nullable)
-        members = tuple(self._single(schema, t) for t in types)
+            return self._single(schema, types[0], nullable)
+        members = tuple(self._single(schema, t, False) for t in types)
         return TypeRef("union", members=members, nullable=nullable)
 
-    def _single(self, schema: Mapping[str, Any], type_: str) -> TypeRef:
+    def _single(self, schema: Mapping[str, Any], type_: str, nullable: bool) -> TypeRef:
         constraints = constraints_of(schema)
         if type_ in ("string", "integer", "number", "boolean"):
             fmt = schema.get("format")
             fmt = fmt if isinstance(fmt, str) else None
-            return TypeRef("primitive", primitive=type_, format=fmt, constraints=constraints)
+            if not constraints:
+                return self._simple("primitive", None, type_, fmt, nullable)
+            return TypeRef(
+                "primitive", primitive=type_, format=fmt, nullable=nullable, constraints=constraints
+            )
         if type_ == "array":
             items = schema.get("items")
             prefix = schema.get("prefixItems")
@@ -172,36 +203,45 @@ class TypeReader:
                 return TypeRef(
                     "array",
                     prefix_items=tuple(self.read(s) for s in prefix),
+                    nullable=nullable,
                     constraints=constraints,
                 )
             item_type = self.read(items) if items is not None else None
-            return TypeRef("array", items=item_type, constraints=constraints)
+            return TypeRef("array", items=item_type, nullable=nullable, constraints=constraints)
         if type_ == "object":
             extra = schema.get("additionalProperties")
-            values = self.read(extra) if isinstance(extra, Mapping) else None
-            return TypeRef("map", values=values, constraints=constraints)
+            values = self.read(extra) if is_map(extra) else None
+            return TypeRef("map", values=values, nullable=nullable, constraints=constraints)
         return _ANY
 
 
 def _type_list(schema: Mapping[str, Any]) -> tuple[list[str], bool]:
     """The non-null ``type`` names of a schema, and whether ``null`` is allowed."""
     raw = schema.get("type")
-    names = [raw] if isinstance(raw, str) else [t for t in raw or () if isinstance(t, str)]
+    if raw is None:
+        return [], schema.get("nullable") is True
+    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    names = [t for t in names if isinstance(t, str)]
     nullable = "null" in names or schema.get("nullable") is True
     return [t for t in names if t != "null"], nullable
 
 
-def _own(value: Any) -> Any:
+def own(value: Any) -> Any:
     """Scalars as they are; containers copied, so the IR never aliases the spec."""
     return copy.deepcopy(value) if isinstance(value, (list, dict)) else value
 
 
 def _infer_primitive(values: tuple[Any, ...]) -> str | None:
     kinds = {
-        "boolean" if isinstance(v, bool) else
-        "string" if isinstance(v, str) else
-        "integer" if isinstance(v, int) else
-        "number" if isinstance(v, float) else "other"
+        "boolean"
+        if isinstance(v, bool)
+        else "string"
+        if isinstance(v, str)
+        else "integer"
+        if isinstance(v, int)
+        else "number"
+        if isinstance(v, float)
+        else "other"
         for v in values
     }
     if kinds == {"integer", "number"}:

@@ -1,15 +1,88 @@
-"""Normalization pass `allof` (stub: returns the spec unchanged)."""
+"""Normalization pass `allof`: single-member ``allOf`` wrappers.
+
+Generators (FastAPI/pydantic among them) write a field whose type is a named schema as
+``{"allOf": [{"$ref": R}], "description": ..., "default": ...}``, because OpenAPI 3.0
+ignored siblings of ``$ref``. In 3.1 they are allowed, so:
+
+- ``allOf`` with one pure ``{"$ref": R}`` member and only annotation siblings becomes
+  ``{"$ref": R, ...siblings}``. Annotations are the metadata keywords (description, title,
+  default, examples, ...), ``x-*`` extensions, and unknown keywords, which JSON Schema
+  treats as annotations (SGP writes ``can_patch`` there);
+- ``allOf`` with one inline member is merged into its parent when no keyword is given two
+  different values, unless the result would be a ``$ref`` beside validation keywords;
+- anything else (several members, a ``$ref`` member next to ``properties``...) is kept.
+
+Routine unwrapping reports nothing; a single-member ``allOf`` kept because of a conflict
+gets a ``warning``.
+"""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
-from generator.normalize.diagnostics import PassResult
+from generator.normalize.diagnostics import Diagnostic, PassResult
+from generator.normalize.walk import Schema, transform_schemas
 
 NAME = "allof"
 
+ANNOTATIONS = frozenset(
+    {"description", "title", "default", "examples", "example", "deprecated", "readOnly",
+     "writeOnly", "nullable", "$comment", "externalDocs"}
+)  # fmt: skip
+# Keywords of JSON Schema 2020-12 (and OpenAPI's additions) that constrain or shape a value.
+VALIDATION = frozenset(
+    {"$ref", "$dynamicRef", "type", "enum", "const", "format", "multipleOf", "maximum",
+     "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+     "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties",
+     "minProperties", "required", "dependentRequired", "items", "prefixItems", "contains",
+     "additionalItems", "properties", "patternProperties", "additionalProperties",
+     "propertyNames", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
+     "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "discriminator", "xml",
+     "contentEncoding", "contentMediaType", "contentSchema", "$defs", "definitions"}
+)  # fmt: skip
+
+
+def is_annotation(key: str) -> bool:
+    """Whether a keyword only describes a value (it can sit beside a ``$ref``)."""
+    return key in ANNOTATIONS or key.startswith("x-") or key not in VALIDATION
+
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    return PassResult(spec=copy.deepcopy(dict(spec)))
+    doc: dict[str, Any] = _clone(dict(spec))
+    diagnostics: list[Diagnostic] = []
+
+    def unwrap(schema: Schema, pointer: str) -> Schema:
+        members = schema.get("allOf")
+        if not isinstance(members, list) or len(members) != 1 or not isinstance(members[0], dict):
+            return schema
+        member: Schema = members[0]
+        siblings = {k: v for k, v in schema.items() if k != "allOf"}
+        conflicts = sorted(k for k in member if k in siblings and siblings[k] != member[k])
+        if conflicts:
+            why = f"it and its parent give different values to {', '.join(conflicts)}"
+            diagnostics.append(
+                Diagnostic(NAME, "warning", pointer, f"single-member allOf kept: {why}")
+            )
+            return schema
+        merged: Schema = {}
+        for key, value in schema.items():  # the member takes the place of the allOf
+            if key == "allOf":
+                merged.update(member)
+            elif key not in member:
+                merged[key] = value
+        if "$ref" in merged and not all(is_annotation(k) for k in merged if k != "$ref"):
+            return schema  # a $ref extended with constraints: composition, not a wrapper
+        return merged
+
+    transform_schemas(doc, unwrap)
+    return PassResult(spec=doc, diagnostics=tuple(diagnostics))
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON-like data (faster than copy.deepcopy)."""
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value

@@ -3,8 +3,9 @@
 The canonical form (the model renderer relies on it) of a nullable schema X is
 
 - ``{"type": [T, "null"], ...X's keywords}`` when X is inline, has one string ``type`` T
-  and no ``enum``/``const``;
-- otherwise ``{"anyOf": [X, {"type": "null"}], ...metadata}``, metadata beside the anyOf;
+  other than ``object``, and no ``enum``/``const``;
+- otherwise (a ``$ref``, an enum, a const, an object schema...)
+  ``{"anyOf": [X, {"type": "null"}], ...metadata}``, metadata beside the anyOf;
 - a union of several non-null members keeps its ``anyOf``/``oneOf``, with one
   ``{"type": "null"}`` member, last.
 
@@ -32,37 +33,53 @@ NAME = "nullable"
 Schema = dict[str, Any]
 META_KEYS = ("title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly")
 _META = frozenset(META_KEYS)
+# An object schema keeps the anyOf form: datamodel-code-generator drops the value type of
+# ``{"type": ["object", "null"], "additionalProperties": {...}}`` (``dict[str, Any]``).
+_NOT_COLLAPSED = frozenset({"null", "object"})
 _NOT_INLINE = frozenset({"$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not", "if"})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Keywords that only constrain one JSON type, to split ``type: [A, B, "null"]`` by type.
 _TYPE_KEYWORDS: dict[str, frozenset[str]] = {
-    "string": frozenset(
-        {"minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding"}
+    "string": _words("minLength maxLength pattern format contentMediaType contentEncoding"),
+    "number": _words("minimum maximum exclusiveMinimum exclusiveMaximum multipleOf format"),
+    "array": _words(
+        "items prefixItems minItems maxItems uniqueItems contains minContains maxContains"
+        " unevaluatedItems"
     ),
-    "number": frozenset(
-        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"}
-    ),
-    "array": frozenset(
-        {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains",
-         "minContains", "maxContains", "unevaluatedItems"}
-    ),
-    "object": frozenset(
-        {"properties", "required", "additionalProperties", "patternProperties",
-         "propertyNames", "minProperties", "maxProperties", "dependentRequired",
-         "dependentSchemas", "unevaluatedProperties"}
+    "object": _words(
+        "properties required additionalProperties patternProperties propertyNames"
+        " minProperties maxProperties dependentRequired dependentSchemas"
+        " unevaluatedProperties"
     ),
 }
 _TYPE_KEYWORDS["integer"] = _TYPE_KEYWORDS["number"]
 _ALL_TYPE_KEYWORDS = frozenset().union(*_TYPE_KEYWORDS.values())
-_PY_TYPES: dict[str, Callable[[Any], bool]] = {
+_CHILD_KINDS = {
+    **{k: "one" for k in SCHEMA_KEYS},  # "items" may also hold a list (old tuple form)
+    **{k: "list" for k in SCHEMA_LIST_KEYS},
+    **{k: "map" for k in SCHEMA_MAP_KEYS},
+}
+# JSON Schema type name -> does a (JSON-decoded) Python value have it; bool is no number.
+TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "null": lambda v: v is None,
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool))
+        or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
     "object": lambda v: isinstance(v, dict),
 }
 
-Warn = Callable[[str], None]
+_NULL: Schema = {"type": "null"}  # only compared with, never handed out
+_TRIGGERS = frozenset({"nullable", "enum", "anyOf", "oneOf"})
 
 
 # ---------------------------------------------------------------------------- shared helpers
@@ -87,29 +104,23 @@ def map_schemas(spec: dict[str, Any], fn: Callable[[Schema, str], Schema]) -> No
     """
 
     def visit(schema: Schema, ptr: str) -> Schema:
-        for key in SCHEMA_KEYS:
-            sub = schema.get(key)
+        for key, sub in schema.items():  # values may be replaced while iterating, keys not
+            kind = _CHILD_KINDS.get(key)
+            if kind is None:
+                continue
             if isinstance(sub, dict):
-                schema[key] = visit(sub, ptr + "/" + key)
-            elif key == "items" and isinstance(sub, list):
-                _visit_list(sub, ptr + "/items")
-        for key in SCHEMA_LIST_KEYS:
-            subs = schema.get(key)
-            if isinstance(subs, list):
-                _visit_list(subs, ptr + "/" + key)
-        for key in SCHEMA_MAP_KEYS:
-            subs = schema.get(key)
-            if isinstance(subs, dict):
-                base = ptr + "/" + key + "/"
-                for name, sub in subs.items():
-                    if isinstance(sub, dict):
-                        subs[name] = visit(sub, base + escape_token(name))
+                if kind == "one":
+                    schema[key] = visit(sub, ptr + "/" + key)
+                elif kind == "map":
+                    base = ptr + "/" + key + "/"
+                    for name, child in sub.items():
+                        if isinstance(child, dict):
+                            sub[name] = visit(child, base + escape_token(str(name)))
+            elif isinstance(sub, list) and kind != "map":
+                for i, child in enumerate(sub):
+                    if isinstance(child, dict):
+                        sub[i] = visit(child, f"{ptr}/{key}/{i}")
         return fn(schema, ptr)
-
-    def _visit_list(subs: list[Any], ptr: str) -> None:
-        for i, sub in enumerate(subs):
-            if isinstance(sub, dict):
-                subs[i] = visit(sub, f"{ptr}/{i}")
 
     for pointer, root in list(spec_roots(spec)):
         new = visit(root, pointer)
@@ -127,6 +138,8 @@ def split_meta(schema: Mapping[str, Any]) -> tuple[Schema, Schema]:
 
 def is_null(schema: Any) -> bool:
     """True for a schema that accepts only null: ``{"type": "null"}`` and its spellings."""
+    if schema == _NULL:
+        return True
     if not isinstance(schema, dict):
         return False
     core = [k for k in schema if k not in _META]
@@ -146,7 +159,7 @@ def with_null(x: Schema, outer: Mapping[str, Any]) -> Schema:
     keywords) kept beside. ``x`` must not accept null itself; neither argument is reused."""
     core = dict(x)
     kind = core.get("type")
-    if isinstance(kind, str) and kind != "null" and not _NOT_INLINE.intersection(core):
+    if isinstance(kind, str) and kind not in _NOT_COLLAPSED and not _NOT_INLINE.intersection(core):
         merged = dict(core)
         for key, value in outer.items():
             if key in merged and key not in _META and merged[key] != value:
@@ -157,8 +170,10 @@ def with_null(x: Schema, outer: Mapping[str, Any]) -> Schema:
             return merged
     if _is_pure_union(core) and not any(k in core for k in outer):
         key = "anyOf" if "anyOf" in core else "oneOf"
-        members = [m for m in core[key] if not is_null(m)]
-        return {key: [*members, {"type": "null"}], **outer}
+        members = list(core[key])
+        if not any(_holds_null(m) for m in members):
+            members.append({"type": "null"})
+        return _normalize_union({key: members, **outer}, key, [])
     if list(core) == ["allOf"] and isinstance(core["allOf"], list) and len(core["allOf"]) == 1:
         only = core["allOf"][0]
         if isinstance(only, dict):
@@ -177,7 +192,8 @@ def convert_nullable_keyword(schema: Schema) -> Schema:
     ``None`` is folded into it), ``false`` is just removed."""
     flag = schema.get("nullable")
     rest = {k: v for k, v in schema.items() if k != "nullable"}
-    if flag is not True:
+    kind = rest.get("type")
+    if flag is not True or (isinstance(kind, list) and "null" in kind):
         return rest
     enum = rest.get("enum")
     if isinstance(enum, list) and None in enum:
@@ -186,7 +202,7 @@ def convert_nullable_keyword(schema: Schema) -> Schema:
     return with_null(core, meta)
 
 
-def _normalize_union(schema: Schema, key: str, warn: Warn) -> Schema:
+def _normalize_union(schema: Schema, key: str, notes: list[str]) -> Schema:
     members = schema[key]
     expanded: list[Any] = []
     nulls = 0
@@ -205,7 +221,7 @@ def _normalize_union(schema: Schema, key: str, warn: Warn) -> Schema:
     if nulls == 0:
         return schema
     if nulls > 1:
-        warn(f"{key} lists null {nulls} times; kept one null member")
+        notes.append(f"{key} lists null {nulls} times; kept one null member")
     outer = {k: v for k, v in schema.items() if k != key}
     if not expanded:
         return {"type": "null", **outer}
@@ -216,12 +232,22 @@ def _normalize_union(schema: Schema, key: str, warn: Warn) -> Schema:
     return result
 
 
+def _holds_null(member: Any) -> bool:
+    """A union member that is null or has null among its own alternatives."""
+    if not isinstance(member, dict):
+        return False
+    inner = member.get("anyOf")
+    return (
+        is_null(member)
+        or _type_list_with_null(member)
+        or (isinstance(inner, list) and any(is_null(m) for m in inner))
+    )
+
+
 def _is_flat_anyof(member: Mapping[str, Any]) -> bool:
     """An ``anyOf`` member that can be merged into its parent ``anyOf`` (it has only
     metadata beside it, which is dropped)."""
-    return isinstance(member.get("anyOf"), list) and all(
-        k == "anyOf" or k in _META for k in member
-    )
+    return isinstance(member.get("anyOf"), list) and all(k == "anyOf" or k in _META for k in member)
 
 
 def _type_list_with_null(schema: Mapping[str, Any]) -> bool:
@@ -244,8 +270,8 @@ def _split_types(core: Schema, kinds: list[str], meta: Schema) -> Schema:
         for key, value in core.items():
             if key == "type" or (key in _ALL_TYPE_KEYWORDS and key not in own):
                 continue
-            if key == "enum" and isinstance(value, list) and kind in _PY_TYPES:
-                value = [v for v in value if _PY_TYPES[kind](v)]
+            if key == "enum" and isinstance(value, list) and kind in TYPE_CHECKS:
+                value = [v for v in value if TYPE_CHECKS[kind](v)]
                 if not value:
                     break  # no enum value has this type: the member accepts nothing
             member[key] = value
@@ -257,8 +283,11 @@ def _split_types(core: Schema, kinds: list[str], meta: Schema) -> Schema:
 # ---------------------------------------------------------------------------------- the pass
 
 
-def canonicalize(schema: Schema, warn: Warn) -> Schema:
-    """One schema (children already done) into the canonical null form."""
+def canonicalize(schema: Schema, notes: list[str]) -> Schema:
+    """One schema (children already done) into the canonical null form; ``notes`` gets a
+    line for each warning."""
+    if _TRIGGERS.isdisjoint(schema) and not isinstance(schema.get("type"), list):
+        return schema
     if "nullable" in schema:
         schema = convert_nullable_keyword(schema)
     kind = schema.get("type")
@@ -267,9 +296,8 @@ def canonicalize(schema: Schema, warn: Warn) -> Schema:
     if isinstance(enum, list) and None in enum:
         wants_null = True
         schema = {**schema, "enum": [v for v in enum if v is not None]}
-        if not schema["enum"]:
-            core, meta = split_meta(schema)
-            return {"type": "null", **meta} if set(core) <= {"enum", "type"} else schema
+        if not schema["enum"]:  # only null is allowed
+            return {"type": "null", **split_meta(schema)[1]}
     if isinstance(kind, list):
         kinds: list[str] = []
         for t in kind:
@@ -277,12 +305,12 @@ def canonicalize(schema: Schema, warn: Warn) -> Schema:
                 kinds.append(t)
         if "null" in kinds:
             if kind.count("null") > 1:
-                warn("type lists null twice")
+                notes.append("type lists null twice")
             wants_null = True
             kinds.remove("null")
         if len(kinds) > 1:
             if wants_null:
-                warn(f"type lists {len(kinds)} non-null types {kinds}; split into an anyOf")
+                notes.append(f"type lists {len(kinds)} non-null types {kinds}; split into an anyOf")
                 core, meta = split_meta(schema)
                 return _split_types(core, kinds, meta)
             return schema if kinds == kind else {**schema, "type": kinds}
@@ -290,13 +318,10 @@ def canonicalize(schema: Schema, warn: Warn) -> Schema:
             return {**schema, "type": "null"}
         schema = {**schema, "type": kinds[0]}
     if wants_null:
-        core, meta = split_meta(schema)
-        if "anyOf" in core or "oneOf" in core:
-            return canonicalize(with_null(core, meta), warn)
-        return with_null(core, meta)
+        return with_null(*split_meta(schema))
     for key in ("anyOf", "oneOf"):
         if isinstance(schema.get(key), list):
-            return _normalize_union(schema, key, warn)
+            return _normalize_union(schema, key, notes)
     return schema
 
 
@@ -304,11 +329,14 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
     out: dict[str, Any] = json_copy(dict(spec))
     found: list[Diagnostic] = []
 
-    def fix(schema: Schema, pointer: str) -> Schema:
-        def warn(message: str) -> None:
-            found.append(Diagnostic(NAME, "warning", pointer, message))
+    notes: list[str] = []
 
-        return canonicalize(schema, warn)
+    def fix(schema: Schema, pointer: str) -> Schema:
+        schema = canonicalize(schema, notes)
+        if notes:
+            found.extend(Diagnostic(NAME, "warning", pointer, note) for note in notes)
+            notes.clear()
+        return schema
 
     map_schemas(out, fix)
     return PassResult(spec=out, diagnostics=tuple(found))

@@ -10,8 +10,18 @@ from generator.load import escape_token
 Schema = dict[str, Any]
 
 # Keywords whose value is one schema, a list of schemas, or a name -> schema map.
-SCHEMA_KEYS = ("items", "additionalProperties", "not", "contains", "propertyNames",
-               "if", "then", "else", "unevaluatedItems", "unevaluatedProperties")
+SCHEMA_KEYS = (
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
 SCHEMA_LIST_KEYS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
@@ -83,9 +93,7 @@ def _object_schemas(obj: Any, pointer: str) -> Iterator[tuple[str, Schema]]:
         yield from _object_schemas(header, pointer_join(pointer, "headers", name))
 
 
-def transform_schemas(
-    spec: dict[str, Any], fn: Callable[[Schema, str], Schema]
-) -> None:
+def transform_schemas(spec: dict[str, Any], fn: Callable[[Schema, str], Schema]) -> None:
     """Rewrite every schema in ``spec`` in place, bottom-up (children before parents).
 
     ``fn(schema, pointer)`` returns the replacement (or the same dict). Callers own ``spec``:

@@ -39,6 +39,7 @@ CONSTRAINT_KEYWORDS = frozenset(
         "allow_inf_nan",
         "max_digits",
         "decimal_places",
+        "discriminator",
     }
 )
 
@@ -75,6 +76,41 @@ def field_aliases(spec: Mapping[str, Any]) -> dict[str, str]:
     return aliases
 
 
+def _is_null(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("type") == "null" and len(schema) == 1
+
+
+def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The normalized spec in the shape DCG renders best (a copy; the input is untouched).
+
+    The canonical nullable tagged union ``anyOf: [{oneOf: [A, B], discriminator}, null]``
+    loses its discriminator in DCG; ``oneOf: [A, B, null]`` beside the discriminator keeps
+    it (and the fix-up below moves ``None`` out of the ``Annotated``).
+    """
+    from generator.normalize.nullable import json_copy
+    from generator.normalize.walk import iter_schemas
+
+    data: dict[str, Any] = json_copy(dict(spec))
+    for _pointer, schema in list(iter_schemas(data)):
+        members = schema.get("anyOf")
+        if not (isinstance(members, list) and len(members) == 2 and _is_null(members[1])):
+            continue
+        inner = members[0]
+        if not (isinstance(inner, dict) and "discriminator" in inner):
+            continue
+        union_key = "oneOf" if "oneOf" in inner else "anyOf"
+        if not isinstance(inner.get(union_key), list):
+            continue
+        del schema["anyOf"]
+        for key, value in inner.items():
+            if key not in schema or key in (union_key, "discriminator"):
+                schema[key] = value
+        schema["oneOf"] = [*inner[union_key], {"type": "null"}]
+        if union_key == "anyOf":
+            schema.pop("anyOf", None)
+    return data
+
+
 def run_dcg(spec: Mapping[str, Any], header: str) -> str:
     """Call datamodel-code-generator in-process on a spec dict; return the module text."""
     from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
@@ -91,7 +127,7 @@ def run_dcg(spec: Mapping[str, Any], header: str) -> str:
         warnings.simplefilter("ignore")
         try:
             result = generate(
-                dict(spec),
+                dcg_input(spec),
                 input_file_type=InputFileType.OpenAPI,
                 output=None,
                 custom_file_header=header,
@@ -165,43 +201,101 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def split_nullable_constraints(source: str) -> str:
-    """Apply :func:`_constraint_split` to every class-level annotated field.
+    """Apply :func:`_constraint_split` to every field and every type alias.
 
     Only the annotations that change are re-printed (with ``ast.unparse``) and spliced
     into the source by line span; everything else keeps DCG's text.
     """
     tree = ast.parse(source)
     edits: list[tuple[int, int, int, int, str]] = []
+    annotations: list[ast.expr] = []
     for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
-            continue
-        for stmt in node.body:
-            if isinstance(stmt, ast.AnnAssign):
-                new = _constraint_split(stmt.annotation)
-                if new is not None:
-                    ann = stmt.annotation
-                    assert ann.end_lineno is not None and ann.end_col_offset is not None
+        if isinstance(node, ast.ClassDef):
+            annotations.extend(s.annotation for s in node.body if isinstance(s, ast.AnnAssign))
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "TypeAliasType"
+            and len(node.value.args) == 2
+        ):
+            annotations.append(node.value.args[1])
+    for ann in annotations:
+        new = _constraint_split(ann)
+        if new is not None:
+            assert ann.end_lineno is not None and ann.end_col_offset is not None
+            edits.append(
+                (ann.lineno, ann.col_offset, ann.end_lineno, ann.end_col_offset, ast.unparse(new))
+            )
+    return _splice(source, edits)
+
+
+def _model_default(stmt: ast.AnnAssign, classes: set[str]) -> str | None:
+    """``x: Annotated[M, Field(validate_default=True)] = {...}`` with M a model class ->
+    the same field with ``default_factory=lambda: M.model_validate({...})`` (a dict literal
+    is no ``M`` to a type checker)."""
+    ann = stmt.annotation
+    if not (
+        isinstance(stmt.value, (ast.Dict, ast.List))
+        and isinstance(ann, ast.Subscript)
+        and isinstance(ann.value, ast.Name)
+        and ann.value.id == "Annotated"
+        and isinstance(ann.slice, ast.Tuple)
+        and len(ann.slice.elts) == 2
+        and isinstance(ann.slice.elts[1], ast.Call)
+    ):
+        return None
+    members = [m for m in _union_members(ann.slice.elts[0]) if not _is_none(m)]
+    if len(members) != 1 or not isinstance(members[0], ast.Name) or members[0].id not in classes:
+        return None
+    call = ann.slice.elts[1]
+    factory = ast.Lambda(
+        args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=ast.Call(
+            func=ast.Attribute(value=ast.Name(members[0].id), attr="model_validate"),
+            args=[stmt.value],
+            keywords=[],
+        ),
+    )
+    keywords = [k for k in call.keywords if k.arg != "validate_default"]
+    keywords.append(ast.keyword(arg="default_factory", value=factory))
+    new_ann = ast.Subscript(
+        value=ast.Name("Annotated"),
+        slice=ast.Tuple(
+            elts=[ann.slice.elts[0], ast.Call(func=call.func, args=[], keywords=keywords)]
+        ),
+    )
+    return f"{ast.unparse(stmt.target)}: {ast.unparse(new_ann)}"
+
+
+def model_defaults_as_factories(source: str) -> str:
+    """Apply :func:`_model_default` to every class-level field."""
+    tree = ast.parse(source)
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    edits: list[tuple[int, int, int, int, str]] = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, ast.AnnAssign) and (text := _model_default(stmt, classes)):
+                    assert stmt.end_lineno is not None and stmt.end_col_offset is not None
                     edits.append(
-                        (
-                            ann.lineno,
-                            ann.col_offset,
-                            ann.end_lineno,
-                            ann.end_col_offset,
-                            ast.unparse(new),
-                        )
+                        (stmt.lineno, stmt.col_offset, stmt.end_lineno, stmt.end_col_offset, text)
                     )
+    return _splice(source, edits)
+
+
+def _splice(source: str, edits: list[tuple[int, int, int, int, str]]) -> str:
+    """Replace (line, col, end_line, end_col) spans (ast offsets: UTF-8 bytes) with text."""
     if not edits:
         return source
     lines = source.splitlines(keepends=True)
     for start, scol, end, ecol, text in sorted(edits, reverse=True):
-        # ast offsets are UTF-8 byte offsets
         first = lines[start - 1].encode()
         last = lines[end - 1].encode()
-        merged = first[:scol].decode() + text + last[ecol:].decode()
-        lines[start - 1 : end] = [merged]
+        lines[start - 1 : end] = [first[:scol].decode() + text + last[ecol:].decode()]
     return "".join(lines)
 
 
 def render_models(spec: Mapping[str, Any], header: str) -> str:
     """The text of ``models.py`` (unformatted) for a normalized spec."""
-    return split_nullable_constraints(run_dcg(spec, header))
+    return model_defaults_as_factories(split_nullable_constraints(run_dcg(spec, header)))

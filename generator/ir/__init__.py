@@ -1,0 +1,57 @@
+"""Stage 3: the intermediate representation (IR) that renderers consume.
+
+``build_ir(spec)`` turns a normalized OpenAPI 3.1 spec dict into a frozen, typed
+:class:`Api` (operations, models, security, servers, tags). See ``docs/ir.md``.
+"""
+
+from generator.ir.build import build_ir, snake_case
+from generator.ir.model import (
+    CONSTRAINT_KEYS,
+    Api,
+    Discriminator,
+    Field,
+    MediaType,
+    Model,
+    ModelKind,
+    OAuthFlow,
+    Operation,
+    Parameter,
+    ParameterLocation,
+    RequestBody,
+    Requirement,
+    Response,
+    SecurityKind,
+    SecurityScheme,
+    Server,
+    Tag,
+    TypeKind,
+    TypeRef,
+)
+from generator.ir.types import TypeReader, schema_ref_name
+
+__all__ = [
+    "CONSTRAINT_KEYS",
+    "Api",
+    "Discriminator",
+    "Field",
+    "MediaType",
+    "Model",
+    "ModelKind",
+    "OAuthFlow",
+    "Operation",
+    "Parameter",
+    "ParameterLocation",
+    "RequestBody",
+    "Requirement",
+    "Response",
+    "SecurityKind",
+    "SecurityScheme",
+    "Server",
+    "Tag",
+    "TypeKind",
+    "TypeReader",
+    "TypeRef",
+    "build_ir",
+    "schema_ref_name",
+    "snake_case",
+]

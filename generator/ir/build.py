@@ -1,0 +1,371 @@
+"""Normalized spec dict -> :class:`Api`, a pure function of the spec."""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, cast
+
+from generator.ir.model import (
+    Api,
+    Field,
+    MediaType,
+    Model,
+    OAuthFlow,
+    Operation,
+    Parameter,
+    ParameterLocation,
+    RequestBody,
+    Requirement,
+    Response,
+    SecurityKind,
+    SecurityScheme,
+    Server,
+    Tag,
+)
+from generator.ir.types import TypeReader, is_map, own
+from generator.load import resolve_pointer
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+LOCATIONS: tuple[ParameterLocation, ...] = ("path", "query", "header", "cookie")
+PREFERRED_CONTENT = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
+_HTTP_KINDS: dict[str, SecurityKind] = {"basic": "http-basic", "bearer": "http-bearer"}
+_OBJECT_KEYS = ("allOf", "anyOf", "oneOf", "enum", "const", "$ref")
+
+
+def build_ir(spec: Mapping[str, Any]) -> Api:
+    """Build the IR of a normalized OpenAPI 3.1 spec. Pure: ``spec`` is only read."""
+    return _Builder(spec).api()
+
+
+_CAMEL_ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_NOT_WORD = re.compile(r"[^0-9A-Za-z]+")
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # already snake_case
+
+
+@lru_cache(maxsize=4096)
+def snake_case(text: str) -> str:
+    """``createChatCompletion`` / ``POST-V4-/v2/chat-completions`` -> a snake_case
+    identifier (``create_chat_completion`` / ``post_v4_v2_chat_completions``)."""
+    if not _SNAKE.fullmatch(text):
+        text = _CAMEL_ACRONYM.sub(r"\1_\2", text)
+        text = _CAMEL.sub(r"\1_\2", text)
+        text = _NOT_WORD.sub("_", text).strip("_").lower()
+    if not text:
+        return "unnamed"
+    if text[0].isdigit():
+        text = f"n_{text}"
+    return f"{text}_" if keyword.iskeyword(text) or text in ("self", "cls") else text
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}_{n}", n + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _requirements(raw: Any) -> tuple[Requirement, ...]:
+    if not isinstance(raw, list):
+        return ()
+    return tuple(tuple(str(k) for k in r) for r in raw if is_map(r))
+
+
+def _status_key(item: tuple[str, Any]) -> tuple[int, str]:
+    """Exact codes in numeric order, a range (``4XX``) after its exact codes, default last."""
+    status = item[0].upper()
+    if status[:1].isdigit():
+        rank = int(status) * 10 if status.isdigit() else int(status[0]) * 1000 + 999
+        return rank, status
+    return 10**6, status
+
+
+def _preferred(content_types: Iterable[str]) -> str | None:
+    types = list(content_types)
+    bases = [t.split(";", 1)[0].strip().lower() for t in types]
+    for wanted in PREFERRED_CONTENT:
+        if wanted in bases:
+            return types[bases.index(wanted)]
+    return types[0] if types else None
+
+
+class _Builder:
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.spec = spec
+        self.types = TypeReader(spec)
+
+    def deref(self, obj: Any) -> Any:
+        """Follow ``$ref`` chains of parameters, request bodies, responses."""
+        seen: list[str] = []
+        while is_map(obj) and isinstance(obj.get("$ref"), str):
+            ref = obj["$ref"]
+            if ref in seen:
+                return {}
+            seen.append(ref)
+            try:
+                obj = resolve_pointer(self.spec, ref)
+            except KeyError:
+                return {}
+        return obj if is_map(obj) else {}
+
+    def api(self) -> Api:
+        info = self.spec.get("info") or {}
+        components = self.spec.get("components") or {}
+        schemas = components.get("schemas") or {}
+        return Api(
+            title=str(info.get("title") or self.spec.get("title") or ""),
+            version=str(info.get("version") or ""),
+            description=_text(info.get("description")),
+            servers=tuple(self.server(s) for s in self.spec.get("servers") or () if is_map(s)),
+            security_schemes=tuple(
+                self.security_scheme(name, raw)
+                for name, raw in (components.get("securitySchemes") or {}).items()
+                if is_map(raw)
+            ),
+            security=_requirements(self.spec.get("security")),
+            operations=self.operations(),
+            models=tuple(self.model(name, schemas[name]) for name in sorted(schemas)),
+            tags=self.tags(),
+        )
+
+    def server(self, raw: Mapping[str, Any]) -> Server:
+        variables = {
+            str(k): str(v.get("default", ""))
+            for k, v in (raw.get("variables") or {}).items()
+            if is_map(v)
+        }
+        return Server(str(raw.get("url", "")), _text(raw.get("description")), variables)
+
+    def security_scheme(self, name: str, raw: Mapping[str, Any]) -> SecurityScheme:
+        type_ = raw.get("type")
+        scheme = str(raw["scheme"]).lower() if isinstance(raw.get("scheme"), str) else None
+        kind: SecurityKind
+        if type_ == "apiKey":
+            kind = "api-key"
+        elif type_ == "oauth2":
+            kind = "oauth2"
+        elif type_ == "openIdConnect":
+            kind = "openid"
+        else:
+            kind = _HTTP_KINDS.get(scheme or "", "http")
+        flows = tuple(
+            OAuthFlow(
+                flow=str(flow),
+                token_url=_text(body.get("tokenUrl")),
+                authorization_url=_text(body.get("authorizationUrl")),
+                refresh_url=_text(body.get("refreshUrl")),
+                scopes=tuple(str(s) for s in body.get("scopes") or {}),
+            )
+            for flow, body in (raw.get("flows") or {}).items()
+            if is_map(body)
+        )
+        return SecurityScheme(
+            name=name,
+            kind=kind,
+            location=_text(raw.get("in")) if kind == "api-key" else None,
+            parameter_name=_text(raw.get("name")) if kind == "api-key" else None,
+            scheme=scheme,
+            bearer_format=_text(raw.get("bearerFormat")),
+            description=_text(raw.get("description")),
+            flows=flows,
+            openid_connect_url=_text(raw.get("openIdConnectUrl")),
+        )
+
+    def tags(self) -> tuple[Tag, ...]:
+        found: dict[str, Tag] = {}
+        for raw in self.spec.get("tags") or ():
+            if is_map(raw) and isinstance(raw.get("name"), str):
+                found.setdefault(raw["name"], Tag(raw["name"], _text(raw.get("description"))))
+        for _, _, op in self._raw_operations():
+            for name in op.get("tags") or ():
+                found.setdefault(str(name), Tag(str(name)))
+        return tuple(found.values())
+
+    def _raw_operations(self) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
+        for path, item in (self.spec.get("paths") or {}).items():
+            item = self.deref(item)
+            for method in METHODS:
+                op = item.get(method)
+                if is_map(op):
+                    yield str(path), method, op
+
+    def operations(self) -> tuple[Operation, ...]:
+        taken: set[str] = set()
+        found = []
+        paths = self.spec.get("paths") or {}
+        for path, method, op in self._raw_operations():
+            shared = self.deref(paths[path]).get("parameters") or ()
+            found.append(self.operation(path, method, op, shared, taken))
+        return tuple(found)
+
+    def operation(
+        self,
+        path: str,
+        method: str,
+        op: Mapping[str, Any],
+        shared: Iterable[Any],
+        taken: set[str],
+    ) -> Operation:
+        op_id = _text(op.get("operationId"))
+        explicit = _text(op.get("x-apismith-name"))
+        name = explicit or snake_case(op_id or f"{method}_{path}")
+        security = op["security"] if "security" in op else self.spec.get("security")
+        responses = self.responses(op.get("responses") or {})
+        streaming = bool(op.get("x-apismith-stream")) or any(
+            r.is_success
+            and any(m.content_type.split(";")[0].strip() == "text/event-stream" for m in r.content)
+            for r in responses
+        )
+        return Operation(
+            operation_id=op_id,
+            python_name=_unique(name, taken),
+            method=method,
+            path=path,
+            tags=tuple(str(t) for t in op.get("tags") or ()),
+            summary=_text(op.get("summary")),
+            description=_text(op.get("description")),
+            deprecated=op.get("deprecated") is True,
+            parameters=self.parameters(shared, op.get("parameters") or ()),
+            request_body=self.request_body(op.get("requestBody")),
+            responses=responses,
+            security=_requirements(security),
+            streaming=streaming,
+        )
+
+    def parameters(self, shared: Iterable[Any], own: Iterable[Any]) -> tuple[Parameter, ...]:
+        """Path-item parameters, overridden in place by operation ones of the same
+        ``(name, in)``, then the operation's others, in spec order."""
+        merged: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for raw in (*shared, *own):
+            param = self.deref(raw)
+            if isinstance(param.get("name"), str) and param.get("in") in LOCATIONS:
+                merged[(param["name"], param["in"])] = param
+        taken: set[str] = set()
+        return tuple(self.parameter(p, taken) for p in merged.values())
+
+    def parameter(self, raw: Mapping[str, Any], taken: set[str]) -> Parameter:
+        location = cast(ParameterLocation, raw["in"])
+        schema = raw.get("schema")
+        if not is_map(schema):
+            media = [m for m in (raw.get("content") or {}).values() if is_map(m)]
+            schema = media[0].get("schema") if media else None
+        schema = schema if is_map(schema) else {}
+        style = _text(raw.get("style")) or ("form" if location in ("query", "cookie") else "simple")
+        explode = raw.get("explode")
+        name = str(raw["name"])
+        return Parameter(
+            name=name,
+            python_name=_unique(_text(raw.get("x-python-name")) or snake_case(name), taken),
+            location=location,
+            required=location == "path" or raw.get("required") is True,
+            schema=self.types.read(schema),
+            description=_text(raw.get("description")) or _text(schema.get("description")),
+            default=own(schema.get("default")),
+            has_default="default" in schema,
+            style=style,
+            explode=explode if isinstance(explode, bool) else style == "form",
+            deprecated=raw.get("deprecated") is True,
+        )
+
+    def content(self, raw: Any) -> tuple[MediaType, ...]:
+        if not is_map(raw):
+            return ()
+        return tuple(
+            MediaType(str(ct), self.types.read(media.get("schema", {})))
+            for ct, media in raw.items()
+            if is_map(media)
+        )
+
+    def request_body(self, raw: Any) -> RequestBody | None:
+        body = self.deref(raw)
+        content = self.content(body.get("content"))
+        chosen = _preferred(m.content_type for m in content)
+        if chosen is None:
+            return None
+        return RequestBody(
+            required=body.get("required") is True,
+            content_type=chosen,
+            schema=next(m.schema for m in content if m.content_type == chosen),
+            description=_text(body.get("description")),
+            content=content,
+        )
+
+    def responses(self, raw: Mapping[str, Any]) -> tuple[Response, ...]:
+        found = []
+        for status, value in sorted(((str(k), v) for k, v in raw.items()), key=_status_key):
+            resp = self.deref(value)
+            content = self.content(resp.get("content"))
+            chosen = _preferred(m.content_type for m in content)
+            schema = next((m.schema for m in content if m.content_type == chosen), None)
+            found.append(Response(status, _text(resp.get("description")), chosen, schema, content))
+        return tuple(found)
+
+    def model(self, name: str, schema: Any) -> Model:
+        if not is_map(schema):
+            return Model(name, "alias", root=self.types.read(schema))
+        description = _text(schema.get("description"))
+        deprecated = schema.get("deprecated") is True
+        if _is_object(schema):
+            required = schema.get("required") or ()
+            fields = tuple(
+                self.field(wire, prop, wire in required)
+                for wire, prop in (schema.get("properties") or {}).items()
+            )
+            return Model(name, "object", description, fields, deprecated=deprecated)
+        root = self.types.read(schema)
+        discriminator = self.types.discriminator(schema) or root.discriminator
+        if root.kind == "literal" and "const" not in schema:
+            return Model(
+                name,
+                "enum",
+                description,
+                enum_values=root.literals,
+                root=root,
+                deprecated=deprecated,
+            )
+        return Model(
+            name,
+            "alias",
+            description,
+            root=root,
+            discriminator=discriminator,
+            deprecated=deprecated,
+        )
+
+    def field(self, wire: str, prop: Any, required: bool) -> Field:
+        prop = prop if is_map(prop) else {}
+        type_ = self.types.read(prop)
+        return Field(
+            name=str(wire),
+            python_name=_text(prop.get("x-python-name")) or str(wire),
+            type=type_,
+            required=required,
+            nullable=type_.nullable,
+            default=own(prop.get("default")),
+            has_default="default" in prop,
+            description=_text(prop.get("description")),
+            constraints=type_.constraints,
+            deprecated=prop.get("deprecated") is True,
+            read_only=prop.get("readOnly") is True,
+            write_only=prop.get("writeOnly") is True,
+        )
+
+
+def _is_object(schema: Mapping[str, Any]) -> bool:
+    """An object model: has properties, or is ``type: object`` with no value schema for
+    extra keys (a pure ``additionalProperties: X`` map is an alias of ``dict[str, X]``)."""
+    if any(k in schema for k in _OBJECT_KEYS):
+        return "properties" in schema and not any(k in schema for k in ("anyOf", "oneOf"))
+    if "properties" in schema:
+        return True
+    type_ = schema.get("type")
+    is_object = type_ == "object" or (isinstance(type_, list) and "object" in type_)
+    return is_object and not is_map(schema.get("additionalProperties"))

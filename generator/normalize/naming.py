@@ -1,0 +1,325 @@
+"""Pure naming rules of the ``names`` pass: class names, method names, field names.
+
+Everything here is a function of its arguments only (no installed-pydantic or
+Python-version lookups), so the generated names never depend on the environment.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+# keyword.kwlist of Python 3.10 to 3.13 and softkwlist of 3.12+, hardcoded.
+PY_KEYWORDS = frozenset(
+    {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+        "return", "try", "while", "with", "yield",
+    }
+)  # fmt: skip
+SOFT_KEYWORDS = frozenset({"_", "case", "match", "type"})
+
+# Every public attribute of pydantic.BaseModel (v2, with the deprecated v1 ones), hardcoded.
+PYDANTIC_RESERVED = frozenset(
+    {
+        "construct", "copy", "dict", "fields", "from_orm", "json", "model_computed_fields",
+        "model_config", "model_construct", "model_copy", "model_dump", "model_dump_json",
+        "model_extra", "model_fields", "model_fields_set", "model_json_schema",
+        "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
+        "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw",
+        "schema", "schema_json", "update_forward_refs", "validate",
+    }
+)  # fmt: skip
+PYDANTIC_PROTECTED_PREFIXES = ("model_validate", "model_dump")
+
+# Names the generated modules import or rely on: a class with one of these names would
+# shadow them.
+RESERVED_CLASS_NAMES = frozenset(
+    {
+        "Annotated", "Any", "AnyUrl", "AwareDatetime", "BaseException", "BaseModel",
+        "Callable", "ClassVar", "ConfigDict", "Decimal", "Dict", "Ellipsis", "EmailStr", "Enum",
+        "Exception", "False", "Field", "Generic", "IntEnum", "Iterator", "Json", "KeyError",
+        "List", "Literal", "Mapping", "NaiveDatetime", "None", "NotImplemented", "Optional",
+        "RootModel", "RuntimeError", "Self", "Sequence", "StrEnum", "True", "Type", "TypeAlias",
+        "TypeAliasType", "TypeError", "TypeVar", "UUID", "Union", "ValueError", "date",
+        "datetime", "time", "timedelta",
+    }
+)  # fmt: skip
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+_PASCAL = re.compile(r"[A-Z][A-Za-z0-9]*")
+_SNAKE = re.compile(r"[a-z][a-z0-9_]*")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
+_CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
+# pydantic's ``<Enum.MEMBER: 'value'>`` inside a generic's name, after FastAPI replaced
+# every character outside [A-Za-z0-9._-] by "_": ``Enum.MEMBER___value___``.
+_ENUM_REPR = re.compile(r"[A-Za-z][A-Za-z0-9]*\.([A-Za-z_][A-Za-z0-9_]*?)___.*?___")
+_GENERIC = re.compile(r"[A-Za-z][A-Za-z0-9]*_.*_")
+_TYPING_NOISE = frozenset({"Literal", "Optional", "Union", "Annotated", "typing"})
+_MODULE_SEGMENT = re.compile(r"[a-z_][a-z0-9_]*")
+_CLASS_SEGMENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
+
+
+_LATIN = str.maketrans(
+    {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE", "ł": "l",
+     "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
+)  # fmt: skip
+
+
+def ascii_text(text: str) -> str:
+    """``text`` with accents stripped (``ø`` -> ``o``, ``ß`` -> ``ss``) and any other
+    non-ASCII character dropped."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKD", text.translate(_LATIN))
+    return text.encode("ascii", "ignore").decode("ascii")
+
+
+def words(text: str) -> list[str]:
+    """The alphanumeric runs of ``text`` (ASCII only)."""
+    return [w for w in _NON_ALNUM.split(ascii_text(text)) if w]
+
+
+def pascal_case(text: str) -> str:
+    """``"SGP_ERROR_CODES"`` -> ``"SgpErrorCodes"``, ``"chatCompletion-v2"`` ->
+    ``"ChatCompletionV2"``: all-caps words are capitalized, other words keep their case
+    after an upper-cased first letter."""
+    out = []
+    for word in words(text):
+        if word.isupper() and len(word) > 1:
+            word = word.capitalize()
+        out.append(word[0].upper() + word[1:])
+    return "".join(out)
+
+
+def snake_case(text: str) -> str:
+    """``"POST-V4-/chat-completions"`` -> ``"post_v4_chat_completions"``,
+    ``"getHTTPResponse"`` -> ``"get_http_response"``."""
+    text = ascii_text(text)
+    text = _CAMEL_2.sub(r"\1_\2", _CAMEL_1.sub(r"\1_\2", text))
+    return "_".join(w.lower() for w in _NON_ALNUM.split(text) if w)
+
+
+# --- class names ----------------------------------------------------------------------
+
+
+def is_valid_class_name(name: str, reserved: frozenset[str] = RESERVED_CLASS_NAMES) -> bool:
+    return bool(_PASCAL.fullmatch(name)) and name not in reserved and name not in PY_KEYWORDS
+
+
+def _safe_class(name: str, reserved: frozenset[str]) -> str:
+    if not name:
+        return "Schema"
+    if name[0].isdigit():
+        name = "Schema" + name
+    if name in reserved or name in PY_KEYWORDS:
+        name += "Model"
+    return name
+
+
+def class_name(name: str, reserved: frozenset[str] = RESERVED_CLASS_NAMES) -> str:
+    """A valid PascalCase class name for one schema name (module-qualified names aside).
+
+    Pydantic generic names (``Base[Literal[<E.M: 'v'>], ...]`` as FastAPI writes them:
+    ``Base_Literal__E.M___v_____...``) become the base plus each argument's words, an enum
+    argument by its member name: ``ApplicationMetricScoreTrustAndSafetyHarmfulContent``.
+    """
+    if is_valid_class_name(name, reserved):
+        return name
+    text = ascii_text(name)
+    if _GENERIC.fullmatch(text):
+        text = _ENUM_REPR.sub(r"_\1_", text)
+        text = "_".join(w for w in words(text) if w not in _TYPING_NOISE)
+    return _safe_class(pascal_case(text), reserved)
+
+
+def qualified_parts(name: str) -> tuple[tuple[str, ...], str] | None:
+    """``"pkg__mod__Outer__Inner"`` (FastAPI's name for a model whose short name is
+    ambiguous: module and qualname, dots turned into ``__``) -> ``(("pkg", "mod"),
+    "OuterInner")``; None for any other name."""
+    parts = name.split("__")
+    if len(parts) < 2 or not _MODULE_SEGMENT.fullmatch(parts[0]):
+        return None
+    split = next((i for i, p in enumerate(parts) if not _MODULE_SEGMENT.fullmatch(p)), None)
+    if split is None or not all(_CLASS_SEGMENT.fullmatch(p) for p in parts[split:]):
+        return None
+    return tuple(parts[:split]), pascal_case("_".join(parts[split:]))
+
+
+def class_names(
+    names: Iterable[str], reserved: frozenset[str] = RESERVED_CLASS_NAMES
+) -> dict[str, str]:
+    """The wanted class name of every schema name (not yet made unique).
+
+    Module-qualified names get their class name alone when no other schema wants it,
+    else the shortest module suffix that tells them apart: ``EgpModelsArtifactInfo`` and
+    ``EntitiesArtifactInfo``.
+    """
+    wanted: dict[str, str] = {}
+    groups: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for name in names:
+        parts = None if is_valid_class_name(name, reserved) else qualified_parts(name)
+        if parts is None:
+            wanted[name] = class_name(name, reserved)
+        else:
+            groups[parts[1]].append((name, parts[0]))
+    plain = set(wanted.values())
+    for short, members in sorted(groups.items()):
+        if len(members) == 1 and short not in plain and short not in reserved:
+            wanted[members[0][0]] = _safe_class(short, reserved)
+            continue
+        depth = max(len(mods) for _, mods in members)
+        k = next(
+            (k for k in range(1, depth) if len({mods[-k:] for _, mods in members}) == len(members)),
+            depth,
+        )
+        qualifiers = _distinct_words([words("_".join(mods[-k:])) for _, mods in members])
+        for (name, _), qualifier in zip(members, qualifiers):
+            wanted[name] = _safe_class(pascal_case("_".join(qualifier)) + short, reserved)
+    return wanted
+
+
+def _distinct_words(seqs: list[list[str]]) -> list[list[str]]:
+    """``seqs`` without the leading and trailing words they all share (at least one word
+    left each): ``plan_config_param``, ``workflow_config_param`` -> ``plan``, ``workflow``.
+    Distinct sequences stay distinct."""
+    if len(seqs) < 2:
+        return seqs
+    most = min(len(s) for s in seqs) - 1
+    lead = 0
+    while lead < most and len({s[lead] for s in seqs}) == 1:
+        lead += 1
+    seqs = [s[lead:] for s in seqs]
+    most -= lead
+    trail = 0
+    while trail < most and len({s[-1 - trail] for s in seqs}) == 1:
+        trail += 1
+    return [s[: len(s) - trail] for s in seqs]
+
+
+# --- method names -----------------------------------------------------------------------
+
+
+def is_valid_method_name(name: str) -> bool:
+    return bool(_SNAKE.fullmatch(name)) and name not in PY_KEYWORDS
+
+
+def safe_method_name(text: str) -> str:
+    """``text`` as a valid snake_case method name (``"op"`` when nothing is left)."""
+    name = snake_case(text) or "op"
+    if name[0].isdigit():
+        name = "op_" + name
+    return name + "_" if name in PY_KEYWORDS else name
+
+
+_TAGGED_ID = re.compile(r"([A-Za-z]+)-([A-Za-z0-9]+)-(/.*)")
+_VERSION = re.compile(r"[vV][0-9]+")
+
+
+def shared_version_tag(operation_ids: Iterable[str]) -> str | None:
+    """The version in ``METHOD-V4-/path`` style operationIds when it is the same in all of
+    them (so it tells no operation apart and can be dropped), else None."""
+    tags = {m.group(2) for oid in operation_ids if (m := _TAGGED_ID.fullmatch(oid))}
+    if len(tags) == 1:
+        (tag,) = tags
+        return tag if _VERSION.fullmatch(tag) else None
+    return None
+
+
+def method_name(operation_id: str | None, method: str, path: str, drop_tag: str | None) -> str:
+    """The Python method name of one operation.
+
+    Valid snake_case operationIds (FastAPI's) are kept; ``POST-V4-/v2/chat-completions``
+    -> ``post_v2_chat_completions`` when ``V4`` is ``drop_tag``; other ids are snake-cased;
+    a missing id is derived from the method and the path.
+    """
+    if operation_id is None or not words(operation_id):
+        return safe_method_name(f"{method} {path}")
+    if is_valid_method_name(operation_id):
+        return operation_id
+    m = _TAGGED_ID.fullmatch(operation_id)
+    if m and drop_tag is not None and m.group(2) == drop_tag:
+        return safe_method_name(f"{m.group(1)} {m.group(3)}")
+    return safe_method_name(operation_id)
+
+
+# --- field names -----------------------------------------------------------------------
+
+
+def is_safe_field_name(name: str, *, soft_keywords: bool = False) -> bool:
+    """Whether a property name can be a pydantic field name as it is."""
+    return (
+        name.isascii()
+        and name.isidentifier()
+        and not name.startswith("_")
+        and name not in PY_KEYWORDS
+        and name not in PYDANTIC_RESERVED
+        and not name.startswith(PYDANTIC_PROTECTED_PREFIXES)
+        and not (soft_keywords and name in SOFT_KEYWORDS)
+    )
+
+
+def python_field_name(name: str, taken: set[str], *, soft_keywords: bool = False) -> str:
+    """A safe Python field name for the property ``name``, not in ``taken``.
+
+    ``name`` itself when it is safe and free; else its snake_case form, with ``_``
+    appended to a keyword or reserved name (``class_``, ``model_config_``, ``json_``),
+    ``field_`` prefixed to a leading digit or a pydantic-protected prefix (``field_1st``),
+    and ``_2``, ``_3``... appended while it clashes with ``taken``. ``taken`` is not
+    modified. With ``soft_keywords``, ``match``, ``case`` and ``type`` count as unsafe too.
+    """
+
+    def ok(candidate: str) -> bool:
+        return candidate not in taken and is_safe_field_name(candidate, soft_keywords=soft_keywords)
+
+    if ok(name):
+        return name
+    base = snake_case(name) or "field"
+    if base[0].isdigit() or base.startswith(PYDANTIC_PROTECTED_PREFIXES):
+        base = "field_" + base
+    if ok(base):
+        return base
+    if ok(base + "_"):
+        return base + "_"
+    n = 2
+    while not ok(f"{base}_{n}"):
+        n += 1
+    return f"{base}_{n}"
+
+
+# --- uniqueness ---------------------------------------------------------------------------
+
+
+def unique_names(
+    wanted: Mapping[K, str],
+    order: Callable[[K], Any],
+    suffix: Callable[[str, int], str],
+) -> dict[K, str]:
+    """Make ``wanted`` names unique: among the keys wanting one name, the first by
+    ``order`` keeps it; the others get ``suffix(name, 2)``, ``suffix(name, 3)``...,
+    skipping any name some key already has."""
+    groups: dict[str, list[K]] = defaultdict(list)
+    for key, name in wanted.items():
+        groups[name].append(key)
+    result: dict[K, str] = {}
+    losers: list[tuple[str, K]] = []
+    for name, keys in sorted(groups.items()):
+        keys.sort(key=order)
+        result[keys[0]] = name
+        losers.extend((name, k) for k in keys[1:])
+    used = set(result.values())
+    for name, key in losers:
+        n = 2
+        while suffix(name, n) in used:
+            n += 1
+        result[key] = suffix(name, n)
+        used.add(result[key])
+    return result

@@ -1,0 +1,184 @@
+"""The drift check (``apismith check``) on a tiny project in a temp dir: clean output passes;
+any edited, extra or missing file, or a changed spec, fails with exit 1 and names the file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, describe, error_lines, run_cli, small_spec, write_json
+
+PACKAGE_FILES = ["__init__.py", "models.py", "openapi.json", "py.typed", "MANIFEST.json"]
+
+
+def make_project(root: Path) -> Path:
+    """A project with one configured API (specs/pets.toml); generated; returns its root."""
+    write_json(root / "specs" / "pets" / "openapi.json", small_spec())
+    (root / "specs" / "pets.toml").write_text(
+        '[api]\npackage = "pets"\ntitle = "Pets"\nspec = "pets/openapi.json"\n', encoding="utf-8"
+    )
+    proc = run_cli("generate", cwd=root)
+    assert proc.returncode == 0, describe(proc)
+    assert (root / "generated" / "pets" / "models.py").is_file()
+    return root
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_project(tmp_path_factory.mktemp("check-template"))
+
+
+@pytest.fixture
+def project(template: Path, tmp_path: Path) -> Path:
+    """A private copy of the generated project."""
+    root = tmp_path / "project"
+    shutil.copytree(template, root)
+    return root
+
+
+def flip_one_byte(path: Path) -> None:
+    """Change exactly one byte (an ASCII letter in the middle becomes another); append one
+    byte to an empty file."""
+    data = bytearray(path.read_bytes())
+    if not data:
+        path.write_bytes(b"\n")
+        return
+    middle = len(data) // 2
+    index = next(i for i in [*range(middle, len(data)), *range(middle)] if chr(data[i]).isalpha())
+    data[index] = ord("x") if data[index] != ord("x") else ord("y")
+    path.write_bytes(bytes(data))
+
+
+def assert_drift(text: str, proc: subprocess.CompletedProcess[str], *names: str) -> None:
+    """Each of ``names`` appears in ``text`` (some of the process's output)."""
+    for name in names:
+        assert name in text, f"{name} not named\n{describe(proc)}"
+
+
+def test_clean_project_passes(project: Path) -> None:
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 0, describe(proc)
+    assert "up to date" in proc.stdout
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("name", PACKAGE_FILES)
+def test_one_byte_edit_is_caught(project: Path, name: str) -> None:
+    target = project / "generated" / "pets" / name
+    before = target.read_bytes()
+    flip_one_byte(target)
+    assert target.read_bytes() != before
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+    assert "Traceback" not in proc.stderr
+    drifted = [line for line in error_lines(proc.stderr) if "drifted:" in line]
+    assert any(line.endswith(f"/{name}") for line in drifted), describe(proc)
+    # the check never repairs anything
+    assert target.read_bytes() != before
+
+
+def test_extra_file_is_caught(project: Path) -> None:
+    (project / "generated" / "pets" / "notes.py").write_text("# mine\n", encoding="utf-8")
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+    assert_drift(proc.stdout + proc.stderr, proc, "notes.py")
+
+
+@pytest.mark.parametrize("name", ["models.py", "py.typed", "MANIFEST.json"])
+def test_deleted_file_is_caught(project: Path, name: str) -> None:
+    (project / "generated" / "pets" / name).unlink()
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+    assert_drift(proc.stdout + proc.stderr, proc, name)
+
+
+def test_changed_spec_is_caught_with_a_diff(project: Path) -> None:
+    spec_path = project / "specs" / "pets" / "openapi.json"
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    spec["components"]["schemas"]["Pet"]["properties"]["colour"] = {
+        "type": "string",
+        "description": "Fur colour.",
+    }
+    write_json(spec_path, spec)
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+    out = proc.stdout
+    assert "--- " in out and "+++ " in out and "@@" in out, describe(proc)
+    added = [line for line in out.splitlines() if line.startswith("+") and "colour" in line]
+    assert added, f"the diff does not show the new field\n{describe(proc)}"
+    assert_drift(proc.stderr, proc, "models.py", "openapi.json", "MANIFEST.json")
+    # --quiet leaves the diff out but still fails and names the files
+    quiet = run_cli("check", "--quiet", cwd=project)
+    assert quiet.returncode == 1 and "@@" not in quiet.stdout, describe(quiet)
+    assert_drift(quiet.stderr, quiet, "models.py")
+
+
+def test_changed_config_is_caught(project: Path) -> None:
+    config = project / "specs" / "pets.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('"Pets"', '"Pet store"'))
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+
+
+def test_check_from_a_repo_that_vendors_the_output(tmp_path: Path) -> None:
+    """Another repo keeps only the spec and the generated package, in its own layout."""
+    upstream = tmp_path / "upstream"
+    write_json(upstream / "pets.json", small_spec())
+    made = run_cli(
+        "generate", "--spec", "pets.json", "--out", "build/pets", "--package", "pets", cwd=upstream
+    )
+    assert made.returncode == 0, describe(made)
+
+    vendor = tmp_path / "vendor"
+    (vendor / "contracts").mkdir(parents=True)
+    shutil.copy(upstream / "pets.json", vendor / "contracts" / "pets.json")
+    shutil.copytree(upstream / "build" / "pets", vendor / "src" / "thirdparty" / "pets")
+    args = ["--spec", "contracts/pets.json", "--out", "src/thirdparty/pets", "--package", "pets"]
+
+    proc = run_cli("check", *args, cwd=vendor)
+    assert proc.returncode == 0, describe(proc)
+
+    # the same check from an unrelated directory, with absolute paths
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    absolute = [
+        "--spec",
+        str(vendor / "contracts" / "pets.json"),
+        "--out",
+        str(vendor / "src" / "thirdparty" / "pets"),
+        "--package",
+        "pets",
+    ]
+    proc = run_cli("check", *absolute, cwd=elsewhere)
+    assert proc.returncode == 0, describe(proc)
+
+    models = vendor / "src" / "thirdparty" / "pets" / "models.py"
+    models.write_text(models.read_text(encoding="utf-8") + "\n# local patch\n", encoding="utf-8")
+    proc = run_cli("check", *args, cwd=vendor)
+    assert proc.returncode == 1, describe(proc)
+    assert_drift(proc.stdout + proc.stderr, proc, "models.py", "local patch")
+
+
+def test_check_without_generated_output(project: Path) -> None:
+    shutil.rmtree(project / "generated")
+    proc = run_cli("check", cwd=project)
+    assert proc.returncode == 1, describe(proc)
+    assert "Traceback" not in proc.stderr
+    assert_drift(proc.stderr, proc, "models.py")
+
+
+def test_noop_check_on_the_repo_is_fast(record_property: Callable[[str, object], None]) -> None:
+    """Measured and printed only (timing assertions belong in the benchmarks)."""
+    start = time.perf_counter()
+    proc = run_cli("check", "--quiet", cwd=REPO_ROOT)
+    elapsed = time.perf_counter() - start
+    record_property("seconds", round(elapsed, 3))
+    print(f"apismith check on the repo: exit {proc.returncode} in {elapsed:.2f} s")
+    assert "Traceback" not in proc.stderr, describe(proc)
+    assert proc.returncode in (0, 1), describe(proc)

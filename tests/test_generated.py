@@ -1,0 +1,378 @@
+"""The committed packages in generated/ (read-only here): they import, pass ruff and
+mypy --strict, carry their provenance, can be moved, import only pydantic and the standard
+library, accept the real payloads collected from the APIs' own code and docs, and reject
+what their specs forbid.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pydantic
+import pytest
+from conftest import (
+    GENERATED,
+    PACKAGES,
+    SPECS,
+    describe,
+    import_package,
+    load_payload_cases,
+    run_python,
+)
+
+from generator import __version__
+
+PACKAGE_NAMES = sorted(PACKAGES.values())
+API_OF = {package: api for api, package in PACKAGES.items()}
+
+# Modules a generated package may import besides the standard library: pydantic and the
+# two packages pydantic itself requires (typing_extensions gives TypeAliasType on 3.10/3.11).
+ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "typing_extensions"}
+
+
+def package_dir(package: str) -> Path:
+    path = GENERATED / package
+    if not (path / "__init__.py").is_file():
+        pytest.fail(f"generated/{package} is not committed (no {path / '__init__.py'})")
+    return path
+
+
+@cache
+def committed(package: str) -> ModuleType:
+    """The committed package, imported in-process under a private name."""
+    return import_package(package_dir(package), f"_committed_{package}")
+
+
+@cache
+def spec_sha256(api: str) -> str:
+    from generator.config import load_config
+
+    return hashlib.sha256(load_config(SPECS / f"{api}.toml").spec.read_bytes()).hexdigest()
+
+
+@cache
+def renames(api: str) -> dict[str, str]:
+    """old schema name -> new, from the normalize passes' rename and merge diagnostics."""
+    from generator.config import load_config
+    from generator.pipeline import load_and_normalize
+
+    _doc, normalized = load_and_normalize(load_config(SPECS / f"{api}.toml"))
+    return {d.old: d.new for d in normalized.diagnostics if d.kind in ("rename", "merge") and d.old}
+
+
+def model_for(api: str, schema: str) -> Any:
+    """The generated class or type alias for an original schema name."""
+    models = committed(PACKAGES[api]).models
+    mapping = renames(api)
+    name, seen = schema, set()
+    while not hasattr(models, name) and name in mapping and name not in seen:
+        seen.add(name)
+        name = mapping[name]
+    if not hasattr(models, name):
+        pytest.fail(
+            f"{PACKAGES[api]}.models has no model for schema {schema!r} (looked for {name!r})"
+        )
+    return getattr(models, name)
+
+
+def adapter_for(case: dict[str, Any]) -> pydantic.TypeAdapter[Any]:
+    target = model_for(case["api"], case["schema"])
+    if case.get("container") == "array":
+        return pydantic.TypeAdapter(list[target])  # type: ignore[valid-type]
+    return pydantic.TypeAdapter(target)
+
+
+def validate(case: dict[str, Any]) -> Any:
+    """Validate a case's payload as it travels: JSON text."""
+    return adapter_for(case).validate_json(json.dumps(case["payload"]))
+
+
+# --- the packages as they are ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_imports_in_a_fresh_interpreter(package: str, tmp_path: Path) -> None:
+    package_dir(package)
+    code = (
+        f"import sys; sys.path.insert(0, {str(GENERATED)!r}); "
+        f"import {package}, {package}.models; print({package}.models.__name__)"
+    )
+    proc = run_python(code, cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout == f"{package}.models\n" and proc.stderr == "", describe(proc)
+
+
+@pytest.mark.parametrize("args", [["check"], ["format", "--check"]], ids=["check", "format"])
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_ruff(package: str, args: list[str], tmp_path: Path) -> None:
+    path = package_dir(package)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", *args, "--isolated", "--no-cache", str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, describe(proc)
+
+
+def test_mypy_strict(tmp_path: Path) -> None:
+    """One mypy run over every committed package (a missing package fails after the run)."""
+    present = [p for p in PACKAGE_NAMES if (GENERATED / p / "__init__.py").is_file()]
+    missing = sorted(set(PACKAGE_NAMES) - set(present))
+    assert present, "no generated package is committed"
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n", encoding="utf-8")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *(str(GENERATED / p) for p in present),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert proc.returncode == 0, describe(proc)
+    assert not missing, f"not committed, so not type-checked: {missing}"
+
+
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_every_file_carries_its_provenance(package: str) -> None:
+    path = package_dir(package)
+    api = API_OF[package]
+    sha = spec_sha256(api)
+    files = sorted(p.name for p in path.iterdir() if p.is_file())
+    assert files == ["MANIFEST.json", "__init__.py", "models.py", "openapi.json", "py.typed"]
+    for name in ("__init__.py", "models.py"):
+        first = (path / name).read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(f"# Generated by apismith {__version__} from "), (name, first)
+        assert f"(sha256 {sha[:16]})" in first, (name, first)
+    spec = json.loads((path / "openapi.json").read_text(encoding="utf-8"))
+    assert spec["x-apismith"] == {"generator": f"apismith {__version__}", "spec_sha256": sha}
+    manifest = json.loads((path / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["generator"]["version"] == __version__
+    assert manifest["inputs"][0]["role"] == "spec" and manifest["inputs"][0]["sha256"] == sha
+    assert (path / "py.typed").read_bytes() == b""
+    recorded = manifest["files"]
+    assert sorted(recorded) == [f for f in files if f != "MANIFEST.json"]
+    for name, digest in recorded.items():
+        assert hashlib.sha256((path / name).read_bytes()).hexdigest() == digest, name
+    package_module = committed(package)
+    assert package_module.SPEC_SHA256 == sha
+    assert package_module.GENERATOR_VERSION == __version__
+
+
+def test_relocatable(tmp_path: Path) -> None:
+    """Copied anywhere under any name, the package imports and works."""
+    shutil.copytree(package_dir("llm_engine"), tmp_path / "some_other_name")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import some_other_name\n"
+        "from some_other_name import models\n"
+        "req = models.CompletionSyncV1Request.model_validate("
+        "{'prompt': 'hi', 'max_new_tokens': 3, 'temperature': 0.5})\n"
+        "assert req.prompt == 'hi' and req.max_new_tokens == 3\n"
+        "assert models.__name__ == 'some_other_name.models'\n"
+        "assert 'llm_engine' not in sys.modules\n"
+        "print(some_other_name.__file__)\n"
+    )
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    proc = run_python(code, str(tmp_path), cwd=elsewhere)
+    assert proc.returncode == 0, describe(proc)
+    assert Path(proc.stdout.strip()) == tmp_path / "some_other_name" / "__init__.py"
+
+
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_imports_only_pydantic_and_stdlib(package: str) -> None:
+    path = package_dir(package)
+    outside: list[str] = []
+    for file in sorted(path.glob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:  # relative: the package itself
+                    continue
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in ALLOWED_THIRD_PARTY:
+                    outside.append(f"{file.name}:{node.lineno}: {name}")
+    assert not outside, outside
+
+
+# --- real payloads -----------------------------------------------------------------------------
+
+
+def test_real_payload_cases_are_well_formed() -> None:
+    cases = load_payload_cases()
+    assert len({c["id"] for c in cases}) == len(cases), "case ids must be unique"
+    assert {c["api"] for c in cases} <= set(PACKAGES)
+    assert sum(not c["spec_valid"] for c in cases) == 18
+
+
+def test_real_payload_validates(real_case: dict[str, Any]) -> None:
+    """Every payload that follows its spec validates against the generated model."""
+    try:
+        validate(real_case)
+    except pydantic.ValidationError as exc:
+        pytest.fail(f"{real_case['id']} ({real_case['schema']}) rejected:\n{exc}")
+
+
+def _server_rejects_by_schema(case: dict[str, Any]) -> bool:
+    behavior = str(case.get("expected_server_behavior", ""))
+    return behavior.startswith("reject") and "not schema" not in behavior
+
+
+def test_spec_invalid_payload_recorded(invalid_case: dict[str, Any], record_property: Any) -> None:
+    """Payloads that break their spec: recorded, not judged, except the negative controls
+    (the server's own tests expect a rejection), which the models must reject too."""
+    try:
+        validate(invalid_case)
+        outcome = "accepted"
+    except pydantic.ValidationError as exc:
+        outcome = f"rejected: {str(exc).splitlines()[1] if len(str(exc).splitlines()) > 1 else exc}"
+    record_property("outcome", outcome)
+    record_property("spec_error", invalid_case.get("spec_error", ""))
+    print(f"{invalid_case['id']}: {outcome} (spec says: {invalid_case.get('spec_error')})")
+    if _server_rejects_by_schema(invalid_case):
+        assert outcome.startswith("rejected"), (
+            f"negative control {invalid_case['id']} was accepted; the server rejects it "
+            f"({invalid_case['expected_server_behavior']}); spec error: {invalid_case['spec_error']}"
+        )
+
+
+def test_negative_controls() -> None:
+    """Three cases say what the server does; the schema-level rejections are spec_valid false
+    (checked above), the business-logic one is spec_valid true (validates above)."""
+    controls = [c for c in load_payload_cases() if "expected_server_behavior" in c]
+    assert len(controls) == 3
+    for case in controls:
+        assert case["expected_server_behavior"].startswith("reject")
+        assert case["spec_valid"] is not _server_rejects_by_schema(case), case["id"]
+
+
+# --- rejections and leniency --------------------------------------------------------------------
+
+SYNC_REQUEST = {"prompt": "what is 1+1?", "max_new_tokens": 10, "temperature": 0.1}
+CHAT_REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+
+
+def _llm(schema: str) -> Any:
+    return model_for("llm-engine", schema)
+
+
+SYSTEM_MESSAGE = {"role": "system", "content": "be brief"}
+BASES = {
+    "CompletionSyncV1Request": SYNC_REQUEST,
+    "ChatCompletionV2Request": CHAT_REQUEST,
+    "ChatCompletionRequestSystemMessage": SYSTEM_MESSAGE,
+}
+
+
+def _without(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != key}
+
+
+@pytest.mark.parametrize(
+    ("schema", "payload"),
+    [
+        pytest.param(
+            "CompletionSyncV1Request", {**SYNC_REQUEST, "temperature": 1.5}, id="temperature>1"
+        ),
+        pytest.param(
+            "CompletionSyncV1Request", {**SYNC_REQUEST, "temperature": -0.1}, id="temperature<0"
+        ),
+        pytest.param("CompletionSyncV1Request", {**SYNC_REQUEST, "top_p": 1.5}, id="sync-top_p>1"),
+        pytest.param("CompletionSyncV1Request", {**SYNC_REQUEST, "top_p": 0}, id="sync-top_p=0"),
+        pytest.param("ChatCompletionV2Request", {**CHAT_REQUEST, "top_p": 1.01}, id="chat-top_p>1"),
+        pytest.param(
+            "ChatCompletionV2Request", {**CHAT_REQUEST, "temperature": 2.5}, id="chat-temperature>2"
+        ),
+        pytest.param(
+            "ChatCompletionV2Request",
+            {**CHAT_REQUEST, "messages": [{"role": "robot", "content": "hi"}]},
+            id="chat-role-unknown",
+        ),
+        pytest.param(
+            "ChatCompletionRequestSystemMessage",
+            {**SYSTEM_MESSAGE, "role": "user"},
+            id="system-message-wrong-role",
+        ),
+        pytest.param(
+            "ChatCompletionV2Request", {**CHAT_REQUEST, "messages": []}, id="chat-no-messages"
+        ),
+        pytest.param(
+            "CompletionSyncV1Request", _without(SYNC_REQUEST, "prompt"), id="missing-prompt"
+        ),
+        pytest.param(
+            "ChatCompletionV2Request", _without(CHAT_REQUEST, "model"), id="missing-model"
+        ),
+        pytest.param(
+            "ChatCompletionRequestSystemMessage",
+            _without(SYSTEM_MESSAGE, "role"),
+            id="missing-role",
+        ),
+    ],
+)
+def test_rejects(schema: str, payload: dict[str, Any]) -> None:
+    adapter = pydantic.TypeAdapter(_llm(schema))
+    adapter.validate_json(json.dumps(BASES[schema]))  # the valid base passes
+    with pytest.raises(pydantic.ValidationError):
+        adapter.validate_json(json.dumps(payload))
+
+
+def test_nullable_constrained_field_accepts_null() -> None:
+    """The constraint applies to the number, not to None."""
+    request = _llm("ChatCompletionV2Request").model_validate({**CHAT_REQUEST, "top_p": None})
+    assert request.top_p is None
+    sync = _llm("CompletionSyncV1Request").model_validate({**SYNC_REQUEST, "top_p": None})
+    assert sync.top_p is None
+
+
+def test_unknown_keys_are_kept() -> None:
+    request = _llm("CompletionSyncV1Request").model_validate_json(
+        json.dumps({**SYNC_REQUEST, "brand_new_server_field": {"x": 1}})
+    )
+    assert request.model_extra == {"brand_new_server_field": {"x": 1}}
+    assert request.model_dump(mode="json")["brand_new_server_field"] == {"x": 1}
+
+
+def test_naive_datetimes_are_accepted() -> None:
+    trigger = {
+        "id": "t1",
+        "name": "n",
+        "owner": "o",
+        "created_by": "o",
+        "created_at": "2022-01-02T00:00:00",
+        "cron_schedule": "* * * * *",
+        "docker_image_batch_job_bundle_id": "b",
+    }
+    parsed = _llm("GetTriggerV1Response").model_validate_json(json.dumps(trigger))
+    assert parsed.created_at.tzinfo is None
+    assert parsed.created_at.year == 2022
+    aware = _llm("GetTriggerV1Response").model_validate_json(
+        json.dumps({**trigger, "created_at": "2022-01-02T00:00:00Z"})
+    )
+    assert aware.created_at.tzinfo is not None
