@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
@@ -133,6 +134,7 @@ def main() -> None:
 @click.argument("apis", nargs=-1)
 @_common
 @click.option("-v", "--verbose", is_flag=True, help="List every warning, rename and merge.")
+@click.option("--timings", is_flag=True, help="Print the wall time of every pipeline stage.")
 @friendly
 def generate(
     apis: tuple[str, ...],
@@ -143,6 +145,7 @@ def generate(
     root: Path | None,
     templates: Path | None,
     verbose: bool,
+    timings: bool,
 ) -> None:
     """Generate every configured API (or the named ones) into generated/<package>/.
 
@@ -162,7 +165,11 @@ def generate(
                 exit_code=1,
             )
     for result in results:
+        start = time.perf_counter()
         write_package(result.config.out, result.files)
+        if timings:
+            for stage, seconds in (*result.timings, ("write (with import check)", time.perf_counter() - start)):
+                click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
         click.echo(result.summary.line(result.config.name))
         shown = result.diagnostics if verbose else [
             d for d in result.diagnostics if d.kind in ("warning", "drop")

@@ -34,7 +34,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out"}
-TOP_KEYS = {"api", "passes", "client"}
+TOP_KEYS = {"api", "passes", "client", "server"}
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class ApiConfig:
     passes: Mapping[str, bool] = field(default_factory=dict)
     pass_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     client: Mapping[str, Any] = field(default_factory=dict)
+    server: Mapping[str, Any] = field(default_factory=dict)
 
     def input_files(self) -> tuple[tuple[str, Path], ...]:
         """The inputs recorded in the manifest, as (role, path)."""
@@ -96,7 +97,8 @@ def load_config(path: Path) -> ApiConfig:
     if "spec" not in api:
         raise _fail(path, "[api] needs spec = '<file>'")
     base = path.parent
-    name = path.stem
+    # specs/<api>.toml is named after its API; a file called apismith.toml after its folder
+    name = path.parent.name if path.stem == "apismith" else path.stem
     package = str(api.get("package") or package_name(name))
     if not package.isidentifier():
         raise _fail(path, f"[api] package {package!r} is not a valid Python package name")
@@ -114,6 +116,7 @@ def load_config(path: Path) -> ApiConfig:
         passes=passes,
         pass_options=options,
         client=data.get("client", {}),
+        server=data.get("server", {}),
     )
 
 

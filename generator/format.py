@@ -36,7 +36,7 @@ def format_python(files: Mapping[str, str]) -> dict[str, str]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         for args in (
-            ("check", "--fix-only", "--exit-zero", "--quiet", "--select", "F401,I001", *RUFF_ARGS),
+            ("check", "--fix-only", "--exit-zero", "--quiet", "--extend-select", "I", *RUFF_ARGS),
             ("format", "--quiet", *RUFF_ARGS),
         ):
             proc = subprocess.run(

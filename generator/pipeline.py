@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,11 @@ from generator.manifest import (
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
+from generator.ir import build_ir
+from generator.render.client import render_client
+from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
+from generator.render.server import render_server
 from generator.render.spec import render_spec
 from generator.render.templates import render
 
@@ -58,6 +63,7 @@ class Generated:
     diagnostics: tuple[Diagnostic, ...]
     summary: Summary
     normalized: Normalized
+    timings: tuple[tuple[str, float], ...] = ()
 
 
 def inputs_of(config: ApiConfig) -> list[dict[str, str]]:
@@ -69,20 +75,6 @@ def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
     loaded = load_spec(config.spec)
     doc = apply_overlays(loaded.doc, config.overlays)
     return doc, normalize(doc, config.passes, config.pass_options)
-
-
-def model_names(source: str) -> tuple[set[str], set[str]]:
-    """(class names, type-alias names) defined at the top level of a models module."""
-    classes: set[str] = set()
-    aliases: set[str] = set()
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ClassDef):
-            classes.add(node.name)
-        elif isinstance(node, ast.Assign):
-            aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            aliases.add(node.target.id)
-    return classes, aliases
 
 
 def account(
@@ -109,8 +101,27 @@ def original_schemas(doc: Mapping[str, Any]) -> list[str]:
     return [str(doc.get("title") or "Model"), *defs.keys()]
 
 
+class Stopwatch:
+    """Wall time per pipeline stage, for ``apismith generate --timings``."""
+
+    def __init__(self) -> None:
+        self.laps: list[tuple[str, float]] = []
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((name, now - self._last))
+        self._last = now
+
+
 def generate(config: ApiConfig, templates: str | None = None) -> Generated:
-    doc, normalized = load_and_normalize(config)
+    clock = Stopwatch()
+    loaded = load_spec(config.spec)
+    doc = apply_overlays(loaded.doc, config.overlays)
+    clock.lap("load")
+    normalized = normalize(doc, config.passes, config.pass_options)
+    clock.laps.extend((f"normalize.{name}", t) for name, t in normalized.timings)
+    clock.lap("normalize")
     spec = normalized.spec
     inputs = inputs_of(config)
     spec_sha = inputs[0]["sha256"]
@@ -125,8 +136,10 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
         templates,
     ).rstrip("\n")
     info = spec.get("info") or {}
+    models = render_models(spec, header)
+    clock.lap("render.models")
     sources: dict[str, str] = {
-        "models.py": render_models(spec, header),
+        "models.py": models,
         "__init__.py": render(
             "package/__init__.py.jinja",
             {
@@ -141,13 +154,22 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
             templates,
         ),
     }
+    api = build_ir(spec)
+    clock.lap("ir")
+    sources.update(render_client(api, config, header, templates))
+    clock.lap("render.client")
+    sources.update(render_server(api, config, header, templates))
+    clock.lap("render.server")
     formatted = format_python(sources)
+    clock.lap("format")
     files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
     files["py.typed"] = b""
     files["openapi.json"] = render_spec(spec, __version__, spec_sha)
+    clock.lap("render.spec")
     files[MANIFEST_NAME] = build_manifest(inputs, files, generator_fingerprint())
+    clock.lap("manifest")
 
-    classes, aliases = model_names(formatted["models.py"])
+    classes, aliases = defined_names(formatted["models.py"])
     diags = normalized.diagnostics
     missing = account(original_schemas(doc), diags, classes | aliases)
     if missing:
@@ -164,7 +186,8 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
         warnings=sum(d.kind in ("warning", "drop") for d in diags),
         unaccounted=missing,
     )
-    return Generated(config, files, diags, summary, normalized)
+    clock.lap("account")
+    return Generated(config, files, diags, summary, normalized, tuple(clock.laps))
 
 
 def diagnostics_json(diags: tuple[Diagnostic, ...]) -> str:

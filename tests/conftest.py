@@ -27,11 +27,6 @@ PAYLOADS = REPO_ROOT / "tests" / "real_payloads.jsonl"
 # The committed packages: config stem -> package name.
 PACKAGES = {"llm-engine": "llm_engine", "sgp": "sgp", "sgp-chat-request": "sgp_chat_request"}
 
-# Test modules import these helpers with ``from conftest import ...``; keep that working
-# even if ``tests/`` becomes a package (pytest then puts the repo root on the path instead).
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes more than ~20 s (deselect with -m 'not slow')")

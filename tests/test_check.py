@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, describe, error_lines, run_cli, small_spec, write_json
+
+from tests.conftest import REPO_ROOT, describe, error_lines, run_cli, small_spec, write_json
 
 PACKAGE_FILES = ["__init__.py", "models.py", "openapi.json", "py.typed", "MANIFEST.json"]
 

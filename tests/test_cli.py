@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import (
+
+from generator import __version__
+from generator.cli import main
+from tests.conftest import (
     SPECS,
     describe,
     error_lines,
@@ -15,9 +18,6 @@ from conftest import (
     tree_bytes,
     write_json,
 )
-
-from generator import __version__
-from generator.cli import main
 
 COMMANDS = sorted(main.commands)
 

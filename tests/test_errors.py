@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import (
+
+from tests.conftest import (
     describe,
     error_lines,
     run_cli,
+    run_python,
     small_spec,
     tree_bytes,
     write_json,
@@ -307,8 +309,6 @@ def test_ref_into_another_local_file_is_bundled(tmp_path: Path) -> None:
         "p = Pet.model_validate({'name': 'Rex', 'owner': {'email': 'a@b.c'}}); "
         "print(type(p.owner).__name__)"
     )
-    from conftest import run_python
-
     ran = run_python(check, cwd=tmp_path)
     assert ran.returncode == 0 and ran.stdout.strip() == "Owner", describe(ran)
 

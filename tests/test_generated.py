@@ -19,7 +19,9 @@ from typing import Any
 
 import pydantic
 import pytest
-from conftest import (
+
+from generator import __version__
+from tests.conftest import (
     GENERATED,
     PACKAGES,
     SPECS,
@@ -28,8 +30,6 @@ from conftest import (
     load_payload_cases,
     run_python,
 )
-
-from generator import __version__
 
 PACKAGE_NAMES = sorted(PACKAGES.values())
 API_OF = {package: api for api, package in PACKAGES.items()}
@@ -74,8 +74,8 @@ def model_for(api: str, schema: str) -> Any:
     models = committed(PACKAGES[api]).models
     mapping = renames(api)
     name, seen = schema, set()
-    while not hasattr(models, name) and name in mapping and name not in seen:
-        seen.add(name)
+    while name in mapping and name not in seen:  # follow renames first: the old name may
+        seen.add(name)  # now belong to another schema
         name = mapping[name]
     if not hasattr(models, name):
         pytest.fail(

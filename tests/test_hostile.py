@@ -21,7 +21,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import describe, import_package, run_cli, run_python, write_json
+
+from tests.conftest import describe, import_package, run_cli, run_python, write_json
 
 TRIPLE = '"""'
 INJECT = '"); import os; os.system("touch PWNED")  #'
@@ -149,17 +150,18 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def models(generated: Path) -> Iterator[ModuleType]:
-    """The generated models module, imported in-process with cwd = the temp dir."""
+    """The generated models module, imported in-process (cwd = the temp dir while importing,
+    so that a stray ``touch PWNED`` would land there)."""
     before = os.getcwd()
     os.chdir(generated)
     try:
         package = import_package(generated / "out" / "evil", "_apismith_hostile_evil")
-        yield package.models
     finally:
         os.chdir(before)
-        for key in [k for k in sys.modules if k.startswith("_apismith_hostile_evil")]:
-            del sys.modules[key]
     assert not list(generated.rglob("PWNED")), "import executed injected code"
+    yield package.models
+    for key in [k for k in sys.modules if k.startswith("_apismith_hostile_evil")]:
+        del sys.modules[key]
 
 
 def test_generated_code_is_valid_python(generated: Path) -> None:
@@ -343,3 +345,21 @@ def test_hostile_schema_names(tmp_path: Path) -> None:
     assert len(classes) == len(names), classes
     ran = run_python("import sys; sys.path.insert(0, 'out'); import hn", cwd=tmp_path)
     assert ran.returncode == 0 and ran.stdout == "" and ran.stderr == "", describe(ran)
+
+
+def test_hostile_file_name(tmp_path: Path) -> None:
+    """The spec's file name lands in the header comment: it must stay a comment."""
+    name = "evil\"\"\" {{ x }}\n'); import os; os.system('touch PWNED')  #.json"
+    write_json(tmp_path / name, hostile_spec())
+    proc = run_cli(
+        "generate", "--spec", name, "--out", "out/evil_file", "--package", "evil_file", cwd=tmp_path
+    )
+    assert proc.returncode == 0, describe(proc)
+    for path in sorted((tmp_path / "out" / "evil_file").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        ast.parse(source)
+        head = source.splitlines()[:2]
+        assert all(line.startswith("# ") for line in head), head
+    ran = run_python("import sys; sys.path.insert(0, 'out'); import evil_file", cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout == "" and ran.stderr == "", describe(ran)
+    assert not list(tmp_path.rglob("PWNED"))

@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from conftest import REPO_ROOT, cli_env, describe, run_python, small_spec, write_json
+from tests.conftest import REPO_ROOT, cli_env, describe, run_python, small_spec, write_json
 
 MARKER = "# apismith-test: header from the installed wheel"
 

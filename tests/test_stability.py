@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, PACKAGES, SPECS, cli_env, tree_bytes
+
+from tests.conftest import GENERATED, PACKAGES, SPECS, cli_env, tree_bytes
 
 APIS = ["llm-engine", "sgp"]
 SEEDS = ["0", "12345"]

@@ -1535,11 +1535,6 @@ class Completion(BaseModel):
     ] = None
 
 
-Completion1 = TypeAliasType(
-    "Completion1", Annotated[tuple[str, list[str]], Field(max_length=2, min_length=2)]
-)
-
-
 class ConfigurationFieldValue(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2017,20 +2012,6 @@ EmbeddingModelName = TypeAliasType(
         Field(description="An enumeration.", title="EmbeddingModelName"),
     ],
 )
-
-
-Embedding = TypeAliasType(
-    "Embedding", Annotated[tuple[str, list[float]], Field(max_length=2, min_length=2)]
-)
-
-
-class EmbeddingResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    embeddings: Annotated[list[Embedding], Field(title="Embeddings")]
-    tokens_used: Annotated[int, Field(title="Tokens Used")] = 0
 
 
 EvaluationConfigORMEvaluationTypeEnum = TypeAliasType(
@@ -3608,10 +3589,7 @@ class ParameterSchemaField(BaseModel):
         populate_by_name=True,
     )
     name: Annotated[str, Field(title="Name")]
-    type: Annotated[
-        Literal["str"] | Literal["int"] | Literal["float"] | Literal["bool"],
-        Field(title="Type"),
-    ]
+    type: Annotated[Literal["str", "int", "float", "bool"], Field(title="Type")]
     description: Annotated[str, Field(title="Description")]
     required: Annotated[bool, Field(title="Required")]
 
@@ -6665,6 +6643,57 @@ class WorkflowEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
     truncation: Annotated[bool | None, Field(title="Truncation")] = None
 
 
+ApplicationCategoryScoreAccuracyMetricScoresItem = TypeAliasType(
+    "ApplicationCategoryScoreAccuracyMetricScoresItem",
+    Annotated[
+        ApplicationMetricScoreAnswerCorrectness | ApplicationMetricScoreAnswerRelevance,
+        Field(discriminator="metric_type"),
+    ],
+)
+
+
+ApplicationCategoryScoreQualityMetricScoresItem = TypeAliasType(
+    "ApplicationCategoryScoreQualityMetricScoresItem",
+    Annotated[
+        ApplicationMetricScoreCoherence | ApplicationMetricScoreGrammar,
+        Field(discriminator="metric_type"),
+    ],
+)
+
+
+ApplicationCategoryScoreRetrievalMetricScoresItem = TypeAliasType(
+    "ApplicationCategoryScoreRetrievalMetricScoresItem",
+    Annotated[
+        ApplicationMetricScoreFaithfulness | ApplicationMetricScoreContextRecall,
+        Field(discriminator="metric_type"),
+    ],
+)
+
+
+ApplicationMetricScoreSafetySubMetricScoresItem = TypeAliasType(
+    "ApplicationMetricScoreSafetySubMetricScoresItem",
+    Annotated[
+        ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping
+        | ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics
+        | ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities
+        | ApplicationMetricScoreTrustAndSafetyCopyrightViolations
+        | ApplicationMetricScoreTrustAndSafetyHarmfulContent
+        | ApplicationMetricScoreTrustAndSafetyPrivacyViolations,
+        Field(discriminator="metric_type"),
+    ],
+)
+
+
+CompletionResponseCompletionsItem = TypeAliasType(
+    "CompletionResponseCompletionsItem", tuple[str, list[str]]
+)
+
+
+EmbeddingResponseEmbeddingsItem = TypeAliasType(
+    "EmbeddingResponseEmbeddingsItem", tuple[str, list[float]]
+)
+
+
 class AccessProfile(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -6791,15 +6820,6 @@ class AnnotationResultExpanded(BaseModel):
     llm_auto_eval_metadata: LLMAutoEvalMetadata | None = None
 
 
-MetricScores = TypeAliasType(
-    "MetricScores",
-    Annotated[
-        ApplicationMetricScoreAnswerCorrectness | ApplicationMetricScoreAnswerRelevance,
-        Field(discriminator="metric_type"),
-    ],
-)
-
-
 class ApplicationCategoryScoreAccuracy(BaseModel):
     """
     Abstract base class for generic types.
@@ -6828,16 +6848,10 @@ class ApplicationCategoryScoreAccuracy(BaseModel):
     )
     category: Annotated[Literal["accuracy"], Field(title="Category")]
     score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[list[MetricScores], Field(title="Metric Scores")]
-
-
-MetricScores1 = TypeAliasType(
-    "MetricScores1",
-    Annotated[
-        ApplicationMetricScoreCoherence | ApplicationMetricScoreGrammar,
-        Field(discriminator="metric_type"),
-    ],
-)
+    metric_scores: Annotated[
+        list[ApplicationCategoryScoreAccuracyMetricScoresItem],
+        Field(title="Metric Scores"),
+    ]
 
 
 class ApplicationCategoryScoreQuality(BaseModel):
@@ -6868,16 +6882,10 @@ class ApplicationCategoryScoreQuality(BaseModel):
     )
     category: Annotated[Literal["quality"], Field(title="Category")]
     score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[list[MetricScores1], Field(title="Metric Scores")]
-
-
-MetricScores2 = TypeAliasType(
-    "MetricScores2",
-    Annotated[
-        ApplicationMetricScoreFaithfulness | ApplicationMetricScoreContextRecall,
-        Field(discriminator="metric_type"),
-    ],
-)
+    metric_scores: Annotated[
+        list[ApplicationCategoryScoreQualityMetricScoresItem],
+        Field(title="Metric Scores"),
+    ]
 
 
 class ApplicationCategoryScoreRetrieval(BaseModel):
@@ -6908,7 +6916,10 @@ class ApplicationCategoryScoreRetrieval(BaseModel):
     )
     category: Annotated[Literal["retrieval"], Field(title="Category")]
     score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[list[MetricScores2], Field(title="Metric Scores")]
+    metric_scores: Annotated[
+        list[ApplicationCategoryScoreRetrievalMetricScoresItem],
+        Field(title="Metric Scores"),
+    ]
 
 
 class ApplicationDeploymentResponse(BaseModel):
@@ -6985,20 +6996,6 @@ class ApplicationInteractionResponse(BaseModel):
     ]
 
 
-SubMetricScores = TypeAliasType(
-    "SubMetricScores",
-    Annotated[
-        ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping
-        | ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics
-        | ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities
-        | ApplicationMetricScoreTrustAndSafetyCopyrightViolations
-        | ApplicationMetricScoreTrustAndSafetyHarmfulContent
-        | ApplicationMetricScoreTrustAndSafetyPrivacyViolations,
-        Field(discriminator="metric_type"),
-    ],
-)
-
-
 class ApplicationMetricScoreSafety(BaseModel):
     """
     Abstract base class for generic types.
@@ -7029,7 +7026,8 @@ class ApplicationMetricScoreSafety(BaseModel):
     metric_type: Annotated[Literal["safety"], Field(title="Metric Type")]
     category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
     sub_metric_scores: Annotated[
-        list[SubMetricScores], Field(title="Sub Metric Scores")
+        list[ApplicationMetricScoreSafetySubMetricScoresItem],
+        Field(title="Sub Metric Scores"),
     ]
 
 
@@ -7855,6 +7853,17 @@ class EmbeddingRequest(BaseModel):
     )
     model_request_parameters: ParameterBindings | None = None
     texts: Annotated[list[str], Field(title="Texts")]
+
+
+class EmbeddingResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    embeddings: Annotated[
+        list[EmbeddingResponseEmbeddingsItem], Field(title="Embeddings")
+    ]
+    tokens_used: Annotated[int, Field(title="Tokens Used")] = 0
 
 
 class EvaluationConfigExpanded(BaseModel):
@@ -10275,6 +10284,15 @@ class WorkflowEvaluationConfigProcessingNodeConfig(BaseModel):
     num_workers: Annotated[int | None, Field(title="Num Workers")] = None
 
 
+ApplicationCategoryScoreTrustAndSafetyMetricScoresItem = TypeAliasType(
+    "ApplicationCategoryScoreTrustAndSafetyMetricScoresItem",
+    Annotated[
+        ApplicationMetricScoreSafety | ApplicationMetricScoreModeration,
+        Field(discriminator="metric_type"),
+    ],
+)
+
+
 class AnnotationConfig(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -10283,15 +10301,6 @@ class AnnotationConfig(BaseModel):
     annotation_config_type: AnnotationConfigType = "flexible"
     components: Annotated[list[list[AnnotationItem]], Field(title="Components")]
     direction: AnnotationConfigDirectionType = "row"
-
-
-MetricScores3 = TypeAliasType(
-    "MetricScores3",
-    Annotated[
-        ApplicationMetricScoreSafety | ApplicationMetricScoreModeration,
-        Field(discriminator="metric_type"),
-    ],
-)
 
 
 class ApplicationCategoryScoreTrustAndSafety(BaseModel):
@@ -10322,7 +10331,10 @@ class ApplicationCategoryScoreTrustAndSafety(BaseModel):
     )
     category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
     score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[list[MetricScores3], Field(title="Metric Scores")]
+    metric_scores: Annotated[
+        list[ApplicationCategoryScoreTrustAndSafetyMetricScoresItem],
+        Field(title="Metric Scores"),
+    ]
 
 
 class ApplicationConfigurationV0(BaseModel):
@@ -10448,18 +10460,6 @@ class ApplicationTestCaseGenerationOutputResponse(BaseModel):
         ),
     ]
     metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
-
-
-CategoryScores = TypeAliasType(
-    "CategoryScores",
-    Annotated[
-        ApplicationCategoryScoreAccuracy
-        | ApplicationCategoryScoreRetrieval
-        | ApplicationCategoryScoreQuality
-        | ApplicationCategoryScoreTrustAndSafety,
-        Field(discriminator="category"),
-    ],
-)
 
 
 class ApplicationVariantV0Request(BaseModel):
@@ -10802,7 +10802,9 @@ class CompletionResponse(BaseModel):
     finish_reason: Annotated[str | None, Field(title="Finish Reason")] = None
     prompt_tokens: Annotated[int, Field(title="Prompt Tokens")] = 0
     response_tokens: Annotated[int, Field(title="Response Tokens")] = 0
-    completions: Annotated[list[Completion1], Field(title="Completions")]
+    completions: Annotated[
+        list[CompletionResponseCompletionsItem], Field(title="Completions")
+    ]
     choices: Annotated[list[Choice] | None, Field(title="Choices")] = None
 
 
@@ -12625,6 +12627,30 @@ class WorkflowEvaluation(BaseModel):
     ] = None
 
 
+ApplicationVariantReportWithScoresResponseCategoryScoresItem = TypeAliasType(
+    "ApplicationVariantReportWithScoresResponseCategoryScoresItem",
+    Annotated[
+        ApplicationCategoryScoreAccuracy
+        | ApplicationCategoryScoreRetrieval
+        | ApplicationCategoryScoreQuality
+        | ApplicationCategoryScoreTrustAndSafety,
+        Field(discriminator="category"),
+    ],
+)
+
+
+ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem = TypeAliasType(
+    "ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem",
+    Annotated[
+        ApplicationCategoryScoreAccuracy
+        | ApplicationCategoryScoreRetrieval
+        | ApplicationCategoryScoreQuality
+        | ApplicationCategoryScoreTrustAndSafety,
+        Field(discriminator="category"),
+    ],
+)
+
+
 class ApplicationInteractionWithSpansResponse(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -12778,7 +12804,8 @@ class ApplicationVariantReportWithScoresResponse(BaseModel):
     ] = None
     score: Annotated[float | None, Field(title="Score")] = None
     category_scores: Annotated[
-        list[CategoryScores] | None, Field(title="Category Scores")
+        list[ApplicationVariantReportWithScoresResponseCategoryScoresItem] | None,
+        Field(title="Category Scores"),
     ] = None
 
 
@@ -12822,7 +12849,9 @@ class ApplicationVariantReportWithScoresResponseWithViews(BaseModel):
     ] = None
     score: Annotated[float | None, Field(title="Score")] = None
     category_scores: Annotated[
-        list[CategoryScores] | None, Field(title="Category Scores")
+        list[ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem]
+        | None,
+        Field(title="Category Scores"),
     ] = None
 
 
