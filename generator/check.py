@@ -63,5 +63,7 @@ def _diff(out: Path, name: str, actual: bytes | None, want: bytes | None) -> str
     except UnicodeDecodeError:
         return f"Binary files {shown} (on disk) and {shown} (expected) differ\n"
     lines = difflib.unified_diff(a, b, f"{shown} (on disk)", f"{shown} (generated)")
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    text = "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
     return text or f"--- {shown}\n+++ {shown}\n@@ differs only in bytes difflib cannot show @@\n"

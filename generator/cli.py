@@ -46,11 +46,13 @@ def friendly(fn: F) -> F:
             raise
         except click.ClickException:
             raise
-        except Exception as exc:  # noqa: BLE001 - the CLI never shows a traceback
+        except Exception as exc:
             if os.environ.get("APISMITH_DEBUG"):
                 raise
             first = (str(exc).splitlines() or [""])[0]
-            _fail(f"internal error: {type(exc).__name__}: {first} (APISMITH_DEBUG=1 for details)", 1)
+            _fail(
+                f"internal error: {type(exc).__name__}: {first} (APISMITH_DEBUG=1 for details)", 1
+            )
         return None
 
     return wrapper  # type: ignore[return-value]
@@ -104,9 +106,15 @@ def _with_out(config: ApiConfig, out: Path) -> ApiConfig:
 
 def _common(fn: F) -> F:
     options = [
-        click.option("--config", type=click.Path(path_type=Path), help="An API config file (TOML)."),
-        click.option("--spec", type=click.Path(path_type=Path), help="Ad hoc: a spec file, no config."),
-        click.option("--out", type=click.Path(path_type=Path), help="The package directory to write."),
+        click.option(
+            "--config", type=click.Path(path_type=Path), help="An API config file (TOML)."
+        ),
+        click.option(
+            "--spec", type=click.Path(path_type=Path), help="Ad hoc: a spec file, no config."
+        ),
+        click.option(
+            "--out", type=click.Path(path_type=Path), help="The package directory to write."
+        ),
         click.option("--package", help="Ad hoc: the package name (default: from --out)."),
         click.option(
             "--root",
@@ -168,12 +176,17 @@ def generate(
         start = time.perf_counter()
         write_package(result.config.out, result.files)
         if timings:
-            for stage, seconds in (*result.timings, ("write (with import check)", time.perf_counter() - start)):
+            for stage, seconds in (
+                *result.timings,
+                ("write (with import check)", time.perf_counter() - start),
+            ):
                 click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
         click.echo(result.summary.line(result.config.name))
-        shown = result.diagnostics if verbose else [
-            d for d in result.diagnostics if d.kind in ("warning", "drop")
-        ]
+        shown = (
+            result.diagnostics
+            if verbose
+            else [d for d in result.diagnostics if d.kind in ("warning", "drop")]
+        )
         for diag in shown[: None if verbose else 20]:
             click.echo(f"  {diag.line()}", err=True)
         if not verbose and len(shown) > 20:
@@ -239,9 +252,7 @@ def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None
     base = load_config(config) if config else adhoc_config(spec, Path("."))
     from dataclasses import replace
 
-    cfg = replace(
-        base, spec=spec, passes={**base.passes, **{name: False for name in disable}}
-    )
+    cfg = replace(base, spec=spec, passes={**base.passes, **{name: False for name in disable}})
     _doc, result = load_and_normalize(cfg)
     import json
 

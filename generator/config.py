@@ -31,7 +31,7 @@ from generator.errors import ApismithError
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out"}
 TOP_KEYS = {"api", "passes", "client", "server"}

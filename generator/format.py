@@ -18,7 +18,7 @@ RUFF_ARGS = ("--isolated", "--target-version", "py310")
 
 
 def ruff_binary() -> str:
-    from ruff.__main__ import find_ruff_bin
+    from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
     return str(find_ruff_bin())
 

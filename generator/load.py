@@ -92,7 +92,7 @@ def unescape_token(token: str) -> str:
 
 def resolve_pointer(doc: Json, pointer: str) -> Json:
     """Resolve a JSON pointer (``#/a/b`` or ``/a/b``); raise KeyError when it dangles."""
-    pointer = pointer[1:] if pointer.startswith("#") else pointer
+    pointer = pointer.removeprefix("#")
     node = doc
     if not pointer:
         return node
@@ -111,7 +111,7 @@ def locate_line(path: Path, pointer: str) -> int | None:
     """Best effort: the 1-based line of a JSON pointer in a file (used only for errors)."""
     try:
         node = yaml.compose(path.read_text(encoding="utf-8"))
-    except Exception:  # noqa: BLE001 - locating is best effort
+    except Exception:
         return None
     for raw in pointer.lstrip("#").lstrip("/").split("/") if pointer.strip("#/") else []:
         token = unescape_token(raw)

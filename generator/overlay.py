@@ -18,7 +18,9 @@ from typing import Any
 from generator.errors import ApismithError
 from generator.load import read_document
 
-_TOKEN = re.compile(r"""\.([A-Za-z0-9_\-$@]+|\*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+|\*)\]""")
+_TOKEN = re.compile(
+    r"""\.([A-Za-z0-9_\-$@]+|\*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+|\*)\]"""
+)
 
 
 def parse_path(path: str) -> list[str | int]:
@@ -81,12 +83,16 @@ def apply_overlay(doc: dict[str, Any], overlay: Any, source: str) -> dict[str, A
         matches = select(result, tokens)
         if not matches:
             raise ApismithError(
-                f"overlay target {action.get('target')!r} matches nothing", file=source, pointer=where
+                f"overlay target {action.get('target')!r} matches nothing",
+                file=source,
+                pointer=where,
             )
         for parent, key in matches:
             if action.get("remove"):
                 if parent is None:
-                    raise ApismithError("overlay cannot remove the root", file=source, pointer=where)
+                    raise ApismithError(
+                        "overlay cannot remove the root", file=source, pointer=where
+                    )
                 del parent[key]
             elif "update" in action:
                 if parent is None:

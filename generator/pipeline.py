@@ -7,7 +7,6 @@ Writing (``generator.write``) is the only stage with effects.
 
 from __future__ import annotations
 
-import ast
 import json
 import time
 from collections.abc import Mapping
@@ -19,6 +18,7 @@ from generator import __version__
 from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.format import format_python
+from generator.ir import build_ir
 from generator.load import load_spec
 from generator.manifest import (
     MANIFEST_NAME,
@@ -29,7 +29,6 @@ from generator.manifest import (
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.ir import build_ir
 from generator.render.client import render_client
 from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
@@ -174,7 +173,9 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
     missing = account(original_schemas(doc), diags, classes | aliases)
     if missing:
         diags = diags + tuple(
-            Diagnostic("render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model")
+            Diagnostic(
+                "render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model"
+            )
             for m in missing
         )
     summary = Summary(

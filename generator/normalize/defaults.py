@@ -22,7 +22,8 @@ from typing import Any
 
 from generator.load import resolve_pointer
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.nullable import TYPE_CHECKS, json_copy, map_schemas
+from generator.normalize.nullable import TYPE_CHECKS, map_schemas
+from generator.normalize.walk import json_copy
 
 NAME = "defaults"
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from generator.load import resolve_pointer
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.walk import Schema, transform_schemas
+from generator.normalize.walk import Schema, json_copy, transform_schemas
 
 NAME = "discriminators"
 
@@ -42,7 +42,7 @@ Tags = tuple[Any, ...]
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = _clone(dict(spec))
+    doc: dict[str, Any] = json_copy(dict(spec))
     tagger = _Tagger(doc, defaulted=bool(options.get("defaulted_tags", False)))
     transform_schemas(doc, tagger.visit)
     return PassResult(spec=doc, diagnostics=tuple(tagger.diagnostics))
@@ -261,12 +261,3 @@ def _scalar(value: Any) -> bool:
 def _spellings(value: Any) -> set[str]:
     """How a tag value may be written as a mapping key (FastAPI writes ``True``)."""
     return {value} if isinstance(value, str) else {str(value), json.dumps(value)}
-
-
-def _clone(value: Any) -> Any:
-    """A deep copy of JSON-like data (faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value

@@ -26,7 +26,13 @@ from typing import Any
 
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.walk import SCHEMA_KEYS, SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, spec_roots
+from generator.normalize.walk import (
+    SCHEMA_KEYS,
+    SCHEMA_LIST_KEYS,
+    SCHEMA_MAP_KEYS,
+    json_copy,
+    spec_roots,
+)
 
 NAME = "nullable"
 
@@ -83,16 +89,6 @@ _TRIGGERS = frozenset({"nullable", "enum", "anyOf", "oneOf"})
 
 
 # ---------------------------------------------------------------------------- shared helpers
-
-
-def json_copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts and lists copied, scalars shared); ~3x faster
-    than :func:`copy.deepcopy` on a large spec."""
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_copy(v) for v in value]
-    return value
 
 
 def map_schemas(spec: dict[str, Any], fn: Callable[[Schema, str], Schema]) -> None:

@@ -18,13 +18,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.walk import Schema, transform_schemas
+from generator.normalize.walk import Schema, json_copy, transform_schemas
 
 NAME = "tuples"
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = _clone(dict(spec))
+    doc: dict[str, Any] = json_copy(dict(spec))
     diagnostics: list[Diagnostic] = []
 
     def convert(schema: Schema, pointer: str) -> Schema:
@@ -62,12 +62,3 @@ def _rest(schema: Schema, size: int) -> Any:
     if extra is None and schema.get("minItems") == schema.get("maxItems") == size:
         return False
     return None
-
-
-def _clone(value: Any) -> Any:
-    """A deep copy of JSON-like data (faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value

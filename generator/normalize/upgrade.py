@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.nullable import convert_nullable_keyword, json_copy, map_schemas
+from generator.normalize.nullable import convert_nullable_keyword, map_schemas
+from generator.normalize.walk import json_copy
 
 NAME = "upgrade"
 

@@ -35,10 +35,10 @@ CONSTRAINT_KEYWORDS = frozenset(
 )
 
 # A top-level statement starts at column 0 (continuation lines are indented or closers).
-_STATEMENT_START = re.compile(r"^(?=[^\s)\]}])", re.M)
+_STATEMENT_START = re.compile(r"^(?=[^\s)\]}])", re.MULTILINE)
 _KEYWORD = re.compile(r"\b(?:" + "|".join(sorted(CONSTRAINT_KEYWORDS)) + r")=")
-_CLASS = re.compile(r"^class (\w+)\b", re.M)
-_ALIAS = re.compile(r"^(\w+) = TypeAliasType\(", re.M)
+_CLASS = re.compile(r"^class (\w+)\b", re.MULTILINE)
+_ALIAS = re.compile(r"^(\w+) = TypeAliasType\(", re.MULTILINE)
 
 Edit = tuple[int, int, int, int, str]
 

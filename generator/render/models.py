@@ -70,8 +70,7 @@ def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     loses its discriminator in DCG; ``oneOf: [A, B, null]`` beside the discriminator keeps
     it (and the fix-up below moves ``None`` out of the ``Annotated``).
     """
-    from generator.normalize.nullable import json_copy
-    from generator.normalize.walk import iter_schemas
+    from generator.normalize.walk import iter_schemas, json_copy
 
     data: dict[str, Any] = json_copy(dict(spec))
     for _pointer, schema in list(iter_schemas(data)):
@@ -128,8 +127,9 @@ def name_array_items(data: dict[str, Any]) -> None:
 
 def run_dcg(spec: Mapping[str, Any], header: str) -> str:
     """Call datamodel-code-generator in-process on a spec dict; return the module text."""
-    from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
-    from datamodel_code_generator.format import DatetimeClassType
+    from datamodel_code_generator import generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+    from datamodel_code_generator.format import DatetimeClassType, PythonVersion
 
     options = dict(DCG_OPTIONS)
     options["output_model_type"] = DataModelType.PydanticV2BaseModel
@@ -150,9 +150,7 @@ def run_dcg(spec: Mapping[str, Any], header: str) -> str:
             )
         except Exception as exc:  # DCG raises many types; report one line
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ApismithError(
-                f"model rendering failed: {message}", exit_code=1
-            ) from None
+            raise ApismithError(f"model rendering failed: {message}", exit_code=1) from None
     if not isinstance(result, str):
         raise ApismithError("model rendering produced several modules; expected one", exit_code=1)
     return result

@@ -6,6 +6,8 @@ from generator.config import ApiConfig
 from generator.ir import Api
 
 
-def render_server(api: Api, config: ApiConfig, header: str, templates: str | None) -> dict[str, str]:
+def render_server(
+    api: Api, config: ApiConfig, header: str, templates: str | None
+) -> dict[str, str]:
     """Relative path -> Python source of every server file of the package."""
     return {}

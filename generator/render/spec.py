@@ -11,8 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 TOP_ORDER = (
-    "openapi", "info", "jsonSchemaDialect", "servers", "security", "tags",
-    "paths", "webhooks", "components", "externalDocs",
+    "openapi",
+    "info",
+    "jsonSchemaDialect",
+    "servers",
+    "security",
+    "tags",
+    "paths",
+    "webhooks",
+    "components",
+    "externalDocs",
 )
 
 
