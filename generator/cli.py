@@ -264,3 +264,40 @@ def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None
         counts[diag.kind] = counts.get(diag.kind, 0) + 1
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no findings"
     click.echo(f"normalize: {summary}", err=True)
+
+
+@main.command()
+@click.argument("api")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Project root holding specs/*.toml (default: found from the current directory).",
+)
+@friendly
+def serve(api: str, host: str, port: int, root: Path | None) -> None:
+    """Run the generated mock server of API (from generated/<package>/) with uvicorn.
+
+    Every operation answers a schema-valid response; streaming operations send
+    server-sent events. Needs fastapi and uvicorn. Run `apismith generate API` first.
+    """
+    import importlib
+
+    (cfg,) = select_configs([api], None, None, None, None, root)
+    if not (cfg.out / "server.py").is_file():
+        raise ApismithError(
+            f"{cfg.name}: no server in {cfg.out} (an API without operations, or not generated:"
+            f" run `apismith generate {cfg.name}`)"
+        )
+    try:
+        import uvicorn
+    except ImportError:
+        raise ApismithError(
+            "`apismith serve` needs uvicorn and fastapi: pip install fastapi uvicorn"
+        ) from None
+    sys.path.insert(0, str(cfg.out.resolve().parent))
+    server = importlib.import_module(f"{cfg.out.name}.server")
+    mock = importlib.import_module(f"{cfg.out.name}.mock")
+    click.echo(f"apismith: serving the {cfg.name} mock on http://{host}:{port}", err=True)
+    uvicorn.run(server.create_app(mock.MockService()), host=host, port=port)

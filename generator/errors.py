@@ -28,6 +28,13 @@ class ApismithError(Exception):
         self.column = column
         self.exit_code = exit_code
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keep every field across a process boundary (the model worker raises these).
+        return (
+            _rebuild,
+            (self.message, self.file, self.pointer, self.line, self.column, self.exit_code),
+        )
+
     def __str__(self) -> str:
         where = ""
         if self.file:
@@ -39,3 +46,16 @@ class ApismithError(Exception):
             where += ": "
         at = f" (at {self.pointer or '#'})" if self.pointer is not None else ""
         return f"{where}{self.message}{at}"
+
+
+def _rebuild(
+    message: str,
+    file: str | None,
+    pointer: str | None,
+    line: int | None,
+    column: int | None,
+    exit_code: int,
+) -> ApismithError:
+    return ApismithError(
+        message, file=file, pointer=pointer, line=line, column=column, exit_code=exit_code
+    )

@@ -29,7 +29,7 @@ from generator.manifest import (
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.client import render_client
+from generator.render.client import client_names, render_client
 from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
 from generator.render.server import render_server
@@ -137,6 +137,8 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
     info = spec.get("info") or {}
     models = render_models(spec, header)
     clock.lap("render.models")
+    api = build_ir(spec)
+    clock.lap("ir")
     sources: dict[str, str] = {
         "models.py": models,
         "__init__.py": render(
@@ -149,12 +151,11 @@ def generate(config: ApiConfig, templates: str | None = None) -> Generated:
                 "package": config.package,
                 "spec_sha256": spec_sha,
                 "generator_version": __version__,
+                "clients": client_names(api, config),
             },
             templates,
         ),
     }
-    api = build_ir(spec)
-    clock.lap("ir")
     sources.update(render_client(api, config, header, templates))
     clock.lap("render.client")
     sources.update(render_server(api, config, header, templates))

@@ -26,7 +26,8 @@ def verify_import(package_dir: Path) -> None:
     """Import the package at ``package_dir`` under a private name, then forget it.
 
     Runs in-process (the generator has already imported pydantic, so this costs only the
-    models' own build). The generated code has no import-time side effects besides
+    models' own build). The server modules are imported too when fastapi is installed.
+    The generated code has no import-time side effects besides
     defining classes.
     """
     name = f"_apismith_verify_{next(_COUNTER)}"
@@ -40,6 +41,11 @@ def verify_import(package_dir: Path) -> None:
     saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         spec.loader.exec_module(module)
+        # the server needs fastapi, an optional dependency: check it only where installed
+        if (package_dir / "server.py").exists() and importlib.util.find_spec("fastapi"):
+            importlib.import_module(f"{name}.server")
+            if (package_dir / "mock.py").exists():
+                importlib.import_module(f"{name}.mock")
     except Exception as exc:
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = Path(frame.filename).name

@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -135,11 +135,6 @@ def small_spec() -> dict[str, Any]:
     }
 
 
-@pytest.fixture
-def small_spec_file(tmp_path: Path) -> Path:
-    return write_json(tmp_path / "spec" / "pets.json", small_spec())
-
-
 # --- importing a generated package -----------------------------------------------------------
 
 
@@ -191,11 +186,3 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
-
-
-@pytest.fixture
-def clean_cwd(tmp_path: Path) -> Iterator[Path]:
-    """A working directory unrelated to the repo."""
-    work = tmp_path / "elsewhere"
-    work.mkdir()
-    yield work

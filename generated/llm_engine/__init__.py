@@ -4,13 +4,62 @@
 
 Modules:
     models: pydantic v2 models for every schema of the spec.
+    _client: the sync and async clients (LlmEngineClient, AsyncLlmEngineClient).
+    _runtime: streams, pages, errors and retries the clients share.
 
 The normalized spec this package was generated from is ``openapi.json`` beside this file.
 """
 
 from . import models
+from ._client import AsyncLlmEngineClient, LlmEngineClient
+from ._runtime import (
+    NOT_GIVEN,
+    APIConnectionError,
+    APIError,
+    APIResponse,
+    APIStatusError,
+    APIStreamError,
+    APITimeoutError,
+    AsyncPage,
+    AsyncStream,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    NotGiven,
+    PermissionDeniedError,
+    RateLimitError,
+    Stream,
+    SyncPage,
+    UnprocessableEntityError,
+)
 
-__all__ = ["models"]
+__all__ = [
+    "NOT_GIVEN",
+    "APIConnectionError",
+    "APIError",
+    "APIResponse",
+    "APIStatusError",
+    "APIStreamError",
+    "APITimeoutError",
+    "AsyncLlmEngineClient",
+    "AsyncPage",
+    "AsyncStream",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "InternalServerError",
+    "LlmEngineClient",
+    "NotFoundError",
+    "NotGiven",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "Stream",
+    "SyncPage",
+    "UnprocessableEntityError",
+    "models",
+]
 
 API_VERSION = "1.0.0"
 SPEC_SHA256 = "8333576dbe43a2594129d57cb11580999e30903577ac03618fe4f5f8ff1cc672"

@@ -4,13 +4,62 @@
 
 Modules:
     models: pydantic v2 models for every schema of the spec.
+    _client: the sync and async clients (SgpClient, AsyncSgpClient).
+    _runtime: streams, pages, errors and retries the clients share.
 
 The normalized spec this package was generated from is ``openapi.json`` beside this file.
 """
 
 from . import models
+from ._client import AsyncSgpClient, SgpClient
+from ._runtime import (
+    NOT_GIVEN,
+    APIConnectionError,
+    APIError,
+    APIResponse,
+    APIStatusError,
+    APIStreamError,
+    APITimeoutError,
+    AsyncPage,
+    AsyncStream,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    NotGiven,
+    PermissionDeniedError,
+    RateLimitError,
+    Stream,
+    SyncPage,
+    UnprocessableEntityError,
+)
 
-__all__ = ["models"]
+__all__ = [
+    "NOT_GIVEN",
+    "APIConnectionError",
+    "APIError",
+    "APIResponse",
+    "APIStatusError",
+    "APIStreamError",
+    "APITimeoutError",
+    "AsyncPage",
+    "AsyncSgpClient",
+    "AsyncStream",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "InternalServerError",
+    "NotFoundError",
+    "NotGiven",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "SgpClient",
+    "Stream",
+    "SyncPage",
+    "UnprocessableEntityError",
+    "models",
+]
 
 API_VERSION = "0.1.0"
 SPEC_SHA256 = "03e7c0dffdc014b0581eef3b47ed5c45284058b2f29358c7826c4427161fd4e5"

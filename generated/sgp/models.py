@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -8400,7 +8400,7 @@ class KnowledgeBaseUploadScheduleRequest(BaseModel):
         str, Field(title="Knowledge Base Data Source Id")
     ]
     chunking_strategy_config: ChunkingStrategyConfig
-    interval: Annotated[timedelta, Field(title="Interval")]
+    interval: Annotated[float, Field(title="Interval")]
     next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
     account_id: Annotated[
         str | None,
@@ -8423,7 +8423,7 @@ class KnowledgeBaseUploadScheduleResponse(BaseModel):
     chunking_strategy_config: ChunkingStrategyConfig
     status: KnowledgeBaseUploadScheduleStatus
     status_reason: Annotated[str | None, Field(title="Status Reason")] = None
-    interval: Annotated[timedelta, Field(title="Interval")]
+    interval: Annotated[float, Field(title="Interval")]
     next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
     id: Annotated[
         str, Field(description="The unique identifier of the entity.", title="Id")
@@ -9360,7 +9360,7 @@ class PartialKnowledgeBaseUploadScheduleRequest(BaseModel):
         populate_by_name=True,
     )
     chunking_strategy_config: ChunkingStrategyConfig | None = None
-    interval: Annotated[timedelta | None, Field(title="Interval")] = None
+    interval: Annotated[float | None, Field(title="Interval")] = None
     next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
 
 
@@ -11807,7 +11807,7 @@ class KnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
     chunking_strategy_config: ChunkingStrategyConfig
     status: KnowledgeBaseUploadScheduleStatus
     status_reason: Annotated[str | None, Field(title="Status Reason")] = None
-    interval: Annotated[timedelta, Field(title="Interval")]
+    interval: Annotated[float, Field(title="Interval")]
     next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
     id: Annotated[
         str, Field(description="The unique identifier of the entity.", title="Id")

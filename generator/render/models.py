@@ -44,7 +44,7 @@ DCG_OPTIONS: dict[str, Any] = {
     "formatters": [],
     "wrap_string_literal": False,
     # EmailStr needs the email-validator package; generated packages depend on pydantic only.
-    "type_mappings": ["string+email=string", "string+idn-email=string"],
+    "type_mappings": ["string+email=string", "string+idn-email=string", "number+time-delta=number"],
 }
 
 

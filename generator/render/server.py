@@ -1,13 +1,27 @@
-"""Render the generated server (stub: renders nothing yet)."""
+"""Render the generated FastAPI server: ``server.py`` (service protocol, base service,
+security, ``create_router``, ``create_app``) and ``mock.py`` (a schema-valid mock service).
+
+APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
+in :mod:`generator.render.server_context`; see ``docs/server.md``.
+"""
 
 from __future__ import annotations
 
 from generator.config import ApiConfig
 from generator.ir import Api
+from generator.render.server_context import build_context
+from generator.render.templates import render
 
 
 def render_server(
     api: Api, config: ApiConfig, header: str, templates: str | None
 ) -> dict[str, str]:
     """Relative path -> Python source of every server file of the package."""
-    return {}
+    if not api.operations:
+        return {}
+    ctx = build_context(api, config)
+    context: dict[str, object] = {"header": header, "ctx": ctx}
+    return {
+        "server.py": render("server/server.py.jinja", context, templates),
+        "mock.py": render("server/mock.py.jinja", context, templates),
+    }

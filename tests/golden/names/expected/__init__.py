@@ -4,13 +4,62 @@
 
 Modules:
     models: pydantic v2 models for every schema of the spec.
+    _client: the sync and async clients (GoldenNamesClient, AsyncGoldenNamesClient).
+    _runtime: streams, pages, errors and retries the clients share.
 
 The normalized spec this package was generated from is ``openapi.json`` beside this file.
 """
 
 from . import models
+from ._client import AsyncGoldenNamesClient, GoldenNamesClient
+from ._runtime import (
+    NOT_GIVEN,
+    APIConnectionError,
+    APIError,
+    APIResponse,
+    APIStatusError,
+    APIStreamError,
+    APITimeoutError,
+    AsyncPage,
+    AsyncStream,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    NotGiven,
+    PermissionDeniedError,
+    RateLimitError,
+    Stream,
+    SyncPage,
+    UnprocessableEntityError,
+)
 
-__all__ = ["models"]
+__all__ = [
+    "NOT_GIVEN",
+    "APIConnectionError",
+    "APIError",
+    "APIResponse",
+    "APIStatusError",
+    "APIStreamError",
+    "APITimeoutError",
+    "AsyncGoldenNamesClient",
+    "AsyncPage",
+    "AsyncStream",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "GoldenNamesClient",
+    "InternalServerError",
+    "NotFoundError",
+    "NotGiven",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "Stream",
+    "SyncPage",
+    "UnprocessableEntityError",
+    "models",
+]
 
 API_VERSION = "1.0"
 SPEC_SHA256 = "9f954ee4ed865b4f1a5f56d36942b467de672d5cd955b5634ef42bdece121be9"

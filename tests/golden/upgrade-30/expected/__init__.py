@@ -4,13 +4,62 @@
 
 Modules:
     models: pydantic v2 models for every schema of the spec.
+    _client: the sync and async clients (GoldenUpgrade30Client, AsyncGoldenUpgrade30Client).
+    _runtime: streams, pages, errors and retries the clients share.
 
 The normalized spec this package was generated from is ``openapi.json`` beside this file.
 """
 
 from . import models
+from ._client import AsyncGoldenUpgrade30Client, GoldenUpgrade30Client
+from ._runtime import (
+    NOT_GIVEN,
+    APIConnectionError,
+    APIError,
+    APIResponse,
+    APIStatusError,
+    APIStreamError,
+    APITimeoutError,
+    AsyncPage,
+    AsyncStream,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    NotGiven,
+    PermissionDeniedError,
+    RateLimitError,
+    Stream,
+    SyncPage,
+    UnprocessableEntityError,
+)
 
-__all__ = ["models"]
+__all__ = [
+    "NOT_GIVEN",
+    "APIConnectionError",
+    "APIError",
+    "APIResponse",
+    "APIStatusError",
+    "APIStreamError",
+    "APITimeoutError",
+    "AsyncGoldenUpgrade30Client",
+    "AsyncPage",
+    "AsyncStream",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "GoldenUpgrade30Client",
+    "InternalServerError",
+    "NotFoundError",
+    "NotGiven",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "Stream",
+    "SyncPage",
+    "UnprocessableEntityError",
+    "models",
+]
 
 API_VERSION = "1.0"
 SPEC_SHA256 = "1adfcd94a27f623303a7da35952bbd3164e76ade0543189e85e966a4f1b1bca9"

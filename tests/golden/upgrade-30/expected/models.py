@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, EmailStr, Field
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
 
@@ -15,7 +15,7 @@ class Owner(BaseModel):
         populate_by_name=True,
     )
     id: Annotated[int, Field(examples=[7])]
-    email: EmailStr | None = None
+    email: str | None = None
 
 
 Size = TypeAliasType("Size", Literal["S", "M", "L"] | None)

@@ -1,0 +1,457 @@
+"""The context of the client templates, computed from the IR (templates only present it).
+
+Resources: the first tag of an operation (snake_case), else its path: the static
+segments before the first parameter, without a version segment (``v1``), cut back to the
+longest prefix that is itself a collection, so ``/v1/model-bundles/latest`` is a method
+(``get_latest``) of ``model_bundles``. ``[client.methods]`` overrides both. Methods:
+``list``/``retrieve``/``create``/``update``/``delete`` by HTTP method and path shape, with
+the remaining static segments as a suffix (``get_events``) or, for POST/PUT, as the whole
+name (``restart``). Clashes get the path's version (``list_v2``), then a number.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.ir import Api, Operation, TypeRef
+from generator.render.client_config import ClientConfig
+
+RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
+CLIENT_ATTRS = {"close", "with_options", "with_raw_response", "base_url", "timeout", "max_retries"}
+VERB = {"get": "retrieve", "put": "update", "patch": "update", "delete": "delete", "post": "create"}
+VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
+
+
+def snake(text: str) -> str:
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)
+    name = re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower() or "x"
+    if name[0].isdigit():
+        name = f"n{name}"
+    return f"{name}_" if keyword.iskeyword(name) else name
+
+
+def pascal(text: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in snake(text).split("_") if p)
+
+
+# --- types -----------------------------------------------------------------------------------
+
+
+def annotation(t: TypeRef) -> str:
+    """``t.python_type`` with models qualified by the models module (``_m.Message``)."""
+    if t.kind == "model":
+        inner = f"_m.{t.name}"
+    elif t.kind == "array" and t.prefix_items:
+        inner = f"tuple[{', '.join(annotation(i) for i in t.prefix_items)}]"
+    elif t.kind == "array":
+        inner = f"builtins.list[{annotation(t.items) if t.items else 'Any'}]"
+    elif t.kind == "map":
+        inner = f"dict[str, {annotation(t.values) if t.values else 'Any'}]"
+    elif t.kind == "union":
+        inner = " | ".join(annotation(m) for m in t.members)
+    else:  # primitive, literal, any, null: no models inside
+        return t.python_type
+    return f"{inner} | None" if t.nullable else inner
+
+
+def runtime_type(t: TypeRef) -> str:
+    """An expression that evaluates to the type at run time (``Union``/``Optional``, since
+    ``|`` does not work on every alias)."""
+    if t.kind == "model":
+        inner = f"_m.{t.name}"
+    elif t.kind == "array" and t.prefix_items:
+        inner = f"tuple[{', '.join(runtime_type(i) for i in t.prefix_items)}]"
+    elif t.kind == "array":
+        inner = f"builtins.list[{runtime_type(t.items) if t.items else 'Any'}]"
+    elif t.kind == "map":
+        inner = f"dict[str, {runtime_type(t.values) if t.values else 'Any'}]"
+    elif t.kind == "union":
+        inner = f"Union[{', '.join(runtime_type(m) for m in t.members)}]"
+    elif t.kind in ("any", "null"):
+        return t.python_type
+    else:
+        inner = (
+            TypeRef(**{**t.__dict__, "nullable": False}).python_type
+            if t.nullable
+            else t.python_type
+        )
+    return f"Optional[{inner}]" if t.nullable else inner
+
+
+# --- the context -----------------------------------------------------------------------------
+
+
+@dataclass
+class Param:
+    name: str  # Python name
+    wire: str
+    location: str  # path, query, header, body, file, whole
+    annotation: str
+    required: bool
+    doc: str = ""
+
+
+@dataclass
+class Signature:
+    params: list[Param]
+    returns: str  # sync return annotation (the async one is the same)
+
+
+@dataclass
+class Method:
+    name: str
+    op: Operation
+    summary: str
+    description: str
+    path: list[tuple[str, str]]  # ("text", piece) | ("param", python name)
+    params: list[Param]  # the implementation's parameters
+    overloads: list[Signature]
+    returns: str
+    returns_async: str
+    kind: str  # runtime expression of the response type (or chunk type)
+    stream: str | None
+    page: bool
+    files: list[str] | None
+    errors: str | None
+    deprecated: bool
+    stream_flag: Param | None = None  # the body field that switches streaming on
+    model_body: bool = False  # the body may also be passed whole, as `body: Model`
+
+    @property
+    def query(self) -> list[Param]:
+        return [p for p in self.params if p.location == "query"]
+
+    @property
+    def headers(self) -> list[Param]:
+        return [p for p in self.params if p.location == "header"]
+
+    @property
+    def body_fields(self) -> list[Param]:
+        return [p for p in self.params if p.location in ("body", "file")]
+
+    @property
+    def whole_body(self) -> Param | None:
+        return next((p for p in self.params if p.location == "whole"), None)
+
+
+@dataclass
+class Resource:
+    attr: str
+    class_name: str
+    methods: list[Method] = field(default_factory=list)
+    children: dict[str, Resource] = field(default_factory=dict)
+
+    def walk(self) -> list[Resource]:
+        """Children before parents (classes are defined before use)."""
+        out: list[Resource] = []
+        for child in self.children.values():
+            out.extend(child.walk())
+        out.append(self)
+        return out
+
+
+def _segments(path: str) -> list[tuple[bool, str]]:
+    out = []
+    for seg in path.strip("/").split("/"):
+        if seg:
+            out.append((seg.startswith("{") and seg.endswith("}"), seg))
+    return out
+
+
+def _static_head(path: str) -> tuple[list[str], str | None]:
+    """Static segments before the first parameter (without the version), and the version."""
+    head: list[str] = []
+    version = None
+    for is_param, seg in _segments(path):
+        if is_param:
+            break
+        if not head and version is None and VERSION.match(seg):
+            version = seg
+            continue
+        head.append(seg)
+    return head, version
+
+
+def _default_name(
+    api: Api, op: Operation, collections: set[tuple[str, ...]]
+) -> tuple[list[str], str]:
+    head, _ = _static_head(op.path)
+    if op.tags:
+        resource = [snake(op.tags[0])]
+        root_len = 1 if head else 0
+    else:
+        root_len = len(head)
+        while root_len > 1 and tuple(head[:root_len]) not in collections:
+            root_len -= 1
+        resource = [snake(s) for s in head[:root_len]] or ["root"]
+    segs = _segments(op.path)
+    rest = [seg for _, seg in segs]
+    version_seen = False
+    tail: list[str] = []
+    count = 0
+    for is_param, seg in segs:
+        if not is_param and not version_seen and VERSION.match(seg) and count == 0:
+            version_seen = True
+            continue
+        if not is_param:
+            count += 1
+            if count > root_len:
+                tail.append(seg)
+    del rest
+    ends_param = bool(segs) and segs[-1][0]
+    method = op.method
+    if not tail:
+        if method == "get":
+            name = "retrieve" if ends_param else "list"
+        else:
+            name = VERB.get(method, method)
+    else:
+        suffix = snake("_".join(tail))
+        if ends_param or method in ("get", "delete", "patch"):
+            name = f"{'get' if method == 'get' else VERB.get(method, method)}_{suffix}"
+        else:
+            name = suffix
+    return resource, name
+
+
+def _params(
+    api: Api, op: Operation, cfg: ClientConfig
+) -> tuple[list[Param], list[Param], TypeRef | None, str | None]:
+    """(non-body params, body params, whole-body type, body model name)."""
+    taken = set(RESERVED)
+    params: list[Param] = []
+    for p in op.parameters:
+        if p.location == "cookie":
+            continue
+        name = snake(p.python_name)
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        required = p.required
+        ann = annotation(p.schema) if required else f"{annotation(p.schema)} | NotGiven"
+        params.append(Param(name, p.name, p.location, ann, required, p.description or ""))
+    body = op.request_body
+    if body is None:
+        return params, [], None, None
+    schema = body.schema
+    model = api.model(schema.name) if schema.kind == "model" and schema.name else None
+    multipart = body.content_type.startswith("multipart/")
+    if model is None or model.kind != "object" or (not model.fields and not multipart):
+        return params, [], schema, None
+    files = set(cfg.uploads.get(op.python_name, ()))
+    fields: list[Param] = []
+    for f in model.fields:
+        is_file = multipart and (
+            f.name in files
+            or (f.type.kind == "primitive" and f.type.format == "binary")
+            or (
+                f.type.kind == "array"
+                and f.type.items is not None
+                and f.type.items.format == "binary"
+            )
+        )
+        name = snake(f.python_name) if not f.python_name.isidentifier() else f.python_name
+        if keyword.iskeyword(name):
+            name += "_"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        if is_file:
+            ann = "builtins.list[FileInput]" if f.type.kind == "array" else "FileInput"
+        else:
+            ann = annotation(f.type)
+        if not f.required:
+            ann += " | NotGiven"
+        fields.append(
+            Param(name, f.name, "file" if is_file else "body", ann, f.required, f.description or "")
+        )
+    return params, fields, None, model.name
+
+
+def _ordered(params: list[Param]) -> list[Param]:
+    return [p for p in params if p.required] + [p for p in params if not p.required]
+
+
+def _optional(p: Param) -> Param:
+    if p.required:
+        return Param(p.name, p.wire, p.location, f"{p.annotation} | NotGiven", False, p.doc)
+    return p
+
+
+def _page_item(api: Api, t: TypeRef | None) -> str | None:
+    if t is None or t.kind != "model" or not t.name:
+        return None
+    model = api.model(t.name)
+    fields = {f.name: f for f in model.fields}
+    if not {"items", "current_page", "total_item_count"} <= set(fields):
+        return None
+    items = fields["items"].type
+    return annotation(items.items) if items.kind == "array" and items.items else "Any"
+
+
+def build_method(
+    api: Api, op: Operation, name: str, cfg: ClientConfig, errors: str | None
+) -> Method:
+    params, fields, whole, body_model = _params(api, op, cfg)
+    ok = op.success_response
+    schema = ok.schema if ok is not None else None
+    returns = annotation(schema) if schema is not None else "None"
+    kind = runtime_type(schema) if schema is not None else "None"
+    stream = cfg.streaming.get(op.python_name)
+    page_item = (
+        _page_item(api, schema)
+        if op.method == "get" and "page" in {p.wire for p in params}
+        else None
+    )
+    stream_kind = None
+    if page_item is not None:
+        returns = f"SyncPage[{returns}, {page_item}]"
+    returns_async = returns.replace("SyncPage[", "AsyncPage[", 1)
+    whole_param = None
+    if whole is not None:
+        required = bool(op.request_body and op.request_body.required)
+        ann = annotation(whole) if required else f"{annotation(whole)} | NotGiven"
+        whole_param = Param(
+            "body",
+            "",
+            "whole",
+            ann,
+            required,
+            op.request_body.description or "" if op.request_body else "",
+        )
+    tail = (
+        [p for p in params if p.location != "path"]
+        + fields
+        + ([whole_param] if whole_param else [])
+    )
+    impl = [p for p in params if p.location == "path"] + _ordered(tail)
+    overloads: list[Signature] = []
+    stream_flag = None
+    if stream is not None:
+        chunk = f"_m.{stream.chunk}"
+        stream_kind = chunk
+        if stream.flag is None:
+            returns = f"Stream[{chunk}]"
+            returns_async = f"AsyncStream[{chunk}]"
+        else:
+            plain = f"_m.{stream.response}" if stream.response else returns
+            kind = plain.replace("_m.", "_m.", 1) if stream.response else kind
+            flag = next(p for p in fields if p.wire == stream.flag)
+            others = [p for p in impl if p is not flag]
+            req = [p for p in others if p.required]
+            opt = [p for p in others if not p.required]
+            f_false = Param(flag.name, flag.wire, "body", "Literal[False] | NotGiven", False)
+            f_true = Param(flag.name, flag.wire, "body", "Literal[True]", True)
+            f_bool = Param(flag.name, flag.wire, "body", "bool", True)
+            overloads = [
+                Signature(req + [f_false] + opt, plain),
+                Signature(req + [f_true] + opt, f"Stream[{chunk}]"),
+                Signature(req + [f_bool] + opt, f"{plain} | Stream[{chunk}]"),
+            ]
+            stream_flag = Param(flag.name, flag.wire, "body", "bool | NotGiven", False)
+            impl = req + [stream_flag] + opt
+            returns = f"{plain} | Stream[{chunk}]"
+            returns_async = f"{plain} | AsyncStream[{chunk}]"
+    model_body = (
+        body_model is not None and bool(fields) and not any(p.location == "file" for p in fields)
+    )
+    if model_body:
+        # the body as a model instance: an overload with `body: Model` instead of its fields
+        non_body = [p for p in impl if p.location not in ("body", "file")]
+        if not overloads:
+            overloads = [Signature(impl, returns)]
+        overloads.append(
+            Signature(
+                _ordered(non_body + [Param("body", "", "whole", f"_m.{body_model}", True)]),
+                returns,
+            )
+        )
+        impl = [_optional(p) if p.location in ("body", "file") else p for p in impl]
+        impl.append(Param("body", "", "model", f"_m.{body_model} | NotGiven", False))
+    segs = []
+    for piece in re.split(r"(\{[^{}/]+\})", op.path):
+        if piece.startswith("{") and piece.endswith("}"):
+            wire = piece[1:-1]
+            match = next((p for p in params if p.location == "path" and p.wire == wire), None)
+            if match is not None:
+                segs.append(("param", match.name))
+                continue
+        if piece:
+            segs.append(("text", piece))
+    files = (
+        [p.wire for p in fields if p.location == "file"]
+        if op.request_body and op.request_body.content_type.startswith("multipart/")
+        else None
+    )
+    return Method(
+        name=name,
+        op=op,
+        summary=op.summary or "",
+        description=op.description or "",
+        path=segs,
+        params=impl,
+        overloads=overloads,
+        returns=returns,
+        returns_async=returns_async,
+        kind=kind,
+        stream=stream_kind,
+        page=page_item is not None,
+        files=files,
+        errors=errors,
+        deprecated=op.deprecated,
+        stream_flag=stream_flag,
+        model_body=model_body,
+    )
+
+
+def build_resources(
+    api: Api, cfg: ClientConfig, client_name: str
+) -> tuple[Resource, dict[str, Any]]:
+    """The resource tree (a root holding the top-level resources) and the error tables."""
+    collections: set[tuple[str, ...]] = set()
+    for op in api.operations:
+        head, _ = _static_head(op.path)
+        segs = _segments(op.path)
+        static = [s for p, s in segs if not p and not VERSION.match(s)]
+        if len(static) == len(head):  # the path is the collection itself or one item of it
+            collections.add(tuple(head))
+    error_tables: dict[tuple[tuple[int, str], ...], str] = {}
+    root = Resource("", client_name)
+    for op in api.operations:
+        override = cfg.methods.get(op.python_name)
+        if override:
+            *resource, name = override.split(".")
+        else:
+            resource, name = _default_name(api, op, collections)
+        errors = tuple(
+            (int(r.status), runtime_type(r.schema))
+            for r in op.responses
+            if r.status.isdigit() and int(r.status) >= 400 and r.schema is not None
+        )
+        table = None
+        if errors:
+            table = error_tables.setdefault(errors, f"_ERRORS_{len(error_tables)}")
+        node = root
+        for i, part in enumerate(resource):
+            attr = snake(part)
+            if i == 0 and attr in CLIENT_ATTRS:
+                attr += "_"
+            if attr not in node.children:
+                cls = "".join(pascal(p) for p in resource[: i + 1]) + "Resource"
+                node.children[attr] = Resource(attr, cls)
+            node = node.children[attr]
+        taken = {m.name for m in node.methods} | set(node.children)
+        candidate = snake(name)
+        if candidate in taken:
+            _, version = _static_head(op.path)
+            candidate = f"{candidate}_{version}" if version else candidate
+            n = 2
+            base = candidate
+            while candidate in taken:
+                candidate, n = f"{base}_{n}", n + 1
+        node.methods.append(build_method(api, op, candidate, cfg, table))
+    tables = {name: list(errors) for errors, name in error_tables.items()}
+    return root, tables

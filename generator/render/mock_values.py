@@ -1,0 +1,188 @@
+"""Minimal valid JSON instances of IR types, for the generated mock service.
+
+Computed at generation time, so the mock module holds plain literals (deterministic,
+readable, no schema walking at run time). An instance honours required fields, enums,
+consts, numeric and length constraints, simple patterns and the common formats. Optional
+fields are left out, so an instance is as small as the schema allows.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from generator.ir import Api, Model, TypeRef
+
+_FORMATS: dict[str, str] = {
+    "date-time": "2024-01-01T00:00:00Z",
+    "date": "2024-01-01",
+    "time": "00:00:00",
+    "duration": "PT0S",
+    "time-delta": "PT0S",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uri": "https://example.com/",
+    "url": "https://example.com/",
+    "uri-reference": "https://example.com/",
+    "iri": "https://example.com/",
+    "hostname": "example.com",
+    "ipv4": "127.0.0.1",
+    "ipv6": "::1",
+    "byte": "",
+    "binary": "",
+}
+
+# Strings tried in turn against a ``pattern``; the first that matches wins.
+_PATTERN_CANDIDATES = ("a", "0", "000000000000", "a-1", "A", "a_1", "2024-01-01", "x@y.z", "")
+
+
+class MockError(ValueError):
+    """No instance could be built (an impossible schema)."""
+
+
+class Synthesizer:
+    """Build minimal instances, memoizing per model name (cycles end at optional fields)."""
+
+    def __init__(self, api: Api) -> None:
+        self.models = {m.name: m for m in api.models}
+        self._cache: dict[str, Any] = {}
+        self._active: set[str] = set()
+
+    def value(self, t: TypeRef) -> Any:
+        kind = t.kind
+        if kind == "model":
+            return self._model(t.name or "")
+        if kind == "primitive":
+            return self._primitive(t)
+        if kind == "literal":
+            if t.literals:
+                return t.literals[0]
+            return None
+        if kind == "array":
+            if t.prefix_items:
+                return [self.value(m) for m in t.prefix_items]
+            count = int(t.constraints.get("minItems", 0) or 0)
+            if count == 0:
+                return []
+            item = self.value(t.items) if t.items is not None else "a"
+            return [item] * count
+        if kind == "map":
+            return {}
+        if kind == "union":
+            errors: list[str] = []
+            if t.discriminator is not None:
+                for tag, name in t.discriminator.mapping.items():
+                    try:
+                        found = self._model(name)
+                    except MockError as exc:
+                        errors.append(str(exc))
+                        continue
+                    if isinstance(found, dict):
+                        return {**found, t.discriminator.property_name: tag}
+            for member in t.members:
+                try:
+                    return self.value(member)
+                except MockError as exc:  # try the next member
+                    errors.append(str(exc))
+            if t.nullable:
+                return None
+            raise MockError("; ".join(errors) or "empty union")
+        if kind == "null":
+            return None
+        return {}  # any
+
+    def _model(self, name: str) -> Any:
+        if name in self._cache:
+            return self._cache[name]
+        if name in self._active:
+            raise MockError(f"{name} requires itself")
+        model = self.models.get(name)
+        if model is None:
+            return {}
+        self._active.add(name)
+        try:
+            result = self._build(model)
+        finally:
+            self._active.discard(name)
+        self._cache[name] = result
+        return result
+
+    def _build(self, model: Model) -> Any:
+        if model.kind == "object":
+            out: dict[str, Any] = {}
+            for f in model.fields:
+                if not f.required:
+                    continue
+                if f.nullable and f.type.kind not in ("literal",):
+                    try:
+                        out[f.name] = self.value(f.type)
+                    except MockError:
+                        out[f.name] = None
+                    continue
+                out[f.name] = self.value(f.type)
+            return out
+        if model.kind == "enum":
+            if model.enum_values:
+                return model.enum_values[0]
+            return None
+        if model.root is None:
+            return {}
+        if model.discriminator is not None and model.root.discriminator is None:
+            from dataclasses import replace
+
+            return self.value(replace(model.root, discriminator=model.discriminator))
+        return self.value(model.root)
+
+    def _primitive(self, t: TypeRef) -> Any:
+        c = t.constraints
+        if t.primitive == "boolean":
+            return False
+        if t.primitive in ("integer", "number"):
+            return _number(c, integer=t.primitive == "integer")
+        if t.primitive == "string":
+            return _string(t.format, c)
+        return {}
+
+
+def _number(c: Any, *, integer: bool) -> int | float:
+    low = c.get("minimum")
+    if c.get("exclusiveMinimum") is not None and not isinstance(c.get("exclusiveMinimum"), bool):
+        ex = c["exclusiveMinimum"]
+        candidate = math.floor(ex) + 1 if integer else ex + 1
+        low = candidate if low is None else max(low, candidate)
+    high = c.get("maximum")
+    if c.get("exclusiveMaximum") is not None and not isinstance(c.get("exclusiveMaximum"), bool):
+        ex = c["exclusiveMaximum"]
+        candidate = math.ceil(ex) - 1 if integer else ex - 1
+        high = candidate if high is None else min(high, candidate)
+    value: float = 0
+    if low is not None and value < low:
+        value = low
+    if high is not None and value > high:
+        value = high
+    step = c.get("multipleOf")
+    if step:
+        value = math.ceil(value / step) * step
+    if integer:
+        return int(math.ceil(value))
+    return value
+
+
+def _string(fmt: str | None, c: Any) -> str:
+    pattern = c.get("pattern")
+    min_len = int(c.get("minLength", 0) or 0)
+    max_len = c.get("maxLength")
+    if fmt in _FORMATS and not pattern:
+        return _FORMATS[fmt]
+    candidates = [_FORMATS.get(fmt or "", "a" * max(min_len, 1))]
+    candidates += [s * max(min_len, 1) for s in _PATTERN_CANDIDATES if s]
+    candidates += list(_PATTERN_CANDIDATES)
+    for text in candidates:
+        if len(text) < min_len or (max_len is not None and len(text) > max_len):
+            continue
+        if pattern and re.search(pattern, text) is None:
+            continue
+        return text
+    raise MockError(f"no string matches pattern {pattern!r} (length {min_len}..{max_len})")

@@ -1,0 +1,187 @@
+"""Real payloads through the matching methods; the [client] config validation; the template
+context comment; the generated client's static checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.config import load_config
+from generator.errors import ApismithError
+from generator.render.client_config import client_config
+from tests.client.support import APIS, Case, Server, cases, resolve, spec_and_ir
+from tests.client.test_operations import client_for, reply
+from tests.conftest import GENERATED, REPO_ROOT, SPECS, load_payload_cases
+
+REQUESTS = [c for c in load_payload_cases() if c["kind"] == "request" and c["spec_valid"]]
+
+
+def matching_case(api: str, schema: str, batch: bool = False) -> tuple[Case, bool]:
+    """The first operation whose body is ``schema`` (or a list of it; only that for a batch)."""
+    for case in cases(api):
+        body = case.method.op.request_body
+        if body is None:
+            continue
+        if body.schema.name == schema and not batch:
+            return case, False
+        if (
+            body.schema.kind == "array"
+            and body.schema.items is not None
+            and body.schema.items.name == schema
+        ):
+            return case, True
+    raise LookupError(schema)
+
+
+@pytest.mark.parametrize("payload", REQUESTS, ids=[c["id"] for c in REQUESTS])
+def test_real_request_payloads_go_through_their_method(
+    payload: dict[str, Any], server: Server
+) -> None:
+    data = payload["payload"]
+    case, as_list = matching_case(payload["api"], payload["schema"], isinstance(data, list))
+    as_list = as_list and not isinstance(data, list)
+    kwargs = {
+        p.name: case.kwargs[p.name]
+        for p in case.method.params
+        if p.location in ("path", "query", "header") and p.name in case.kwargs
+    }
+    if case.method.body_fields:
+        names = {p.wire: p.name for p in case.method.body_fields}
+        kwargs.update({names[k]: v for k, v in data.items() if k in names})
+        kwargs["extra_body"] = {k: v for k, v in data.items() if k not in names} or None
+    else:
+        kwargs["body"] = [data] if as_list else data
+    server.reset(reply(case))
+    with client_for(case, server, False) as client:
+        result = resolve(client, case)(**kwargs)
+        if case.stream:
+            list(result)
+    assert server.script.seen[0].json() == ([data] if as_list else data)
+
+
+def test_real_payload_cases_exist() -> None:
+    assert len(REQUESTS) > 100
+
+
+# --- config validation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("client", "message"),
+    [
+        ({"bogus": 1}, "unknown key(s) ['bogus']"),
+        ({"name": "not valid"}, "is not a Python identifier"),
+        ({"env_prefix": "lower"}, "UPPER_SNAKE_CASE"),
+        ({"methods": {"nope": "a.b"}}, "unknown operation 'nope'"),
+        ({"methods": {"healthcheck_healthz_get": "NoDots"}}, "is not 'resource.method'"),
+        (
+            {"streaming": {"healthcheck_healthz_get": {"chunk": "Missing"}}},
+            "unknown model 'Missing'",
+        ),
+        ({"streaming": {"healthcheck_healthz_get": {"flag": "stream"}}}, "needs chunk"),
+        (
+            {
+                "streaming": {
+                    "chat_completion_v2_chat_completions_post": {
+                        "chunk": "StreamError",
+                        "flag": "nope",
+                    }
+                }
+            },
+            "flag 'nope' is not a field",
+        ),
+        ({"uploads": {"healthcheck_healthz_get": ["file"]}}, "has no multipart body"),
+        ({"uploads": {"upload_file_v1_files_post": ["nope"]}}, "expected a list of body fields"),
+        ({"auth": {"headers": {"x": {"env": "X"}}}}, "needs a Python name and header"),
+        ({"auth": {"other": 1}}, "only [client.auth.headers.<param>]"),
+    ],
+)
+def test_client_config_is_validated(client: dict[str, Any], message: str) -> None:
+    config = load_config(SPECS / "llm-engine.toml")
+    _, api = spec_and_ir("llm-engine")
+    with pytest.raises(ApismithError) as info:
+        client_config(replace(config, client=client), api)
+    assert message in str(info.value)
+
+
+def test_configs_of_both_apis_are_valid() -> None:
+    for api in APIS:
+        config = load_config(SPECS / f"{api}.toml")
+        cfg = client_config(config, spec_and_ir(api)[1])
+        assert cfg.name in ("LlmEngine", "Sgp")
+    le = client_config(load_config(SPECS / "llm-engine.toml"), spec_and_ir("llm-engine")[1])
+    assert {s.chunk for s in le.streaming.values()} >= {
+        "CompletionStreamV1Response",
+        "CreateChatCompletionStreamResponse",
+    }
+
+
+def test_template_documents_its_context() -> None:
+    text = (REPO_ROOT / "templates" / "client" / "_client.py.jinja").read_text()
+    assert text.startswith("{# Context")
+    for name in (
+        "header",
+        "client",
+        "async_client",
+        "credentials",
+        "alternatives",
+        "error_tables",
+        "resources",
+        "top",
+    ):
+        assert name in text.split("#}")[0]
+
+
+def test_issue_method_names() -> None:
+    from tests.client.support import methods
+
+    le = {".".join((*trail, m.name)) for trail, m in methods("llm-engine")}
+    assert {
+        "chat.completions.create",
+        "llm.completions.stream",
+        "model_endpoints.list",
+        "files.upload",
+    } <= le
+
+
+def test_no_client_for_an_api_without_operations() -> None:
+    assert not (GENERATED / "sgp_chat_request" / "_client.py").exists()
+
+
+# --- static checks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("package", sorted(APIS.values()))
+def test_generated_client_passes_ruff_and_mypy(package: str, tmp_path: Path) -> None:
+    ruff = [sys.executable, "-m", "ruff"]
+    target = GENERATED / package
+    files = [str(target / "_client.py"), str(target / "_runtime.py"), str(target / "__init__.py")]
+    for args in (["check", "--isolated"], ["format", "--check", "--isolated"]):
+        proc = subprocess.run([*ruff, *args, *files], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), package],
+        cwd=GENERATED,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def test_runtime_is_small_and_self_contained() -> None:
+    text = (REPO_ROOT / "templates" / "runtime" / "_runtime.py").read_text()
+    for package in APIS.values():
+        assert len((GENERATED / package / "_runtime.py").read_text().splitlines()) < 600
+    imports = {
+        line.split()[1].split(".")[0]
+        for line in text.splitlines()
+        if line.startswith(("import ", "from "))
+    }
+    stdlib = {"__future__", "asyncio", "base64", "email", "json", "mimetypes", "os", "random"}
+    stdlib |= {"time", "collections", "contextvars", "typing", "urllib"}
+    assert imports <= stdlib | {"httpx", "pydantic", "pydantic_core"}
