@@ -163,8 +163,11 @@ def generate(
     from generator.pipeline import generate as run
     from generator.write import write_package
 
+    from generator.workers import ModelWorker
+
     configs = select_configs(apis, config, spec, out, package, root)
-    results = [run(c, str(templates) if templates else None) for c in configs]
+    with ModelWorker() as worker:
+        results = [run(c, str(templates) if templates else None, worker) for c in configs]
     for result in results:
         if result.summary.unaccounted:
             raise ApismithError(

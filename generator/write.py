@@ -22,6 +22,16 @@ from generator.errors import ApismithError
 _COUNTER = itertools.count()
 
 
+def preload_runtime() -> None:
+    """Import what generated packages import (pydantic, httpx, fastapi when installed).
+
+    The CLI calls this while the model worker is busy, so that the import check costs
+    only the generated modules' own work."""
+    for name in ("pydantic", "httpx", "fastapi", "fastapi.responses"):
+        if importlib.util.find_spec(name.split(".")[0]) is not None:
+            importlib.import_module(name)
+
+
 def verify_import(package_dir: Path) -> None:
     """Import the package at ``package_dir`` under a private name, then forget it.
 
