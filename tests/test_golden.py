@@ -113,7 +113,7 @@ def test_golden_imports(case: str, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def expected_packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every case's committed ``expected/*.py`` copied into ``<tmp>/<package>/``."""
+    """Every case's committed ``expected/`` package files copied into ``<tmp>/<package>/``."""
     root = tmp_path_factory.mktemp("golden-packages")
     for case in CASES:
         source = case_dir(case) / EXPECTED
@@ -121,9 +121,9 @@ def expected_packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
             continue
         target = root / case_config(case).package
         target.mkdir()
-        for name in ("__init__.py", "models.py", "py.typed"):
-            if (source / name).is_file():
-                shutil.copyfile(source / name, target / name)
+        for path in sorted(source.iterdir()):
+            if path.suffix == ".py" or path.name == "py.typed":
+                shutil.copyfile(path, target / path.name)
     if not any(root.iterdir()):
         pytest.fail(f"no golden case has an expected/models.py; {HINT}")
     return root
