@@ -6,6 +6,7 @@
     spec = "llm-engine/openapi.json"  # relative to this file
     base_url = "https://..."          # default base URL (else the spec's first server)
     overlays = []                     # OpenAPI Overlay files, relative to this file
+    outputs = ["models", "client", "server"]  # what to render (models always)
     out = "../generated/llm_engine"   # optional; default <project>/generated/<package>
 
     [passes]                          # every pass is on unless switched off here
@@ -33,7 +34,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out"}
+API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out", "outputs"}
+OUTPUTS = ("models", "client", "server")
 TOP_KEYS = {"api", "passes", "client", "server"}
 
 
@@ -53,6 +55,7 @@ class ApiConfig:
     pass_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     client: Mapping[str, Any] = field(default_factory=dict)
     server: Mapping[str, Any] = field(default_factory=dict)
+    outputs: tuple[str, ...] = OUTPUTS
 
     def input_files(self) -> tuple[tuple[str, Path], ...]:
         """The inputs recorded in the manifest, as (role, path)."""
@@ -104,6 +107,9 @@ def load_config(path: Path) -> ApiConfig:
         raise _fail(path, f"[api] package {package!r} is not a valid Python package name")
     out = base / api["out"] if "out" in api else base.parent / "generated" / package
     passes, options = _passes(path, data.get("passes", {}))
+    outputs = tuple(api.get("outputs", OUTPUTS))
+    if "models" not in outputs or not set(outputs) <= set(OUTPUTS):
+        raise _fail(path, f"[api] outputs must include 'models' and be among {list(OUTPUTS)}")
     return ApiConfig(
         name=name,
         package=package,
@@ -117,6 +123,7 @@ def load_config(path: Path) -> ApiConfig:
         pass_options=options,
         client=data.get("client", {}),
         server=data.get("server", {}),
+        outputs=tuple(o for o in OUTPUTS if o in outputs),
     )
 
 

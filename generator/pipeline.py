@@ -162,20 +162,22 @@ def generate(
                 "package": config.package,
                 "spec_sha256": spec_sha,
                 "generator_version": __version__,
-                "clients": client_names(api, config),
+                "clients": client_names(api, config) if "client" in config.outputs else [],
             },
             templates,
         ),
     }
-    sources.update(render_client(api, config, header, templates))
-    clock.lap("render.client")
-    sources.update(render_server(api, config, header, templates))
-    clock.lap("render.server")
+    if "client" in config.outputs:
+        sources.update(render_client(api, config, header, templates))
+        clock.lap("render.client")
+    if "server" in config.outputs:
+        sources.update(render_server(api, config, header, templates))
+        clock.lap("render.server")
     if worker is not None:
         # idle until the worker is done: import what the import check will need
         from generator.write import preload_runtime
 
-        preload_runtime()
+        preload_runtime(server="server" in config.outputs)
         clock.lap("preload")
     sources["models.py"] = models_text()
     clock.lap("render.models (wait)" if worker is not None else "join")

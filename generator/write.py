@@ -22,12 +22,13 @@ from generator.errors import ApismithError
 _COUNTER = itertools.count()
 
 
-def preload_runtime() -> None:
+def preload_runtime(*, server: bool = True) -> None:
     """Import what generated packages import (pydantic, httpx, fastapi when installed).
 
     The CLI calls this while the model worker is busy, so that the import check costs
     only the generated modules' own work."""
-    for name in ("pydantic", "httpx", "fastapi", "fastapi.responses"):
+    names = ("pydantic", "httpx", "fastapi", "fastapi.responses") if server else ("pydantic",)
+    for name in names:
         if importlib.util.find_spec(name.split(".")[0]) is not None:
             importlib.import_module(name)
 

@@ -32,17 +32,6 @@ EXCLUDED: dict[str, dict[str, str]] = {
         # schemathesis 4.32 rejects the response schema: it reads 3.1 ``prefixItems``
         # (EmbeddingResponse.embeddings) as an invalid 3.0 ``items`` list
         "POST-V4-/v3/models/{model_deployment_id}/embeddings": "schemathesis: prefixItems",
-        # models.py types ``type: number, format: time-delta`` as timedelta, which
-        # pydantic serializes as an ISO 8601 string ("PT0S"): the response violates the
-        # spec whatever the server does (a models issue)
-        "POST-V4-/knowledge-bases/{knowledge_base_id}/upload-schedules": "models: time-delta",
-        "GET-V4-/knowledge-bases/{knowledge_base_id}/upload-schedules/{upload_schedule_id}": (
-            "models: time-delta"
-        ),
-        "PATCH-V4-/knowledge-bases/{knowledge_base_id}/upload-schedules/{upload_schedule_id}": (
-            "models: time-delta"
-        ),
-        "GET-V4-/knowledge-bases/{knowledge_base_id}/upload-schedules": "models: time-delta",
     },
 }
 
