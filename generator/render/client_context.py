@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.ir import Api, Operation, TypeRef
+from generator.render.annotations import annotation as qualified
 from generator.render.client_config import ClientConfig
 
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
@@ -42,19 +43,7 @@ def pascal(text: str) -> str:
 
 def annotation(t: TypeRef) -> str:
     """``t.python_type`` with models qualified by the models module (``_m.Message``)."""
-    if t.kind == "model":
-        inner = f"_m.{t.name}"
-    elif t.kind == "array" and t.prefix_items:
-        inner = f"tuple[{', '.join(annotation(i) for i in t.prefix_items)}]"
-    elif t.kind == "array":
-        inner = f"builtins.list[{annotation(t.items) if t.items else 'Any'}]"
-    elif t.kind == "map":
-        inner = f"dict[str, {annotation(t.values) if t.values else 'Any'}]"
-    elif t.kind == "union":
-        inner = " | ".join(annotation(m) for m in t.members)
-    else:  # primitive, literal, any, null: no models inside
-        return t.python_type
-    return f"{inner} | None" if t.nullable else inner
+    return qualified(t, "_m", "builtins.list")
 
 
 def runtime_type(t: TypeRef) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.ir import Api, Operation, Parameter, SecurityScheme, TypeRef
+from generator.render.annotations import annotation as qualified
 from generator.render.mock_values import MockError, Synthesizer
 
 # OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
@@ -37,19 +38,7 @@ _RESERVED = {"self", "body", "service", "request", "credentials"}
 
 def annotation(t: TypeRef) -> str:
     """``t.python_type`` with model names qualified as ``models.X``."""
-    if t.kind == "model":
-        inner = f"models.{t.name}"
-    elif t.kind == "array" and t.prefix_items:
-        inner = f"tuple[{', '.join(annotation(m) for m in t.prefix_items)}]"
-    elif t.kind == "array":
-        inner = f"list[{annotation(t.items) if t.items else 'Any'}]"
-    elif t.kind == "map":
-        inner = f"dict[str, {annotation(t.values) if t.values else 'Any'}]"
-    elif t.kind == "union":
-        inner = " | ".join(annotation(m) for m in t.members)
-    else:
-        return t.python_type
-    return f"{inner} | None" if t.nullable else inner
+    return qualified(t, "models")
 
 
 def imports_of(types: list[TypeRef]) -> list[str]:
