@@ -6,7 +6,7 @@
     spec = "llm-engine/openapi.json"  # relative to this file
     base_url = "https://..."          # default base URL (else the spec's first server)
     overlays = []                     # OpenAPI Overlay files, relative to this file
-    outputs = ["models", "client", "server"]  # what to render (models always)
+    outputs = ["models", "client", "server", "docs"]  # what to render (models always)
     out = "../generated/llm_engine"   # optional; default <project>/generated/<package>
 
     [passes]                          # every pass is on unless switched off here
@@ -35,7 +35,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out", "outputs"}
-OUTPUTS = ("models", "client", "server")
+OUTPUTS = ("models", "client", "server", "docs")
 TOP_KEYS = {"api", "passes", "client", "server"}
 
 

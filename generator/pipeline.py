@@ -30,6 +30,7 @@ from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
 from generator.render.client import client_names, render_client
+from generator.render.docs import render_docs
 from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
 from generator.render.server import render_server
@@ -99,6 +100,16 @@ def original_schemas(doc: Mapping[str, Any]) -> list[str]:
         return list((doc.get("components", {}).get("schemas") or {}).keys())
     defs = doc.get("$defs") or doc.get("definitions") or {}
     return [str(doc.get("title") or "Model"), *defs.keys()]
+
+
+def with_header(name: str, text: str, header: str) -> str:
+    """``text`` with the generated-file header in the comment syntax of its file type."""
+    if name.endswith((".yml", ".yaml")):
+        return f"{header}\n{text}"
+    if name.endswith(".md"):
+        lines = [line.lstrip("# ").replace("--", "- -") for line in header.splitlines()]
+        return "<!-- " + " ".join(lines) + " -->\n\n" + text
+    return text
 
 
 class Stopwatch:
@@ -173,6 +184,10 @@ def generate(
     if "server" in config.outputs:
         sources.update(render_server(api, config, header, templates))
         clock.lap("render.server")
+    docs: dict[str, str] = {}
+    if "docs" in config.outputs:
+        docs = render_docs(api, config, spec, templates, normalized.diagnostics)
+        clock.lap("render.docs")
     if worker is not None:
         # idle until the worker is done: import what the import check will need
         from generator.write import preload_runtime
@@ -184,6 +199,7 @@ def generate(
     formatted = format_python(sources)
     clock.lap("format")
     files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
+    files.update((name, with_header(name, text, header).encode()) for name, text in docs.items())
     files["py.typed"] = b""
     files["openapi.json"] = render_spec(spec, __version__, spec_sha)
     clock.lap("render.spec")

@@ -14,8 +14,8 @@ import shlex
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from generator.ir import Api, Model, Operation, TypeRef
-from generator.render.client_context import Method
+from generator.ir import Api, Model, Operation, Parameter, TypeRef
+from generator.render.client_context import Method, Param
 from generator.render.docs_text import as_json
 from generator.render.mock_values import MockError, Synthesizer
 
@@ -49,6 +49,41 @@ class Examples(Synthesizer):
             self._active.discard(name)
         self._full[key] = result
         return result
+
+    def value(self, t: TypeRef) -> Any:
+        if t.kind == "union" and t.discriminator is not None:
+            # the member's own tag value (a mapping key is always a string, the tag may be
+            # a boolean: ``restore: false``)
+            prop = t.discriminator.property_name
+            for tag, name in t.discriminator.mapping.items():
+                try:
+                    found = self._model(name)
+                except MockError:
+                    continue
+                if isinstance(found, dict):
+                    return {**found, prop: found.get(prop, self._tag(name, prop, tag))}
+        if t.kind == "array" and not t.prefix_items and t.items is not None:
+            count = int(t.constraints.get("minItems", 0) or 0)
+            cap = t.constraints.get("maxItems")
+            if count == 0 and (cap is None or cap > 0):
+                try:
+                    return [self.value(t.items)]
+                except MockError:
+                    return []
+        if t.kind == "primitive" and t.primitive == "string" and not t.format:
+            c = t.constraints
+            if not c.get("pattern") and len("string") >= int(c.get("minLength", 0) or 0):
+                if c.get("maxLength") is None or c["maxLength"] >= len("string"):
+                    return "string"
+        return super().value(t)
+
+    def _tag(self, model_name: str, prop: str, tag: str) -> Any:
+        """The tag value as the member declares it (``enum: [false]``), else ``tag``."""
+        model = self.models.get(model_name)
+        for f in model.fields if model is not None else ():
+            if f.name == prop and f.type.kind == "literal" and len(f.type.literals) == 1:
+                return f.type.literals[0]
+        return tag
 
     def _build_full(self, model: Model) -> Any:
         if model.kind != "object":
@@ -84,6 +119,24 @@ def _minimal(synth: Synthesizer, t: TypeRef) -> Any:
         return None
 
 
+def required_params(api: Api, op: Operation, method: Method) -> list[Param]:
+    """The client call's required arguments. Body fields are required when the body model
+    requires them (the client makes them optional when the body may be passed whole)."""
+    fields = {}
+    body = op.request_body
+    if body is not None and body.schema.kind == "model" and body.schema.name:
+        fields = {f.name: f for f in api.model(body.schema.name).fields}
+    out = []
+    for p in method.params:
+        if p.location in ("body", "file"):
+            f = fields.get(p.wire)
+            if f is not None and f.required:
+                out.append(p)
+        elif p.location != "model" and p.required:
+            out.append(p)
+    return out
+
+
 def request_values(
     api: Api, op: Operation, method: Method, synth: Synthesizer
 ) -> list[tuple[str, str, Any]]:
@@ -91,13 +144,10 @@ def request_values(
     fields = {}
     body = op.request_body
     if body is not None and body.schema.kind == "model" and body.schema.name:
-        model = api.model(body.schema.name)
-        fields = {f.name: f for f in model.fields}
-    params = {(p.name, p.location): p for p in op.parameters}
+        fields = {f.name: f for f in api.model(body.schema.name).fields}
+    params: dict[tuple[str, str], Parameter] = {(p.name, p.location): p for p in op.parameters}
     out: list[tuple[str, str, Any]] = []
-    for p in method.params:
-        if not p.required:
-            continue
+    for p in required_params(api, op, method):
         if p.location in ("path", "query", "header"):
             param = params.get((p.wire, p.location))
             value = _minimal(synth, param.schema) if param else "string"
@@ -196,7 +246,7 @@ def curl_sample(
         elif location == "whole":
             whole, has_whole = value, True
     url = f"${env_base}{path}" + (f"?{urlencode(query)}" if query else "")
-    lines = [f"curl -X {op.method.upper()} \"{url}\""]
+    lines = [f'curl -X {op.method.upper()} "{url}"']
     lines += auth
     lines += [f"-H {_sh(h)}" for h in headers]
     multipart = op.request_body is not None and op.request_body.content_type.startswith(

@@ -26,7 +26,11 @@ _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
 _AUTOLINK = re.compile(r"<(https?://[^\s<>]+|mailto:[^\s<>]+)>")
 # [text](dest "title") and ![alt](dest): dest without spaces or parentheses, or <dest>
-_INLINE_LINK = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*(<[^<>\n]*>|[^\s()]*)(\s+[^)]*)?\)")
+_INLINE_LINK = re.compile(
+    r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(\s+[^)]*)?\)"
+)
+# what is left of "](" not followed by a safe target can never start a link
+_LEFTOVER = re.compile(r"\]\((?!\s*<?(?:https?://|mailto:))", re.I)
 _REF_DEF = re.compile(r"^( {0,3})\[([^\]]+)\]:\s*(\S+).*$", re.M)
 _SAFE_SCHEME = re.compile(r"^(https?://|mailto:)", re.I)
 _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)", re.M)
@@ -51,10 +55,11 @@ def _links(text: str) -> str:
         return f"{m.group(1)}\\[{m.group(2)}\\]: {m.group(3)}"
 
     text = _INLINE_LINK.sub(inline_link, text)
+    text = _LEFTOVER.sub("]\\(", text)
     return _REF_DEF.sub(ref_def, text)
 
 
-def _prose(text: str, floor: int) -> str:
+def _prose(text: str, shift: int) -> str:
     """Escape one stretch of Markdown that holds no code."""
     autolinks: list[str] = []
 
@@ -67,10 +72,10 @@ def _prose(text: str, floor: int) -> str:
     text = _links(text)
     # attribute lists ({: onclick=...}) and Jinja/mkdocs macros must stay text
     text = text.replace("{", "&#123;").replace("}", "&#125;")
-    if floor > 1:
+    if shift:
 
         def demote(m: re.Match[str]) -> str:
-            level = min(6, len(m.group(2)) + floor - 1)
+            level = min(6, len(m.group(2)) + shift)
             return m.group(1) + "#" * level
 
         text = _HEADING.sub(demote, text)
@@ -78,15 +83,15 @@ def _prose(text: str, floor: int) -> str:
     return text
 
 
-def _spans(text: str, floor: int) -> str:
-    """Escape prose, keep code spans as they are."""
+def _spans(text: str, shift: int) -> str:
+    """Escape prose (headings pushed down ``shift`` levels), keep code spans as they are."""
     out: list[str] = []
     last = 0
     for m in _CODE_SPAN.finditer(text):
-        out.append(_prose(text[last : m.start()], floor))
+        out.append(_prose(text[last : m.start()], shift))
         out.append(m.group(0))
         last = m.end()
-    out.append(_prose(text[last:], floor))
+    out.append(_prose(text[last:], shift))
     return "".join(out)
 
 
@@ -94,11 +99,14 @@ def markdown(text: str | None, floor: int = 4) -> str:
     """Spec Markdown made safe to embed in a page whose own headings stop above ``floor``.
 
     Fenced code is kept verbatim (an unclosed fence is closed at the end); the rest is
-    escaped by ``_spans``. Setext underlines (``===``) would turn a line into a heading
-    above ``floor``: they are turned into a thematic break-free plain line."""
+    escaped by ``_spans``. Setext underlines (``===``, ``---``) would make the line above
+    a heading outside the page's outline: they are escaped into plain text."""
     if not text:
         return ""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # the spec's top heading level becomes ``floor`` (an approximation: fenced lines count)
+    levels = [len(m.group(2)) for m in _HEADING.finditer("\n".join(lines))]
+    shift = max(0, floor - min(levels)) if levels else 0
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None
@@ -106,8 +114,13 @@ def markdown(text: str | None, floor: int = 4) -> str:
     def flush() -> None:
         if prose:
             block = "\n".join(prose)
-            block = _SETEXT.sub(lambda m: m.group(1) + "\\" + m.group(2), block)
-            out.append(_spans(block, floor))
+            block = _SETEXT.sub(
+                lambda m: (
+                    m.group(1) + ("&#61;" if m.group(2)[0] == "=" else "&#45;") + m.group(2)[1:]
+                ),
+                block,
+            )
+            out.append(_spans(block, shift))
             prose.clear()
 
     for line in lines:
@@ -119,6 +132,7 @@ def markdown(text: str | None, floor: int = 4) -> str:
                 # the info string is spec text too: keep only a plain language name
                 info = line[m.end() :].strip()
                 lang = info if re.fullmatch(r"[A-Za-z0-9_+-]{1,30}", info) else ""
+                out.append("")
                 out.append(f"{m.group(1)}{fence}{lang}")
             else:
                 prose.append(line)
@@ -127,6 +141,7 @@ def markdown(text: str | None, floor: int = 4) -> str:
             if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
                 if not line[m.end() :].strip():
                     fence = None
+                    out.append("")
     flush()
     if fence is not None:
         out.append(fence)
@@ -138,7 +153,7 @@ def inline(text: str | None) -> str:
     if not text:
         return ""
     one = " ".join(text.split())
-    one = _spans(one, 1)
+    one = _spans(one, 0)
     # a leading '#', '>', '-', '+', '*' or '1.' would start a block
     one = re.sub(r"^([#>+*-]|\d+[.)])", r"\\\1", one)
     return one

@@ -1,0 +1,102 @@
+"""Render the generated API reference: Markdown pages and a ``mkdocs.yml`` (docs/docs.md).
+
+Layout, relative to the package directory::
+
+    docs/mkdocs.yml            the site (mkdocs + mkdocs-material, search)
+    docs/pages/index.md        title, version, base URLs, auth, resources, a model diagram
+    docs/pages/<resource>.md   one page per top-level client resource
+    docs/pages/models-reference.md   every model, with field tables and cross-links
+    docs/pages/client-methods.md     every client method: client.x.y.create(...) -> Model
+
+(``mkdocs`` refuses a ``docs_dir`` that is the directory of ``mkdocs.yml``, hence
+``pages/``.) An API without operations gets the index, the models page and the site.
+
+The context is computed in :mod:`generator.render.docs_context`; spec text is made safe
+in :mod:`generator.render.docs_text`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from generator.config import ApiConfig
+from generator.ir import Api
+from generator.normalize.diagnostics import Diagnostic
+from generator.render.client_config import client_config
+from generator.render.client_context import build_resources
+from generator.render.docs_context import (
+    MODELS_PAGE,
+    build_model_docs,
+    build_resource_docs,
+    index_context,
+)
+from generator.render.templates import render
+
+DOCS_DIR = "docs"
+PAGES_DIR = "pages"
+API_PAGE = "client-methods.md"  # hyphenated, as MODELS_PAGE: never a resource page
+
+
+def docs_context(
+    api: Api, config: ApiConfig, diagnostics: Sequence[Diagnostic] = ()
+) -> dict[str, Any]:
+    """Everything the docs templates receive, page by page."""
+    cfg = client_config(config, api) if api.operations else None
+    resources = []
+    if cfg is not None:
+        client_class = f"{cfg.name}Client"
+        root, _ = build_resources(api, cfg, client_class)
+        resources = build_resource_docs(api, root, cfg, config.package, client_class)
+    models = build_model_docs(api, resources, diagnostics)
+    index = index_context(api, config, cfg, resources)
+    title = " ".join((config.title or api.title or config.package).split())
+    return {
+        "index": index,
+        "resources": resources,
+        "models": models,
+        "site": {
+            # the theme may not escape it: no markup characters
+            "site_name": json.dumps(re.sub(r"[<>&\"'`]", "", f"{title} API reference")),
+            "docs_dir": PAGES_DIR,
+            "resources": [
+                {"title": json.dumps(r.nav_title), "page": json.dumps(r.page)} for r in resources
+            ],
+            "has_api": bool(resources),
+        },
+    }
+
+
+def render_docs(
+    api: Api,
+    config: ApiConfig,
+    spec: Mapping[str, Any],
+    templates: str | None = None,
+    diagnostics: Sequence[Diagnostic] = (),
+) -> dict[str, str]:
+    """Relative path (under the package) -> text of every docs file.
+
+    ``spec`` is the normalized spec (unused today: the IR holds all the docs need; kept so
+    that the call stays stable). ``diagnostics`` are the normalization findings: merges and
+    renames are explained on the models page."""
+    del spec
+    ctx = docs_context(api, config, diagnostics)
+    base = f"{DOCS_DIR}/{PAGES_DIR}"
+    out: dict[str, str] = {
+        f"{DOCS_DIR}/mkdocs.yml": render("docs/mkdocs.yml.jinja", ctx["site"], templates),
+        f"{base}/index.md": render("docs/index.md.jinja", ctx["index"], templates),
+        f"{base}/{MODELS_PAGE}": render(
+            "docs/models.md.jinja", {"models": ctx["models"]}, templates
+        ),
+    }
+    for resource in ctx["resources"]:
+        out[f"{base}/{resource.page}"] = render(
+            "docs/resource.md.jinja", {"resource": resource}, templates
+        )
+    if ctx["resources"]:
+        out[f"{base}/{API_PAGE}"] = render(
+            "docs/api.md.jinja", {"resources": ctx["resources"]}, templates
+        )
+    return dict(sorted(out.items()))

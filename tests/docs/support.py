@@ -1,0 +1,183 @@
+"""Helpers of the docs tests: the rendered docs of each API (in memory, computed once per
+worker), their files written into a tmp dir, Markdown parsing (fences, tables, anchors),
+and the generated mock server under uvicorn on 127.0.0.1 with a free port."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import httpx
+
+from generator.config import load_config
+from generator.ir import Api, build_ir
+from generator.pipeline import load_and_normalize
+from generator.render.docs import render_docs
+from tests.conftest import GENERATED, SPECS, cli_env
+
+APIS = {"llm-engine": "llm_engine", "sgp": "sgp", "sgp-chat-request": "sgp_chat_request"}
+SERVED = {"llm-engine": "llm_engine", "sgp": "sgp"}
+ENV = {
+    "llm_engine": {"LLM_ENGINE_API_KEY": "test-key", "LLM_ENGINE_BASE_URL": "{url}"},
+    "sgp": {"SGP_API_KEY": "test-key", "SGP_ACCOUNT_ID": "acc-test", "SGP_BASE_URL": "{url}"},
+}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    api: Api
+    files: dict[str, str]
+
+    def page(self, name: str) -> str:
+        return self.files[f"docs/pages/{name}"]
+
+    @property
+    def pages(self) -> dict[str, str]:
+        return {
+            k.removeprefix("docs/pages/"): v
+            for k, v in self.files.items()
+            if k.startswith("docs/pages/")
+        }
+
+
+@cache
+def rendered(name: str) -> Rendered:
+    config = load_config(SPECS / f"{name}.toml")
+    _doc, normalized = load_and_normalize(config)
+    api = build_ir(normalized.spec)
+    files = render_docs(api, config, normalized.spec, None, normalized.diagnostics)
+    return Rendered(api, files)
+
+
+def write(files: dict[str, str], root: Path) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+# --- Markdown ----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^(`{3,})(\w*)\n(.*?)\n\1$", re.M | re.S)
+
+
+def fences(text: str, lang: str) -> list[tuple[int, str]]:
+    """(line number, code) of each fenced block in ``lang``."""
+    return [
+        (text.count("\n", 0, m.start()) + 1, m.group(3))
+        for m in _FENCE.finditer(text)
+        if m.group(2) == lang
+    ]
+
+
+def split_row(line: str) -> list[str]:
+    """The cells of a Markdown table row (``\\|`` and pipes inside code spans kept)."""
+    cells, current, i, ticks = [], "", 0, 0
+    body = line.strip()[1:-1] if line.strip().startswith("|") else line.strip()
+    while i < len(body):
+        ch = body[i]
+        if ch == "`":
+            run = len(body[i:]) - len(body[i:].lstrip("`"))
+            ticks = 0 if ticks == run else (run if ticks == 0 else ticks)
+            current += "`" * run
+            i += run
+            continue
+        if ch == "\\" and i + 1 < len(body) and body[i + 1] == "|":
+            current += "|"
+            i += 2
+            continue
+        if ch == "|" and ticks == 0:
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += ch
+        i += 1
+    cells.append(current.strip())
+    return cells
+
+
+def tables(text: str) -> list[list[dict[str, str]]]:
+    """Every Markdown table of ``text`` as rows keyed by the header cells."""
+    out: list[list[dict[str, str]]] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) - 1:
+        if lines[i].startswith("|") and re.fullmatch(r"\|(\s*-+\s*\|)+", lines[i + 1].strip()):
+            header = split_row(lines[i])
+            rows = []
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                rows.append(dict(zip(header, split_row(lines[j]), strict=True)))
+                j += 1
+            out.append(rows)
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def section(text: str, anchor: str) -> str:
+    """The part of a page from ``<a id="anchor">`` to the next anchor of the same kind."""
+    start = text.index(f'<a id="{anchor}"></a>')
+    kind = anchor.split("-", 1)[0]
+    nxt = text.find(f'<a id="{kind}-', start + 1)
+    return text[start : nxt if nxt != -1 else len(text)]
+
+
+def plain(cell: str) -> str:
+    """A cell's text without code ticks, links' targets and the nesting arrow."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
+    return text.replace("`", "").replace("↳", "").strip()
+
+
+# --- the mock server -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def mock_server(package: str, log: Path) -> Iterator[str]:
+    """``python -m <package>.server`` (the committed package) on a free port; its URL."""
+    port = free_port()
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", f"{package}.server", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=log.parent,
+            env=cli_env({"PYTHONPATH": str(GENERATED)}),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {log.read_text(encoding='utf-8')[-3000:]}")
+                try:
+                    httpx.get(f"{url}/openapi.json", timeout=2)
+                    break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("server did not start within 60 s") from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                proc.kill()
+                proc.wait()

@@ -1,0 +1,72 @@
+"""Each docs template documents its context in its leading comment, and the renderer
+passes exactly what is documented (StrictUndefined catches anything missing)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from generator.config import load_config
+from generator.render.docs import docs_context
+from generator.render.templates import builtin_templates
+from tests.conftest import SPECS
+from tests.docs.support import APIS, rendered
+
+DOCS = builtin_templates() / "docs"
+
+
+def documented(template: str) -> str:
+    text = (DOCS / template).read_text(encoding="utf-8")
+    m = re.match(r"\{#(.*?)#\}", text, re.S)
+    assert m, f"{template} has no leading context comment"
+    return m.group(1)
+
+
+@pytest.mark.parametrize("name", ["llm-engine", "sgp-chat-request"])
+def test_every_context_key_is_documented(name: str) -> None:
+    r = rendered(name)
+    ctx = docs_context(r.api, load_config(SPECS / f"{name}.toml"))
+    passed = {
+        "index.md.jinja": set(ctx["index"]),
+        "mkdocs.yml.jinja": set(ctx["site"]),
+        "models.md.jinja": {"models"},
+        "resource.md.jinja": {"resource"},
+        "api.md.jinja": {"resources"},
+    }
+    assert {p.name for p in DOCS.glob("*.jinja")} == set(passed)
+    for template, keys in passed.items():
+        comment = documented(template)
+        for key in keys:
+            assert re.search(rf"\b{key}\b", comment), f"{template}: {key} undocumented"
+    for resource in ctx["resources"]:
+        for op in resource.ops:
+            for attr in (
+                "anchor",
+                "signature",
+                "returns",
+                "params",
+                "body",
+                "responses",
+                "python",
+                "curl",
+            ):
+                assert attr in documented("resource.md.jinja")
+                getattr(op, attr)
+
+
+@pytest.mark.parametrize("name", sorted(APIS))
+def test_render_docs_is_fast(name: str) -> None:
+    from generator.render.docs import render_docs
+
+    r = rendered(name)
+    config = load_config(SPECS / f"{name}.toml")
+    best = min(_timed(lambda: render_docs(r.api, config, {})) for _ in range(3))
+    assert best < 1.0, f"render_docs took {best:.2f} s"  # about 0.07 s (LLM Engine), 0.17 s (SGP)
+
+
+def _timed(fn) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
