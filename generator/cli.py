@@ -161,9 +161,8 @@ def generate(
     Output is imported before it replaces the previous output; nothing is written on failure.
     """
     from generator.pipeline import generate as run
-    from generator.write import write_package
-
     from generator.workers import ModelWorker
+    from generator.write import write_package
 
     configs = select_configs(apis, config, spec, out, package, root)
     with ModelWorker() as worker:

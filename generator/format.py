@@ -1,4 +1,5 @@
-"""Stage 5: format Python sources with ruff (``check --fix`` then ``format``).
+"""Stage 5: format Python sources with ruff (``check --fix`` then ``format``); ruff also
+formats the Python code blocks of Markdown files, so the generated docs go through it too.
 
 Runs ruff in isolated mode with its defaults, so the result does not depend on any
 ruff configuration around the output directory: generated code then passes
@@ -24,8 +25,9 @@ def ruff_binary() -> str:
 
 
 def format_python(files: Mapping[str, str]) -> dict[str, str]:
-    """Format every ``*.py`` entry of ``files`` (relative path -> text); others pass through."""
-    py = {name: text for name, text in files.items() if name.endswith(".py")}
+    """Format every ``*.py`` and ``*.md`` entry of ``files`` (relative path -> text); others
+    pass through."""
+    py = {name: text for name, text in files.items() if name.endswith((".py", ".md"))}
     if not py:
         return dict(files)
     ruff = ruff_binary()

@@ -196,10 +196,10 @@ def generate(
         clock.lap("preload")
     sources["models.py"] = models_text()
     clock.lap("render.models (wait)" if worker is not None else "join")
+    sources.update((name, with_header(name, text, header)) for name, text in docs.items())
     formatted = format_python(sources)
     clock.lap("format")
     files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
-    files.update((name, with_header(name, text, header).encode()) for name, text in docs.items())
     files["py.typed"] = b""
     files["openapi.json"] = render_spec(spec, __version__, spec_sha)
     clock.lap("render.spec")

@@ -21,7 +21,7 @@ from generator.errors import ApismithError
 
 
 def _warm() -> None:
-    import datamodel_code_generator  # noqa: F401 - imported for its side effect: warm
+    import datamodel_code_generator
     import datamodel_code_generator.config  # noqa: F401
 
     from generator.render import models  # noqa: F401
@@ -56,7 +56,7 @@ class ModelWorker:
                 result: str = pending.get()
             except ApismithError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - a worker failure is one clear line
+            except Exception as exc:
                 raise ApismithError(
                     f"model rendering failed: {type(exc).__name__}: {exc}".splitlines()[0],
                     exit_code=1,

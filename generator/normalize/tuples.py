@@ -44,7 +44,10 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
                     converted["items"] = rest
             elif key != "additionalItems":
                 converted[key] = value
-        message = f"items given as a list of {len(items)} schemas (invalid in OpenAPI 3.1) rewritten as prefixItems"
+        message = (
+            f"items given as a list of {len(items)} schemas (invalid in OpenAPI 3.1)"
+            " rewritten as prefixItems"
+        )
         diagnostics.append(Diagnostic(NAME, "warning", pointer, message))
         return converted
 

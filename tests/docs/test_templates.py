@@ -4,7 +4,6 @@ passes exactly what is documented (StrictUndefined catches anything missing)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -12,7 +11,7 @@ from generator.config import load_config
 from generator.render.docs import docs_context
 from generator.render.templates import builtin_templates
 from tests.conftest import SPECS
-from tests.docs.support import APIS, rendered
+from tests.docs.support import rendered
 
 DOCS = builtin_templates() / "docs"
 
@@ -54,19 +53,3 @@ def test_every_context_key_is_documented(name: str) -> None:
             ):
                 assert attr in documented("resource.md.jinja")
                 getattr(op, attr)
-
-
-@pytest.mark.parametrize("name", sorted(APIS))
-def test_render_docs_is_fast(name: str) -> None:
-    from generator.render.docs import render_docs
-
-    r = rendered(name)
-    config = load_config(SPECS / f"{name}.toml")
-    best = min(_timed(lambda: render_docs(r.api, config, {})) for _ in range(3))
-    assert best < 1.0, f"render_docs took {best:.2f} s"  # about 0.07 s (LLM Engine), 0.17 s (SGP)
-
-
-def _timed(fn) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
