@@ -15,6 +15,11 @@
     [passes.names]                    # options of one pass
     schema_renames = { Old = "New" }
 
+    [streaming.<operation>]           # an operation answering server-sent events, for the
+    chunk = "ChunkModel"              # client and the server: the model of one event,
+    flag = "stream"                   # the body field that turns streaming on (absent:
+    response = "ResponseModel"        # it always streams), the non-streamed response
+
 The project root is the parent of the directory holding the config file.
 """
 
@@ -36,7 +41,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 API_KEYS = {"package", "title", "spec", "base_url", "overlays", "out", "outputs"}
 OUTPUTS = ("models", "client", "server", "docs")
-TOP_KEYS = {"api", "passes", "client", "server"}
+TOP_KEYS = {"api", "passes", "client", "server", "streaming"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class ApiConfig:
     pass_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     client: Mapping[str, Any] = field(default_factory=dict)
     server: Mapping[str, Any] = field(default_factory=dict)
+    streaming: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     outputs: tuple[str, ...] = OUTPUTS
 
     def input_files(self) -> tuple[tuple[str, Path], ...]:
@@ -123,6 +129,7 @@ def load_config(path: Path) -> ApiConfig:
         pass_options=options,
         client=data.get("client", {}),
         server=data.get("server", {}),
+        streaming=data.get("streaming", {}),
         outputs=tuple(o for o in OUTPUTS if o in outputs),
     )
 

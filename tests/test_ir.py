@@ -159,7 +159,15 @@ def test_union_members_flattened_and_deduplicated() -> None:
 def test_union_with_any_member_is_any() -> None:
     t = read({"anyOf": [{"type": "array", "items": {}}, {"type": "string"}, {}]})
     assert (t.kind, t.python_type, t.display) == ("any", "Any", "any")
-    assert read({"type": "number", "format": "time-delta"}).python_type == "timedelta"
+    # a number stays a number whatever its format (the models render time-delta as float)
+    assert read({"type": "number", "format": "time-delta"}).python_type == "float"
+
+
+def test_content_media_type_is_binary_unless_encoded() -> None:
+    raw = {"type": "string", "contentMediaType": "application/octet-stream"}
+    assert read(raw).python_type == "bytes"
+    assert read({**raw, "contentEncoding": "base64"}).python_type == "str"
+    assert read({"type": "string", "contentMediaType": "text/plain"}).python_type == "str"
 
 
 def test_non_schema_ref_is_followed() -> None:

@@ -82,6 +82,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_at": "2024-01-01T00:00:00Z",
         "model_artifact_ids": [],
         "flavor": {
+            "flavor": "cloudpickle_artifact",
             "requirements": [],
             "framework": {
                 "framework_type": "custom_base_image",
@@ -89,7 +90,6 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "image_tag": "a",
             },
             "location": "a",
-            "flavor": "cloudpickle_artifact",
             "load_predict_fn": "a",
             "load_model_fn": "a",
         },
@@ -101,6 +101,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_at": "2024-01-01T00:00:00Z",
         "model_artifact_ids": [],
         "flavor": {
+            "flavor": "cloudpickle_artifact",
             "requirements": [],
             "framework": {
                 "framework_type": "custom_base_image",
@@ -108,7 +109,6 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "image_tag": "a",
             },
             "location": "a",
-            "flavor": "cloudpickle_artifact",
             "load_predict_fn": "a",
             "load_model_fn": "a",
         },

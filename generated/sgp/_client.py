@@ -8,7 +8,7 @@ import builtins
 import copy
 import os
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import cached_property
 from typing import Any, Literal, cast, overload
 
@@ -861,7 +861,7 @@ class KnowledgeBasesResource:
         knowledge_base_id: str,
         knowledge_base_data_source_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig,
-        interval: timedelta,
+        interval: float,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -890,7 +890,7 @@ class KnowledgeBasesResource:
         knowledge_base_id: str,
         knowledge_base_data_source_id: str | NotGiven = NOT_GIVEN,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -1017,7 +1017,7 @@ class KnowledgeBasesResource:
         upload_schedule_id: str,
         knowledge_base_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -1044,7 +1044,7 @@ class KnowledgeBasesResource:
         upload_schedule_id: str,
         knowledge_base_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -10815,7 +10815,7 @@ class AsyncKnowledgeBasesResource:
         knowledge_base_id: str,
         knowledge_base_data_source_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig,
-        interval: timedelta,
+        interval: float,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -10844,7 +10844,7 @@ class AsyncKnowledgeBasesResource:
         knowledge_base_id: str,
         knowledge_base_data_source_id: str | NotGiven = NOT_GIVEN,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -10971,7 +10971,7 @@ class AsyncKnowledgeBasesResource:
         upload_schedule_id: str,
         knowledge_base_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -10998,7 +10998,7 @@ class AsyncKnowledgeBasesResource:
         upload_schedule_id: str,
         knowledge_base_id: str,
         chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
-        interval: timedelta | NotGiven = NOT_GIVEN,
+        interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,

@@ -9,6 +9,8 @@ file only, never your module. ``python -m sgp.server`` runs the mock service.
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Protocol
@@ -27,8 +29,9 @@ from fastapi import (
     Request,
     UploadFile,
 )
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import APIKeyHeader
+from pydantic import BaseModel
 
 from . import models
 
@@ -325,7 +328,10 @@ class Service(Protocol):
         self,
         *,
         body: models.CreateChatCompletionRequest,
-    ) -> models.CreateChatCompletionResponse:
+    ) -> (
+        models.CreateChatCompletionResponse
+        | AsyncIterator[models.CreateChatCompletionResponse]
+    ):
         """Create Chat Completion"""
         ...
 
@@ -1902,7 +1908,11 @@ class Service(Protocol):
 
 
 class BaseService:
-    """Every operation answers 501 Not Implemented; subclass and override what you serve."""
+    """Every operation answers 501 Not Implemented; subclass and override what you serve.
+
+    Streaming operations are async generators: ``yield`` the chunks, each sent as one
+    server-sent event; ``data: [DONE]`` follows the last one.
+    """
 
     async def get_knowledge_bases(
         self,
@@ -2108,7 +2118,10 @@ class BaseService:
         self,
         *,
         body: models.CreateChatCompletionRequest,
-    ) -> models.CreateChatCompletionResponse:
+    ) -> (
+        models.CreateChatCompletionResponse
+        | AsyncIterator[models.CreateChatCompletionResponse]
+    ):
         raise NotImplementedError("post_v2_chat_completions")
 
     async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
@@ -3614,6 +3627,21 @@ class BaseService:
         raise NotImplementedError("get_themes_theme_id")
 
 
+async def _sse(chunks: AsyncIterator[Any]) -> AsyncIterator[bytes]:
+    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``."""
+    async for chunk in chunks:
+        if isinstance(chunk, BaseModel):
+            data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
+        else:
+            data = json.dumps(chunk)
+        yield f"data: {data}\n\n".encode()
+    yield b"data: [DONE]\n\n"
+
+
+def _stream(chunks: AsyncIterator[Any]) -> StreamingResponse:
+    return StreamingResponse(_sse(chunks), media_type="text/event-stream")
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter()
@@ -4340,17 +4368,45 @@ def create_router(service: Service) -> APIRouter:
         status_code=200,
         response_description="Successful Response",
         responses={
+            200: {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["data"],
+                            "properties": {
+                                "data": {
+                                    "anyOf": [
+                                        {
+                                            "type": "string",
+                                            "contentMediaType": "application/json",
+                                            "contentSchema": {
+                                                "$ref": "#/components/schemas/CreateChatCompletionResponse"
+                                            },
+                                        },
+                                        {"const": "[DONE]"},
+                                    ],
+                                    "description": "A JSON chunk; the last event's data is [DONE].",
+                                }
+                            },
+                        }
+                    }
+                },
+            },
             422: {
                 "model": models.HTTPValidationError,
                 "description": "Validation Error",
             },
         },
+        openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
     async def post_v2_chat_completions(
         body: Annotated[models.CreateChatCompletionRequest, Body()],
     ) -> Any:
         result = await service.post_v2_chat_completions(body=body)
+        if isinstance(result, AsyncIterator):
+            return _stream(result)
         return result
 
     @router.post(

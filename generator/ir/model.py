@@ -35,13 +35,13 @@ CONSTRAINT_KEYS = (
 
 _PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 # (primitive, format) -> (python type, import); the same choices as the model renderer's
-# datamodel-code-generator options (plain ``datetime``); other formats are the primitive.
+# datamodel-code-generator options (plain ``datetime``; ``number`` with ``format:
+# time-delta`` stays a number); other formats are the primitive.
 _FORMATS: dict[tuple[str, str], tuple[str, str]] = {
     ("string", "date-time"): ("datetime", "datetime.datetime"),
     ("string", "date"): ("date", "datetime.date"),
     ("string", "time"): ("time", "datetime.time"),
     ("string", "duration"): ("timedelta", "datetime.timedelta"),
-    ("number", "time-delta"): ("timedelta", "datetime.timedelta"),
     ("string", "uuid"): ("UUID", "uuid.UUID"),
     ("string", "binary"): ("bytes", ""),
     ("number", "decimal"): ("Decimal", "decimal.Decimal"),

@@ -189,6 +189,8 @@ class TypeReader:
         if type_ in ("string", "integer", "number", "boolean"):
             fmt = schema.get("format")
             fmt = fmt if isinstance(fmt, str) else None
+            if fmt is None and type_ == "string" and _is_binary_media(schema):
+                fmt = "binary"  # OpenAPI 3.1's spelling of format: binary
             if not constraints:
                 return self._simple("primitive", None, type_, fmt, nullable)
             return TypeRef(
@@ -247,3 +249,12 @@ def _infer_primitive(values: tuple[Any, ...]) -> str | None:
     if kinds == {"integer", "number"}:
         return "number"
     return next(iter(kinds)) if len(kinds) == 1 and "other" not in kinds else None
+
+
+def _is_binary_media(schema: Mapping[str, Any]) -> bool:
+    """A string with a non-text ``contentMediaType`` and no ``contentEncoding`` is raw bytes
+    (with ``contentEncoding: base64`` it is text that encodes them)."""
+    media = schema.get("contentMediaType")
+    if not isinstance(media, str) or "contentEncoding" in schema:
+        return False
+    return not (media.startswith("text/") or media.endswith(("json", "xml")))

@@ -7,7 +7,7 @@
     [client.methods]             # grouping overrides: operation -> "resource[.sub].method"
     create_completion_sync_task_v1_llm_completions_sync_post = "llm.completions.create"
 
-    [client.streaming.<operation>]   # an operation that answers with server-sent events
+    [streaming.<operation>]      # top level, shared with the server: server-sent events
     chunk = "CompletionStreamV1Response"   # the model of each `data:` event
     flag = "stream"                         # optional: body field that switches streaming on
     response = "CreateChatCompletionResponse"  # optional (with flag): the non-streamed return
@@ -33,7 +33,7 @@ from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.ir import Api, Operation
 
-KEYS = {"name", "env_prefix", "methods", "streaming", "uploads", "auth"}
+KEYS = {"name", "env_prefix", "methods", "uploads", "auth"}
 STREAM_KEYS = {"chunk", "flag", "response"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
@@ -111,8 +111,8 @@ def client_config(config: ApiConfig, api: Api) -> ClientConfig:
         methods[operation(key, "methods").python_name] = dotted
 
     streaming: dict[str, StreamSpec] = {}
-    for key, spec in table_of(table.get("streaming", {}), "streaming").items():
-        section = f"streaming.{key}"
+    for key, spec in table_of(dict(config.streaming), "[streaming]").items():
+        section = f"[streaming.{key}]"
         spec = table_of(spec, section)
         extra = sorted(set(spec) - STREAM_KEYS)
         if extra or "chunk" not in spec:

@@ -80,7 +80,9 @@ class Synthesizer:
                         errors.append(str(exc))
                         continue
                     if isinstance(found, dict):
-                        return {**found, t.discriminator.property_name: tag}
+                        # the member's own const wins: mapping keys are strings even
+                        # when the tag is a boolean
+                        return {t.discriminator.property_name: tag, **found}
             for member in t.members:
                 try:
                     return self.value(member)

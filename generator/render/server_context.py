@@ -241,17 +241,22 @@ def _status(status: str) -> int | str:
     return int(status) if status.isdigit() else status
 
 
-def _streaming(config: ApiConfig) -> Mapping[str, Mapping[str, Any]]:
-    table = config.server.get("streaming", {})
-    if not isinstance(table, Mapping):
-        raise ApismithError("config: [server] streaming must be a table of operationId tables")
+def _streaming(config: ApiConfig, api: Api) -> dict[str, Mapping[str, Any]]:
+    """The config's ``[streaming]`` table (shared with the client) keyed by operationId;
+    an entry may name its operation by operationId or by Python name."""
+    by_name = {op.python_name: op.operation_id or "" for op in api.operations}
+    table: dict[str, Mapping[str, Any]] = {}
+    for key, entry in config.streaming.items():
+        if not isinstance(entry, Mapping):
+            raise ApismithError(f"config: [streaming.{key}] must be a table")
+        table[by_name.get(key, key)] = entry
     return table
 
 
 def build_context(api: Api, config: ApiConfig) -> ServerContext:
     synth = Synthesizer(api)
     uploads = set(config.server.get("upload_fields", ()))
-    streaming = _streaming(config)
+    streaming = _streaming(config, api)
     schemes = {s.name: _scheme(s, i) for i, s in enumerate(api.security_schemes, 1)}
     sets: dict[tuple[tuple[str, ...], ...], SecuritySet] = {}
     types: list[TypeRef] = []
@@ -280,7 +285,7 @@ def build_context(api: Api, config: ApiConfig) -> ServerContext:
         mock_types.extend(used)
     unused = set(streaming) - {op.operation_id for op in api.operations}
     if unused:
-        raise ApismithError(f"config: [server.streaming] names unknown operations {sorted(unused)}")
+        raise ApismithError(f"config: [streaming] names unknown operations {sorted(unused)}")
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
     fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request"}
     for r in routes:
@@ -428,13 +433,13 @@ def _route(
         chunk_name = str(stream_conf.get("chunk", ""))
         if chunk_name not in {m.name for m in api.models}:
             raise ApismithError(
-                f"config: [server.streaming.{op.operation_id}] chunk {chunk_name!r} is not a schema"
+                f"config: [streaming.{op.operation_id}] chunk {chunk_name!r} is not a schema"
             )
         chunk_type = TypeRef("model", name=chunk_name)
         event_schema = sse_event_schema(chunk_name)
         chunk = annotation(chunk_type)
         mock_chunk = _mock(synth, chunk_type, op)
-        stream_field = stream_conf.get("when")
+        stream_field = stream_conf.get("flag")
         if stream_field:
             stream = "when"
             returns = f"{returns} | AsyncIterator[{chunk}]"

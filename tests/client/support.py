@@ -208,8 +208,10 @@ class Sampler:
         if isinstance(disc, dict) and disc.get("mapping"):
             tag, ref = next(iter(disc["mapping"].items()))
             value = self({"$ref": ref}, depth + 1)
-            if isinstance(value, dict):
-                value[disc["propertyName"]] = tag
+            if isinstance(value, dict):  # the member's own const wins (a bool tag, say)
+                member = self.schemas.get(ref.rsplit("/", 1)[-1], {})
+                prop = member.get("properties", {}).get(disc["propertyName"], {})
+                value[disc["propertyName"]] = prop.get("const", (prop.get("enum") or [tag])[0])
             return value
         if "const" in schema:
             return schema["const"]
@@ -289,6 +291,13 @@ class Case:
         return f"{self.api}:{'.'.join(self.trail)}.{self.method.name}"
 
 
+def self_enum(sample: Sampler, schema: dict[str, Any]) -> bool:
+    """Whether a parameter's schema (through a $ref) only takes listed values."""
+    if "$ref" in schema:
+        schema = sample.schemas.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return "enum" in schema or "const" in schema
+
+
 def _param_schema(op_spec: dict[str, Any], name: str, location: str) -> dict[str, Any]:
     for p in op_spec.get("parameters", []):
         if p.get("name") == name and p.get("in") == location:
@@ -312,7 +321,8 @@ def cases(api: str) -> list[Case]:
             if p.location in ("path", "query", "header") and p.required:
                 value = sample(_param_schema(op_spec, p.wire, p.location))
                 if p.location == "path":
-                    value = f"id-{p.name}"
+                    if not self_enum(sample, _param_schema(op_spec, p.wire, p.location)):
+                        value = f"id-{p.name}"
                     path = path.replace("{" + p.wire + "}", value)
                 elif p.location == "query":
                     query[p.wire] = value

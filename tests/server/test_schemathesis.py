@@ -62,8 +62,15 @@ def test_schemathesis(package: str, tmp_path: Path) -> None:
     from tests.conftest import SPECS
 
     api = next(a for a, p in SERVED.items() if p == package)
-    streaming = dict(load_config(SPECS / f"{api}.toml").server.get("streaming", {}))
     spec = json.loads((GENERATED / package / "openapi.json").read_text(encoding="utf-8"))
+    # [streaming] entries name an operation by operationId or Python name (x-apismith-name)
+    ids = {
+        op.get("x-apismith-name"): op.get("operationId")
+        for item in spec["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict)
+    }
+    streaming = {ids.get(k, k): v for k, v in load_config(SPECS / f"{api}.toml").streaming.items()}
     spec_file = tmp_path / "openapi.json"
     spec_file.write_text(json.dumps(with_streams(spec, streaming)), encoding="utf-8")
     st = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or "schemathesis"

@@ -8,7 +8,7 @@ import copy
 import os
 from collections.abc import Mapping
 from functools import cached_property
-from typing import cast, overload
+from typing import cast
 
 import httpx
 
@@ -18,6 +18,7 @@ from ._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
+    FileInput,
     Headers,
     NotGiven,
     Query,
@@ -35,38 +36,12 @@ class PetsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    @overload
     def photo(
         self,
         *,
         pet_id: int,
-        photo: str,
+        photo: FileInput,
         caption: str | None | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Pet: ...
-
-    @overload
-    def photo(
-        self,
-        *,
-        pet_id: int,
-        body: _m.PhotoUpload,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Pet: ...
-
-    def photo(
-        self,
-        *,
-        pet_id: int,
-        photo: str | NotGiven = NOT_GIVEN,
-        caption: str | None | NotGiven = NOT_GIVEN,
-        body: _m.PhotoUpload | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -79,13 +54,11 @@ class PetsResource:
                 "put",
                 "/pets/" + path_param(pet_id) + "/photo",
                 _m.Pet,
-                body=body
-                if not isinstance(body, NotGiven)
-                else {
+                body={
                     "photo": photo,
                     "caption": caption,
                 },
-                files=[],
+                files=["photo"],
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -163,38 +136,12 @@ class AsyncPetsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    @overload
     async def photo(
         self,
         *,
         pet_id: int,
-        photo: str,
+        photo: FileInput,
         caption: str | None | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Pet: ...
-
-    @overload
-    async def photo(
-        self,
-        *,
-        pet_id: int,
-        body: _m.PhotoUpload,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Pet: ...
-
-    async def photo(
-        self,
-        *,
-        pet_id: int,
-        photo: str | NotGiven = NOT_GIVEN,
-        caption: str | None | NotGiven = NOT_GIVEN,
-        body: _m.PhotoUpload | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -207,13 +154,11 @@ class AsyncPetsResource:
                 "put",
                 "/pets/" + path_param(pet_id) + "/photo",
                 _m.Pet,
-                body=body
-                if not isinstance(body, NotGiven)
-                else {
+                body={
                     "photo": photo,
                     "caption": caption,
                 },
-                files=[],
+                files=["photo"],
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

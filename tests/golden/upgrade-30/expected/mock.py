@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from fastapi import UploadFile
 from pydantic import TypeAdapter
 
 from . import models
@@ -36,7 +37,7 @@ class MockService(BaseService):
         self,
         *,
         pet_id: int,
-        photo: str,
+        photo: UploadFile,
         caption: str | None,
     ) -> models.Pet:
         return cast("models.Pet", _value(models.Pet, MOCK_RESPONSES["upload_photo"]))

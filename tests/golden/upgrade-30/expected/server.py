@@ -12,7 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol
 
-from fastapi import APIRouter, Depends, FastAPI, Form, Path, Request
+from fastapi import (
+    APIRouter,
+    Depends,
+    FastAPI,
+    File,
+    Form,
+    Path,
+    Request,
+    UploadFile,
+)
 from fastapi.responses import JSONResponse
 
 from . import models
@@ -80,7 +89,7 @@ class Service(Protocol):
         self,
         *,
         pet_id: int,
-        photo: str,
+        photo: UploadFile,
         caption: str | None,
     ) -> models.Pet:
         """upload_photo"""
@@ -94,7 +103,7 @@ class BaseService:
         self,
         *,
         pet_id: int,
-        photo: str,
+        photo: UploadFile,
         caption: str | None,
     ) -> models.Pet:
         raise NotImplementedError("upload_photo")
@@ -114,7 +123,7 @@ def create_router(service: Service) -> APIRouter:
     )
     async def upload_photo(
         pet_id: Annotated[int, Path(alias="pet_id", ge=1)],
-        photo: Annotated[str, Form(alias="photo")],
+        photo: Annotated[UploadFile, File(alias="photo")],
         caption: Annotated[str | None, Form(alias="caption")] = None,
     ) -> Any:
         result = await service.upload_photo(pet_id=pet_id, photo=photo, caption=caption)
