@@ -160,13 +160,17 @@ def generate(
     With --spec FILE --out DIR, generate from any spec with inferred defaults.
     Output is imported before it replaces the previous output; nothing is written on failure.
     """
-    from generator.pipeline import generate as run
     from generator.workers import ModelWorker
+
+    # Fork the model worker first: it imports datamodel-code-generator while this process
+    # imports the rest of the pipeline and loads the specs.
+    with ModelWorker() as worker:
+        from generator.pipeline import generate as run
+
+        configs = select_configs(apis, config, spec, out, package, root)
+        results = [run(c, str(templates) if templates else None, worker) for c in configs]
     from generator.write import write_package
 
-    configs = select_configs(apis, config, spec, out, package, root)
-    with ModelWorker() as worker:
-        results = [run(c, str(templates) if templates else None, worker) for c in configs]
     for result in results:
         if result.summary.unaccounted:
             raise ApismithError(
