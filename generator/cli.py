@@ -132,6 +132,31 @@ def _common(fn: F) -> F:
     return fn
 
 
+def run() -> None:
+    """The console script: :func:`main`, then a hard exit.
+
+    Tearing down an interpreter that holds datamodel-code-generator, pydantic and the
+    generated models takes a noticeable part of a run; everything is written and flushed by
+    then, so the process exits at once, as mypy does.
+    """
+    try:
+        main.main(standalone_mode=False)
+        code = 0
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        code = exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        code = 1
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="apismith")
 def main() -> None:
@@ -160,11 +185,11 @@ def generate(
     With --spec FILE --out DIR, generate from any spec with inferred defaults.
     Output is imported before it replaces the previous output; nothing is written on failure.
     """
-    from generator.workers import ModelWorker
+    from generator.workers import take_worker
 
-    # Fork the model worker first: it imports datamodel-code-generator while this process
-    # imports the rest of the pipeline and loads the specs.
-    with ModelWorker() as worker:
+    # The model worker is forked first (by generator.entry when it can, else here): it
+    # imports datamodel-code-generator while this process imports the pipeline and loads.
+    with take_worker() as worker:
         from generator.pipeline import generate as run
 
         configs = select_configs(apis, config, spec, out, package, root)

@@ -18,7 +18,6 @@ from generator import __version__
 from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.format import format_python
-from generator.ir import build_ir
 from generator.load import load_spec
 from generator.manifest import (
     MANIFEST_NAME,
@@ -29,11 +28,8 @@ from generator.manifest import (
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.client import client_names, render_client
-from generator.render.docs import render_docs
 from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
-from generator.render.server import render_server
 from generator.render.spec import render_spec
 from generator.render.templates import render
 from generator.workers import ModelWorker
@@ -160,6 +156,12 @@ def generate(
         def models_text() -> str:
             return rendered
 
+    # imported only now: the spec is already on its way to the model worker
+    from generator.ir import build_ir
+    from generator.render.client import client_names, render_client
+    from generator.render.docs import render_docs
+    from generator.render.server import render_server
+
     api = build_ir(spec)
     clock.lap("ir")
     sources: dict[str, str] = {
@@ -188,22 +190,27 @@ def generate(
     if "docs" in config.outputs:
         docs = render_docs(api, config, spec, templates, normalized.diagnostics)
         clock.lap("render.docs")
+    sources.update((name, with_header(name, text, header)) for name, text in docs.items())
+    # everything but the models is formatted and rendered while the worker renders them
+    formatted = format_python(sources)
+    clock.lap("format")
+    openapi = render_spec(spec, __version__, spec_sha)
+    fingerprint = generator_fingerprint()
+    clock.lap("render.spec")
     if worker is not None:
-        # idle until the worker is done: import what the import check will need
+        # then, idle until the worker is done: import what the import check will need
         from generator.write import preload_runtime
 
         preload_runtime(server="server" in config.outputs)
         clock.lap("preload")
-    sources["models.py"] = models_text()
+    models_source = models_text()
     clock.lap("render.models (wait)" if worker is not None else "join")
-    sources.update((name, with_header(name, text, header)) for name, text in docs.items())
-    formatted = format_python(sources)
-    clock.lap("format")
-    files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
+    formatted.update(format_python({"models.py": models_source}))
+    clock.lap("format.models")
+    files: dict[str, bytes] = {name: text.encode() for name, text in sorted(formatted.items())}
     files["py.typed"] = b""
-    files["openapi.json"] = render_spec(spec, __version__, spec_sha)
-    clock.lap("render.spec")
-    files[MANIFEST_NAME] = build_manifest(inputs, files, generator_fingerprint())
+    files["openapi.json"] = openapi
+    files[MANIFEST_NAME] = build_manifest(inputs, files, fingerprint)
     clock.lap("manifest")
 
     classes, aliases = defined_names(formatted["models.py"])

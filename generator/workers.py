@@ -76,3 +76,20 @@ class ModelWorker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_EARLY: ModelWorker | None = None
+
+
+def start_early() -> None:
+    """Fork the worker before the CLI imports anything heavy (``generator.entry``)."""
+    global _EARLY
+    if _EARLY is None:
+        _EARLY = ModelWorker()
+
+
+def take_worker() -> ModelWorker:
+    """The worker started early, else a new one."""
+    global _EARLY
+    worker, _EARLY = _EARLY, None
+    return worker if worker is not None else ModelWorker()
