@@ -7,16 +7,13 @@ Writing (``generator.write``) is the only stage with effects.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from generator import __version__
 from generator.config import ApiConfig
-from generator.errors import ApismithError
 from generator.format import format_python
 from generator.load import load_spec
 from generator.manifest import (
@@ -236,15 +233,4 @@ def generate(
     return Generated(config, files, diags, summary, normalized, tuple(clock.laps))
 
 
-def diagnostics_json(diags: tuple[Diagnostic, ...]) -> str:
-    return json.dumps([d.as_json() for d in diags], indent=2)
-
-
-def relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
-__all__ = ["ApismithError", "Generated", "Summary", "generate"]
+__all__ = ["Generated", "Summary", "generate"]

@@ -509,3 +509,66 @@ def test_with_raw_response(server: Server) -> None:
             return raw.parse()
 
     assert isinstance(run(main()), le.models.CreateChatCompletionResponse)
+
+
+# --- async variants of the auth and retry tests ------------------------------------------------
+
+
+def test_async_auth_headers_of_both_apis(server: Server) -> None:
+    page = {"items": [], "current_page": 1, "total_item_count": 0, "items_per_page": 10}
+
+    async def llm_engine(**credentials: str) -> str:
+        server.reset(lambda s: json_reply(COMPLETION))
+        async with le.AsyncLlmEngineClient(base_url=server.url, **credentials) as client:
+            await client.chat.completions.create(model="m", messages=MESSAGES)
+        return str(server.script.seen[0].headers["authorization"])
+
+    async def sgp() -> Seen:
+        server.reset(lambda s: json_reply(page))
+        async with sg.AsyncSgpClient(api_key="k", account_id="acc", base_url=server.url) as c:
+            await c.knowledge_bases.list()
+        return server.script.seen[0]
+
+    basic = base64.b64encode(b"secret:").decode()
+    assert run(llm_engine(api_key="secret")) == f"Basic {basic}"
+    assert run(llm_engine(bearer_token="tok")) == "Bearer tok"
+    seen = run(sgp())
+    assert seen.headers["x-api-key"] == "k" and seen.headers["x-selected-account-id"] == "acc"
+
+
+def test_async_retries_fail_twice_then_succeed(server: Server, fast_retries: None) -> None:
+    server.reset(sequence(json_reply({}, 503), json_reply({}, 429), json_reply(COMPLETION)))
+
+    async def main() -> Any:
+        async with le.AsyncLlmEngineClient(
+            api_key="k", base_url=server.url, max_retries=2
+        ) as client:
+            return await client.chat.completions.create(model="m", messages=MESSAGES)
+
+    assert run(main()).id == "c1" and len(server.script.seen) == 3
+
+
+def test_async_retry_after_is_honoured(server: Server) -> None:
+    server.reset(sequence(json_reply({}, 429, {"retry-after": "1"}), json_reply(COMPLETION)))
+
+    async def main() -> None:
+        async with le.AsyncLlmEngineClient(api_key="k", base_url=server.url) as client:
+            await client.chat.completions.create(model="m", messages=MESSAGES)
+
+    start = time.monotonic()
+    run(main())
+    assert time.monotonic() - start >= 0.9 and len(server.script.seen) == 2
+
+
+def test_async_400_is_not_retried(server: Server, fast_retries: None) -> None:
+    server.reset(lambda s: json_reply({"detail": "bad"}, 400))
+
+    async def main() -> None:
+        async with le.AsyncLlmEngineClient(
+            api_key="k", base_url=server.url, max_retries=3
+        ) as client:
+            await client.chat.completions.create(model="m", messages=MESSAGES)
+
+    with pytest.raises(le.BadRequestError):
+        run(main())
+    assert len(server.script.seen) == 1
