@@ -279,10 +279,23 @@ class _Builder:
         if not is_map(raw):
             return ()
         return tuple(
-            MediaType(str(ct), self.types.read(media.get("schema", {})))
+            MediaType(str(ct), self.types.read(media.get("schema", {})), self.examples(media))
             for ct, media in raw.items()
             if is_map(media)
         )
+
+    def examples(self, media: Mapping[str, Any]) -> tuple[Any, ...]:
+        """A media type's examples: its own ``example``/``examples``, else its schema's."""
+        if "example" in media:
+            return (media["example"],)
+        named = media.get("examples")
+        if is_map(named):
+            return tuple(e["value"] for e in named.values() if is_map(e) and "value" in e)
+        schema = self.deref(media.get("schema")) if is_map(media.get("schema")) else {}
+        listed = schema.get("examples")
+        if isinstance(listed, list) and listed:
+            return tuple(listed)
+        return (schema["example"],) if "example" in schema else ()
 
     def request_body(self, raw: Any) -> RequestBody | None:
         body = self.deref(raw)

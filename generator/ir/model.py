@@ -260,10 +260,12 @@ class Parameter:
 
 @dataclass(frozen=True)
 class MediaType:
-    """One entry of a ``content`` map."""
+    """One entry of a ``content`` map, with the spec's examples of it (the media type's
+    ``example``/``examples``, else its schema's, through one ``$ref``)."""
 
     content_type: str
     schema: TypeRef
+    examples: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -290,6 +292,12 @@ class Response:
     @property
     def is_success(self) -> bool:
         return self.status.startswith("2")
+
+    @property
+    def examples(self) -> tuple[Any, ...]:
+        """The spec's examples of the chosen media type's body."""
+        media = next((m for m in self.content if m.content_type == self.content_type), None)
+        return media.examples if media is not None else ()
 
 
 # One security requirement alternative: scheme names that must all be satisfied.

@@ -415,7 +415,9 @@ def _route(
         response_model = annotation(success.schema)
         returns = response_model
         used.append(success.schema)
-        mock_value = _mock(synth, success.schema, op)
+        # the spec's own example when it has one, else a synthesized minimal instance
+        examples = success.examples
+        mock_value = examples[0] if examples else _mock(synth, success.schema, op)
     else:
         response_model = "None"
         returns = "None"

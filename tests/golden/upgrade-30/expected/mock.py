@@ -21,7 +21,7 @@ __all__ = ["MOCK_RESPONSES", "MockService"]
 
 # operation name -> minimal valid response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = {
-    "upload_photo": {"kind": "pet", "name": "a", "weight": 1},
+    "upload_photo": {"kind": "pet", "name": "Rex", "weight": 3.5},
 }
 
 
