@@ -125,6 +125,14 @@ class Method:
     def whole_body(self) -> Param | None:
         return next((p for p in self.params if p.location == "whole"), None)
 
+    @property
+    def path_expr(self) -> str:
+        """The request path as a Python expression (``"/v1/files/" + path_param(file_id)``)."""
+        parts = [
+            repr(value) if kind == "text" else f"path_param({value})" for kind, value in self.path
+        ]
+        return " + ".join(parts) or '""'
+
 
 @dataclass
 class Resource:

@@ -108,6 +108,11 @@ class Route:
     method_kind: str = "async"  # "async" or "asyncgen"
     event_schema: Any = None  # JSON schema of one server-sent event's data
 
+    @property
+    def call_args(self) -> str:
+        """The service call's keyword arguments (``file_id=file_id, body=body``)."""
+        return ", ".join(f"{a.name}={a.name}" for a in self.args)
+
 
 @dataclass
 class Scheme:
@@ -123,6 +128,17 @@ class SecuritySet:
     name: str  # dependency function name
     alternatives: list[list[Scheme]]
     www_authenticate: str
+
+    @property
+    def checks(self) -> list[tuple[str, str]]:
+        """Per alternative: (the presence condition, the credentials dict literal)."""
+        return [
+            (
+                " and ".join(f"{s.param} is not None" for s in alt),
+                "{" + ", ".join(f"{s.name!r}: {s.param}" for s in alt) + "}",
+            )
+            for alt in self.alternatives
+        ]
 
     @property
     def schemes(self) -> list[Scheme]:
