@@ -1,9 +1,10 @@
-"""The drift check: is ``generated/`` exactly what generation would produce?
+"""The drift check: is the generated output exactly what generation would produce?
 
-Fast path: the manifest's input hashes and generator fingerprint match, and every file
-on disk hashes to what the manifest records (no file missing, none extra): clean,
-without loading the spec. Otherwise the package is generated in memory and compared
-byte for byte with the disk, and every difference printed as a unified diff.
+Fast path: the manifest's generator fingerprint, options and input hashes match, and
+every file on disk hashes to what the manifest records (no file missing, none extra):
+clean, without loading the spec. Otherwise, and always with ``full``, the output is
+generated in memory and compared byte for byte with the disk, stray files included, and
+every difference printed as a unified diff.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import ApiConfig
-from generator.manifest import fast_check, generator_fingerprint, input_hashes, listed_files
+from generator.manifest import fast_check, listed_files
 
 
 @dataclass(frozen=True)
@@ -25,26 +26,24 @@ class Drift:
     fast: bool = False
 
 
-def _inputs(config: ApiConfig) -> list[dict[str, str]]:
-    base = config.config_file.parent if config.config_file else config.spec.parent
-    return input_hashes(config.input_files(), base)
-
-
-def check_api(config: ApiConfig, templates: str | None = None) -> Drift:
-    clean, _suspects = fast_check(config.out, _inputs(config), generator_fingerprint())
-    if clean:
-        return Drift(config.name, True, fast=True)
+def check_api(config: ApiConfig, *, full: bool = False) -> Drift:
+    if not full:
+        clean, _suspects = fast_check(
+            config.out, config.spec, config.options(), config.overlays, config.templates
+        )
+        if clean:
+            return Drift(config.name, True, fast=True)
     from generator.pipeline import generate
 
-    expected = generate(config, templates).files
+    expected = generate(config).files
     on_disk = set(listed_files(config.out))
     changed: list[str] = []
     chunks: list[str] = []
     for name in sorted(on_disk | set(expected)):
         path = config.out / name
-        actual = path.read_bytes() if path.is_file() else None
+        actual = path.read_bytes() if path.is_file() and not path.is_symlink() else None
         want = expected.get(name)
-        if actual == want:
+        if actual == want and want is not None:
             continue
         changed.append(name)
         chunks.append(_diff(config.out, name, actual, want))
@@ -56,7 +55,7 @@ def _diff(out: Path, name: str, actual: bytes | None, want: bytes | None) -> str
     if want is None:
         return f"--- {shown}\n+++ /dev/null\n@@ file is not generated (extra file) @@\n"
     if actual is None:
-        return f"--- /dev/null\n+++ {shown}\n@@ file is missing @@\n"
+        return f"--- /dev/null\n+++ {shown}\n@@ file is missing (or not a regular file) @@\n"
     try:
         a = actual.decode().splitlines(keepends=True)
         b = want.decode().splitlines(keepends=True)

@@ -8,9 +8,11 @@ are imported inside the commands so that a no-op ``apismith check`` starts fast.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,7 +20,14 @@ from typing import Any, TypeVar
 import click
 
 from generator import __version__
-from generator.config import ApiConfig, adhoc_config, find_configs, find_root, load_config
+from generator.config import (
+    ApiConfig,
+    adhoc_config,
+    find_project,
+    load_config,
+    project_configs,
+    recorded_options,
+)
 from generator.errors import ApismithError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,43 +74,70 @@ def select_configs(
     out: Path | None,
     package: str | None,
     root: Path | None,
+    *,
+    templates: Path | None = None,
+    meta: bool = False,
+    fresh: bool = False,
 ) -> list[ApiConfig]:
-    """The APIs a command works on: ad hoc (``--spec``), one ``--config``, or configured ones."""
+    """The APIs a command works on: ad hoc (``--spec``), one ``--config``, or the ones the
+    project configures (``[tool.apismith]`` in ``pyproject.toml``, or ``specs/*.toml``)."""
     if spec is not None:
         if names or config is not None:
             raise ApismithError("--spec cannot be combined with API names or --config")
         if out is None:
             raise ApismithError("--spec needs --out DIR (the package directory to write)")
-        return [adhoc_config(spec, out, package)]
-    if config is not None:
+        result = [adhoc_config(spec, out, package, fresh=fresh)]
+    elif config is not None:
         if names:
             raise ApismithError("--config cannot be combined with API names")
         loaded = load_config(config)
+        result = [_with_out(loaded, out) if out is not None else loaded]
+    else:
+        project = find_project(root or Path.cwd())
+        if project is None:
+            raise ApismithError(
+                "no [tool.apismith] in a pyproject.toml, nor specs/*.toml, here or above;"
+                " pass --spec FILE --out DIR (or --config FILE)"
+            )
+        command = ("apismith", "generate", *(("--root", str(root)) if root else ()))
+        configs = project_configs(project, fresh=fresh, command=command)
+        unknown = [n for n in names if n not in configs]
+        if unknown:
+            raise ApismithError(
+                f"unknown API {unknown[0]!r}; configured: {', '.join(configs) or 'none'}"
+            )
+        result = [configs[n] for n in names] if names else list(configs.values())
         if out is not None:
-            loaded = _with_out(loaded, out)
-        return [loaded]
-    base = root or find_root(Path.cwd())
-    if base is None:
-        raise ApismithError(
-            "no specs/*.toml found here or above; pass --config FILE or --spec FILE --out DIR"
+            if len(result) != 1:
+                raise ApismithError("--out needs exactly one API")
+            result = [_with_out(result[0], out)]
+    extra: tuple[str, ...] = ()
+    if templates is not None:
+        extra += ("--templates", str(templates))
+    if meta:
+        extra += ("--meta",)
+    return [
+        replace(
+            c,
+            templates=templates if templates is not None else c.templates,
+            meta=meta or c.meta,
+            command=(*c.command, *extra),
         )
-    configs = {p.stem: p for p in find_configs(base)}
-    unknown = [n for n in names if n not in configs]
-    if unknown:
-        raise ApismithError(f"unknown API {unknown[0]!r}; configured: {', '.join(sorted(configs))}")
-    chosen = [configs[n] for n in names] if names else [configs[n] for n in sorted(configs)]
-    result = [load_config(p) for p in chosen]
-    if out is not None:
-        if len(result) != 1:
-            raise ApismithError("--out needs exactly one API")
-        result = [_with_out(result[0], out)]
-    return result
+        for c in result
+    ]
 
 
 def _with_out(config: ApiConfig, out: Path) -> ApiConfig:
-    from dataclasses import replace
+    command = config.command
+    if "--out" not in command:
+        command = (*command, "--out", str(out))
+    return replace(config, out=out, command=command)
 
-    return replace(config, out=out)
+
+def regenerate_hint(configs: Sequence[ApiConfig]) -> str:
+    """The command(s) that regenerate ``configs``, runnable from the current directory."""
+    commands = list(dict.fromkeys(shlex.join(c.command) for c in configs if c.command))
+    return " and ".join(f"`{c}`" for c in commands) or "`apismith generate`"
 
 
 def _common(fn: F) -> F:
@@ -119,7 +155,8 @@ def _common(fn: F) -> F:
         click.option(
             "--root",
             type=click.Path(path_type=Path, file_okay=False),
-            help="Project root holding specs/*.toml (default: found from the current directory).",
+            help="Project root: [tool.apismith] in its pyproject.toml, or specs/*.toml"
+            " (default: found from the current directory).",
         ),
         click.option(
             "--templates",
@@ -166,6 +203,18 @@ def main() -> None:
 @main.command()
 @click.argument("apis", nargs=-1)
 @_common
+@click.option(
+    "--meta",
+    is_flag=True,
+    help="Write an installable project: OUT/pyproject.toml, "
+    "OUT/README.md and the package in OUT/<package>/.",
+)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Ignore the options recorded in the existing "
+    "package's MANIFEST.json (with --spec or [tool.apismith]).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="List every warning, rename and merge.")
 @click.option("--timings", is_flag=True, help="Print the wall time of every pipeline stage.")
 @friendly
@@ -177,13 +226,17 @@ def generate(
     package: str | None,
     root: Path | None,
     templates: Path | None,
+    meta: bool,
+    fresh: bool,
     verbose: bool,
     timings: bool,
 ) -> None:
-    """Generate every configured API (or the named ones) into generated/<package>/.
+    """Generate every configured API (or the named ones).
 
-    With --spec FILE --out DIR, generate from any spec with inferred defaults.
-    Output is imported before it replaces the previous output; nothing is written on failure.
+    The APIs come from [tool.apismith] in pyproject.toml, or specs/*.toml. With --spec FILE
+    --out DIR, generate from any spec; on an existing package, the options recorded in its
+    MANIFEST.json are kept. Output is imported before it replaces the previous output;
+    nothing is written on failure.
     """
     from generator.workers import take_worker
 
@@ -192,8 +245,10 @@ def generate(
     with take_worker() as worker:
         from generator.pipeline import generate as run
 
-        configs = select_configs(apis, config, spec, out, package, root)
-        results = [run(c, str(templates) if templates else None, worker) for c in configs]
+        configs = select_configs(
+            apis, config, spec, out, package, root, templates=templates, meta=meta, fresh=fresh
+        )
+        results = [run(c, worker) for c in configs]
     from generator.write import write_package
 
     for result in results:
@@ -205,14 +260,15 @@ def generate(
             )
     for result in results:
         start = time.perf_counter()
-        write_package(result.config.out, result.files)
+        cfg = result.config
+        write_package(cfg.out, result.files, package=cfg.package if cfg.meta else "")
         if timings:
             for stage, seconds in (
                 *result.timings,
                 ("write (with import check)", time.perf_counter() - start),
             ):
                 click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
-        click.echo(result.summary.line(result.config.name))
+        click.echo(result.summary.line(cfg.name))
         shown = (
             result.diagnostics
             if verbose
@@ -227,6 +283,11 @@ def generate(
 @main.command()
 @click.argument("apis", nargs=-1)
 @_common
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Trust no manifest: regenerate in memory, compare every byte, report stray files.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the files that differ.")
 @friendly
 def check(
@@ -237,33 +298,47 @@ def check(
     package: str | None,
     root: Path | None,
     templates: Path | None,
+    full: bool,
     quiet: bool,
 ) -> None:
     """Drift check: exit 0 when generated output is exactly what generation produces.
 
-    Otherwise exit 1 and print a unified diff of what differs (a hand edit, a stale spec,
-    a changed generator). Works in a repo that vendors the output: pass --config, or
-    --spec and --out.
+    Otherwise exit 1, print a unified diff of what differs (a hand edit, a stale spec, a
+    changed generator, a stray file) and the command that regenerates it. Works in a repo
+    that vendors the output: [tool.apismith], or --spec and --out, need nothing else.
     """
     from generator.check import check_api
 
     drifted = []
-    for cfg in select_configs(apis, config, spec, out, package, root):
-        result = check_api(cfg, str(templates) if templates else None)
+    for cfg in select_configs(apis, config, spec, out, package, root, templates=templates):
+        result = check_api(cfg, full=full)
         if result.clean:
             click.echo(f"{cfg.name}: up to date ({cfg.out})")
             continue
-        drifted.append(cfg.name)
+        drifted.append(cfg)
         if not quiet:
             click.echo(result.diff, nl=False)
         for name in result.changed:
             click.echo(f"{cfg.name}: drifted: {cfg.out / name}", err=True)
+        if cfg.templates is None and _used_overrides(cfg.out):
+            click.echo(
+                f"{cfg.name}: note: it was generated with template overrides;"
+                " pass --templates DIR (or set templates in its config)",
+                err=True,
+            )
     if drifted:
         _fail(
-            f"generated code is out of date for {', '.join(drifted)}; "
-            "run `apismith generate` (or `make regenerate`) and commit",
+            f"generated code is out of date for {', '.join(c.name for c in drifted)}; "
+            f"run {regenerate_hint(drifted)} and commit",
             1,
         )
+
+
+def _used_overrides(out: Path) -> bool:
+    from generator.manifest import read_manifest
+
+    inputs = (read_manifest(out) or {}).get("inputs") or []
+    return any(isinstance(row, dict) and row.get("role") == "template" for row in inputs)
 
 
 @main.command()
@@ -280,7 +355,7 @@ def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None
     for name in disable:
         if name not in PASS_NAMES:
             raise ApismithError(f"unknown pass {name!r}; passes are {', '.join(PASS_NAMES)}")
-    base = load_config(config) if config else adhoc_config(spec, Path("."))
+    base = load_config(config) if config else adhoc_config(spec, Path("."), fresh=True)
     from dataclasses import replace
 
     cfg = replace(base, spec=spec, passes={**base.passes, **{name: False for name in disable}})
@@ -297,38 +372,126 @@ def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None
     click.echo(f"normalize: {summary}", err=True)
 
 
-@main.command()
-@click.argument("api")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
-@click.option(
+def _package_dir(api: str | None, out: Path | None, root: Path | None) -> tuple[str, Path]:
+    """(name, package folder) of a generated package: a configured API, or ``--out``."""
+    if out is not None:
+        if api is not None:
+            raise ApismithError("give an API name or --out DIR, not both")
+        options = recorded_options(out)
+        package = options.get("package")
+        if options.get("meta") and isinstance(package, str):
+            return package, out / package
+        return out.name, out
+    if api is None:
+        raise ApismithError("name the API, or pass --out DIR (a generated package)")
+    (cfg,) = select_configs([api], None, None, None, None, root)
+    return cfg.name, cfg.package_dir
+
+
+_ROOT_OPTION = click.option(
     "--root",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Project root holding specs/*.toml (default: found from the current directory).",
+    help="Project root: [tool.apismith] in its pyproject.toml, or specs/*.toml.",
 )
+_OUT_OPTION = click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="A generated package (or --meta project) directory, instead of an API name.",
+)
+
+
+@main.command()
+@click.argument("api", required=False)
+@_OUT_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
+@_ROOT_OPTION
 @friendly
-def serve(api: str, host: str, port: int, root: Path | None) -> None:
-    """Run the generated mock server of API (from generated/<package>/) with uvicorn.
+def serve(api: str | None, out: Path | None, host: str, port: int, root: Path | None) -> None:
+    """Run the generated mock server of API (or of the package at --out) with uvicorn.
 
     Every operation answers a schema-valid response; streaming operations send
-    server-sent events. Needs fastapi and uvicorn. Run `apismith generate API` first.
+    server-sent events.
     """
     import importlib
 
-    (cfg,) = select_configs([api], None, None, None, None, root)
-    if not (cfg.out / "server.py").is_file():
+    name, package_dir = _package_dir(api, out, root)
+    if not (package_dir / "server.py").is_file():
         raise ApismithError(
-            f"{cfg.name}: no server in {cfg.out} (an API without operations, or not generated:"
-            f" run `apismith generate {cfg.name}`)"
+            f"{name}: no server in {package_dir} (an API without operations, or not"
+            " generated yet: run `apismith generate` first)"
         )
     try:
         import uvicorn
     except ImportError:
         raise ApismithError(
-            "`apismith serve` needs uvicorn and fastapi: pip install fastapi uvicorn"
+            "`apismith serve` needs uvicorn, which apismith depends on: pip install apismith"
         ) from None
-    sys.path.insert(0, str(cfg.out.resolve().parent))
-    server = importlib.import_module(f"{cfg.out.name}.server")
-    mock = importlib.import_module(f"{cfg.out.name}.mock")
-    click.echo(f"apismith: serving the {cfg.name} mock on http://{host}:{port}", err=True)
+    sys.path.insert(0, str(package_dir.resolve().parent))
+    server = importlib.import_module(f"{package_dir.name}.server")
+    mock = importlib.import_module(f"{package_dir.name}.mock")
+    click.echo(f"apismith: serving the {name} mock on http://{host}:{port}", err=True)
     uvicorn.run(server.create_app(mock.MockService()), host=host, port=port)
+
+
+@main.command()
+@click.argument("api", required=False)
+@_OUT_OPTION
+@click.option(
+    "--site-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Where to build the site (default: the site_dir of its mkdocs.yml, beside the"
+    " generated directory).",
+)
+@click.option("--serve", "serve_site", is_flag=True, help="Serve the site with live reload.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface (with --serve).")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port (with --serve).")
+@_ROOT_OPTION
+@friendly
+def docs(
+    api: str | None,
+    out: Path | None,
+    site_dir: Path | None,
+    serve_site: bool,
+    host: str,
+    port: int,
+    root: Path | None,
+) -> None:
+    """Build (or --serve) the API reference site of API, or of the package at --out.
+
+    The site is built outside the generated directory, so that building it never makes
+    the drift check fail. Needs mkdocs: pip install "apismith[docs]".
+    """
+    import importlib.util
+    import subprocess
+
+    name, package_dir = _package_dir(api, out, root)
+    config = package_dir / "docs" / "mkdocs.yml"
+    if not config.is_file():
+        raise ApismithError(f"{name}: no docs/mkdocs.yml in {package_dir} (docs not generated)")
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+        raise ApismithError('`apismith docs` needs mkdocs: pip install "apismith[docs]"')
+    if serve_site:
+        args = ["serve", "-f", str(config), "-a", f"{host}:{port}"]
+    else:
+        args = ["build", "--strict", "-f", str(config)]
+        if site_dir is not None:
+            args += ["-d", str(site_dir.resolve())]
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", *args], check=False)
+    if proc.returncode != 0:
+        raise ApismithError(
+            f"{name}: mkdocs {args[0]} failed (exit {proc.returncode})", exit_code=1
+        )
+    if not serve_site:
+        built = site_dir or (config.parent / _site_dir(config)).resolve()
+        click.echo(f"{name}: site built in {built}")
+
+
+def _site_dir(config: Path) -> str:
+    for line in config.read_text(encoding="utf-8").splitlines():
+        if line.startswith("site_dir:"):
+            import json
+
+            value: str = json.loads(line.split(":", 1)[1].strip())
+            return value
+    return "site"

@@ -1,14 +1,18 @@
 """The manifest: what a generated package was made from, and what it holds.
 
-``generated/<package>/MANIFEST.json`` records
+``MANIFEST.json`` (in the package directory; at the project root with ``--meta``) records
 
-- ``inputs``: a sha256 for the spec, the config and each overlay;
-- ``generator``: apismith's version, a sha256 of its own source and templates, and the
-  versions of the tools that shape the output (datamodel-code-generator, ruff);
-- ``files``: a sha256 for every other file of the package.
+- ``generator``: apismith's version, its fingerprint (a sha256 over the canonical list of
+  its sources and templates, see :func:`generator_fingerprint`), and the versions of the
+  tools that shape the output (datamodel-code-generator, ruff);
+- ``options``: the effective config, without machine paths (:meth:`ApiConfig.options`), so
+  that ``apismith check --spec S --out P`` needs nothing else;
+- ``inputs``: a sha256 for the spec, for every file reached from it by ``$ref`` (path
+  relative to the spec's folder), for each overlay and for each template override;
+- ``files``: a sha256 for every other file of the output.
 
 ``apismith check`` compares these with the disk before doing any real work (its fast
-path): inputs unchanged and every file's hash matching means nothing drifted.
+path). ``apismith check --full`` trusts none of it and regenerates.
 
 This module must stay cheap to import: the fast path imports nothing heavy.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +30,7 @@ from typing import Any
 from generator import __version__
 
 MANIFEST_NAME = "MANIFEST.json"
+MANIFEST_FORMAT = 2
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -35,24 +41,38 @@ def sha256_file(path: Path) -> str:
     return sha256_bytes(path.read_bytes())
 
 
+def generator_sources() -> list[tuple[str, Path]]:
+    """The canonical list of apismith's own inputs: ``(name, path)``, sorted by name.
+
+    ``generator/**/*.py`` and every file of the built-in templates, each named by its
+    place in the source tree (``generator/cli.py``, ``templates/header.py.jinja``), so that
+    the list is the same for an editable install, a wheel (which ships the templates as
+    ``generator/templates/``) and an sdist, wherever it is installed.
+    """
+    from generator.render.templates import builtin_templates
+
+    package = Path(__file__).resolve().parent
+    templates = builtin_templates().resolve()
+    files: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        if path.resolve().is_relative_to(templates) or "__pycache__" in path.parts:
+            continue
+        files[f"generator/{path.relative_to(package).as_posix()}"] = path
+    for path in templates.rglob("*"):
+        if path.is_file() and not is_cache(path.relative_to(templates).as_posix()):
+            files[f"templates/{path.relative_to(templates).as_posix()}"] = path
+    return sorted(files.items())
+
+
 @lru_cache(maxsize=1)
 def generator_fingerprint() -> dict[str, str]:
     """apismith's version, a hash of its source and templates, and its tools' versions."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from generator.render.templates import builtin_templates
-
-    package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    files = [(f"generator/{p.relative_to(package).as_posix()}", p) for p in package.rglob("*.py")]
-    templates = builtin_templates()
-    files += [
-        (f"templates/{p.relative_to(templates).as_posix()}", p)
-        for p in templates.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-    ]
-    for name, path in sorted(files):
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in generator_sources():
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode() + data)
     tools: dict[str, str] = {}
     for dist in ("datamodel-code-generator", "ruff"):
         try:
@@ -62,29 +82,61 @@ def generator_fingerprint() -> dict[str, str]:
     return {"version": __version__, "sha256": digest.hexdigest(), **tools}
 
 
-def input_hashes(inputs: tuple[tuple[str, Path], ...], base: Path | None) -> list[dict[str, str]]:
-    """``[{role, path, sha256}]`` for each input file; paths relative to ``base``."""
-    rows = []
-    for role, path in inputs:
-        shown = path.name
-        if base is not None:
-            try:
-                shown = path.resolve().relative_to(base.resolve()).as_posix()
-            except ValueError:
-                shown = path.name
-        rows.append({"role": role, "path": shown, "sha256": sha256_file(path)})
+def tree_files(root: Path) -> list[tuple[str, Path]]:
+    """Every file under ``root`` as (relative posix name, path), sorted; caches skipped."""
+    if not root.is_dir():
+        return []
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in filenames:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            if not name.endswith((".pyc", ".pyo")):
+                found.append((rel, path))
+    return sorted(found)
+
+
+def input_hashes(
+    spec: Path,
+    refs: tuple[Path, ...] = (),
+    overlays: tuple[Path, ...] = (),
+    templates: Path | None = None,
+) -> list[dict[str, str]]:
+    """``[{role, path, sha256}]`` for each input file (the spec's path is not recorded:
+    a consumer may keep it under any name). Raises OSError for a missing file."""
+    rows = [{"role": "spec", "sha256": sha256_file(spec)}]
+    rows += [{"role": "ref", "path": _relative(p, spec), "sha256": sha256_file(p)} for p in refs]
+    rows += [
+        {"role": "overlay", "path": _relative(p, spec), "sha256": sha256_file(p)} for p in overlays
+    ]
+    if templates is not None:
+        rows += [
+            {"role": "template", "path": name, "sha256": sha256_file(path)}
+            for name, path in tree_files(templates)
+        ]
     return rows
 
 
+def _relative(path: Path, spec: Path) -> str:
+    return Path(os.path.relpath(path.resolve(), spec.resolve().parent)).as_posix()
+
+
 def build_manifest(
-    inputs: list[dict[str, str]], files: Mapping[str, bytes], generator: Mapping[str, str]
+    generator: Mapping[str, str],
+    options: Mapping[str, Any],
+    inputs: list[dict[str, str]],
+    files: Mapping[str, bytes],
 ) -> bytes:
     data = {
+        "format": MANIFEST_FORMAT,
         "generator": dict(generator),
+        "options": dict(options),
         "inputs": inputs,
         "files": {name: sha256_bytes(files[name]) for name in sorted(files)},
     }
-    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    return (text + "\n").encode()
 
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
@@ -95,33 +147,82 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def is_cache(name: str) -> bool:
+    """Python's own bytecode cache of a module: ``[dir/]__pycache__/<module>.<tag>.pyc``
+    (judged by name only; :func:`listed_files` also asks that the module exists)."""
+    parts = name.split("/")
+    return len(parts) >= 2 and parts[-2] == "__pycache__" and parts[-1].endswith((".pyc", ".pyo"))
+
+
 def listed_files(out: Path) -> list[str]:
-    """Every file under ``out`` (relative, posix), skipping caches."""
+    """Every file under ``out`` (relative, posix) but the bytecode caches of its modules.
+
+    A sourceless ``.pyc`` (``evil.pyc``, or ``__pycache__/evil.cpython-311.pyc`` without an
+    ``evil.py``) is listed: Python imports it, so it is a stray file like any other.
+    """
     if not out.is_dir():
         return []
-    return sorted(
-        p.relative_to(out).as_posix()
-        for p in out.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith((".pyc", ".pyo"))
+    names = []
+    for dirpath, dirnames, filenames in os.walk(out):
+        here = Path(dirpath)
+        # a symlinked folder is not walked into, but is listed: it is not generated
+        names += [
+            (here / d).relative_to(out).as_posix() for d in dirnames if (here / d).is_symlink()
+        ]
+        dirnames[:] = sorted(d for d in dirnames if not (here / d).is_symlink())
+        for filename in filenames:
+            rel = (here / filename).relative_to(out).as_posix()
+            if is_cache(rel) and (here.parent / f"{filename.split('.', 1)[0]}.py").is_file():
+                continue
+            names.append(rel)
+    return sorted(names)
+
+
+def _current_inputs(
+    recorded: list[dict[str, str]],
+    spec: Path,
+    overlays: tuple[Path, ...],
+    templates: Path | None,
+) -> list[dict[str, str]] | None:
+    """The inputs as they are now, for the files the manifest names; None if one is gone."""
+    refs = tuple(
+        spec.parent / row["path"]
+        for row in recorded
+        if row.get("role") == "ref" and isinstance(row.get("path"), str)
     )
+    try:
+        return input_hashes(spec, refs, overlays, templates)
+    except OSError:
+        return None
 
 
 def fast_check(
-    out: Path, inputs: list[dict[str, str]], generator: Mapping[str, str]
+    out: Path,
+    spec: Path,
+    options: Mapping[str, Any],
+    overlays: tuple[Path, ...] = (),
+    templates: Path | None = None,
 ) -> tuple[bool, list[str]]:
-    """(clean, suspects): clean when the manifest matches inputs, generator and every file.
-
-    ``suspects`` names the files whose hash differs, that are missing, or that are extra.
+    """(clean, suspects): clean when the manifest matches the generator, the options, the
+    inputs and every file. ``suspects`` names the files whose hash differs, that are
+    missing, or that are extra. The manifest itself is trusted: ``check --full`` is not.
     """
     manifest = read_manifest(out)
-    if manifest is None:
+    if manifest is None or manifest.get("format") != MANIFEST_FORMAT:
         return False, [MANIFEST_NAME]
     suspects: list[str] = []
-    recorded: dict[str, str] = manifest.get("files", {})
+    recorded_files = manifest.get("files")
+    recorded: dict[str, str] = recorded_files if isinstance(recorded_files, dict) else {}
     on_disk = set(listed_files(out)) - {MANIFEST_NAME}
     for name in sorted(on_disk | set(recorded)):
         path = out / name
         if name not in recorded or not path.is_file() or sha256_file(path) != recorded[name]:
             suspects.append(name)
-    same_inputs = manifest.get("inputs") == inputs and manifest.get("generator") == dict(generator)
-    return same_inputs and not suspects, suspects
+    inputs = manifest.get("inputs")
+    same = (
+        manifest.get("generator") == generator_fingerprint()
+        and manifest.get("options") == json.loads(json.dumps(options, default=str))
+        and isinstance(inputs, list)
+        and _current_inputs(inputs, spec, overlays, templates) == inputs
+    )
+    return same and not suspects, suspects

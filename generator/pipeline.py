@@ -9,26 +9,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator import __version__
 from generator.config import ApiConfig
+from generator.errors import ApismithError
 from generator.format import format_python
 from generator.load import load_spec
-from generator.manifest import (
-    MANIFEST_NAME,
-    build_manifest,
-    generator_fingerprint,
-    input_hashes,
-)
+from generator.manifest import MANIFEST_NAME, build_manifest, generator_fingerprint, input_hashes
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
 from generator.render.model_fixups import defined_names
 from generator.render.models import render_models
 from generator.render.spec import render_spec
-from generator.render.templates import render
+from generator.render.templates import render, unmatched_overrides
 from generator.workers import ModelWorker
 
 
@@ -58,11 +54,6 @@ class Generated:
     summary: Summary
     normalized: Normalized
     timings: tuple[tuple[str, float], ...] = ()
-
-
-def inputs_of(config: ApiConfig) -> list[dict[str, str]]:
-    base = config.config_file.parent if config.config_file else config.spec.parent
-    return input_hashes(config.input_files(), base)
 
 
 def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
@@ -118,12 +109,36 @@ class Stopwatch:
         self._last = now
 
 
-def generate(
-    config: ApiConfig, templates: str | None = None, worker: ModelWorker | None = None
-) -> Generated:
+def template_overrides(config: ApiConfig) -> tuple[str | None, tuple[Diagnostic, ...]]:
+    """The override directory (as the Jinja loader wants it) and a warning for every file
+    in it that replaces no built-in template (a misspelled name is otherwise ignored)."""
+    if config.templates is None:
+        return None, ()
+    if not config.templates.is_dir():
+        raise ApismithError("template override directory not found", file=str(config.templates))
+    warnings = tuple(
+        Diagnostic(
+            "templates",
+            "warning",
+            f"{config.templates.as_posix()}/{name}",
+            f"template override {name!r} matches no built-in template"
+            + (f" (did you mean {close!r}?)" if close else "")
+            + "; it is used only where another template includes it",
+        )
+        for name, close in unmatched_overrides(config.templates)
+    )
+    return str(config.templates), warnings
+
+
+def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
     """Every output file of one API, in memory. With a ``worker``, the models render in
-    another process while this one renders the rest (same bytes either way)."""
+    another process while this one renders the rest (same bytes either way).
+
+    File names are relative to ``config.out``: the package's own files, or, for an
+    installable project (``config.meta``), ``pyproject.toml``, ``README.md`` and
+    ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
     clock = Stopwatch()
+    templates, template_warnings = template_overrides(config)
     loaded = load_spec(config.spec)
     doc = apply_overlays(loaded.doc, config.overlays)
     clock.lap("load")
@@ -131,19 +146,17 @@ def generate(
     clock.laps.extend((f"normalize.{name}", t) for name, t in normalized.timings)
     clock.lap("normalize")
     spec = normalized.spec
-    inputs = inputs_of(config)
+    inputs = input_hashes(config.spec, loaded.files[1:], config.overlays, config.templates)
     spec_sha = inputs[0]["sha256"]
     header = render(
         "header.py.jinja",
-        {
-            "generator_version": __version__,
-            "spec_name": config.spec.name,
-            "spec_sha256": spec_sha,
-            "api_name": config.name,
-        },
+        {"generator_version": __version__, "spec_sha256": spec_sha},
         templates,
     ).rstrip("\n")
     info = spec.get("info") or {}
+    options = config.options()
+    # the title every artifact shows: the configured one, else the spec's, else the package
+    config = replace(config, title=config.title or str(info.get("title") or "") or config.package)
     if worker is not None:
         models_text = worker.render_models(spec, header)
     else:
@@ -166,7 +179,7 @@ def generate(
             "package/__init__.py.jinja",
             {
                 "header": header,
-                "title": config.title if config.config_file else str(info.get("title") or ""),
+                "title": config.title,
                 "description": info.get("description"),
                 "version": str(info.get("version") or ""),
                 "package": config.package,
@@ -204,14 +217,30 @@ def generate(
     clock.lap("render.models (wait)" if worker is not None else "join")
     formatted.update(format_python({"models.py": models_source}))
     clock.lap("format.models")
-    files: dict[str, bytes] = {name: text.encode() for name, text in sorted(formatted.items())}
-    files["py.typed"] = b""
-    files["openapi.json"] = openapi
-    files[MANIFEST_NAME] = build_manifest(inputs, files, fingerprint)
+    package_files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
+    package_files["py.typed"] = b""
+    package_files["openapi.json"] = openapi
+    files = package_files
+    if config.meta:
+        from generator.render.meta import render_meta
+
+        files = {f"{config.package}/{name}": data for name, data in package_files.items()}
+        clients = client_names(api, config) if "client" in config.outputs else []
+        project = render_meta(
+            config,
+            info,
+            client_class=clients[0] if clients else None,
+            has_server="server" in config.outputs and bool(api.operations),
+            spec_sha256=spec_sha,
+            templates=templates,
+        )
+        files.update((name, text.encode()) for name, text in project.items())
+    files = dict(sorted(files.items()))
+    files[MANIFEST_NAME] = build_manifest(fingerprint, options, inputs, files)
     clock.lap("manifest")
 
     classes, aliases = defined_names(formatted["models.py"])
-    diags = normalized.diagnostics
+    diags = normalized.diagnostics + template_warnings
     missing = account(original_schemas(doc), diags, classes | aliases)
     if missing:
         diags = diags + tuple(

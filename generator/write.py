@@ -50,10 +50,15 @@ def verify_import(package_dir: Path) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    if (package_dir / "server.py").exists() and importlib.util.find_spec("fastapi") is None:
+        raise ApismithError(
+            "the server modules need fastapi, which apismith depends on: reinstall apismith"
+            ' (pip install apismith), or leave "server" out of the config\'s outputs',
+            exit_code=1,
+        )
     try:
         spec.loader.exec_module(module)
-        # the server needs fastapi, an optional dependency: check it only where installed
-        if (package_dir / "server.py").exists() and importlib.util.find_spec("fastapi"):
+        if (package_dir / "server.py").exists():
             importlib.import_module(f"{name}.server")
             if (package_dir / "mock.py").exists():
                 importlib.import_module(f"{name}.mock")
@@ -71,8 +76,12 @@ def verify_import(package_dir: Path) -> None:
             del sys.modules[key]
 
 
-def write_package(out: Path, files: Mapping[str, bytes], *, verify: bool = True) -> None:
-    """Replace ``out`` with exactly ``files``, after checking the package imports."""
+def write_package(
+    out: Path, files: Mapping[str, bytes], *, package: str = "", verify: bool = True
+) -> None:
+    """Replace ``out`` with exactly ``files``, after checking the package imports.
+
+    ``package`` is the package's folder within ``out`` ("" when ``out`` is the package)."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
@@ -82,8 +91,9 @@ def write_package(out: Path, files: Mapping[str, bytes], *, verify: bool = True)
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(files[name])
-        if verify and "__init__.py" in files:
-            verify_import(staging)
+        init = f"{package}/__init__.py" if package else "__init__.py"
+        if verify and init in files:
+            verify_import(staging / package if package else staging)
         old = None
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.format import parameter_annotation
 from generator.ir import Api, Operation, TypeRef
 from generator.render.annotations import annotation as qualified
 from generator.render.client_config import ClientConfig
@@ -81,6 +82,13 @@ class Param:
     annotation: str
     required: bool
     doc: str = ""
+
+    @property
+    def hint(self) -> str:
+        """The annotation as a method signature writes it (parenthesized when a long union
+        needs it, so that black and ruff format agree)."""
+        default = None if self.required else "NOT_GIVEN"
+        return parameter_annotation(self.name, self.annotation, default, indent=8)
 
 
 @dataclass

@@ -40,6 +40,13 @@ PAGES_DIR = "pages"
 API_PAGE = "client-methods.md"  # hyphenated, as MODELS_PAGE: never a resource page
 
 
+def site_dir(config: ApiConfig) -> str:
+    """Where ``mkdocs build`` writes the site, relative to ``docs/mkdocs.yml``: beside the
+    output directory, never inside it (a file there would be drift)."""
+    up = "../" * (3 if config.meta else 2)
+    return f"{up}{config.package}-site"
+
+
 def docs_context(
     api: Api, config: ApiConfig, diagnostics: Sequence[Diagnostic] = ()
 ) -> dict[str, Any]:
@@ -61,6 +68,7 @@ def docs_context(
             # the theme may not escape it: no markup characters
             "site_name": json.dumps(re.sub(r"[<>&\"'`]", "", f"{title} API reference")),
             "docs_dir": PAGES_DIR,
+            "site_dir": json.dumps(site_dir(config)),
             "resources": [
                 {"title": json.dumps(r.nav_title), "page": json.dumps(r.page)} for r in resources
             ],

@@ -160,5 +160,6 @@ def render_models(spec: Mapping[str, Any], header: str) -> str:
     """The text of ``models.py`` (unformatted) for a normalized spec."""
     if not (spec.get("components") or {}).get("schemas"):
         # DCG refuses a spec without schemas; the package still has a (empty) models module
-        return f'{header}\n\n"""This API declares no schemas."""\n\nfrom __future__ import annotations\n'
+        doc = '"""This API declares no schemas."""'
+        return f"{header}\n\n{doc}\n\nfrom __future__ import annotations\n"
     return fix_up(run_dcg(spec, header))

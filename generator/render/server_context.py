@@ -15,6 +15,7 @@ from typing import Any
 
 from generator.config import ApiConfig
 from generator.errors import ApismithError
+from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, SecurityScheme, TypeRef
 from generator.render.annotations import annotation as qualified
 from generator.render.mock_values import MockError, Synthesizer
@@ -80,6 +81,12 @@ class Arg:
     def __post_init__(self) -> None:
         self.route_annotation = self.route_annotation or self.annotation
 
+    @property
+    def hint(self) -> str:
+        """The service-side annotation as a method signature writes it (parenthesized when a
+        long union needs it, so that black and ruff format agree)."""
+        return parameter_annotation(self.name, self.annotation, None, indent=8)
+
 
 @dataclass
 class Route:
@@ -112,6 +119,14 @@ class Route:
     def call_args(self) -> str:
         """The service call's keyword arguments (``file_id=file_id, body=body``)."""
         return ", ".join(f"{a.name}={a.name}" for a in self.args)
+
+    @property
+    def direct_call(self) -> bool:
+        """Whether the route writes ``result = await service.<name>(...)``. Not when that
+        call has no arguments and its line is too long: black then wraps ``await ...`` in
+        parentheses and ruff format does not (nor keeps them), so the route writes
+        ``result = await _call(service.<name>)``, which both break alike."""
+        return bool(self.args) or fits(f"        result = await service.{self.name}()")
 
 
 @dataclass
@@ -229,6 +244,13 @@ class ServerContext:
     security_imports: list[str]
     defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
 
+    @property
+    def needs_call(self) -> bool:
+        """Whether a route calls its service method through ``_call`` (see ``direct_call``)."""
+        return any(
+            not r.direct_call and r.stream != "always" and r.returns != "None" for r in self.routes
+        )
+
 
 def sse_event_schema(chunk: str) -> dict[str, Any]:
     """The schema of one event of a streaming operation's ``text/event-stream`` answer
@@ -312,7 +334,7 @@ def build_context(api: Api, config: ApiConfig) -> ServerContext:
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
     return ServerContext(
-        title=config.title,
+        title=config.title or api.title or config.package,
         version=api.version,
         package=config.package,
         routes=routes,

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import jinja2
 
+from generator.errors import ApismithError
+
 
 def builtin_templates() -> Path:
     """``generator/templates`` in a wheel; ``<repo>/templates`` in a source checkout."""
@@ -32,10 +34,27 @@ def py_literal(value: object) -> str:
 
 
 def py_docstring(text: str | None) -> str:
-    """Text safe to place between triple double quotes."""
+    """Text safe to place between triple double quotes, that black and ruff format both leave
+    as it is: line breaks become ``\\n``; tabs, other control characters, the Unicode line
+    and paragraph separators and lone surrogates become escapes (the formatters expand tabs
+    and split lines differently; an escape is the same string at run time)."""
+    import re
+
     if not text:
         return ""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     cleaned = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
+    cleaned = re.sub(
+        r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]",
+        lambda m: (
+            "\\t"
+            if m[0] == "\t"
+            else f"\\x{ord(m[0]):02x}"
+            if ord(m[0]) < 0x100
+            else f"\\u{ord(m[0]):04x}"
+        ),
+        cleaned,
+    )
     if cleaned.endswith('"'):
         cleaned += " "
     return cleaned
@@ -66,5 +85,61 @@ def environment(user_dir: str | None = None) -> jinja2.Environment:
     return env
 
 
+def builtin_names() -> list[str]:
+    """The relative names of every built-in template (posix), sorted."""
+    root = builtin_templates()
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+
+
+def unmatched_overrides(user_dir: Path) -> list[tuple[str, str | None]]:
+    """Override files that replace no built-in template: (name, closest built-in name)."""
+    import difflib
+
+    from generator.manifest import tree_files
+
+    known = builtin_names()
+    unmatched = []
+    for name, _path in tree_files(user_dir):
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            unmatched.append((name, close[0] if close else None))
+    return unmatched
+
+
+def _template_error(exc: Exception, name: str, user_dir: str | None) -> ApismithError:
+    """One line naming the template file and line of a Jinja error."""
+    import traceback
+
+    file, line = None, None
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        file, line = exc.filename or exc.name, exc.lineno
+    else:
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename.endswith(".jinja") or (
+                user_dir and Path(frame.filename).resolve().is_relative_to(Path(user_dir).resolve())
+            ):
+                file, line = frame.filename, frame.lineno
+                break
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return ApismithError(
+        f"template error in {name}: {type(exc).__name__}: {message}",
+        file=file or name,
+        line=line,
+        exit_code=2,
+    )
+
+
 def render(name: str, context: dict[str, object], user_dir: str | None = None) -> str:
-    return environment(user_dir).get_template(name).render(**context)
+    """Render one template; a template that fails gives ``file:line`` and exit 2."""
+    try:
+        return environment(user_dir).get_template(name).render(**context)
+    except ApismithError:
+        raise
+    except jinja2.TemplateNotFound:
+        raise
+    except Exception as exc:  # a broken template: user overrides are untrusted input
+        raise _template_error(exc, name, user_dir) from None

@@ -509,7 +509,8 @@ class SyncAPIClient(BaseClient):
 
     def _request(self, method: str, path: str, kind: Any, **o: Any) -> Any:
         """One call, retried; ``o``: query, headers, body, files, stream (chunk type), page,
-        errors (status -> error model), extra_headers, extra_query, extra_body, timeout."""
+        errors (status -> error model), extra_headers, extra_query, extra_body, timeout.
+        """
         request = self._build(method, path, o)
         stream = o.get("stream")
         attempt = 0
