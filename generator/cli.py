@@ -78,6 +78,7 @@ def select_configs(
     templates: Path | None = None,
     meta: bool = False,
     fresh: bool = False,
+    ref_root: Path | None = None,
 ) -> list[ApiConfig]:
     """The APIs a command works on: ad hoc (``--spec``), one ``--config``, or the ones the
     project configures (``[tool.apismith]`` in ``pyproject.toml``, or ``specs/*.toml``)."""
@@ -116,11 +117,14 @@ def select_configs(
         extra += ("--templates", str(templates))
     if meta:
         extra += ("--meta",)
+    if ref_root is not None:
+        extra += ("--ref-root", str(ref_root))
     return [
         replace(
             c,
             templates=templates if templates is not None else c.templates,
             meta=meta or c.meta,
+            ref_root=ref_root if ref_root is not None else c.ref_root,
             command=(*c.command, *extra),
         )
         for c in result
@@ -138,6 +142,13 @@ def regenerate_hint(configs: Sequence[ApiConfig]) -> str:
     """The command(s) that regenerate ``configs``, runnable from the current directory."""
     commands = list(dict.fromkeys(shlex.join(c.command) for c in configs if c.command))
     return " and ".join(f"`{c}`" for c in commands) or "`apismith generate`"
+
+
+_REF_ROOT = click.option(
+    "--ref-root",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Let local $refs read any file under DIR (default: the spec's folder only).",
+)
 
 
 def _common(fn: F) -> F:
@@ -163,6 +174,7 @@ def _common(fn: F) -> F:
             type=click.Path(path_type=Path, file_okay=False),
             help="A directory of templates that override the built-in ones.",
         ),
+        _REF_ROOT,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -217,6 +229,12 @@ def main() -> None:
 )
 @click.option("-v", "--verbose", is_flag=True, help="List every warning, rename and merge.")
 @click.option("--timings", is_flag=True, help="Print the wall time of every pipeline stage.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the output even if apismith did not write it (a directory without an"
+    " apismith MANIFEST.json, or a file): what is there is deleted.",
+)
 @friendly
 def generate(
     apis: tuple[str, ...],
@@ -226,10 +244,12 @@ def generate(
     package: str | None,
     root: Path | None,
     templates: Path | None,
+    ref_root: Path | None,
     meta: bool,
     fresh: bool,
     verbose: bool,
     timings: bool,
+    force: bool,
 ) -> None:
     """Generate every configured API (or the named ones).
 
@@ -246,10 +266,23 @@ def generate(
         from generator.pipeline import generate as run
 
         configs = select_configs(
-            apis, config, spec, out, package, root, templates=templates, meta=meta, fresh=fresh
+            apis,
+            config,
+            spec,
+            out,
+            package,
+            root,
+            templates=templates,
+            meta=meta,
+            fresh=fresh,
+            ref_root=ref_root,
         )
+        from generator.write import repair_target
+
+        for c in configs:  # what an interrupted run left: put back, even if this one fails
+            repair_target(c.out)
         results = [run(c, worker) for c in configs]
-    from generator.write import write_package
+    from generator.write import check_target, write_package
 
     for result in results:
         if result.summary.unaccounted:
@@ -258,10 +291,11 @@ def generate(
                 + ", ".join(result.summary.unaccounted),
                 exit_code=1,
             )
+        check_target(result.config.out, force=force)  # a user's directory: before any write
     for result in results:
         start = time.perf_counter()
         cfg = result.config
-        write_package(cfg.out, result.files, package=cfg.package if cfg.meta else "")
+        write_package(cfg.out, result.files, package=cfg.package if cfg.meta else "", force=force)
         if timings:
             for stage, seconds in (
                 *result.timings,
@@ -298,6 +332,7 @@ def check(
     package: str | None,
     root: Path | None,
     templates: Path | None,
+    ref_root: Path | None,
     full: bool,
     quiet: bool,
 ) -> None:
@@ -310,7 +345,10 @@ def check(
     from generator.check import check_api
 
     drifted = []
-    for cfg in select_configs(apis, config, spec, out, package, root, templates=templates):
+    selected = select_configs(
+        apis, config, spec, out, package, root, templates=templates, ref_root=ref_root
+    )
+    for cfg in selected:
         result = check_api(cfg, full=full)
         if result.clean:
             click.echo(f"{cfg.name}: up to date ({cfg.out})")
@@ -345,8 +383,11 @@ def _used_overrides(out: Path) -> bool:
 @click.argument("spec", type=click.Path(path_type=Path))
 @click.option("--config", type=click.Path(path_type=Path), help="Use this config's passes.")
 @click.option("--disable", multiple=True, help="Switch a pass off (repeatable).")
+@_REF_ROOT
 @friendly
-def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None:
+def normalize(
+    spec: Path, config: Path | None, disable: tuple[str, ...], ref_root: Path | None
+) -> None:
     """Print the normalized SPEC (JSON) on stdout and the warnings on stderr."""
     from generator.normalize import PASS_NAMES
     from generator.pipeline import load_and_normalize
@@ -358,7 +399,12 @@ def normalize(spec: Path, config: Path | None, disable: tuple[str, ...]) -> None
     base = load_config(config) if config else adhoc_config(spec, Path("."), fresh=True)
     from dataclasses import replace
 
-    cfg = replace(base, spec=spec, passes={**base.passes, **{name: False for name in disable}})
+    cfg = replace(
+        base,
+        spec=spec,
+        passes={**base.passes, **{name: False for name in disable}},
+        ref_root=ref_root if ref_root is not None else base.ref_root,
+    )
     _doc, result = load_and_normalize(cfg)
     import json
 

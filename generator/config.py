@@ -14,6 +14,8 @@ An API is configured in one of three places:
       out = "../generated/llm_engine"   # optional; default <project>/generated/<package>
       templates = "../templates-local"  # optional: template overrides, relative to this file
       meta = false                      # true: out/ is an installable project (pyproject)
+      ref_root = "."                    # optional: where $refs may read files (default:
+                                        # the spec's folder), relative to this file
 
       [passes]                          # every pass is on unless switched off here
       upgrade = true
@@ -69,6 +71,7 @@ API_KEYS = {
     "outputs",
     "templates",
     "meta",
+    "ref_root",
 }
 TABLES = ("passes", "client", "server", "streaming")
 TOP_KEYS = {"api", *TABLES}
@@ -107,6 +110,8 @@ class ApiConfig:
     outputs: tuple[str, ...] = OUTPUTS
     templates: Path | None = None
     meta: bool = False
+    # where local $refs may read files (None: the spec's folder); a machine path, not recorded
+    ref_root: Path | None = None
     # how to run generation again from the directory the command ran in (for hints)
     command: tuple[str, ...] = ()
 
@@ -170,7 +175,7 @@ def _options(where: str, entry: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(entry) - API_KEYS - set(TABLES))
     if unknown:
         raise _fail(where, f"unknown key(s) {unknown}; expected {sorted(API_KEYS | set(TABLES))}")
-    for key in ("package", "title", "spec", "base_url", "out", "templates"):
+    for key in ("package", "title", "spec", "base_url", "out", "templates", "ref_root"):
         if key in entry and not isinstance(entry[key], str):
             raise _fail(where, f"{key} must be a string")
     if "meta" in entry and not isinstance(entry["meta"], bool):
@@ -274,7 +279,7 @@ def load_config(path: Path) -> ApiConfig:
     package = str(options["package"])
     out = base / api["out"] if "out" in api else base.parent / "generated" / package
     templates = base / api["templates"] if "templates" in api else None
-    return build_config(
+    config = build_config(
         name,
         base / str(api["spec"]),
         out,
@@ -284,6 +289,7 @@ def load_config(path: Path) -> ApiConfig:
         templates=templates,
         command=("apismith", "generate", "--config", str(path)),
     )
+    return replace(config, ref_root=base / api["ref_root"] if "ref_root" in api else None)
 
 
 def recorded_options(out: Path) -> dict[str, Any]:
@@ -394,14 +400,17 @@ def project_configs(
                 raise _fail(here, f"needs {key} = '<path>'")
         root = project.root
         templates = root / entry["templates"] if "templates" in entry else None
-        configs[name] = vendored_config(
-            name,
-            root / entry["spec"],
-            root / entry["out"],
-            given,
-            base=root,
-            templates=templates,
-            fresh=fresh,
-            command=(*command, name),
+        configs[name] = replace(
+            vendored_config(
+                name,
+                root / entry["spec"],
+                root / entry["out"],
+                given,
+                base=root,
+                templates=templates,
+                fresh=fresh,
+                command=(*command, name),
+            ),
+            ref_root=root / entry["ref_root"] if "ref_root" in entry else None,
         )
     return configs

@@ -45,7 +45,15 @@ class ApismithError(Exception):
                     where += f":{self.column}"
             where += ": "
         at = f" (at {self.pointer or '#'})" if self.pointer is not None else ""
-        return f"{where}{self.message}{at}"
+        return one_line(f"{where}{self.message}{at}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every unprintable character (newlines, NUL, lone surrogates...)
+    backslash-escaped: spec text in a message or pointer keeps the error on one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _rebuild(

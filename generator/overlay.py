@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import ApismithError
-from generator.load import read_document
+from generator.load import check_document, read_document
 
 _TOKEN = re.compile(
     r"""\.([A-Za-z0-9_\-$@]+|\*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+|\*)\]"""
@@ -76,8 +76,18 @@ def apply_overlay(doc: dict[str, Any], overlay: Any, source: str) -> dict[str, A
     result = copy.deepcopy(doc)
     for i, action in enumerate(overlay["actions"]):
         where = f"#/actions/{i}"
+        if not isinstance(action, dict):
+            raise ApismithError(
+                "overlay: an overlay action must be an object", file=source, pointer=where
+            )
+        if not isinstance(action.get("target", ""), str):
+            raise ApismithError(
+                "overlay: target must be a string (a JSONPath)",
+                file=source,
+                pointer=f"{where}/target",
+            )
         try:
-            tokens = parse_path(str(action.get("target", "")))
+            tokens = parse_path(action.get("target", ""))
         except ValueError as exc:
             raise ApismithError(f"overlay: {exc}", file=source, pointer=where) from None
         matches = select(result, tokens)
@@ -99,10 +109,25 @@ def apply_overlay(doc: dict[str, Any], overlay: Any, source: str) -> dict[str, A
                     result = merge(result, action["update"])
                 else:
                     parent[key] = merge(parent[key], action["update"])
+    if not isinstance(result, dict):
+        raise ApismithError(
+            "overlay: the patched spec is no longer an object", file=source, pointer="#"
+        )
+    try:
+        check_document(result, source)
+    except ApismithError as exc:  # the pointer is into the patched spec
+        raise ApismithError(
+            f"after this overlay, the spec is invalid: {exc.message}",
+            file=source,
+            pointer=exc.pointer,
+        ) from None
     return result
 
 
 def apply_overlays(doc: dict[str, Any], overlays: Sequence[Path]) -> dict[str, Any]:
+    """Apply each overlay in turn. Overlays come from the config's author, not from the
+    spec, so they are read from wherever the config says (no ref-root confinement), through
+    the same bounded loader as specs."""
     for path in overlays:
         doc = apply_overlay(doc, read_document(path), str(path))
     return doc

@@ -57,16 +57,21 @@ class Generated:
 
 
 def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
-    loaded = load_spec(config.spec)
+    loaded = load_spec(config.spec, config.ref_root)
     doc = apply_overlays(loaded.doc, config.overlays)
-    return doc, normalize(doc, config.passes, config.pass_options)
+    normalized = normalize(doc, config.passes, config.pass_options, source=config.spec)
+    return doc, replace(normalized, diagnostics=loaded.warnings + normalized.diagnostics)
 
 
 def account(
     original: list[str], diagnostics: tuple[Diagnostic, ...], defined: set[str]
 ) -> tuple[str, ...]:
     """Original schema names that map to nothing rendered and were not reported merged."""
-    renamed = {d.old: d.new for d in diagnostics if d.kind in ("rename", "merge") and d.old}
+    renamed = {
+        d.old: d.new
+        for d in diagnostics
+        if d.kind in ("rename", "merge") and not d.pointer.startswith("#/paths")
+    }
     missing = []
     for name in original:
         seen: set[str] = set()
@@ -139,10 +144,10 @@ def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
     ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
     clock = Stopwatch()
     templates, template_warnings = template_overrides(config)
-    loaded = load_spec(config.spec)
+    loaded = load_spec(config.spec, config.ref_root)
     doc = apply_overlays(loaded.doc, config.overlays)
     clock.lap("load")
-    normalized = normalize(doc, config.passes, config.pass_options)
+    normalized = normalize(doc, config.passes, config.pass_options, source=config.spec)
     clock.laps.extend((f"normalize.{name}", t) for name, t in normalized.timings)
     clock.lap("normalize")
     spec = normalized.spec
@@ -240,7 +245,7 @@ def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
     clock.lap("manifest")
 
     classes, aliases = defined_names(formatted["models.py"])
-    diags = normalized.diagnostics + template_warnings
+    diags = loaded.warnings + normalized.diagnostics + template_warnings
     missing = account(original_schemas(doc), diags, classes | aliases)
     if missing:
         diags = diags + tuple(

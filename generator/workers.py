@@ -21,6 +21,11 @@ from generator.errors import ApismithError
 
 
 def _warm() -> None:
+    import signal
+
+    # if the main process dies (a kill, say), end quietly instead of printing a
+    # BrokenPipeError traceback when the result cannot be sent back
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     import datamodel_code_generator
     import datamodel_code_generator.config  # noqa: F401
 

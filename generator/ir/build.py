@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import keyword
-import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, cast
@@ -27,6 +25,7 @@ from generator.ir.model import (
 )
 from generator.ir.types import TypeReader, is_map, own
 from generator.load import resolve_pointer
+from generator.normalize import naming
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 LOCATIONS: tuple[ParameterLocation, ...] = ("path", "query", "header", "cookie")
@@ -40,33 +39,11 @@ def build_ir(spec: Mapping[str, Any]) -> Api:
     return _Builder(spec).api()
 
 
-_CAMEL_ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_NOT_WORD = re.compile(r"[^0-9A-Za-z]+")
-_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # already snake_case
-
-
 @lru_cache(maxsize=4096)
 def snake_case(text: str) -> str:
     """``createChatCompletion`` / ``POST-V4-/v2/chat-completions`` -> a snake_case
     identifier (``create_chat_completion`` / ``post_v4_v2_chat_completions``)."""
-    if not _SNAKE.fullmatch(text):
-        text = _CAMEL_ACRONYM.sub(r"\1_\2", text)
-        text = _CAMEL.sub(r"\1_\2", text)
-        text = _NOT_WORD.sub("_", text).strip("_").lower()
-    if not text:
-        return "unnamed"
-    if text[0].isdigit():
-        text = f"n_{text}"
-    return f"{text}_" if keyword.iskeyword(text) or text in ("self", "cls") else text
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name}_{n}", n + 1
-    taken.add(candidate)
-    return candidate
+    return naming.python_snake_case(text)
 
 
 def _text(value: Any) -> str | None:
@@ -215,8 +192,11 @@ class _Builder:
         taken: set[str],
     ) -> Operation:
         op_id = _text(op.get("operationId"))
-        explicit = _text(op.get("x-apismith-name"))
-        name = explicit or snake_case(op_id or f"{method}_{path}")
+        # the names pass (or the identifiers pass) set a valid x-apismith-name; a raw spec's
+        # is taken only when it passes the same validator
+        name, _ = naming.take_name(
+            op.get("x-apismith-name"), snake_case(op_id or f"{method}_{path}"), "method", taken
+        )
         security = op["security"] if "security" in op else self.spec.get("security")
         responses = self.responses(op.get("responses") or {})
         streaming = bool(op.get("x-apismith-stream")) or any(
@@ -226,7 +206,7 @@ class _Builder:
         )
         return Operation(
             operation_id=op_id,
-            python_name=_unique(name, taken),
+            python_name=name,
             method=method,
             path=path,
             tags=tuple(str(t) for t in op.get("tags") or ()),
@@ -261,9 +241,12 @@ class _Builder:
         style = _text(raw.get("style")) or ("form" if location in ("query", "cookie") else "simple")
         explode = raw.get("explode")
         name = str(raw["name"])
+        python_name, _ = naming.take_name(
+            raw.get("x-python-name"), snake_case(name), "parameter", taken
+        )
         return Parameter(
             name=name,
-            python_name=_unique(_text(raw.get("x-python-name")) or snake_case(name), taken),
+            python_name=python_name,
             location=location,
             required=location == "path" or raw.get("required") is True,
             schema=self.types.read(schema),
@@ -328,9 +311,12 @@ class _Builder:
         deprecated = schema.get("deprecated") is True
         if _is_object(schema):
             required = schema.get("required") or ()
+            props = schema.get("properties")
+            props = props if is_map(props) else {}
+            python_names = naming.field_python_names(props)
             fields = tuple(
-                self.field(wire, prop, wire in required)
-                for wire, prop in (schema.get("properties") or {}).items()
+                self.field(wire, prop, wire in required, python_names[wire][0])
+                for wire, prop in props.items()
             )
             return Model(name, "object", description, fields, deprecated=deprecated)
         root = self.types.read(schema)
@@ -353,12 +339,12 @@ class _Builder:
             deprecated=deprecated,
         )
 
-    def field(self, wire: str, prop: Any, required: bool) -> Field:
+    def field(self, wire: str, prop: Any, required: bool, python_name: str) -> Field:
         prop = prop if is_map(prop) else {}
         type_ = self.types.read(prop)
         return Field(
             name=str(wire),
-            python_name=_text(prop.get("x-python-name")) or str(wire),
+            python_name=python_name,
             type=type_,
             required=required,
             nullable=type_.nullable,

@@ -4,6 +4,11 @@ Each pass is a module with ``NAME`` and a pure ``run(spec, options) -> PassResul
 it never mutates its input, and it can be switched off in an API's config
 (``[passes] <name> = false``). ``options`` is the pass's own config table
 (``[passes.<name>]``), empty when absent.
+
+Two checks run after them and cannot be switched off (``ALWAYS``): ``identifiers``, the
+boundary every name that becomes code passes, and ``patterns``, which keeps only regexes
+pydantic compiles. A pass may raise :class:`~generator.errors.ApismithError` (exit 2, with
+a pointer) for input no pass can repair.
 """
 
 from __future__ import annotations
@@ -11,15 +16,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from generator.errors import ApismithError
 from generator.normalize import (
     allof,
     defaults,
     defs,
     discriminators,
+    identifiers,
     names,
     nullable,
+    patterns,
     tuples,
     upgrade,
 )
@@ -47,6 +56,11 @@ PASSES: tuple[Pass, ...] = (
     Pass(names.NAME, names.run, "schema, operation and field names made valid and unique"),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
+# Always on, after the passes above: not in PASS_NAMES, so a config cannot switch them off.
+ALWAYS: tuple[Pass, ...] = (
+    Pass(identifiers.NAME, identifiers.run, "every name that becomes code checked (always on)"),
+    Pass(patterns.NAME, patterns.run, "every pattern one pydantic compiles (always on)"),
+)
 
 
 @dataclass(frozen=True)
@@ -60,18 +74,28 @@ def normalize(
     spec: Mapping[str, Any],
     enabled: Mapping[str, bool] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    source: Path | None = None,
 ) -> Normalized:
-    """Run every enabled pass in order."""
+    """Run every enabled pass in order, then the ``ALWAYS`` checks. An error a pass raises
+    names ``source`` (the spec file) when it names no file itself."""
     enabled = enabled or {}
     options = options or {}
     current: Mapping[str, Any] = spec
     found: list[Diagnostic] = []
     timings: list[tuple[str, float]] = []
-    for p in PASSES:
-        if not enabled.get(p.name, True):
+    for p in (*PASSES, *ALWAYS):
+        if p in PASSES and not enabled.get(p.name, True):
             continue
         start = time.perf_counter()
-        result = p.run(current, options.get(p.name, {}))
+        try:
+            result = p.run(current, options.get(p.name, {}))
+        except ApismithError as exc:
+            if exc.file is None and source is not None:
+                from generator.load import _display
+
+                exc.file = _display(source)
+            raise
         timings.append((p.name, time.perf_counter() - start))
         current = result.spec
         found.extend(result.diagnostics)

@@ -6,7 +6,7 @@ Engine's ``Prompt``: ``"<|endoftext|>"`` on a nullable list of ints). Each drop 
 
 The check is a tiny validator: ``type`` (bool is no number; 1.0 is an integer), ``enum``,
 ``const``, numeric bounds (3.1 and boolean 3.0 exclusive forms), string lengths,
-``pattern`` (``re.search``), item counts, ``items``/``prefixItems``, local ``$ref``
+``pattern`` (pydantic's regex engine), item counts, ``items``/``prefixItems``, local ``$ref``
 targets, ``allOf``/``anyOf``/``oneOf`` (any member accepting is enough), and for objects
 the ``required`` keys and the types of the present properties (shallow). Whatever it
 cannot judge (formats, unknown keywords, remote refs, bad patterns) counts as valid:
@@ -16,13 +16,14 @@ a default is only dropped when it is surely wrong.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from generator.load import resolve_pointer
 from generator.normalize.diagnostics import Diagnostic, PassResult
 from generator.normalize.nullable import TYPE_CHECKS, map_schemas
+from generator.normalize.patterns import matches as pattern_matches
+from generator.normalize.patterns import pattern_error
 from generator.normalize.walk import json_copy
 
 NAME = "defaults"
@@ -170,12 +171,11 @@ class _Validator:
             return f"shorter than minLength {low}"
         if isinstance(high, int) and len(value) > high:
             return f"longer than maxLength {high}"
-        if isinstance(pattern, str):
-            try:
-                if not re.search(pattern, value):
-                    return f"does not match pattern {pattern!r}"
-            except re.error:
-                return None
+        # pydantic's own (linear-time) regex engine, the one the generated code uses; a
+        # pattern it refuses is the patterns pass's business
+        if isinstance(pattern, str) and pattern_error(pattern) is None:
+            if not pattern_matches(pattern, value):
+                return f"does not match pattern {pattern!r}"
         return None
 
     def _array(self, value: Any, schema: Schema, depth: int) -> str | None:

@@ -67,7 +67,7 @@ def _diag(kind: Kind, pointer: str, message: str, old: str = "", new: str = "") 
 def _show(name: str) -> str:
     """``name`` for a one-line message: quoted when it holds newlines or other
     unprintable characters."""
-    return name if name.isprintable() else json.dumps(name)
+    return name if name and name.isprintable() else json.dumps(name)
 
 
 # --- schemas ---------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def _plan_schema_names(
 def _checked_class_name(
     new: str, pointer: str, reserved: frozenset[str], diags: list[Diagnostic]
 ) -> str:
-    if new.isascii() and new.isidentifier() and new not in naming.PY_KEYWORDS:
+    if naming.identifier_problem(new, "class", reserved=reserved) is None:
         return new
     fixed = naming.class_name(new, reserved)
     message = f"schema_renames: {new!r} is not a valid class name, using {fixed}"
@@ -330,7 +330,7 @@ _MAP_KEYS = frozenset(SCHEMA_MAP_KEYS)
 _SUBSCHEMA_KEYS = frozenset(SCHEMA_KEYS) | frozenset(SCHEMA_LIST_KEYS) | _MAP_KEYS
 
 
-def _object_schemas(spec: dict[str, Any]) -> list[Found]:
+def object_schemas(spec: dict[str, Any]) -> list[Found]:
     """Every schema with a ``properties`` map, in document order, as (root pointer, tokens
     below the root, schema): pointers are only built for the few that need one."""
     if "openapi" in spec or "components" in spec:
@@ -366,7 +366,7 @@ def _alias_fields(spec: dict[str, Any], soft_keywords: bool, diags: list[Diagnos
     """Set ``x-python-name`` on every property whose name is not a safe field name."""
     prefix = _container(spec)[1]
     safe: dict[str, bool] = {}
-    for root, tokens, schema in _object_schemas(spec):
+    for root, tokens, schema in object_schemas(spec):
         props: dict[str, Any] = schema["properties"]
         for p in props:
             if p not in safe:

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 
@@ -52,9 +52,23 @@ RESERVED_CLASS_NAMES = frozenset(
     }
 )  # fmt: skip
 
+# Names the generated server module uses inside ``create_router``, where every route is a
+# nested function named after its operation: a route of one of these names would shadow it.
+RESERVED_METHOD_NAMES = frozenset(
+    {"current_credentials", "isinstance", "models", "router", "service", "verify_credentials"}
+)
+RESERVED_METHOD_PREFIXES = ("require_credentials_",)
+# Names the bodies of generated client, server and mock methods use that a parameter of the
+# same name would shadow (the renderers rename their own keywords, such as ``timeout``).
+RESERVED_PARAMETER_NAMES = frozenset(
+    {"cast", "cls", "getattr", "isinstance", "models", "path_param", "range", "self"}
+)
+
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 _PASCAL = re.compile(r"[A-Z][A-Za-z0-9]*")
+_IR_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # already snake_case
+_IR_NOT_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
@@ -108,11 +122,119 @@ def snake_case(text: str) -> str:
     return "_".join(w.lower() for w in _NON_ALNUM.split(text) if w)
 
 
+# --- the identifier validator --------------------------------------------------------------
+
+Scope = Literal["class", "method", "parameter", "field"]
+
+
+def identifier_problem(
+    name: object,
+    scope: Scope,
+    *,
+    reserved: frozenset[str] | None = None,
+    soft_keywords: bool = False,
+) -> str | None:
+    """Why ``name`` cannot be a generated name in ``scope``, or None when it can.
+
+    The one check every name that lands in generated code as code passes, whether the
+    generator made it or the spec supplied it (``x-python-name``, ``x-apismith-name``).
+    Every scope wants an ASCII identifier (PEP 3131 identifiers are NFKC-normalized by the
+    parser, so two different spellings could name one variable) that is no keyword and
+    does not start with an underscore. Then, per scope:
+
+    - ``class`` (a model): starts with an upper-case letter; not in ``reserved`` (the
+      names ``models.py`` imports: ``RESERVED_CLASS_NAMES`` by default);
+    - ``method`` (an operation) and ``parameter``: starts with a lower-case letter, so it
+      shadows no imported class or constant; not one of the names the generated bodies use
+      (``RESERVED_METHOD_NAMES``, ``RESERVED_PARAMETER_NAMES``);
+    - ``field`` (a pydantic field): no ``BaseModel`` attribute (``PYDANTIC_RESERVED``) and
+      no pydantic-protected prefix (``model_validate``, ``model_dump``); with
+      ``soft_keywords``, no soft keyword either.
+
+    Uniqueness is the caller's: it knows the scope.
+    """
+    if not isinstance(name, str):
+        return f"not a string but {type(name).__name__}"
+    if not name:
+        return "empty"
+    if not (name.isascii() and name.isidentifier()):
+        return "not an ASCII Python identifier"
+    if name in PY_KEYWORDS:
+        return "a Python keyword"
+    if name.startswith("_"):
+        return "starts with an underscore"
+    if scope == "class":
+        if not name[0].isupper():
+            return "does not start with an upper-case letter"
+        taken = RESERVED_CLASS_NAMES if reserved is None else reserved
+        return "a reserved name" if name in taken else None
+    if scope in ("method", "parameter"):
+        if not name[0].islower():
+            return "does not start with a lower-case letter"
+        if scope == "method" and (
+            name in RESERVED_METHOD_NAMES or name.startswith(RESERVED_METHOD_PREFIXES)
+        ):
+            return "a name the generated server uses"
+        if scope == "parameter" and name in RESERVED_PARAMETER_NAMES:
+            return "a name the generated methods use"
+        return None
+    if name in PYDANTIC_RESERVED or name.startswith(PYDANTIC_PROTECTED_PREFIXES):
+        return "reserved by pydantic"
+    if soft_keywords and name in SOFT_KEYWORDS:
+        return "a soft keyword"
+    return None
+
+
+def python_snake_case(text: str) -> str:
+    """``createChatCompletion`` / ``POST-V4-/v2/chat-completions`` -> a snake_case
+    identifier (``create_chat_completion`` / ``post_v4_v2_chat_completions``): the names
+    the IR derives for parameters, and for operations without ``x-apismith-name``."""
+    if not _IR_SNAKE.fullmatch(text):
+        text = _CAMEL_2.sub(r"\1_\2", text)
+        text = _CAMEL_1.sub(r"\1_\2", text)
+        text = _IR_NOT_WORD.sub("_", text).strip("_").lower()
+    if not text:
+        return "unnamed"
+    if text[0].isdigit():
+        text = f"n_{text}"
+    return f"{text}_" if text in PY_KEYWORDS or text in ("self", "cls") else text
+
+
+def take_name(
+    given: object,
+    derived: str,
+    scope: Literal["method", "parameter"],
+    taken: set[str],
+) -> tuple[str, str | None]:
+    """A method or parameter name, added to ``taken``: ``given`` (spec-supplied) when it
+    is valid and free, else ``derived`` (``_`` appended when reserved) made unique with
+    ``_2``, ``_3``... Returns the name and why ``given`` was refused (None when it was
+    kept, or when there was none)."""
+    why = None
+    if given is not None:
+        why = identifier_problem(given, scope)
+        if why is None and given in taken:
+            why = "already used"
+        if why is None:
+            assert isinstance(given, str)
+            taken.add(given)
+            return given, None
+    base = derived if identifier_problem(derived, scope) is None else derived + "_"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name, why
+
+
 # --- class names ----------------------------------------------------------------------
 
 
 def is_valid_class_name(name: str, reserved: frozenset[str] = RESERVED_CLASS_NAMES) -> bool:
-    return bool(_PASCAL.fullmatch(name)) and name not in reserved and name not in PY_KEYWORDS
+    return (
+        bool(_PASCAL.fullmatch(name))
+        and identifier_problem(name, "class", reserved=reserved) is None
+    )
 
 
 def _safe_class(name: str, reserved: frozenset[str]) -> str:
@@ -209,7 +331,7 @@ def _distinct_words(seqs: list[list[str]]) -> list[list[str]]:
 
 
 def is_valid_method_name(name: str) -> bool:
-    return bool(_SNAKE.fullmatch(name)) and name not in PY_KEYWORDS
+    return bool(_SNAKE.fullmatch(name)) and identifier_problem(name, "method") is None
 
 
 def safe_method_name(text: str) -> str:
@@ -217,7 +339,7 @@ def safe_method_name(text: str) -> str:
     name = snake_case(text) or "op"
     if name[0].isdigit():
         name = "op_" + name
-    return name + "_" if name in PY_KEYWORDS else name
+    return name if identifier_problem(name, "method") is None else name + "_"
 
 
 _TAGGED_ID = re.compile(r"([A-Za-z]+)-([A-Za-z0-9]+)-(/.*)")
@@ -256,15 +378,7 @@ def method_name(operation_id: str | None, method: str, path: str, drop_tag: str 
 
 def is_safe_field_name(name: str, *, soft_keywords: bool = False) -> bool:
     """Whether a property name can be a pydantic field name as it is."""
-    return (
-        name.isascii()
-        and name.isidentifier()
-        and not name.startswith("_")
-        and name not in PY_KEYWORDS
-        and name not in PYDANTIC_RESERVED
-        and not name.startswith(PYDANTIC_PROTECTED_PREFIXES)
-        and not (soft_keywords and name in SOFT_KEYWORDS)
-    )
+    return identifier_problem(name, "field", soft_keywords=soft_keywords) is None
 
 
 def python_field_name(name: str, taken: set[str], *, soft_keywords: bool = False) -> str:
@@ -293,6 +407,39 @@ def python_field_name(name: str, taken: set[str], *, soft_keywords: bool = False
     while not ok(f"{base}_{n}"):
         n += 1
     return f"{base}_{n}"
+
+
+def field_python_names(
+    props: Mapping[str, Any], *, soft_keywords: bool = False
+) -> dict[str, tuple[str, str | None]]:
+    """The Python name of every property of one object schema: wire name -> (name, why its
+    ``x-python-name`` was refused, or None).
+
+    A valid ``x-python-name`` that no other field uses is kept; else a safe wire name is
+    its own Python name, and any other gets :func:`python_field_name`. A Python name never
+    equals another field's wire name (pydantic populates by both) or Python name.
+    """
+    safe = {w: is_safe_field_name(w, soft_keywords=soft_keywords) for w in props}
+    taken = {w for w, ok in safe.items() if ok}
+    out: dict[str, tuple[str, str | None]] = {}
+    for wire, sub in props.items():
+        why = None
+        if isinstance(sub, dict) and "x-python-name" in sub:
+            given = sub["x-python-name"]
+            why = identifier_problem(given, "field")
+            if why is None and given != wire and given in taken:
+                why = "already used by another field"
+            if why is None:
+                taken.add(given)
+                out[wire] = (given, None)
+                continue
+        if safe[wire]:
+            out[wire] = (wire, why)
+            continue
+        python = python_field_name(str(wire), taken, soft_keywords=soft_keywords)
+        taken.add(python)
+        out[wire] = (python, why)
+    return out
 
 
 # --- uniqueness ---------------------------------------------------------------------------

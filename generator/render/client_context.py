@@ -18,10 +18,13 @@ from typing import Any
 
 from generator.format import parameter_annotation
 from generator.ir import Api, Operation, TypeRef
+from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.render.annotations import annotation as qualified
 from generator.render.client_config import ClientConfig
 
+# the method's own keywords, and the names its body uses (``cast``, ``path_param``...)
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
+RESERVED |= RESERVED_PARAMETER_NAMES
 CLIENT_ATTRS = {"close", "with_options", "with_raw_response", "base_url", "timeout", "max_retries"}
 VERB = {"get": "retrieve", "put": "update", "patch": "update", "delete": "delete", "post": "create"}
 VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")

@@ -9,10 +9,10 @@ fields are left out, so an instance is as small as the schema allows.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from generator.ir import Api, Model, TypeRef
+from generator.normalize.patterns import matches as pattern_matches
 
 _FORMATS: dict[str, str] = {
     "date-time": "2024-01-01T00:00:00Z",
@@ -184,7 +184,7 @@ def _string(fmt: str | None, c: Any) -> str:
     for text in candidates:
         if len(text) < min_len or (max_len is not None and len(text) > max_len):
             continue
-        if pattern and re.search(pattern, text) is None:
+        if pattern and not pattern_matches(pattern, text):  # pydantic's regex engine
             continue
         return text
     raise MockError(f"no string matches pattern {pattern!r} (length {min_len}..{max_len})")

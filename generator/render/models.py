@@ -49,14 +49,70 @@ DCG_OPTIONS: dict[str, Any] = {
 
 
 def field_aliases(spec: Mapping[str, Any]) -> dict[str, str]:
-    """``{"Model.wire_name": python_name}`` from the names pass's ``x-python-name``."""
+    """``{"Model.wire_name": python_name}`` from the names pass's ``x-python-name``.
+
+    DCG pastes these names into the module as they are, so they come from
+    :func:`naming.field_python_names`, which takes an ``x-python-name`` only when it passes
+    the identifier validator (the ``identifiers`` pass has already replaced any that does
+    not; this holds for a spec that skipped normalization too).
+    """
+    from generator.normalize.naming import field_python_names
+
     aliases: dict[str, str] = {}
     for model, schema in sorted((spec.get("components", {}).get("schemas") or {}).items()):
         props = schema.get("properties") if isinstance(schema, dict) else None
-        for wire, prop in (props or {}).items():
-            if isinstance(prop, dict) and isinstance(prop.get("x-python-name"), str):
-                aliases[f"{model}.{wire}"] = prop["x-python-name"]
+        if not isinstance(props, dict):
+            continue
+        names = field_python_names(props)
+        for wire, prop in props.items():
+            if isinstance(prop, dict) and "x-python-name" in prop:
+                aliases[f"{model}.{wire}"] = names[wire][0]
     return aliases
+
+
+# Schema keywords that hold data, not schemas: an ``x-`` key inside them is a value.
+_DATA_KEYS = frozenset(
+    {"default", "enum", "const", "examples", "example", "required", "discriminator"}
+)
+# Keywords whose value maps names (not keywords) to schemas.
+_NAME_MAPS = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "dependencies",
+        "dependentRequired",
+    }
+)
+
+
+def strip_extensions(schema: Any) -> None:
+    """Remove every ``x-`` extension from a schema and its sub-schemas, in place.
+
+    DCG reads extensions as code: ``x-python-type`` becomes an annotation,
+    ``x-python-import`` an import statement, ``x-enum-varnames`` member names. A spec is
+    untrusted, so none reaches it; what the generator wants DCG to know (field names) goes
+    through its options instead.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key in [k for k in node if isinstance(k, str) and k.startswith("x-")]:
+            del node[key]
+        for key, value in node.items():
+            if key in _DATA_KEYS:
+                continue
+            if key in _NAME_MAPS and isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
 
 
 def _is_null(schema: Any) -> bool:
@@ -91,6 +147,7 @@ def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
         if union_key == "anyOf":
             schema.pop("anyOf", None)
     name_array_items(data)
+    strip_extensions(list((data.get("components") or {}).get("schemas", {}).values()))
     return data
 
 

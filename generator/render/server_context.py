@@ -17,6 +17,7 @@ from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, SecurityScheme, TypeRef
+from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.render.annotations import annotation as qualified
 from generator.render.mock_values import MockError, Synthesizer
 
@@ -34,7 +35,8 @@ _CONSTRAINTS = {
     "maxItems": "max_length",
 }
 _PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
-_RESERVED = {"self", "body", "service", "request", "credentials"}
+# names the generated method bodies use: a parameter or form field must not shadow them
+_RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
 
 
 def annotation(t: TypeRef) -> str:
@@ -325,7 +327,7 @@ def build_context(api: Api, config: ApiConfig) -> ServerContext:
     if unused:
         raise ApismithError(f"config: [streaming] names unknown operations {sorted(unused)}")
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
-    fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request"}
+    fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request", "Response"}
     for r in routes:
         fastapi_names.update(a.marker.split("(")[0] for a in r.args)
         fastapi_names.update(

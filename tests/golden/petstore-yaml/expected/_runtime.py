@@ -23,6 +23,7 @@ from collections.abc import (
     Mapping,
 )
 from contextvars import ContextVar
+from functools import partial
 from typing import IO, Any, Generic, Literal, ParamSpec, TypeVar, cast
 from urllib.parse import quote
 
@@ -49,7 +50,7 @@ DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 DEFAULT_MAX_RETRIES = 2
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
-MAX_RETRY_AFTER = 60.0
+MAX_RETRY_AFTER = 60.0  # the longest Retry-After obeyed; a longer one skips the retry
 
 
 class NotGiven:
@@ -120,6 +121,19 @@ class APIStreamError(APIError):
     """An error event received in the middle of a server-sent-event stream."""
 
 
+class APIResponseValidationError(APIError):
+    """A 2xx response, or one event of its stream, that is not JSON or not its model.
+    ``body``: the parsed JSON, else the text; ``errors``: pydantic's error list."""
+
+    def __init__(self, response: httpx.Response, text: str, exc: pydantic.ValidationError) -> None:  # fmt: skip
+        self.response, self.status_code = response, response.status_code
+        self.errors = exc.errors(include_url=False)
+        where = [".".join(map(str, e["loc"])) or "body" for e in self.errors[:3]]
+        detail = "; ".join(f"{w}: {e['msg']}" for w, e in zip(where, self.errors))
+        message = f"invalid response from {response.request.url}: {exc.title}: {detail}"
+        super().__init__(message, response.request, _loads(text))
+
+
 STATUS_ERRORS: dict[int, type[APIStatusError]] = {400: BadRequestError, 401: AuthenticationError,
     403: PermissionDeniedError, 404: NotFoundError, 409: ConflictError,
     422: UnprocessableEntityError, 429: RateLimitError}  # fmt: skip
@@ -128,16 +142,28 @@ STATUS_ERRORS: dict[int, type[APIStatusError]] = {400: BadRequestError, 401: Aut
 _ADAPTERS: dict[Any, pydantic.TypeAdapter[Any]] = {}
 
 
-def parse_json(kind: Any, content: bytes) -> Any:
-    """``content`` validated as ``kind`` (a model class, or any type a TypeAdapter takes)."""
+def parse_json(kind: Any, response: httpx.Response, text: str | None = None) -> Any:
+    """The body (or ``text``, one stream event) validated as ``kind`` (a model class, or any
+    type a TypeAdapter takes); a failure raises :class:`APIResponseValidationError`."""
     if kind is None:
         return None
-    if isinstance(kind, type) and issubclass(kind, pydantic.BaseModel):
-        return kind.model_validate_json(content)
-    adapter = _ADAPTERS.get(kind)
-    if adapter is None:
-        adapter = _ADAPTERS[kind] = pydantic.TypeAdapter(kind)
-    return adapter.validate_json(content)
+    content = response.content if text is None else text.encode()
+    try:
+        if isinstance(kind, type) and issubclass(kind, pydantic.BaseModel):
+            return kind.model_validate_json(content)
+        if (adapter := _ADAPTERS.get(kind)) is None:
+            adapter = _ADAPTERS[kind] = pydantic.TypeAdapter(kind)
+        return adapter.validate_json(content)
+    except pydantic.ValidationError as exc:
+        text = response.text if text is None else text
+        raise APIResponseValidationError(response, text, exc) from exc
+
+
+def _loads(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def jsonable(value: object) -> object:
@@ -221,8 +247,8 @@ class APIResponse(Generic[R]):
 class _Decoder:
     """Server-sent-event lines in, typed chunks out (``SKIP`` while an event is incomplete)."""
 
-    def __init__(self, kind: Any) -> None:
-        self.kind = kind
+    def __init__(self, kind: Any, response: httpx.Response) -> None:
+        self.kind, self.response = kind, response
         self.event: str | None = None
         self.data: list[str] = []
         self.done = False
@@ -240,12 +266,19 @@ class _Decoder:
             text, event = "\n".join(self.data), self.event
             self.event, self.data = None, []
             if event == "error" or '"error"' in text:
-                body = json.loads(text) if text.lstrip().startswith("{") else text
-                error = body.get("error") if isinstance(body, dict) else body
+                body = _loads(text)
+                error = body.get("error") if isinstance(body, dict) else None
                 if event == "error" or error:
-                    raise APIStreamError(f"error event in stream: {error}", None, body)
-            return parse_json(self.kind, text.encode())
+                    message = f"error event in stream: {error or body}"
+                    raise APIStreamError(message, self.response.request, body)
+            return parse_json(self.kind, self.response, text)
         return SKIP
+
+    def end(self) -> None:
+        """At the end of the body: an event without its closing blank line was cut short."""
+        if self.data:
+            request = self.response.request
+            raise APIConnectionError("Stream cut in the middle of an event.", request)
 
 
 SKIP = object()
@@ -254,14 +287,16 @@ SKIP = object()
 class _StreamBase:
     def __init__(self, response: httpx.Response, kind: Any) -> None:
         self.response = response
-        self._iterator = self._events(_Decoder(kind))
+        self._iterator = self._events(_Decoder(kind, response))
 
     def _events(self, decoder: _Decoder) -> Any: ...  # pragma: no cover
 
 
 class Stream(_StreamBase, Generic[T]):
     """Typed chunks of a server-sent-event response; stops at ``[DONE]``. Closing the stream
-    (or leaving its loop early, or its ``with`` block) closes the connection."""
+    (or leaving its loop early, or its ``with`` block) closes the connection. A body cut
+    short (mid-chunk or mid-event) raises :class:`APIConnectionError`; an event that is not
+    JSON or not its model, :class:`APIResponseValidationError`."""
 
     _iterator: Generator[T, None, None]
 
@@ -273,8 +308,9 @@ class Stream(_StreamBase, Generic[T]):
                     return
                 if chunk is not SKIP:
                     yield chunk
-            if (chunk := decoder.feed("")) is not SKIP:
-                yield chunk
+            decoder.end()
+        except httpx.RequestError as exc:
+            raise connection_error(self.response.request, exc) from exc
         finally:
             self.response.close()
 
@@ -305,8 +341,9 @@ class AsyncStream(_StreamBase, Generic[T]):
                     return
                 if chunk is not SKIP:
                     yield chunk
-            if (chunk := decoder.feed("")) is not SKIP:
-                yield chunk
+            decoder.end()
+        except httpx.RequestError as exc:
+            raise connection_error(self.response.request, exc) from exc
         finally:
             await self.response.aclose()
 
@@ -387,40 +424,47 @@ def async_to_raw(
     return wrapped
 
 
-def retry_delay(attempt: int, response: httpx.Response | None) -> float:
-    """``Retry-After`` (seconds or an HTTP date) when given and sane, else exponential
-    backoff with jitter."""
-    after = response.headers.get("retry-after") if response is not None else None
-    if after:
+def retry_delay(attempt: int, response: httpx.Response | None) -> float | None:
+    """The wait before the next attempt, or ``None``: do not retry. A ``retry-after-ms`` or
+    ``Retry-After`` header (seconds or an HTTP date) is obeyed exactly up to
+    ``MAX_RETRY_AFTER`` (60 s); a longer one skips the retry (the status error is raised at
+    once), so a retry never comes early. Else: exponential backoff with jitter."""
+    headers = response.headers if response is not None else httpx.Headers()
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name, "")
         try:
-            seconds = float(after)
+            seconds = float(value) * scale
         except ValueError:
             try:
-                when = email.utils.parsedate_to_datetime(after)
+                when = email.utils.parsedate_to_datetime(value)
                 seconds = when.timestamp() - time.time()
-            except (TypeError, ValueError):
-                seconds = -1.0
-        if 0 <= seconds <= MAX_RETRY_AFTER:
-            return seconds
+            except (TypeError, ValueError, OverflowError):
+                continue
+        if seconds > MAX_RETRY_AFTER:
+            return None
+        if seconds <= MAX_RETRY_AFTER:  # (not NaN)
+            return max(seconds, 0.0)
     delay = min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY)
     return delay * (1 - 0.25 * random.random())
 
 
-def status_error(
-    response: httpx.Response, errors: Mapping[int, Any] | None
-) -> APIStatusError:
+def connection_error(request: httpx.Request, exc: Exception) -> APIConnectionError:
+    if isinstance(exc, httpx.TimeoutException):
+        return APITimeoutError("Request timed out.", request)
+    return APIConnectionError(f"Connection error: {exc}", request)
+
+
+def status_error(response: httpx.Response, errors: Any) -> APIStatusError:
     status, text = response.status_code, response.text
     kind = errors.get(status) if errors else None
-    body: object
     try:
-        body = parse_json(kind, response.content) if kind else response.json()
-    except (ValueError, pydantic.ValidationError):
+        body = parse_json(kind, response) if kind else _loads(text)
+    except APIResponseValidationError:
         body = text
     default = InternalServerError if status >= 500 else APIStatusError
     cls = STATUS_ERRORS.get(status, default)
-    return cls(
-        f"HTTP {status} from {response.request.url}: {text[:500]}", response, body
-    )
+    message = f"HTTP {status} from {response.request.url}: {text[:500]}"
+    return cls(message, response, body)
 
 
 class BaseClient:
@@ -428,6 +472,9 @@ class BaseClient:
 
     _http: httpx.Client | httpx.AsyncClient
     _http_class: Any = httpx.Client
+    _stream_class: Any = Stream
+    _page_class: Any = SyncPage
+    _request: Callable[..., Any]
 
     def __init__(self, *, base_url: str, headers: Headers, timeout: Timeout | NotGiven,
                  max_retries: int, default_headers: Headers | None, http_client: Any) -> None:  # fmt: skip
@@ -483,20 +530,31 @@ class BaseClient:
             timeout=self.timeout if isinstance(timeout, NotGiven) else timeout,
         )
 
-    def _failed(self, attempt: int, request: httpx.Request, exc: Exception | None,
-                response: httpx.Response | None = None, errors: Any = None) -> float:  # fmt: skip
+    def _failed(self, attempt: int, request: httpx.Request,
+                failure: httpx.Response | Exception, o: Any) -> float:  # fmt: skip
         """The delay before the next attempt (connection errors, 408, 409, 429 and 5xx);
-        raises when the call is not retried."""
+        raises when the call is not retried (see :func:`retry_delay`)."""
+        response = failure if isinstance(failure, httpx.Response) else None
         status = response.status_code if response is not None else 0
-        if attempt < self.max_retries and (
-            status in (0, 408, 409, 429) or status >= 500
-        ):
-            return retry_delay(attempt, response)
-        if response is not None:
-            raise status_error(response, errors)
-        if isinstance(exc, httpx.TimeoutException):
-            raise APITimeoutError("Request timed out.", request) from exc
-        raise APIConnectionError(f"Connection error: {exc}", request) from exc
+        delay = retry_delay(attempt, response) if attempt < self.max_retries else None
+        if delay is not None and (status in (0, 408, 409, 429) or status >= 500):
+            return delay
+        if isinstance(failure, httpx.Response):
+            raise status_error(failure, o.get("errors"))
+        raise connection_error(request, failure) from failure
+
+    def _result(
+        self, response: httpx.Response, method: str, path: str, kind: Any, o: Any
+    ) -> Any:
+        """A call's stream, page (the next ones fetched by ``_request``) or parsed body."""
+        if o.get("stream") is not None:
+            return self._stream_class(response, o["stream"])
+        result = parse_json(kind, response)
+        if not o.get("page"):
+            return result
+        return self._page_class(
+            result, lambda n: self._request(method, path, kind, **_next_page(o, n))
+        )
 
 
 def _next_page(o: dict[str, Any], number: int) -> dict[str, Any]:
@@ -519,33 +577,21 @@ class SyncAPIClient(BaseClient):
         while True:
             try:
                 response = self._http.send(request, stream=stream is not None)
-            except httpx.TransportError as exc:
-                delay = self._failed(attempt, request, exc)
-            else:
                 if response.status_code < 400:
                     break
                 response.read()
-                delay = self._failed(attempt, request, None, response, o.get("errors"))
-            time.sleep(delay)
+                failure: httpx.Response | Exception = response
+            except httpx.RequestError as exc:
+                failure = exc
+            time.sleep(self._failed(attempt, request, failure, o))
             attempt += 1
-
-        def parse() -> Any:
-            if stream is not None:
-                return Stream(response, stream)
-            result = parse_json(kind, response.content)
-            if o.get("page"):
-                return SyncPage(
-                    result,
-                    lambda n: self._request(method, path, kind, **_next_page(o, n)),
-                )
-            return result
-
+        parse = partial(self._result, response, method, path, kind, o)
         return APIResponse(response, parse) if _RAW.get() else parse()
 
 
 class AsyncAPIClient(BaseClient):
     _http: httpx.AsyncClient
-    _http_class = httpx.AsyncClient
+    _http_class, _stream_class, _page_class = httpx.AsyncClient, AsyncStream, AsyncPage
 
     async def close(self) -> None:
         await self._http.aclose()
@@ -558,25 +604,13 @@ class AsyncAPIClient(BaseClient):
         while True:
             try:
                 response = await self._http.send(request, stream=stream is not None)
-            except httpx.TransportError as exc:
-                delay = self._failed(attempt, request, exc)
-            else:
                 if response.status_code < 400:
                     break
                 await response.aread()
-                delay = self._failed(attempt, request, None, response, o.get("errors"))
-            await asyncio.sleep(delay)
+                failure: httpx.Response | Exception = response
+            except httpx.RequestError as exc:
+                failure = exc
+            await asyncio.sleep(self._failed(attempt, request, failure, o))
             attempt += 1
-
-        def parse() -> Any:
-            if stream is not None:
-                return AsyncStream(response, stream)
-            result = parse_json(kind, response.content)
-            if o.get("page"):
-                return AsyncPage(
-                    result,
-                    lambda n: self._request(method, path, kind, **_next_page(o, n)),
-                )
-            return result
-
+        parse = partial(self._result, response, method, path, kind, o)
         return APIResponse(response, parse) if _RAW.get() else parse()

@@ -9,6 +9,9 @@ file only, never your module. ``python -m golden_upgrade_30.server`` runs the mo
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol
 
@@ -20,9 +23,15 @@ from fastapi import (
     Form,
     Path,
     Request,
+    Response,
     UploadFile,
 )
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from . import models
 
@@ -109,9 +118,60 @@ class BaseService:
         raise NotImplementedError("upload_photo")
 
 
+class _NonFiniteNumber(ValueError):
+    """A JSON number that is no finite float: ``NaN``, ``Infinity`` or ``1e999``."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NonFiniteNumber(text)
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise _NonFiniteNumber(text)
+
+
+class _JSONRequest(Request):
+    """A request whose JSON body must be standard JSON (RFC 8259): ``NaN``, ``Infinity``,
+    ``-Infinity`` and numbers beyond the float range (``1e999``) are a JSON decode error,
+    which FastAPI answers with 422, instead of non-finite floats."""
+
+    _apismith_json: Any
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_apismith_json"):
+            body = await self.body()
+            try:
+                self._apismith_json = json.loads(
+                    body, parse_float=_finite_float, parse_constant=_no_constant
+                )
+            except _NonFiniteNumber as exc:
+                doc = body.decode("utf-8", "replace")
+                token = str(exc)
+                message = f"{token} is not a finite JSON number"
+                raise json.JSONDecodeError(
+                    message, doc, max(doc.find(token), 0)
+                ) from None
+        return self._apismith_json
+
+
+class _Route(APIRoute):
+    """A route that reads its JSON body as :class:`_JSONRequest` does."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict_json(request: Request) -> Response:
+            return await handler(_JSONRequest(request.scope, request.receive))
+
+        return strict_json
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
-    router = APIRouter()
+    router = APIRouter(route_class=_Route)
 
     @router.put(
         "/pets/{pet_id}/photo",
@@ -138,14 +198,79 @@ def _not_implemented(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _json_safe(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON data that always serializes.
+
+    Non-finite floats become the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``,
+    bytes are decoded, lone surrogates escaped, other objects ``str()``'d, and nesting
+    below 32 levels is cut to ``"..."``.
+    """
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "replace")
+    if depth >= 32:
+        return "..."
+    if isinstance(value, dict):
+        return {_json_safe(str(k)): _json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v, depth + 1) for v in value]
+    return _json_safe(str(value))
+
+
+async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422, made JSON-safe: its errors echo the input (see :func:`_json_safe`)."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else [str(exc)]
+    return JSONResponse({"detail": _json_safe(errors)}, status_code=422)
+
+
+def _http_error_handler(
+    router: APIRouter,
+) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """FastAPI's HTTP error handler, except that the ``Allow`` header of a 405 lists every
+    method of the path: each operation is its own route, and Starlette names the methods
+    of the first route matching the path only."""
+
+    async def handle(request: Request, exc: Exception) -> Response:
+        if not isinstance(exc, StarletteHTTPException):
+            raise exc
+        if exc.status_code != 405:
+            return await http_exception_handler(request, exc)
+        headers = dict(exc.headers or {})
+        methods = {m.strip() for m in headers.get("Allow", "").split(",") if m.strip()}
+        for route in router.routes:
+            matched = route.matches(request.scope)[0] is not Match.NONE
+            if matched and isinstance(route, APIRoute):
+                methods.update(route.methods or ())
+        headers["Allow"] = ", ".join(sorted(methods))
+        allowed = StarletteHTTPException(405, exc.detail, headers)
+        return await http_exception_handler(request, allowed)
+
+    return handle
+
+
 def create_app(service: Service, **kwargs: Any) -> FastAPI:
-    """A FastAPI app serving ``service``; ``kwargs`` go to ``FastAPI(...)``."""
+    """A FastAPI app serving ``service``; ``kwargs`` go to ``FastAPI(...)``.
+
+    Client errors never answer 5xx: a JSON body with ``NaN``, ``Infinity`` or ``1e999``
+    gets a 422 (the router's routes read strict JSON), every 422 body is JSON-safe, and
+    a 405's ``Allow`` header lists all the methods of the path.
+    """
     kwargs.setdefault("title", API_TITLE)
     kwargs.setdefault("version", API_VERSION)
     kwargs.setdefault("separate_input_output_schemas", False)
     app = FastAPI(**kwargs)
-    app.include_router(create_router(service))
+    router = create_router(service)
+    app.include_router(router)
     app.add_exception_handler(NotImplementedError, _not_implemented)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(StarletteHTTPException, _http_error_handler(router))
     return app
 
 

@@ -1,0 +1,113 @@
+"""Normalization pass `patterns`: every ``pattern`` is one pydantic can compile. Always on.
+
+Generated models and servers check ``pattern`` with pydantic, whose default engine is
+Rust's ``regex`` crate. That engine accepts things Python's ``re`` does not (``\\p{L}``),
+and refuses things ``re`` accepts (look-around, backreferences). So a pattern is judged by
+pydantic itself (:func:`pattern_error`), never by ``re``:
+
+- one pydantic compiles is kept as it is;
+- one that only Python's ``re`` compiles (look-around, backreferences) is dropped, with a
+  warning: the generated code could not import with it;
+- one that neither compiles (``(``, ``[``) is an error: exit 2 with its pointer;
+- a ``pattern`` that is not a string is dropped, with a warning.
+
+:func:`matches` tests a string against a pattern the same way, for the passes and
+renderers that need an example value (invalid defaults, mock values).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from generator.errors import ApismithError
+from generator.normalize.diagnostics import Diagnostic, PassResult
+from generator.normalize.walk import iter_schemas, json_copy
+
+NAME = "patterns"
+
+
+@lru_cache(maxsize=2048)
+def _compiled(pattern: str) -> tuple[Any, str | None]:
+    """(a pydantic-core validator of strings matching ``pattern``, None) or (None, why)."""
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+    try:
+        return SchemaValidator(core_schema.str_schema(pattern=pattern)), None
+    except SchemaError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        why = next((line for line in reversed(lines) if line.startswith("error:")), None)
+        return None, (why or (lines[-1] if lines else "invalid")).removeprefix("error: ")
+    except Exception as exc:  # e.g. a NUL byte or a pattern that exhausts a limit
+        return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why pydantic refuses ``pattern`` (its regex engine's message), or None."""
+    return _compiled(pattern)[1]
+
+
+def matches(pattern: str, text: str) -> bool:
+    """Whether pydantic accepts ``text`` for a string with this ``pattern`` (a search, as
+    JSON Schema means it). A pattern pydantic refuses matches nothing."""
+    validator = _compiled(pattern)[0]
+    if validator is None:
+        return False
+    try:
+        validator.validate_python(text)
+    except Exception:
+        return False
+    return True
+
+
+def _python_compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, ValueError, OverflowError, RecursionError):
+        return False
+    return True
+
+
+def _show(pattern: object) -> str:
+    text = json.dumps(pattern) if isinstance(pattern, str) else repr(pattern)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    diags: list[Diagnostic] = []
+    drops: list[str] = []
+    for pointer, schema in iter_schemas(dict(spec)):
+        if "pattern" not in schema:
+            continue
+        pattern = schema["pattern"]
+        if not isinstance(pattern, str):
+            drops.append(pointer)
+            message = f"pattern {_show(pattern)} is not a string: dropped"
+            diags.append(Diagnostic(NAME, "drop", pointer + "/pattern", message))
+            continue
+        why = pattern_error(pattern)
+        if why is None:
+            continue
+        if _python_compiles(pattern):
+            drops.append(pointer)
+            message = (
+                f"pattern {_show(pattern)} is not supported by pydantic's regex engine "
+                f"({why}): dropped"
+            )
+            diags.append(Diagnostic(NAME, "drop", pointer + "/pattern", message))
+            continue
+        raise ApismithError(
+            f"invalid regular expression in pattern {_show(pattern)}: {why}",
+            pointer=pointer + "/pattern",
+        )
+    if not drops:
+        return PassResult(spec=dict(spec), diagnostics=tuple(diags))
+    out: dict[str, Any] = json_copy(dict(spec))
+    targets = set(drops)
+    for pointer, schema in iter_schemas(out):
+        if pointer in targets:
+            schema.pop("pattern", None)
+    return PassResult(spec=out, diagnostics=tuple(diags))
