@@ -142,6 +142,16 @@ def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
     File names are relative to ``config.out``: the package's own files, or, for an
     installable project (``config.meta``), ``pyproject.toml``, ``README.md`` and
     ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
+    try:
+        return _generate(config, worker)
+    except ApismithError as exc:
+        # bad input found past loading (a renderer's refusal): name the spec it came from
+        if exc.file is None and exc.exit_code == 2:
+            exc.file = str(config.spec)
+        raise
+
+
+def _generate(config: ApiConfig, worker: ModelWorker | None) -> Generated:
     clock = Stopwatch()
     templates, template_warnings = template_overrides(config)
     loaded = load_spec(config.spec, config.ref_root)

@@ -189,6 +189,16 @@ def _name_operation(
     """The IR's rule (:func:`naming.take_name`); a refused ``x-apismith-name`` is replaced
     by the name the IR would derive, so that the spec says what the code does."""
     op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
+    if op_id is not None and not op_id.isprintable():
+        # FastAPI names models after it (a NUL there fails at import): printable text only
+        cleaned = "".join(c for c in op_id if c.isprintable()) or f"{method}_{path}"
+        fixes.append((pointer, "operationId", cleaned))
+        message = (
+            f"operation {method.upper()} {_show(path)}: operationId {_quote(op_id)} has"
+            f" unprintable characters: {_quote(cleaned)}"
+        )
+        diags.append(_diag("warning", pointer, message, op_id, cleaned))
+        op_id = cleaned
     derived = naming.python_snake_case(op_id or f"{method}_{path}")
     given = op.get("x-apismith-name")
     name, why = naming.take_name(given, derived, "method", taken)

@@ -524,5 +524,6 @@ def _mock(synth: Synthesizer, t: TypeRef, op: Operation) -> Any:
         return synth.value(t)
     except MockError as exc:
         raise ApismithError(
-            f"server: no mock response for {op.operation_id or op.python_name}: {exc}"
+            f"server: no mock response for {op.operation_id or op.python_name}: {exc}",
+            pointer="#/paths/" + op.path.replace("~", "~0").replace("/", "~1") + f"/{op.method}",
         ) from None
