@@ -40,7 +40,7 @@ _KEYWORD = re.compile(r"\b(?:" + "|".join(sorted(CONSTRAINT_KEYWORDS)) + r")=")
 _CLASS = re.compile(r"^class (\w+)\b", re.MULTILINE)
 _ALIAS = re.compile(r"^(\w+) = TypeAliasType\(", re.MULTILINE)
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 Edit = tuple[int, int, int, int, str]
 
 
@@ -166,8 +166,8 @@ def _splice(source: str, edits: list[Edit]) -> str:
     """Replace (line, col, end_line, end_col) spans (ast offsets: UTF-8 bytes) with text."""
     if not edits:
         return source
-    # lines as the parser counts them: str.splitlines would also split at a form feed,
-    # U+2028 or U+0085 inside a string literal
+    # lines as the parser counts them (\n, \r\n and a lone \r end a line): str.splitlines
+    # would also split at a form feed, U+2028 or U+0085 inside a string literal
     lines = _LINE.findall(source)
     for start, scol, end, ecol, text in sorted(edits, reverse=True):
         first = lines[start - 1].encode()
