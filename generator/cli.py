@@ -8,27 +8,22 @@ are imported inside the commands so that a no-op ``apismith check`` starts fast.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from generator import __version__
-from generator.config import (
-    ApiConfig,
-    adhoc_config,
-    find_project,
-    load_config,
-    project_configs,
-    recorded_options,
-)
+from generator.config import adhoc_config, load_config
 from generator.errors import ApismithError
+from generator.selection import generated_package, regenerate_hint, select_configs
+
+if TYPE_CHECKING:
+    from generator.pipeline import Generated
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,83 +60,6 @@ def friendly(fn: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
-
-
-def select_configs(
-    names: Sequence[str],
-    config: Path | None,
-    spec: Path | None,
-    out: Path | None,
-    package: str | None,
-    root: Path | None,
-    *,
-    templates: Path | None = None,
-    meta: bool = False,
-    fresh: bool = False,
-    ref_root: Path | None = None,
-) -> list[ApiConfig]:
-    """The APIs a command works on: ad hoc (``--spec``), one ``--config``, or the ones the
-    project configures (``[tool.apismith]`` in ``pyproject.toml``, or ``specs/*.toml``)."""
-    if spec is not None:
-        if names or config is not None:
-            raise ApismithError("--spec cannot be combined with API names or --config")
-        if out is None:
-            raise ApismithError("--spec needs --out DIR (the package directory to write)")
-        result = [adhoc_config(spec, out, package, fresh=fresh)]
-    elif config is not None:
-        if names:
-            raise ApismithError("--config cannot be combined with API names")
-        loaded = load_config(config)
-        result = [_with_out(loaded, out) if out is not None else loaded]
-    else:
-        project = find_project(root or Path.cwd())
-        if project is None:
-            raise ApismithError(
-                "no [tool.apismith] in a pyproject.toml, nor specs/*.toml, here or above;"
-                " pass --spec FILE --out DIR (or --config FILE)"
-            )
-        command = ("apismith", "generate", *(("--root", str(root)) if root else ()))
-        configs = project_configs(project, fresh=fresh, command=command)
-        unknown = [n for n in names if n not in configs]
-        if unknown:
-            raise ApismithError(
-                f"unknown API {unknown[0]!r}; configured: {', '.join(configs) or 'none'}"
-            )
-        result = [configs[n] for n in names] if names else list(configs.values())
-        if out is not None:
-            if len(result) != 1:
-                raise ApismithError("--out needs exactly one API")
-            result = [_with_out(result[0], out)]
-    extra: tuple[str, ...] = ()
-    if templates is not None:
-        extra += ("--templates", str(templates))
-    if meta:
-        extra += ("--meta",)
-    if ref_root is not None:
-        extra += ("--ref-root", str(ref_root))
-    return [
-        replace(
-            c,
-            templates=templates if templates is not None else c.templates,
-            meta=meta or c.meta,
-            ref_root=ref_root if ref_root is not None else c.ref_root,
-            command=(*c.command, *extra),
-        )
-        for c in result
-    ]
-
-
-def _with_out(config: ApiConfig, out: Path) -> ApiConfig:
-    command = config.command
-    if "--out" not in command:
-        command = (*command, "--out", str(out))
-    return replace(config, out=out, command=command)
-
-
-def regenerate_hint(configs: Sequence[ApiConfig]) -> str:
-    """The command(s) that regenerate ``configs``, runnable from the current directory."""
-    commands = list(dict.fromkeys(shlex.join(c.command) for c in configs if c.command))
-    return " and ".join(f"`{c}`" for c in commands) or "`apismith generate`"
 
 
 _REF_ROOT = click.option(
@@ -258,7 +176,7 @@ def generate(
     MANIFEST.json are kept. Output is imported before it replaces the previous output;
     nothing is written on failure.
     """
-    from generator.workers import take_worker
+    from generator.render.models import take_worker
 
     # The model worker is forked first (by generator.entry when it can, else here): it
     # imports datamodel-code-generator while this process imports the pipeline and loads.
@@ -282,36 +200,45 @@ def generate(
         for c in configs:  # what an interrupted run left: put back, even if this one fails
             repair_target(c.out)
         results = [run(c, worker) for c in configs]
-    from generator.write import check_target, write_package
+    from generator.write import write_package
 
     for result in results:
-        if result.summary.unaccounted:
-            raise ApismithError(
-                f"{result.config.name}: schemas without a model: "
-                + ", ".join(result.summary.unaccounted),
-                exit_code=1,
-            )
-        check_target(result.config.out, force=force)  # a user's directory: before any write
+        _check_result(result, force=force)
     for result in results:
         start = time.perf_counter()
         cfg = result.config
         write_package(cfg.out, result.files, package=cfg.package if cfg.meta else "", force=force)
-        if timings:
-            for stage, seconds in (
-                *result.timings,
-                ("write (with import check)", time.perf_counter() - start),
-            ):
-                click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
-        click.echo(result.summary.line(cfg.name))
-        shown = (
-            result.diagnostics
-            if verbose
-            else [d for d in result.diagnostics if d.kind in ("warning", "drop")]
+        _report(result, time.perf_counter() - start, verbose=verbose, timings=timings)
+
+
+def _check_result(result: Generated, *, force: bool) -> None:
+    """Refuse a result with unaccounted schemas, or whose target is a user's directory."""
+    from generator.write import check_target
+
+    if result.summary.unaccounted:
+        raise ApismithError(
+            f"{result.config.name}: schemas without a model: "
+            + ", ".join(result.summary.unaccounted),
+            exit_code=1,
         )
-        for diag in shown[: None if verbose else 20]:
-            click.echo(f"  {diag.line()}", err=True)
-        if not verbose and len(shown) > 20:
-            click.echo(f"  ... {len(shown) - 20} more warnings (-v lists them all)", err=True)
+    check_target(result.config.out, force=force)  # a user's directory: before any write
+
+
+def _report(result: Generated, write_seconds: float, *, verbose: bool, timings: bool) -> None:
+    """The timings (with ``--timings``), the summary line and the findings of one API."""
+    if timings:
+        for stage, seconds in (*result.timings, ("write (with import check)", write_seconds)):
+            click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
+    click.echo(result.summary.line(result.config.name))
+    shown = (
+        result.diagnostics
+        if verbose
+        else [d for d in result.diagnostics if d.kind in ("warning", "drop")]
+    )
+    for diag in shown[: None if verbose else 20]:
+        click.echo(f"  {diag.line()}", err=True)
+    if not verbose and len(shown) > 20:
+        click.echo(f"  ... {len(shown) - 20} more warnings (-v lists them all)", err=True)
 
 
 @main.command()
@@ -418,22 +345,6 @@ def normalize(
     click.echo(f"normalize: {summary}", err=True)
 
 
-def _package_dir(api: str | None, out: Path | None, root: Path | None) -> tuple[str, Path]:
-    """(name, package folder) of a generated package: a configured API, or ``--out``."""
-    if out is not None:
-        if api is not None:
-            raise ApismithError("give an API name or --out DIR, not both")
-        options = recorded_options(out)
-        package = options.get("package")
-        if options.get("meta") and isinstance(package, str):
-            return package, out / package
-        return out.name, out
-    if api is None:
-        raise ApismithError("name the API, or pass --out DIR (a generated package)")
-    (cfg,) = select_configs([api], None, None, None, None, root)
-    return cfg.name, cfg.package_dir
-
-
 _ROOT_OPTION = click.option(
     "--root",
     type=click.Path(path_type=Path, file_okay=False),
@@ -461,7 +372,7 @@ def serve(api: str | None, out: Path | None, host: str, port: int, root: Path | 
     """
     import importlib
 
-    name, package_dir = _package_dir(api, out, root)
+    name, package_dir = generated_package(api, out, root)
     if not (package_dir / "server.py").is_file():
         raise ApismithError(
             f"{name}: no server in {package_dir} (an API without operations, or not"
@@ -511,7 +422,7 @@ def docs(
     import importlib.util
     import subprocess
 
-    name, package_dir = _package_dir(api, out, root)
+    name, package_dir = generated_package(api, out, root)
     config = package_dir / "docs" / "mkdocs.yml"
     if not config.is_file():
         raise ApismithError(f"{name}: no docs/mkdocs.yml in {package_dir} (docs not generated)")

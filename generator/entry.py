@@ -12,7 +12,7 @@ import sys
 def run() -> None:
     args = sys.argv[1:]
     if args[:1] == ["generate"] and not {"-h", "--help"} & set(args):
-        from generator.workers import start_early
+        from generator.render.models import start_early
 
         start_early()
     from generator.cli import run as cli

@@ -21,11 +21,9 @@ from generator.manifest import MANIFEST_NAME, build_manifest, generator_fingerpr
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.model_fixups import defined_names
-from generator.render.models import render_models
+from generator.render.models import ModelWorker, defined_names, render_models
 from generator.render.spec import render_spec
 from generator.render.templates import render, unmatched_overrides
-from generator.workers import ModelWorker
 
 
 @dataclass(frozen=True)

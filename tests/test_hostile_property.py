@@ -49,6 +49,7 @@ from hypothesis import strategies as st  # noqa: E402
 from generator.config import adhoc_config  # noqa: E402
 from generator.errors import ApismithError  # noqa: E402
 from generator.ir import build_ir  # noqa: E402
+from generator.normalize.text import clean_text  # noqa: E402
 from generator.pipeline import generate  # noqa: E402
 
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "200"))
@@ -330,7 +331,7 @@ def _check_data(doc: dict[str, Any], normalized: dict[str, Any], modules: dict[s
         assert name == field.python_name and name.isidentifier() and name.isascii()
         wanted = original["properties"][field.name]
         kept = schema["properties"][field.name]
-        assert info.description == wanted["description"]
+        assert info.description == clean_text(wanted["description"])
         assert info.title in (None, wanted.get("title"))
         if "enum" in wanted:
             assert _literal_values(info.annotation) == set(wanted["enum"])
@@ -338,7 +339,7 @@ def _check_data(doc: dict[str, Any], normalized: dict[str, Any], modules: dict[s
             assert info.get_default(call_default_factory=True) == wanted["default"]
         if wanted.get("examples"):
             assert info.examples == wanted["examples"]
-    assert _doc_text(cls.__doc__ or "") == _doc_text(original["description"])
+    assert _doc_text(cls.__doc__ or "") == _doc_text(clean_text(original["description"]))
     # the operation: its id, path and texts reach the server as they are
     (op,) = api.operations
     raw = next(iter(doc["paths"].values()))["post"]
@@ -349,9 +350,10 @@ def _check_data(doc: dict[str, Any], normalized: dict[str, Any], modules: dict[s
         op_id = "".join(c for c in op_id if c.isprintable()) or f"post_{op.path}"
     (route,) = [r for r in router.routes if getattr(r, "operation_id", None) == op_id]
     assert route.path == op.path == next(iter(doc["paths"]))
-    if raw["description"].split("\f")[0].strip():  # FastAPI's own cut
-        assert route.description == raw["description"].split("\f")[0].strip()
-    assert route.summary == raw["summary"]
+    description = clean_text(raw["description"])  # as the text pass cleans it
+    if description.split("\f")[0].strip():  # FastAPI's own cut
+        assert route.description == description.split("\f")[0].strip()
+    assert route.summary == clean_text(raw["summary"])
     assert op.python_name.isidentifier() and op.python_name.isascii()
     for p in op.parameters:
         assert p.python_name.isidentifier() and p.python_name.isascii(), p.python_name

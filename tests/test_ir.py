@@ -101,15 +101,39 @@ REF = {"$ref": "#/components/schemas/Message"}
             "list[str | int]",
             "array of (string | integer)",
         ),
-        (
-            {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+        (  # a fixed length: a tuple (the models' reading, datamodel-code-generator's rule)
+            {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                "minItems": 2,
+                "maxItems": 2,
+            },
             "tuple[str, int]",
             "tuple [string, integer]",
         ),
         (
-            {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
-            "tuple[str, int]",
-            "tuple [string, integer]",
+            {"type": "array", "items": [{"type": "string"}], "minItems": 2, "maxItems": 2},
+            "tuple[str, Any]",
+            "tuple [string, any]",
+        ),
+        (  # any length up to two: a list of either
+            {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                "items": False,
+            },
+            "list[str | int]",
+            "array of (string | integer)",
+        ),
+        (  # open: further items of any type
+            {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+            "list[Any]",
+            "array of any",
+        ),
+        (
+            {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "number"}},
+            "list[str | float]",
+            "array of (string | number)",
         ),
         ({"type": ["string", "integer"]}, "str | int", "string | integer"),
         ({"allOf": [REF], "description": "wrapped"}, "Message", "Message"),
@@ -161,6 +185,16 @@ def test_union_with_any_member_is_any() -> None:
     assert (t.kind, t.python_type, t.display) == ("any", "Any", "any")
     # a number stays a number whatever its format (the models render time-delta as float)
     assert read({"type": "number", "format": "time-delta"}).python_type == "float"
+
+
+def test_model_type_is_what_the_models_declare() -> None:
+    url = read({"type": "string", "format": "uri"})
+    assert (url.python_type, url.model_type) == ("str", "AnyUrl")
+    assert (url.imports(), url.imports("model")) == ((), ("pydantic.AnyUrl",))
+    uuid4 = read({"anyOf": [{"type": "string", "format": "uuid4"}, {"type": "null"}]})
+    assert (uuid4.python_type, uuid4.model_type) == ("UUID | None", "UUID4 | None")
+    when = read({"type": "array", "items": {"type": "string", "format": "date-time"}})
+    assert when.python_type == when.model_type == "list[datetime]"
 
 
 def test_content_media_type_is_binary_unless_encoded() -> None:
@@ -686,3 +720,36 @@ def test_normalized_spec_builds(path: Path) -> None:
     api = build_ir(normalize(load(path)).spec)
     assert len(api.operations) == (66 if path == LLM_ENGINE else 184)
     assert len({o.python_name for o in api.operations}) == len(api.operations)
+
+
+def test_all_of_objects_is_one_object_model() -> None:
+    """An ``allOf`` of objects is a subclass in the models: its fields are the members'
+    fields, then its own, required where any part requires them."""
+    spec = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "Base": {"type": "object", "required": ["id"], "properties": {"id": {}}},
+                "Limits": {"type": "object", "properties": {"max": {"type": "integer"}}},
+                "Both": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Base"},
+                        {"$ref": "#/components/schemas/Limits"},
+                    ]
+                },
+                "More": {
+                    "allOf": [{"$ref": "#/components/schemas/Both"}],
+                    "required": ["extra"],
+                    "properties": {"extra": {"type": "string"}},
+                },
+            }
+        },
+    }
+    api = build_ir(spec)
+    both, more = api.model("Both"), api.model("More")
+    assert both.kind == more.kind == "object"
+    assert [(f.name, f.required) for f in both.fields] == [("id", True), ("max", False)]
+    assert [f.name for f in more.fields] == ["id", "max", "extra"]
+    assert more.fields[2].required

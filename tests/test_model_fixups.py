@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from generator.render.model_fixups import _splice
+from generator.render.models.fixups import _splice
 
 
 @pytest.mark.parametrize("newline", ["\r", "\r\n", "\f\n", "\u2028", "\x85", "\x0b"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.config import load_config
 from generator.pipeline import generate
-from generator.workers import ModelWorker
+from generator.render.models import ModelWorker
 from tests.conftest import SPECS
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import copy
 import email.utils
 import json
 import mimetypes
@@ -18,19 +19,20 @@ from collections.abc import (
     Awaitable,
     Callable,
     Generator,
-    Iterable,
     Iterator,
     Mapping,
 )
-from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from functools import partial
-from typing import IO, Any, Generic, Literal, ParamSpec, TypeVar, cast
+from itertools import count
+from typing import IO, Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, cast
 from urllib.parse import quote
 
 import httpx
 import pydantic
 from pydantic_core import to_json
 
+# === Types and constants ==============================================================
 T = TypeVar("T")
 P = TypeVar("P")
 R = TypeVar("R")
@@ -40,10 +42,10 @@ Headers = Mapping[str, str]
 Query = Mapping[str, object]
 Body = Mapping[str, object]
 Timeout = float | httpx.Timeout | None
-_Content = bytes | IO[bytes]
-FileInput = (
-    _Content | os.PathLike[str] | tuple[str, _Content] | tuple[str, _Content, str]
-)
+Errors = Mapping[int, Any]  # status -> the error model of its body
+Send = Callable[["RequestOptions"], Any]  # one call, sent and retried
+_Data = bytes | IO[bytes]
+FileInput = _Data | os.PathLike[str] | tuple[str, _Data] | tuple[str, _Data, str]
 """An upload: bytes, a binary file object, a path, or (filename, content[, content_type])."""
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
@@ -51,6 +53,7 @@ DEFAULT_MAX_RETRIES = 2
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
 MAX_RETRY_AFTER = 60.0  # the longest Retry-After obeyed; a longer one skips the retry
+_ADAPTERS: dict[Any, pydantic.TypeAdapter[Any]] = {}  # by response type, built once
 
 
 class NotGiven:
@@ -66,14 +69,43 @@ class NotGiven:
 NOT_GIVEN = NotGiven()
 
 
+@dataclass(frozen=True)
+class RequestOptions:
+    """One call, as the generated method describes it to :meth:`BaseClient._request`."""
+
+    method: str
+    path: str  # below the base URL, path parameters filled in
+    kind: Any  # the response type: a model class, or any type a TypeAdapter takes
+    query: Query | None = None  # NOT_GIVEN values dropped (here, in headers and body)
+    headers: Mapping[str, object] | None = None
+    body: object = NOT_GIVEN  # a dict of fields, a model, or any JSON value
+    files: list[str] | None = None  # the body's file fields (sent as multipart)
+    stream: Any = None  # the chunk type of a server-sent-event response
+    page: bool = False  # the response is a page: a SyncPage / AsyncPage
+    errors: Errors | None = None
+    extra_headers: Headers | None = None
+    extra_query: Query | None = None
+    extra_body: Body | None = None
+    timeout: Timeout | NotGiven = NOT_GIVEN  # NOT_GIVEN: the client's
+    raw: bool = False  # return an APIResponse (``with_raw_response``)
+
+
+def _takes(
+    options: Callable[Params, object],
+) -> Callable[[Callable[..., R]], Callable[Concatenate[Any, Params], R]]:
+    """Types the decorated method as taking what ``options`` takes (for the type checker)."""
+    return lambda method: method
+
+
+# === Errors ===========================================================================
 class APIError(Exception):
     """Base class of every error the client raises."""
 
-    def __init__(self, message: str, request: httpx.Request | None = None, body: object = None) -> None:  # fmt: skip
+    def __init__(
+        self, message: str, request: httpx.Request | None = None, body: object = None
+    ) -> None:
         super().__init__(message)
-        self.message = message
-        self.request = request
-        self.body = body
+        self.message, self.request, self.body = message, request, body
 
 
 class APIConnectionError(APIError):
@@ -89,32 +121,19 @@ class APIStatusError(APIError):
 
     def __init__(self, message: str, response: httpx.Response, body: object) -> None:
         super().__init__(message, response.request, body)
-        self.response = response
-        self.status_code = response.status_code
+        self.response, self.status_code = response, response.status_code
 
 
+# fmt: off
 class BadRequestError(APIStatusError): ...  # 400
-
-
 class AuthenticationError(APIStatusError): ...  # 401
-
-
 class PermissionDeniedError(APIStatusError): ...  # 403
-
-
 class NotFoundError(APIStatusError): ...  # 404
-
-
 class ConflictError(APIStatusError): ...  # 409
-
-
 class UnprocessableEntityError(APIStatusError): ...  # 422
-
-
 class RateLimitError(APIStatusError): ...  # 429
-
-
 class InternalServerError(APIStatusError): ...  # 5xx
+# fmt: on
 
 
 class APIStreamError(APIError):
@@ -125,7 +144,9 @@ class APIResponseValidationError(APIError):
     """A 2xx response, or one event of its stream, that is not JSON or not its model.
     ``body``: the parsed JSON, else the text; ``errors``: pydantic's error list."""
 
-    def __init__(self, response: httpx.Response, text: str, exc: pydantic.ValidationError) -> None:  # fmt: skip
+    def __init__(
+        self, response: httpx.Response, text: str, exc: pydantic.ValidationError
+    ) -> None:
         self.response, self.status_code = response, response.status_code
         self.errors = exc.errors(include_url=False)
         where = [".".join(map(str, e["loc"])) or "body" for e in self.errors[:3]]
@@ -139,9 +160,7 @@ STATUS_ERRORS: dict[int, type[APIStatusError]] = {400: BadRequestError, 401: Aut
     422: UnprocessableEntityError, 429: RateLimitError}  # fmt: skip
 
 
-_ADAPTERS: dict[Any, pydantic.TypeAdapter[Any]] = {}
-
-
+# === Encoding and parsing =============================================================
 def parse_json(kind: Any, response: httpx.Response, text: str | None = None) -> Any:
     """The body (or ``text``, one stream event) validated as ``kind`` (a model class, or any
     type a TypeAdapter takes); a failure raises :class:`APIResponseValidationError`."""
@@ -194,66 +213,75 @@ def _text(value: object) -> str:
 
 
 def _file(name: str, value: Any) -> tuple[str, tuple[str, Any, str]]:
-    content_type = None
+    filename, content, content_type = name, value, None
     if isinstance(value, tuple):
-        filename, content, *rest = value
-        content_type = rest[0] if rest else None
+        filename, content, content_type = (*value, None)[:3]
     elif isinstance(value, (bytes, bytearray)):
-        filename, content = name, bytes(value)
+        content = bytes(value)
     elif isinstance(value, os.PathLike):
-        path = os.fspath(value)
-        filename = os.path.basename(path)
-        with open(path, "rb") as fh:
+        filename = os.path.basename(os.fspath(value))
+        with open(value, "rb") as fh:
             content = fh.read()
     else:  # a file object
         filename = os.path.basename(str(getattr(value, "name", "") or name))
-        content = value
     if content_type is None:
         content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
     return name, (filename, content, content_type)
 
 
-def multipart(fields: Mapping[str, object], file_fields: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:  # fmt: skip
+def multipart(
+    fields: Mapping[str, object], file_fields: list[str]
+) -> tuple[dict[str, Any], list[Any]]:
     """Form fields and file parts (each with a filename and a content type) of a request."""
-    files_set = set(file_fields)
-    data: dict[str, Any] = {}
-    files: list[Any] = []
-    for key, value in fields.items():
-        if key in files_set:
-            for item in value if isinstance(value, list) else [value]:
-                files.append(_file(key, item))
-        elif value is not None:
-            data[key] = _text(value)
-    return data, files
+    names = set(file_fields)
+    data = {k: _text(v) for k, v in fields.items() if k not in names and v is not None}
+    items = [(k, v) for k, vs in fields.items() if k in names for v in _listed(vs)]
+    return data, [_file(k, v) for k, v in items]
+
+
+def _listed(value: object) -> list[Any]:
+    return value if isinstance(value, list) else [value]
 
 
 def basic_auth(username: str, password: str = "") -> str:
     return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
 
 
+# === Responses ========================================================================
 class APIResponse(Generic[R]):
     """The raw httpx response of a call; ``parse()`` gives what the method would return."""
 
     def __init__(self, response: httpx.Response, parse: Callable[[], R]) -> None:
         self.http_response = response
-        self.status_code = response.status_code
-        self.headers = response.headers
-        self._parse = parse
-
-    def parse(self) -> R:
-        return self._parse()
+        self.status_code, self.headers = response.status_code, response.headers
+        self.parse = parse
 
 
+def to_raw(func: Callable[Params, R]) -> Callable[Params, APIResponse[R]]:
+    """``func`` bound to a copy of its resource, whose client asks for raw responses."""
+    method: Any = func
+    resource = copy.copy(method.__self__)
+    resource._client = copy.copy(resource._client)
+    resource._client._request = partial(method.__self__._client._request, raw=True)
+    return cast("Callable[Params, APIResponse[R]]", method.__func__.__get__(resource))
+
+
+def async_to_raw(
+    func: Callable[Params, Awaitable[R]],
+) -> Callable[Params, Awaitable[APIResponse[R]]]:
+    return cast("Callable[Params, Awaitable[APIResponse[R]]]", to_raw(func))
+
+
+# === Streaming ========================================================================
 class _Decoder:
-    """Server-sent-event lines in, typed chunks out (``SKIP`` while an event is incomplete)."""
+    """Server-sent-event lines in, typed chunks out (none while an event is incomplete)."""
 
     def __init__(self, kind: Any, response: httpx.Response) -> None:
-        self.kind, self.response = kind, response
+        self.kind, self.response, self.done = kind, response, False
         self.event: str | None = None
         self.data: list[str] = []
-        self.done = False
 
-    def feed(self, line: str) -> Any:
+    def feed(self, line: str) -> list[Any]:
         if line.startswith("data:"):
             value = line[6:] if line[5:6] == " " else line[5:]
             if value == "[DONE]":
@@ -271,17 +299,14 @@ class _Decoder:
                 if event == "error" or error:
                     message = f"error event in stream: {error or body}"
                     raise APIStreamError(message, self.response.request, body)
-            return parse_json(self.kind, self.response, text)
-        return SKIP
+            return [parse_json(self.kind, self.response, text)]
+        return []
 
     def end(self) -> None:
         """At the end of the body: an event without its closing blank line was cut short."""
         if self.data:
             request = self.response.request
             raise APIConnectionError("Stream cut in the middle of an event.", request)
-
-
-SKIP = object()
 
 
 class _StreamBase:
@@ -293,21 +318,18 @@ class _StreamBase:
 
 
 class Stream(_StreamBase, Generic[T]):
-    """Typed chunks of a server-sent-event response; stops at ``[DONE]``. Closing the stream
-    (or leaving its loop early, or its ``with`` block) closes the connection. A body cut
-    short (mid-chunk or mid-event) raises :class:`APIConnectionError`; an event that is not
-    JSON or not its model, :class:`APIResponseValidationError`."""
+    """Typed chunks of a server-sent-event response, up to ``[DONE]``; closing it (or leaving
+    its loop or ``with`` block) closes the connection. A body cut short raises
+    :class:`APIConnectionError`, an event that fails its model a validation error."""
 
     _iterator: Generator[T, None, None]
 
     def _events(self, decoder: _Decoder) -> Generator[T, None, None]:
         try:
             for line in self.response.iter_lines():
-                chunk = decoder.feed(line)
+                yield from decoder.feed(line)
                 if decoder.done:
                     return
-                if chunk is not SKIP:
-                    yield chunk
             decoder.end()
         except httpx.RequestError as exc:
             raise connection_error(self.response.request, exc) from exc
@@ -336,11 +358,10 @@ class AsyncStream(_StreamBase, Generic[T]):
     async def _events(self, decoder: _Decoder) -> AsyncGenerator[T, None]:
         try:
             async for line in self.response.aiter_lines():
-                chunk = decoder.feed(line)
+                for chunk in decoder.feed(line):
+                    yield chunk
                 if decoder.done:
                     return
-                if chunk is not SKIP:
-                    yield chunk
             decoder.end()
         except httpx.RequestError as exc:
             raise connection_error(self.response.request, exc) from exc
@@ -361,23 +382,31 @@ class AsyncStream(_StreamBase, Generic[T]):
         await self.close()
 
 
+# === Pages ============================================================================
 class _Page(Generic[P, T]):
-    def __init__(self, page: P, fetch: Callable[[int], Any]) -> None:
-        self.page = page
+    """Page-number paging (``items``, ``current_page``, ``total_item_count``): the next
+    page is the same call with the query parameter ``param`` one higher."""
+
+    param = "page"
+
+    def __init__(self, page: P, fetch: Send, o: RequestOptions) -> None:
+        self.page, self._fetch, self._options = page, fetch, o
         self.items: list[T] = list(cast(Any, page).items)
-        self._fetch = fetch
+
+    def _next(self, page: Any) -> Any:  # the next page (an awaitable when async)
+        query = {**(self._options.query or {}), self.param: page.current_page + 1}
+        return self._fetch(replace(self._options, query=query, page=False, raw=False))
 
 
 class SyncPage(_Page[P, T]):
-    """One page (``.page``: the typed response model); iterating it yields every item of
-    every page, fetching the next page lazily."""
+    """One page (``.page``: the typed response); iterating it yields every page's items."""
 
     def __iter__(self) -> Iterator[T]:
         page: Any = self.page
         seen = len(page.items)
         yield from page.items
         while page.items and seen < page.total_item_count:
-            page = self._fetch(page.current_page + 1)
+            page = self._next(page)
             seen += len(page.items)
             yield from page.items
 
@@ -391,44 +420,17 @@ class AsyncPage(_Page[P, T]):
         for item in page.items:
             yield item
         while page.items and seen < page.total_item_count:
-            page = await self._fetch(page.current_page + 1)
+            page = await self._next(page)
             seen += len(page.items)
             for item in page.items:
                 yield item
 
 
-_RAW: ContextVar[bool] = ContextVar("_apismith_raw", default=False)
-
-
-def to_raw(func: Callable[Params, R]) -> Callable[Params, APIResponse[R]]:
-    def wrapped(*args: Params.args, **kwargs: Params.kwargs) -> APIResponse[R]:
-        token = _RAW.set(True)
-        try:
-            return cast(APIResponse[R], func(*args, **kwargs))
-        finally:
-            _RAW.reset(token)
-
-    return wrapped
-
-
-def async_to_raw(
-    func: Callable[Params, Awaitable[R]],
-) -> Callable[Params, Awaitable[APIResponse[R]]]:
-    async def wrapped(*args: Params.args, **kwargs: Params.kwargs) -> APIResponse[R]:
-        token = _RAW.set(True)
-        try:
-            return cast(APIResponse[R], await func(*args, **kwargs))
-        finally:
-            _RAW.reset(token)
-
-    return wrapped
-
-
+# === Retries and HTTP errors ==========================================================
 def retry_delay(attempt: int, response: httpx.Response | None) -> float | None:
-    """The wait before the next attempt, or ``None``: do not retry. A ``retry-after-ms`` or
-    ``Retry-After`` header (seconds or an HTTP date) is obeyed exactly up to
-    ``MAX_RETRY_AFTER`` (60 s); a longer one skips the retry (the status error is raised at
-    once), so a retry never comes early. Else: exponential backoff with jitter."""
+    """The wait before the next attempt, or ``None``: do not retry. ``retry-after-ms`` or
+    ``Retry-After`` (seconds or an HTTP date) is obeyed exactly up to ``MAX_RETRY_AFTER``; a
+    longer one skips the retry (no retry comes early). Else: backoff with jitter."""
     headers = response.headers if response is not None else httpx.Headers()
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name, "")
@@ -454,7 +456,7 @@ def connection_error(request: httpx.Request, exc: Exception) -> APIConnectionErr
     return APIConnectionError(f"Connection error: {exc}", request)
 
 
-def status_error(response: httpx.Response, errors: Any) -> APIStatusError:
+def status_error(response: httpx.Response, errors: Errors | None) -> APIStatusError:
     status, text = response.status_code, response.text
     kind = errors.get(status) if errors else None
     try:
@@ -467,6 +469,7 @@ def status_error(response: httpx.Response, errors: Any) -> APIStatusError:
     return cls(message, response, body)
 
 
+# === Base clients =====================================================================
 class BaseClient:
     """State and request building shared by the sync and async clients."""
 
@@ -474,10 +477,11 @@ class BaseClient:
     _http_class: Any = httpx.Client
     _stream_class: Any = Stream
     _page_class: Any = SyncPage
-    _request: Callable[..., Any]
+    _send: Send  # (a coroutine function on the async client)
 
     def __init__(self, *, base_url: str, headers: Headers, timeout: Timeout | NotGiven,
-                 max_retries: int, default_headers: Headers | None, http_client: Any) -> None:  # fmt: skip
+                 max_retries: int, default_headers: Headers | None,
+                 http_client: Any) -> None:  # fmt: skip
         self.base_url = str(base_url).rstrip("/")
         self.timeout = DEFAULT_TIMEOUT if isinstance(timeout, NotGiven) else timeout
         self.max_retries = max_retries
@@ -497,41 +501,39 @@ class BaseClient:
     def _init_resources(self) -> None:
         """Creates the resources (generated subclasses define it)."""
 
-    def _build(self, method: str, path: str, o: Any) -> httpx.Request:
-        params = given(o.get("query"))
-        if extra_query := o.get("extra_query"):
-            params.update(extra_query)
-        hdrs = dict(self._headers)
-        if headers := o.get("headers"):
-            hdrs.update((k, _text(v)) for k, v in headers.items() if v is not NOT_GIVEN)
-        if extra_headers := o.get("extra_headers"):
-            hdrs.update(extra_headers)
-        body, extra_body = o.get("body", NOT_GIVEN), o.get("extra_body")
+    @_takes(RequestOptions)
+    def _request(self, *args: Any, **kwargs: Any) -> Any:
+        """A generated method's call (:class:`RequestOptions`); awaitable when async."""
+        return self._send(RequestOptions(*args, **kwargs))
+
+    def _build(self, o: RequestOptions) -> httpx.Request:
+        params = {**given(o.query), **(o.extra_query or {})}
+        hdrs = {**self._headers, **{k: _text(v) for k, v in given(o.headers).items()}}
+        hdrs.update(o.extra_headers or {})
+        body, extra_body = o.body, o.extra_body
         content = data = files = None
-        if o.get("files") is not None:
-            fields = {**given(body), **(extra_body or {})}
-            data, files = multipart(fields, o["files"])
+        if o.files is not None:
+            fields = {**given(cast(Any, body)), **(extra_body or {})}
+            data, files = multipart(fields, o.files)
         elif body is not NOT_GIVEN or extra_body:
-            if isinstance(body, dict):
-                body = given(body)
+            body = given(body) if isinstance(body, dict) else body
             if extra_body:
                 body = {**(body if isinstance(body, dict) else {}), **extra_body}
             content = to_json(jsonable(body))
             hdrs["content-type"] = "application/json"
-        timeout = o.get("timeout", NOT_GIVEN)
         return self._http.build_request(
-            method,
-            self.base_url + path,
+            o.method,
+            self.base_url + o.path,
             params=cast(Any, params) or None,
             headers=hdrs,
             content=content,
             data=data,
             files=files,
-            timeout=self.timeout if isinstance(timeout, NotGiven) else timeout,
+            timeout=self.timeout if isinstance(o.timeout, NotGiven) else o.timeout,
         )
 
     def _failed(self, attempt: int, request: httpx.Request,
-                failure: httpx.Response | Exception, o: Any) -> float:  # fmt: skip
+                failure: httpx.Response | Exception, o: RequestOptions) -> float:  # fmt: skip
         """The delay before the next attempt (connection errors, 408, 409, 429 and 5xx);
         raises when the call is not retried (see :func:`retry_delay`)."""
         response = failure if isinstance(failure, httpx.Response) else None
@@ -540,25 +542,18 @@ class BaseClient:
         if delay is not None and (status in (0, 408, 409, 429) or status >= 500):
             return delay
         if isinstance(failure, httpx.Response):
-            raise status_error(failure, o.get("errors"))
+            raise status_error(failure, o.errors)
         raise connection_error(request, failure) from failure
 
-    def _result(
-        self, response: httpx.Response, method: str, path: str, kind: Any, o: Any
-    ) -> Any:
-        """A call's stream, page (the next ones fetched by ``_request``) or parsed body."""
-        if o.get("stream") is not None:
-            return self._stream_class(response, o["stream"])
-        result = parse_json(kind, response)
-        if not o.get("page"):
-            return result
-        return self._page_class(
-            result, lambda n: self._request(method, path, kind, **_next_page(o, n))
-        )
-
-
-def _next_page(o: dict[str, Any], number: int) -> dict[str, Any]:
-    return {**o, "page": False, "query": {**(o.get("query") or {}), "page": number}}
+    def _result(self, response: httpx.Response, o: RequestOptions) -> Any:
+        """A call's stream, page or parsed body (when raw: an APIResponse parsing to it)."""
+        if o.raw:
+            parse = partial(self._result, response, replace(o, raw=False))
+            return APIResponse(response, parse)
+        if o.stream is not None:
+            return self._stream_class(response, o.stream)
+        result = parse_json(o.kind, response)
+        return self._page_class(result, self._send, o) if o.page else result
 
 
 class SyncAPIClient(BaseClient):
@@ -567,16 +562,11 @@ class SyncAPIClient(BaseClient):
     def close(self) -> None:
         self._http.close()
 
-    def _request(self, method: str, path: str, kind: Any, **o: Any) -> Any:
-        """One call, retried; ``o``: query, headers, body, files, stream (chunk type), page,
-        errors (status -> error model), extra_headers, extra_query, extra_body, timeout.
-        """
-        request = self._build(method, path, o)
-        stream = o.get("stream")
-        attempt = 0
-        while True:
+    def _send(self, o: RequestOptions) -> Any:
+        request = self._build(o)
+        for attempt in count():
             try:
-                response = self._http.send(request, stream=stream is not None)
+                response = self._http.send(request, stream=o.stream is not None)
                 if response.status_code < 400:
                     break
                 response.read()
@@ -584,9 +574,7 @@ class SyncAPIClient(BaseClient):
             except httpx.RequestError as exc:
                 failure = exc
             time.sleep(self._failed(attempt, request, failure, o))
-            attempt += 1
-        parse = partial(self._result, response, method, path, kind, o)
-        return APIResponse(response, parse) if _RAW.get() else parse()
+        return self._result(response, o)
 
 
 class AsyncAPIClient(BaseClient):
@@ -596,14 +584,11 @@ class AsyncAPIClient(BaseClient):
     async def close(self) -> None:
         await self._http.aclose()
 
-    async def _request(self, method: str, path: str, kind: Any, **o: Any) -> Any:
-        """The async :meth:`SyncAPIClient._request`."""
-        request = self._build(method, path, o)
-        stream = o.get("stream")
-        attempt = 0
-        while True:
+    async def _send(self, o: RequestOptions) -> Any:
+        request = self._build(o)
+        for attempt in count():
             try:
-                response = await self._http.send(request, stream=stream is not None)
+                response = await self._http.send(request, stream=o.stream is not None)
                 if response.status_code < 400:
                     break
                 await response.aread()
@@ -611,6 +596,4 @@ class AsyncAPIClient(BaseClient):
             except httpx.RequestError as exc:
                 failure = exc
             await asyncio.sleep(self._failed(attempt, request, failure, o))
-            attempt += 1
-        parse = partial(self._result, response, method, path, kind, o)
-        return APIResponse(response, parse) if _RAW.get() else parse()
+        return self._result(response, o)

@@ -15,32 +15,25 @@ class Account(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
+    id: str
     account_group_id: Annotated[
         str | None,
         Field(
-            description="The account's parent account group. Optional for backwards compatibility",
-            title="Account Group Id",
+            description="The account's parent account group. Optional for backwards compatibility"
         ),
     ] = None
-    name: Annotated[str, Field(title="Name")]
+    name: str
 
 
 AgentAction = TypeAliasType(
     "AgentAction",
-    Annotated[
-        Literal["tool_request", "content"],
-        Field(description="An enumeration.", title="AgentAction"),
-    ],
+    Annotated[Literal["tool_request", "content"], Field(description="An enumeration.")],
 )
 
 
 AnnotationConfigDirectionType = TypeAliasType(
     "AnnotationConfigDirectionType",
-    Annotated[
-        Literal["col", "row"],
-        Field(description="An enumeration.", title="AnnotationConfigDirectionType"),
-    ],
+    Annotated[Literal["col", "row"], Field(description="An enumeration.")],
 )
 
 
@@ -48,17 +41,14 @@ AnnotationConfigType = TypeAliasType(
     "AnnotationConfigType",
     Annotated[
         Literal["flexible", "summarization", "multiturn"],
-        Field(description="An enumeration.", title="AnnotationConfigType"),
+        Field(description="An enumeration."),
     ],
 )
 
 
 AnnotationType = TypeAliasType(
     "AnnotationType",
-    Annotated[
-        Literal["llm_auto", "human"],
-        Field(description="An enumeration.", title="AnnotationType"),
-    ],
+    Annotated[Literal["llm_auto", "human"], Field(description="An enumeration.")],
 )
 
 
@@ -75,8 +65,7 @@ ApplicationConfigurationValueType = TypeAliasType(
             "KNOWLEDGE_BASE_ID",
         ],
         Field(
-            description="Represents the possible types of values for an application configuration, inputs and outputs.\n\nThe available types are:\n- TEXT: Represents a single line of text.\n- STRING_ARRAY: Represents an array of strings.\n- NUMBER: Represents a numeric value.\n- BOOL: Represents a boolean value.\n- CHUNK_ARRAY: Represents an array of chunks.\n- DOCUMENT_ARRAY: Represents an array of documents.\n- KNOWLEDGE_BASE_ID: Represents the ID of a knowledge base.",
-            title="ApplicationConfigurationValueType",
+            description="Represents the possible types of values for an application configuration, inputs and outputs.\n\nThe available types are:\n- TEXT: Represents a single line of text.\n- STRING_ARRAY: Represents an array of strings.\n- NUMBER: Represents a numeric value.\n- BOOL: Represents a boolean value.\n- CHUNK_ARRAY: Represents an array of chunks.\n- DOCUMENT_ARRAY: Represents an array of documents.\n- KNOWLEDGE_BASE_ID: Represents the ID of a knowledge base."
         ),
     ],
 )
@@ -87,16 +76,12 @@ class ApplicationDeploymentRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    endpoint: Annotated[str, Field(title="Endpoint")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    is_active: Annotated[bool, Field(title="Is Active")]
+    name: str
+    endpoint: str
+    application_variant_id: str
+    is_active: bool
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -105,8 +90,7 @@ ApplicationDeploymentStatus = TypeAliasType(
     Annotated[
         Literal["PENDING", "READY", "FAILED", "STOPPED"],
         Field(
-            description="An enum representing the status of an application deployment.\nAttributes:\n    PENDING: The deployment is pending.\n    READY: The deployment is ready.\n    FAILED: The deployment has failed.\n    STOPPED: The deployment has stopped.",
-            title="ApplicationDeploymentStatus",
+            description="An enum representing the status of an application deployment.\nAttributes:\n    PENDING: The deployment is pending.\n    READY: The deployment is ready.\n    FAILED: The deployment has failed.\n    STOPPED: The deployment has stopped."
         ),
     ],
 )
@@ -117,10 +101,10 @@ class ApplicationEdge(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    from_node: Annotated[str, Field(title="From Node")]
-    to_node: Annotated[str, Field(title="To Node")]
-    from_field: Annotated[str, Field(title="From Field")]
-    to_field: Annotated[str, Field(title="To Field")]
+    from_node: str
+    to_node: str
+    from_field: str
+    to_field: str
 
 
 class ApplicationFileResponse(BaseModel):
@@ -128,31 +112,20 @@ class ApplicationFileResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    file_name: Annotated[str, Field(title="File Name")]
-    file_size_bytes: Annotated[int, Field(title="File Size Bytes")]
-    file_artifact_blob_path: Annotated[
-        str | None, Field(title="File Artifact Blob Path")
-    ] = None
+    id: str
+    file_name: str
+    file_size_bytes: int
+    file_artifact_blob_path: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -161,7 +134,7 @@ ApplicationInteractionSource = TypeAliasType(
     "ApplicationInteractionSource",
     Annotated[
         Literal["EXTERNAL_AI", "EVALUATION", "SGP_CHAT"],
-        Field(description="An enumeration.", title="ApplicationInteractionSource"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -192,9 +165,9 @@ class ApplicationMetricScoreAnswerCorrectness(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["answer-correctness"], Field(title="Metric Type")]
-    category: Annotated[Literal["accuracy"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["answer-correctness"]
+    category: Literal["accuracy"]
 
 
 class ApplicationMetricScoreAnswerRelevance(BaseModel):
@@ -223,9 +196,9 @@ class ApplicationMetricScoreAnswerRelevance(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["answer-relevance"], Field(title="Metric Type")]
-    category: Annotated[Literal["accuracy"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["answer-relevance"]
+    category: Literal["accuracy"]
 
 
 class ApplicationMetricScoreCoherence(BaseModel):
@@ -254,9 +227,9 @@ class ApplicationMetricScoreCoherence(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["coherence"], Field(title="Metric Type")]
-    category: Annotated[Literal["quality"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["coherence"]
+    category: Literal["quality"]
 
 
 class ApplicationMetricScoreContextRecall(BaseModel):
@@ -285,9 +258,9 @@ class ApplicationMetricScoreContextRecall(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["context-recall"], Field(title="Metric Type")]
-    category: Annotated[Literal["retrieval"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["context-recall"]
+    category: Literal["retrieval"]
 
 
 class ApplicationMetricScoreFaithfulness(BaseModel):
@@ -316,9 +289,9 @@ class ApplicationMetricScoreFaithfulness(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["faithfulness"], Field(title="Metric Type")]
-    category: Annotated[Literal["retrieval"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["faithfulness"]
+    category: Literal["retrieval"]
 
 
 class ApplicationMetricScoreGrammar(BaseModel):
@@ -347,9 +320,9 @@ class ApplicationMetricScoreGrammar(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["grammar"], Field(title="Metric Type")]
-    category: Annotated[Literal["quality"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["grammar"]
+    category: Literal["quality"]
 
 
 class ApplicationMetricScoreModeration(BaseModel):
@@ -378,9 +351,9 @@ class ApplicationMetricScoreModeration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["moderation"], Field(title="Metric Type")]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["moderation"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping(BaseModel):
@@ -409,11 +382,9 @@ class ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-bias-and-stereotyping"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-bias-and-stereotyping"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyCopyrightViolations(BaseModel):
@@ -442,11 +413,9 @@ class ApplicationMetricScoreTrustAndSafetyCopyrightViolations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-copyright-violations"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-copyright-violations"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyHarmfulContent(BaseModel):
@@ -475,11 +444,9 @@ class ApplicationMetricScoreTrustAndSafetyHarmfulContent(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-harmful-content"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-harmful-content"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics(BaseModel):
@@ -508,11 +475,9 @@ class ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-opinions-disputed-topics"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-opinions-disputed-topics"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyPrivacyViolations(BaseModel):
@@ -541,11 +506,9 @@ class ApplicationMetricScoreTrustAndSafetyPrivacyViolations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-privacy-violations"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-privacy-violations"]
+    category: Literal["trust-and-safety"]
 
 
 class ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities(BaseModel):
@@ -574,18 +537,16 @@ class ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        Literal["safety-unethical-harmful-activities"], Field(title="Metric Type")
-    ]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
+    score: float | None = None
+    metric_type: Literal["safety-unethical-harmful-activities"]
+    category: Literal["trust-and-safety"]
 
 
 ApplicationNodeTagType = TypeAliasType(
     "ApplicationNodeTagType",
     Annotated[
         Literal["INPUT_NODE", "OUTPUT_NODE", "RAG_NODE"],
-        Field(description="An enumeration.", title="ApplicationNodeTagType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -608,17 +569,14 @@ ApplicationNodeType = TypeAliasType(
             "DOCUMENT_SEARCH_NODE",
             "DOCUMENT_PROMPT_NODE",
         ],
-        Field(description="An enumeration.", title="ApplicationNodeType"),
+        Field(description="An enumeration."),
     ],
 )
 
 
 ApplicationOperationStatus = TypeAliasType(
     "ApplicationOperationStatus",
-    Annotated[
-        Literal["SUCCESS", "ERROR"],
-        Field(description="An enumeration.", title="ApplicationOperationStatus"),
-    ],
+    Annotated[Literal["SUCCESS", "ERROR"], Field(description="An enumeration.")],
 )
 
 
@@ -641,7 +599,7 @@ ApplicationOperationType = TypeAliasType(
             "INPUT_GUARDRAIL",
             "OUTPUT_GUARDRAIL",
         ],
-        Field(description="An enumeration.", title="ApplicationOperationType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -660,7 +618,7 @@ ApplicationProcessingErrorCode = TypeAliasType(
             "APPLICATION_PROCESSING_EXCEEDING_CONTEXT_WINDOW",
             "APPLICATION_PROCESSING_UNEXPECTED",
         ],
-        Field(description="An enumeration.", title="ApplicationProcessingErrorCode"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -670,14 +628,11 @@ class ApplicationRequestResponsePair(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    request: Annotated[str, Field(description="Request inputs", title="Request")]
-    response: Annotated[str, Field(description="Response outputs", title="Response")]
+    request: Annotated[str, Field(description="Request inputs")]
+    response: Annotated[str, Field(description="Response outputs")]
     session_data: Annotated[
         dict[str, Any],
-        Field(
-            description="Session data corresponding to the request response pair",
-            title="Session Data",
-        ),
+        Field(description="Session data corresponding to the request response pair"),
     ] = {}
 
 
@@ -686,8 +641,7 @@ ApplicationSchemaVersion = TypeAliasType(
     Annotated[
         Literal["OFFLINE", "V0", "AGENTS_SERVICE"],
         Field(
-            description="An enum representing the version states of an application and its nodes' schemas.\nAttributes:\n    V0: The initial version of an application schema.\n    AGENTS_SERVICE: Application schema references egp_services definition.",
-            title="ApplicationSchemaVersion",
+            description="An enum representing the version states of an application and its nodes' schemas.\nAttributes:\n    V0: The initial version of an application schema.\n    AGENTS_SERVICE: Application schema references egp_services definition."
         ),
     ],
 )
@@ -697,7 +651,7 @@ ApplicationScoreCategoryEnum = TypeAliasType(
     "ApplicationScoreCategoryEnum",
     Annotated[
         Literal["accuracy", "quality", "retrieval", "trust-and-safety"],
-        Field(description="An enumeration.", title="ApplicationScoreCategoryEnum"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -715,7 +669,7 @@ ApplicationScoreMetricTypeEnum = TypeAliasType(
             "moderation",
             "safety",
         ],
-        Field(description="An enumeration.", title="ApplicationScoreMetricTypeEnum"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -724,7 +678,7 @@ ApplicationScorerBaseModelName = TypeAliasType(
     "ApplicationScorerBaseModelName",
     Annotated[
         Literal["gpt-4-turbo-2024-04-09", "gpt-3.5-turbo-0125", "gpt-4o-2024-05-13"],
-        Field(description="An enumeration.", title="ApplicationScorerBaseModelName"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -734,29 +688,19 @@ class ApplicationSpecRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[
-        str, Field(description="The name of the Application Spec", title="Name")
-    ]
+    name: Annotated[str, Field(description="The name of the Application Spec")]
     description: Annotated[
-        str,
-        Field(
-            description="The description of the Application Spec", title="Description"
-        ),
+        str, Field(description="The description of the Application Spec")
     ]
-    theme_id: Annotated[str | None, Field(title="Theme Id")] = None
+    theme_id: str | None = None
     run_online_evaluation: Annotated[
         bool | None,
         Field(
-            description="Whether the application spec should run online evaluation, default is `false`",
-            title="Run Online Evaluation",
+            description="Whether the application spec should run online evaluation, default is `false`"
         ),
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -765,52 +709,34 @@ class ApplicationSpecResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[
-        str, Field(description="The name of the Application Spec", title="Name")
-    ]
+    name: Annotated[str, Field(description="The name of the Application Spec")]
     description: Annotated[
-        str,
-        Field(
-            description="The description of the Application Spec", title="Description"
-        ),
+        str, Field(description="The description of the Application Spec")
     ]
-    theme_id: Annotated[str | None, Field(title="Theme Id")] = None
+    theme_id: str | None = None
     run_online_evaluation: Annotated[
         bool | None,
         Field(
-            description="Whether the application spec should run online evaluation, default is `false`",
-            title="Run Online Evaluation",
+            description="Whether the application spec should run online evaluation, default is `false`"
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -819,9 +745,7 @@ ApplicationTestCaseOutputViewsOptions = TypeAliasType(
     "ApplicationTestCaseOutputViewsOptions",
     Annotated[
         Literal["MetricScores", "TestCaseVersion", "Trace"],
-        Field(
-            description="An enumeration.", title="ApplicationTestCaseOutputViewsOptions"
-        ),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -831,27 +755,17 @@ class ApplicationVariantReportGenerationRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
+    application_variant_id: str
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
-    evaluation_dataset_ids: Annotated[
-        list[str], Field(min_length=1, title="Evaluation Dataset Ids")
-    ]
+    evaluation_dataset_ids: Annotated[list[str], Field(min_length=1)]
 
 
 ApplicationVariantReportViewsOptions = TypeAliasType(
     "ApplicationVariantReportViewsOptions",
-    Annotated[
-        Literal["AsyncJobs"],
-        Field(
-            description="An enumeration.", title="ApplicationVariantReportViewsOptions"
-        ),
-    ],
+    Annotated[Literal["AsyncJobs"], Field(description="An enumeration.")],
 )
 
 
@@ -860,21 +774,13 @@ class ArtifactChunkUpload(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    text: Annotated[
-        str, Field(description="Associated text of the chunk.", title="Text")
-    ]
+    text: Annotated[str, Field(description="Associated text of the chunk.")]
     chunk_position: Annotated[
-        int,
-        Field(
-            description="Position of the chunk in the artifact.", title="Chunk Position"
-        ),
+        int, Field(description="Position of the chunk in the artifact.")
     ]
     metadata: Annotated[
         dict[str, Any],
-        Field(
-            description="Additional metadata associated with the chunk.",
-            title="Metadata",
-        ),
+        Field(description="Additional metadata associated with the chunk."),
     ] = {}
 
 
@@ -891,7 +797,7 @@ ArtifactSource = TypeAliasType(
             "LocalFile",
             "LocalChunks",
         ],
-        Field(description="An enumeration.", title="ArtifactSource"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -902,55 +808,31 @@ class ArtifactsStatus(BaseModel):
         populate_by_name=True,
     )
     artifacts_chunking: Annotated[
-        int,
-        Field(
-            description="Number of artifacts in the chunking state",
-            title="Artifacts Chunking",
-        ),
+        int, Field(description="Number of artifacts in the chunking state")
     ]
     artifacts_embedding: Annotated[
-        int,
-        Field(
-            description="Number of artifacts in the embedding state",
-            title="Artifacts Embedding",
-        ),
+        int, Field(description="Number of artifacts in the embedding state")
     ]
     artifacts_completed: Annotated[
-        int,
-        Field(
-            description="Number of artifacts uploaded successfully.",
-            title="Artifacts Completed",
-        ),
+        int, Field(description="Number of artifacts uploaded successfully.")
     ]
     artifacts_pending: Annotated[
         int,
         Field(
-            description="Previously: Number of artifacts awaiting upload. Note that this status will be deprecated soon and should show 0",
-            title="Artifacts Pending",
+            description="Previously: Number of artifacts awaiting upload. Note that this status will be deprecated soon and should show 0"
         ),
     ]
     artifacts_uploading: Annotated[
-        int,
-        Field(
-            description="Number of artifacts with upload in progress.",
-            title="Artifacts Uploading",
-        ),
+        int, Field(description="Number of artifacts with upload in progress.")
     ]
     artifacts_failed: Annotated[
-        int,
-        Field(
-            description="Number of artifacts that failed while being processed.",
-            title="Artifacts Failed",
-        ),
+        int, Field(description="Number of artifacts that failed while being processed.")
     ]
 
 
 AsyncJobAPIStatusEnum = TypeAliasType(
     "AsyncJobAPIStatusEnum",
-    Annotated[
-        Literal["Active", "All"],
-        Field(description="An enumeration.", title="AsyncJobAPIStatusEnum"),
-    ],
+    Annotated[Literal["Active", "All"], Field(description="An enumeration.")],
 )
 
 
@@ -959,28 +841,24 @@ class AsyncJobForView(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    job_type: Annotated[str | None, Field(title="Job Type")] = None
-    parent_job_id: Annotated[str | None, Field(title="Parent Job Id")] = None
-    status: Annotated[str, Field(title="Status")]
-    progress: Annotated[dict[str, Any] | None, Field(title="Progress")] = None
-    job_metadata: Annotated[dict[str, Any] | None, Field(title="Job Metadata")] = None
+    job_type: str | None = None
+    parent_job_id: str | None = None
+    status: str
+    progress: dict[str, Any] | None = None
+    job_metadata: dict[str, Any] | None = None
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
 
 
 AsyncJobType = TypeAliasType(
@@ -995,7 +873,7 @@ AsyncJobType = TypeAliasType(
             "application-variant-report-generation",
             "application-interaction-evaluation",
         ],
-        Field(description="An enumeration.", title="AsyncJobType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -1006,48 +884,35 @@ class AsyncJobsEntity(BaseModel):
         populate_by_name=True,
     )
     job_type: AsyncJobType
-    parent_job_id: Annotated[str | None, Field(title="Parent Job Id")] = None
-    status: Annotated[str, Field(title="Status")]
-    progress: Annotated[dict[str, Any] | None, Field(title="Progress")] = None
-    job_metadata: Annotated[dict[str, Any] | None, Field(title="Job Metadata")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    parent_job_id: str | None = None
+    status: str
+    progress: dict[str, Any] | None = None
+    job_metadata: dict[str, Any] | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str | None, Field(description="The user who originally created the entity.")
     ] = None
 
 
 AuditORMStatusEnum = TypeAliasType(
     "AuditORMStatusEnum",
     Annotated[
-        Literal["UNAUDITED", "FIXED", "APPROVED"],
-        Field(description="An enumeration.", title="AuditORMStatusEnum"),
+        Literal["UNAUDITED", "FIXED", "APPROVED"], Field(description="An enumeration.")
     ],
 )
 
@@ -1059,10 +924,7 @@ class AutoGeneratedDraftTestCaseApproveBatchRequest(BaseModel):
     )
     autogenerated_draft_test_cases: Annotated[
         list[str],
-        Field(
-            description="Ids of auto generated draft test cases to be approved.",
-            title="Autogenerated Draft Test Cases",
-        ),
+        Field(description="Ids of auto generated draft test cases to be approved."),
     ]
 
 
@@ -1071,21 +933,15 @@ class AutoGeneratedDraftTestCaseMissingChunkInfo(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    chunk_text: Annotated[
-        str, Field(description="Text of chunk_id that is missing", title="Chunk Text")
-    ]
-    artifact_id: Annotated[
-        str, Field(description="Artifact ID of the missing chunk", title="Artifact Id")
-    ]
+    chunk_text: Annotated[str, Field(description="Text of chunk_id that is missing")]
+    artifact_id: Annotated[str, Field(description="Artifact ID of the missing chunk")]
     artifact_name: Annotated[
-        str,
-        Field(description="Artifact Name of the missing chunk", title="Artifact Name"),
+        str, Field(description="Artifact Name of the missing chunk")
     ]
     artifact_content_modification_identifier: Annotated[
         str,
         Field(
-            description="Artifact Content Modification Identifier of the missing chunk",
-            title="Artifact Content Modification Identifier",
+            description="Artifact Content Modification Identifier of the missing chunk"
         ),
     ]
 
@@ -1097,29 +953,23 @@ class AutoGeneratedEvaluationDatasetRequest(BaseModel):
     )
     type: Annotated[
         Literal["autogenerated"],
-        Field(description="Manually or automatically generated dataset", title="Type"),
+        Field(description="Manually or automatically generated dataset"),
     ] = "autogenerated"
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         Literal["GENERATION"],
         Field(
-            description="The schema type of the dataset. Only GENERATION is currently supported.",
-            title="Schema Type",
+            description="The schema type of the dataset. Only GENERATION is currently supported."
         ),
     ]
     knowledge_base_id: Annotated[
         str,
         Field(
-            description="ID of the knowledge base to generate the evaluation dataset from.",
-            title="Knowledge Base Id",
+            description="ID of the knowledge base to generate the evaluation dataset from."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -1128,13 +978,12 @@ class AzureBlobStorageDataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["AzureBlobStorage"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["AzureBlobStorage"]
     blob_sas_token: Annotated[
         str,
         Field(
-            description="Shared Access Signature token for the Azure Blob Storage container",
-            title="Blob Sas Token",
+            description="Shared Access Signature token for the Azure Blob Storage container"
         ),
     ]
 
@@ -1144,12 +993,11 @@ class AzureBlobStorageDataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["AzureBlobStorage"], Field(title="Source")]
+    source: Literal["AzureBlobStorage"]
     container_url: Annotated[
         str,
         Field(
-            description="The full URL of the container such as 'https://your-account-name.blob.core.windows.net/your-container-name'",
-            title="Container Url",
+            description="The full URL of the container such as 'https://your-account-name.blob.core.windows.net/your-container-name'"
         ),
     ]
 
@@ -1159,14 +1007,10 @@ class BaseModelDetails(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    number_of_parameters: Annotated[int | None, Field(title="Number Of Parameters")] = (
-        None
-    )
-    token_context_window: Annotated[int | None, Field(title="Token Context Window")] = (
-        None
-    )
-    languages: Annotated[int | None, Field(title="Languages")] = None
-    alignments: Annotated[int | None, Field(title="Alignments")] = None
+    number_of_parameters: int | None = None
+    token_context_window: int | None = None
+    languages: int | None = None
+    alignments: int | None = None
 
 
 class BaseValidationRule(BaseModel):
@@ -1174,7 +1018,7 @@ class BaseValidationRule(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    required: Annotated[bool, Field(title="Required")]
+    required: bool
 
 
 class BodyPostV4ApplicationsUploadFiles(BaseModel):
@@ -1183,8 +1027,7 @@ class BodyPostV4ApplicationsUploadFiles(BaseModel):
         populate_by_name=True,
     )
     files: Annotated[
-        list[bytes],
-        Field(description="Upload files to be used in an application.", title="Files"),
+        list[bytes], Field(description="Upload files to be used in an application.")
     ]
 
 
@@ -1193,10 +1036,10 @@ class BodyPostV4KnowledgeBasesKnowledgeBaseIdUploadFiles(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    files: Annotated[list[bytes], Field(title="Files")]
-    data_source_config: Annotated[str, Field(title="Data Source Config")]
-    chunking_strategy_config: Annotated[str, Field(title="Chunking Strategy Config")]
-    force_reupload: Annotated[bool, Field(title="Force Reupload")]
+    files: list[bytes]
+    data_source_config: str
+    chunking_strategy_config: str
+    force_reupload: bool
 
 
 class BoolConfigurationFieldSchema(BaseModel):
@@ -1204,12 +1047,10 @@ class BoolConfigurationFieldSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label: Annotated[str, Field(title="Label")]
-    docs: Annotated[str, Field(title="Docs")]
-    default: Annotated[bool | None, Field(title="Default")] = None
-    is_advanced_configuration: Annotated[
-        bool, Field(title="Is Advanced Configuration")
-    ] = False
+    label: str
+    docs: str
+    default: bool | None = None
+    is_advanced_configuration: bool = False
     validation_rules: BaseValidationRule
     type: ApplicationConfigurationValueType = "BOOL"
 
@@ -1222,10 +1063,7 @@ class BulkDeleteKnowledgeBaseV2LocalArtifactRequest(BaseModel):
     artifact_ids: Annotated[
         list[str],
         Field(
-            description="List of artifact ids to delete",
-            max_length=100,
-            min_length=1,
-            title="Artifact Ids",
+            description="List of artifact ids to delete", max_length=100, min_length=1
         ),
     ]
 
@@ -1236,10 +1074,7 @@ class BulkDeleteKnowledgeBaseV2LocalArtifactResponse(BaseModel):
         populate_by_name=True,
     )
     artifact_ids: Annotated[
-        list[str],
-        Field(
-            description="List of artifact ids that were deleted", title="Artifact Ids"
-        ),
+        list[str], Field(description="List of artifact ids that were deleted")
     ]
 
 
@@ -1250,15 +1085,9 @@ class CancelKnowledgeBaseV2UploadResponse(BaseModel):
     )
     upload_id: Annotated[
         str,
-        Field(
-            description="ID of the knowledge base upload job that was cancelled.",
-            title="Upload Id",
-        ),
+        Field(description="ID of the knowledge base upload job that was cancelled."),
     ]
-    canceled: Annotated[
-        bool,
-        Field(description="Whether cancellation was successful.", title="Canceled"),
-    ]
+    canceled: Annotated[bool, Field(description="Whether cancellation was successful.")]
 
 
 class CharacterChunkingStrategyConfig(BaseModel):
@@ -1266,12 +1095,11 @@ class CharacterChunkingStrategyConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    strategy: Annotated[Literal["character"], Field(title="Strategy")]
+    strategy: Literal["character"]
     separator: Annotated[
         str,
         Field(
-            description="Character designating breaks in input data. Text data will first be split into sections by this separator, then each section will be split into chunks of size `chunk_size`.",
-            title="Separator",
+            description="Character designating breaks in input data. Text data will first be split into sections by this separator, then each section will be split into chunks of size `chunk_size`."
         ),
     ] = "\n\n"
     chunk_size: Annotated[
@@ -1279,7 +1107,6 @@ class CharacterChunkingStrategyConfig(BaseModel):
         Field(
             description="Maximum number of characters in each chunk. If not specified, a chunk size of 1000 will be used.",
             ge=1,
-            title="Chunk Size",
         ),
     ] = 1000
     chunk_overlap: Annotated[
@@ -1287,7 +1114,6 @@ class CharacterChunkingStrategyConfig(BaseModel):
         Field(
             description="Number of characters to overlap between chunks. If not specified, an overlap of 200 will be used. For example if the chunk size is 3 and the overlap size is 1, and the text to chunk is 'abcde', the chunks will be 'abc', 'cde'.",
             ge=0,
-            title="Chunk Overlap",
         ),
     ] = 200
 
@@ -1297,14 +1123,10 @@ class ChatThreadRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    title: Annotated[str, Field(title="Title")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
+    title: str
+    application_variant_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -1313,48 +1135,36 @@ class ChatThreadResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    title: Annotated[str, Field(title="Title")]
+    id: str
+    title: str
     application_variant_id: Annotated[
         str,
         Field(
-            description="The ID of the application variant this thread is associated with.",
-            title="Application Variant Id",
+            description="The ID of the application variant this thread is associated with."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
 
@@ -1364,8 +1174,8 @@ class ChunkData(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    text: Annotated[str, Field(title="Text")]
-    metadata: Annotated[dict[str, Any], Field(title="Metadata")]
+    text: str
+    metadata: dict[str, Any]
 
 
 class ChunkExtraInfoSchema(BaseModel):
@@ -1373,15 +1183,15 @@ class ChunkExtraInfoSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    schema_type: Annotated[Literal["CHUNKS"], Field(title="Schema Type")] = "CHUNKS"
-    chunks: Annotated[list[ChunkData], Field(title="Chunks")]
+    schema_type: Literal["CHUNKS"] = "CHUNKS"
+    chunks: list[ChunkData]
 
 
 ChunkUploadStatus = TypeAliasType(
     "ChunkUploadStatus",
     Annotated[
         Literal["Embedding", "Pending", "Completed", "Failed", "Uploading"],
-        Field(description="An enumeration.", title="ChunkUploadStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -1392,53 +1202,38 @@ class ChunkV2(BaseModel):
         populate_by_name=True,
     )
     chunk_id: Annotated[
-        str,
-        Field(
-            description="The unique ID of the chunk with embedding", title="Chunk Id"
-        ),
+        str, Field(description="The unique ID of the chunk with embedding")
     ]
-    text: Annotated[
-        str, Field(description="The text associated with the chunk", title="Text")
-    ]
+    text: Annotated[str, Field(description="The text associated with the chunk")]
     embedding: Annotated[
         list[float] | None,
-        Field(
-            description="The vector embedding of the text associated with the chunk",
-            title="Embedding",
-        ),
+        Field(description="The vector embedding of the text associated with the chunk"),
     ] = None
     metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Any additional key value pairs of information stored by you on the chunk with embedding",
-            title="Metadata",
+            description="Any additional key value pairs of information stored by you on the chunk with embedding"
         ),
     ] = {}
     user_supplied_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Any additional key value pairs of information returned from the custom chunking.",
-            title="User Supplied Metadata",
+            description="Any additional key value pairs of information returned from the custom chunking."
         ),
     ] = {}
     attachment_url: Annotated[
         str | None,
         Field(
-            description="Original attachment URL from which this chunk got its data from",
-            title="Attachment Url",
+            description="Original attachment URL from which this chunk got its data from"
         ),
     ] = None
     title: Annotated[
-        str | None,
-        Field(
-            description="Title for this chunk, for example the file name", title="Title"
-        ),
+        str | None, Field(description="Title for this chunk, for example the file name")
     ] = None
     score: Annotated[
         float,
         Field(
-            description="A number between 0 and 1 representing how similar a chunk's embedding is to the query embedding. Higher numbers mean that this chunk with embedding is more similar.",
-            title="Score",
+            description="A number between 0 and 1 representing how similar a chunk's embedding is to the query embedding. Higher numbers mean that this chunk with embedding is more similar."
         ),
     ]
 
@@ -1449,47 +1244,33 @@ class ChunkV2WithoutScore(BaseModel):
         populate_by_name=True,
     )
     chunk_id: Annotated[
-        str,
-        Field(
-            description="The unique ID of the chunk with embedding", title="Chunk Id"
-        ),
+        str, Field(description="The unique ID of the chunk with embedding")
     ]
-    text: Annotated[
-        str, Field(description="The text associated with the chunk", title="Text")
-    ]
+    text: Annotated[str, Field(description="The text associated with the chunk")]
     embedding: Annotated[
         list[float] | None,
-        Field(
-            description="The vector embedding of the text associated with the chunk",
-            title="Embedding",
-        ),
+        Field(description="The vector embedding of the text associated with the chunk"),
     ] = None
     metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Any additional key value pairs of information stored by you on the chunk with embedding",
-            title="Metadata",
+            description="Any additional key value pairs of information stored by you on the chunk with embedding"
         ),
     ] = {}
     user_supplied_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Any additional key value pairs of information returned from the custom chunking.",
-            title="User Supplied Metadata",
+            description="Any additional key value pairs of information returned from the custom chunking."
         ),
     ] = {}
     attachment_url: Annotated[
         str | None,
         Field(
-            description="Original attachment URL from which this chunk got its data from",
-            title="Attachment Url",
+            description="Original attachment URL from which this chunk got its data from"
         ),
     ] = None
     title: Annotated[
-        str | None,
-        Field(
-            description="Title for this chunk, for example the file name", title="Title"
-        ),
+        str | None, Field(description="Title for this chunk, for example the file name")
     ] = None
 
 
@@ -1500,10 +1281,7 @@ class ChunksRankResponse(BaseModel):
     )
     relevant_chunks: Annotated[
         list[ChunkV2],
-        Field(
-            description="List of chunks ranked by the requested rank strategy",
-            title="Relevant Chunks",
-        ),
+        Field(description="List of chunks ranked by the requested rank strategy"),
     ]
 
 
@@ -1515,23 +1293,15 @@ class Completion(BaseModel):
     text: Annotated[
         str,
         Field(
-            description="Completion text. If streaming, this field will contain each packet of text.",
-            title="Text",
+            description="Completion text. If streaming, this field will contain each packet of text."
         ),
     ]
     finish_reason: Annotated[
-        str | None,
-        Field(
-            description="Reason the LLM finished generating text.",
-            title="Finish Reason",
-        ),
+        str | None, Field(description="Reason the LLM finished generating text.")
     ] = None
     response_metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="Additional metadata returned from the completion response",
-            title="Response Metadata",
-        ),
+        Field(description="Additional metadata returned from the completion response"),
     ] = None
 
 
@@ -1540,7 +1310,7 @@ class ConfigurationFieldValue(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    value: Annotated[Any, Field(title="Value")]
+    value: Any
 
 
 class ConfluenceDataSourceAuthConfig(BaseModel):
@@ -1548,27 +1318,24 @@ class ConfluenceDataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["Confluence"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["Confluence"]
     client_email: Annotated[
         str,
         Field(
-            description="Client email to use for Confluence, set to override client email set in env vars.",
-            title="Client Email",
+            description="Client email to use for Confluence, set to override client email set in env vars."
         ),
     ]
     api_key: Annotated[
         str,
         Field(
-            description="API key to use for Confluence, set this to override api key configured in env vars.",
-            title="Api Key",
+            description="API key to use for Confluence, set this to override api key configured in env vars."
         ),
     ]
     atlassian_domain: Annotated[
         str,
         Field(
-            description="Your Confluence API server's full domain, set to override domain configured in env vars. E.g. 'https://[your-company].atlassian.net'",
-            title="Atlassian Domain",
+            description="Your Confluence API server's full domain, set to override domain configured in env vars. E.g. 'https://[your-company].atlassian.net'"
         ),
     ]
 
@@ -1578,12 +1345,11 @@ class ConfluenceDataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["Confluence"], Field(title="Source")]
+    source: Literal["Confluence"]
     space_key: Annotated[
         str,
         Field(
-            description="Confluence space key to retrieve contents from. See https://support.atlassian.com/confluence-cloud/docs/choose-a-space-key",
-            title="Space Key",
+            description="Confluence space key to retrieve contents from. See https://support.atlassian.com/confluence-cloud/docs/choose-a-space-key"
         ),
     ]
 
@@ -1593,49 +1359,27 @@ class ContributorMetricsResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    evaluation_id: Annotated[
-        str, Field(description="The ID of the evaluation.", title="Evaluation Id")
-    ]
+    evaluation_id: Annotated[str, Field(description="The ID of the evaluation.")]
     annotated_by_user_id: Annotated[
-        str,
-        Field(
-            description="The ID of the user who annotated the test case.",
-            title="Annotated By User Id",
-        ),
+        str, Field(description="The ID of the user who annotated the test case.")
     ]
     total_time_spent_labeling_sec: Annotated[
-        int | None,
-        Field(
-            description="Total time spent labeling in seconds.",
-            title="Total Time Spent Labeling Sec",
-        ),
+        int | None, Field(description="Total time spent labeling in seconds.")
     ] = None
     avg_time_spent_labeling_sec: Annotated[
         float | None,
-        Field(
-            description="Average time spent labeling per test case in seconds.",
-            title="Avg Time Spent Labeling Sec",
-        ),
+        Field(description="Average time spent labeling per test case in seconds."),
     ] = None
     total_num_test_cases_labeled: Annotated[
-        int,
-        Field(
-            description="Total number of test cases labeled.",
-            title="Total Num Test Cases Labeled",
-        ),
+        int, Field(description="Total number of test cases labeled.")
     ]
     num_test_cases_fixed: Annotated[
-        int,
-        Field(
-            description="Number of test cases that were fixed.",
-            title="Num Test Cases Fixed",
-        ),
+        int, Field(description="Number of test cases that were fixed.")
     ]
     percentage_test_cases_fixed: Annotated[
         float,
         Field(
-            description="Percentage of test cases done by this contributor that were fixed.",
-            title="Percentage Test Cases Fixed",
+            description="Percentage of test cases done by this contributor that were fixed."
         ),
     ]
 
@@ -1644,7 +1388,7 @@ CopyToControlPlaneHookStatus = TypeAliasType(
     "CopyToControlPlaneHookStatus",
     Annotated[
         Literal["SUCCESS", "FAILED", "SKIPPED", "NO_HOOK_DEFINED"],
-        Field(description="An enumeration.", title="CopyToControlPlaneHookStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -1657,8 +1401,7 @@ class CreateAccountRequest(BaseModel):
     account_name: Annotated[
         str,
         Field(
-            description="The name of the account. This will be displayed in the Scale GenAI Platform UI.",
-            title="Account Name",
+            description="The name of the account. This will be displayed in the Scale GenAI Platform UI."
         ),
     ]
 
@@ -1668,9 +1411,7 @@ class CreateAccountResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    account_id: Annotated[
-        str, Field(description="The ID of the created account.", title="Account Id")
-    ]
+    account_id: Annotated[str, Field(description="The ID of the created account.")]
 
 
 class CreateEvaluationDatasetGenerationJobRequest(BaseModel):
@@ -1681,37 +1422,29 @@ class CreateEvaluationDatasetGenerationJobRequest(BaseModel):
     num_test_cases: Annotated[
         int | None,
         Field(
-            description="Number of test cases to generate for the evaluation dataset",
-            title="Num Test Cases",
+            description="Number of test cases to generate for the evaluation dataset"
         ),
     ] = None
     group_by_artifact_id: Annotated[
         bool,
         Field(
-            description="If this flag is true, for every generated test case, the chunks used to generate it will be guaranteed to be from the same document (artifact).",
-            title="Group By Artifact Id",
+            description="If this flag is true, for every generated test case, the chunks used to generate it will be guaranteed to be from the same document (artifact)."
         ),
     ] = False
     harms_list: Annotated[
         list[str] | None,
         Field(
-            description="List of harms to be used for the evaluation dataset generation. If not provided, generation will use the knowledge base id.",
-            title="Harms List",
+            description="List of harms to be used for the evaluation dataset generation. If not provided, generation will use the knowledge base id."
         ),
     ] = None
     advanced_config: Annotated[
         dict[str, list[str]] | None,
         Field(
-            description="Advanced configuration for the evaluation dataset generation job.",
-            title="Advanced Config",
+            description="Advanced configuration for the evaluation dataset generation job."
         ),
     ] = None
     custom_instructions: Annotated[
-        str | None,
-        Field(
-            description="Custom instructions for test case generation",
-            title="Custom Instructions",
-        ),
+        str | None, Field(description="Custom instructions for test case generation")
     ] = None
 
 
@@ -1721,11 +1454,7 @@ class CreateKnowledgeBaseResponse(BaseModel):
         populate_by_name=True,
     )
     knowledge_base_id: Annotated[
-        str,
-        Field(
-            description="The unique ID of the created knowledge base",
-            title="Knowledge Base Id",
-        ),
+        str, Field(description="The unique ID of the created knowledge base")
     ]
 
 
@@ -1735,11 +1464,7 @@ class CreateKnowledgeBaseV2UploadResponse(BaseModel):
         populate_by_name=True,
     )
     upload_id: Annotated[
-        str,
-        Field(
-            description="ID of the created knowledge base upload job.",
-            title="Upload Id",
-        ),
+        str, Field(description="ID of the created knowledge base upload job.")
     ]
 
 
@@ -1751,8 +1476,7 @@ class CreateKnowledgeBaseV2UploadsFromFilesResponse(BaseModel):
     upload_ids: Annotated[
         list[str],
         Field(
-            description="List of upload IDs that have been kicked off by the upload API",
-            title="Upload Ids",
+            description="List of upload IDs that have been kicked off by the upload API"
         ),
     ]
 
@@ -1768,8 +1492,7 @@ class CrossEncoderRankParams(BaseModel):
             "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1",
         ],
         Field(
-            description="Cross encoder model to use when ranking. Currently supports [cross-encoder/ms-marco-MiniLM-L-12-v2](https://huggingface.co/cross-encoder/ms-marco-MiniLM-L-12-v2) and [cross-encoder/mmarco-mMiniLMv2-L12-H384-v1](https://huggingface.co/cross-encoder/mmarco-mMiniLMv2-L12-H384-v1).",
-            title="Cross Encoder Model",
+            description="Cross encoder model to use when ranking. Currently supports [cross-encoder/ms-marco-MiniLM-L-12-v2](https://huggingface.co/cross-encoder/ms-marco-MiniLM-L-12-v2) and [cross-encoder/mmarco-mMiniLMv2-L12-H384-v1](https://huggingface.co/cross-encoder/mmarco-mMiniLMv2-L12-H384-v1)."
         ),
     ] = "cross-encoder/ms-marco-MiniLM-L-12-v2"
 
@@ -1781,16 +1504,12 @@ class CrossEncoderRankStrategy(BaseModel):
     )
     method: Annotated[
         Literal["cross_encoder"],
-        Field(
-            description="The name of the rank strategy. Must be `cross_encoder`.",
-            title="Method",
-        ),
+        Field(description="The name of the rank strategy. Must be `cross_encoder`."),
     ] = "cross_encoder"
     params: Annotated[
         CrossEncoderRankParams,
         Field(
             description="The parameters needed for ranking.",
-            title="Params",
             default_factory=lambda: CrossEncoderRankParams.model_validate(
                 {"cross_encoder_model": "cross-encoder/ms-marco-MiniLM-L-12-v2"}
             ),
@@ -1803,18 +1522,14 @@ class CustomChunkingStrategyConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    strategy: Annotated[Literal["custom"], Field(title="Strategy")]
+    strategy: Literal["custom"]
     endpoint: Annotated[
-        str,
-        Field(
-            description="Endpoint path to call for custom chunking", title="Endpoint"
-        ),
+        str, Field(description="Endpoint path to call for custom chunking")
     ]
     params: Annotated[
         dict[str, Any],
         Field(
-            description="Parameters that will be appended to the body of the request for the chunk.",
-            title="Params",
+            description="Parameters that will be appended to the body of the request for the chunk."
         ),
     ] = {}
 
@@ -1828,12 +1543,12 @@ DashboardID = TypeAliasType(
             "executions_dashboard",
             "variant_overview_dashboard",
         ],
-        Field(description="An enumeration.", title="DashboardID"),
+        Field(description="An enumeration."),
     ],
 )
 
 
-DataLoc = TypeAliasType("DataLoc", Annotated[list[str], Field(title="DataLoc")])
+DataLoc = TypeAliasType("DataLoc", list[str])
 
 
 class DataPoint(BaseModel):
@@ -1841,22 +1556,13 @@ class DataPoint(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    date: Annotated[
-        datetime, Field(description="The start date of the data point", title="Date")
-    ]
-    prompt_tokens: Annotated[
-        int,
-        Field(description="The number of prompt tokens used", title="Prompt Tokens"),
-    ]
+    date: Annotated[datetime, Field(description="The start date of the data point")]
+    prompt_tokens: Annotated[int, Field(description="The number of prompt tokens used")]
     response_tokens: Annotated[
-        int,
-        Field(
-            description="The number of response tokens used", title="Response Tokens"
-        ),
+        int, Field(description="The number of response tokens used")
     ]
     summary_tokens: Annotated[
-        int,
-        Field(description="The number of all the tokens used", title="Summary Tokens"),
+        int, Field(description="The number of all the tokens used")
     ]
 
 
@@ -1873,17 +1579,14 @@ DataSource = TypeAliasType(
             "Confluence",
             "Slack",
         ],
-        Field(description="An enumeration.", title="DataSource"),
+        Field(description="An enumeration."),
     ],
 )
 
 
 DeduplicationStrategy = TypeAliasType(
     "DeduplicationStrategy",
-    Annotated[
-        Literal["Overwrite", "Fail"],
-        Field(description="An enumeration.", title="DeduplicationStrategy"),
-    ],
+    Annotated[Literal["Overwrite", "Fail"], Field(description="An enumeration.")],
 )
 
 
@@ -1892,10 +1595,8 @@ class DeleteKnowledgeBaseDataSourceConnectionResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    artifacts_to_delete: Annotated[dict[str, int], Field(title="Artifacts To Delete")]
-    deletion_workflow_id: Annotated[str | None, Field(title="Deletion Workflow Id")] = (
-        None
-    )
+    artifacts_to_delete: dict[str, int]
+    deletion_workflow_id: str | None = None
 
 
 class DeleteKnowledgeBaseResponseV2(BaseModel):
@@ -1905,17 +1606,10 @@ class DeleteKnowledgeBaseResponseV2(BaseModel):
     )
     deleted: Annotated[
         bool,
-        Field(
-            description="Whether or not the knowledge base was successfully deleted",
-            title="Deleted",
-        ),
+        Field(description="Whether or not the knowledge base was successfully deleted"),
     ]
     knowledge_base_id: Annotated[
-        str,
-        Field(
-            description="The ID of the knowledge base that was deleted",
-            title="Knowledge Base Id",
-        ),
+        str, Field(description="The ID of the knowledge base that was deleted")
     ]
 
 
@@ -1925,17 +1619,10 @@ class DeleteKnowledgeBaseV2LocalArtifactResponse(BaseModel):
         populate_by_name=True,
     )
     deleted: Annotated[
-        bool,
-        Field(
-            description="Whether or not the artifact was successfully deleted",
-            title="Deleted",
-        ),
+        bool, Field(description="Whether or not the artifact was successfully deleted")
     ]
     artifact_id: Annotated[
-        str,
-        Field(
-            description="The ID of the artifact that was deleted", title="Artifact Id"
-        ),
+        str, Field(description="The ID of the artifact that was deleted")
     ]
 
 
@@ -1944,8 +1631,8 @@ class DeleteResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    success: Annotated[bool, Field(title="Success")]
-    count: Annotated[int, Field(title="Count")]
+    success: bool
+    count: int
 
 
 class DeploymentPackageJobResponse(BaseModel):
@@ -1953,8 +1640,8 @@ class DeploymentPackageJobResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    deployment_package_job_id: Annotated[str, Field(title="Deployment Package Job Id")]
-    account_id: Annotated[str | None, Field(title="Account Id")] = None
+    deployment_package_job_id: str
+    account_id: str | None = None
 
 
 DeploymentPackageType = TypeAliasType(
@@ -1971,7 +1658,7 @@ DeploymentPackageType = TypeAliasType(
             "MODEL",
             "KNOWLEDGE_BASE",
         ],
-        Field(description="An enumeration.", title="DeploymentPackageType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -1983,13 +1670,12 @@ class EmbeddingConfigModelsAPI(BaseModel):
     )
     type: Annotated[
         Literal["models_api"],
-        Field(description="The type of the embedding configuration.", title="Type"),
+        Field(description="The type of the embedding configuration."),
     ]
     model_deployment_id: Annotated[
         str,
         Field(
-            description="The ID of the deployment of the created model in the Models API V3.",
-            title="Model Deployment Id",
+            description="The ID of the deployment of the created model in the Models API V3."
         ),
     ]
 
@@ -2009,7 +1695,7 @@ EmbeddingModelName = TypeAliasType(
             "embed-english-light-v3.0",
             "embed-multilingual-v3.0",
         ],
-        Field(description="An enumeration.", title="EmbeddingModelName"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2018,9 +1704,7 @@ EvaluationConfigORMEvaluationTypeEnum = TypeAliasType(
     "EvaluationConfigORMEvaluationTypeEnum",
     Annotated[
         Literal["studio", "llm_auto", "human", "llm_benchmark"],
-        Field(
-            description="An enumeration.", title="EvaluationConfigORMEvaluationTypeEnum"
-        ),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2033,14 +1717,10 @@ class EvaluationConfigRequest(BaseModel):
     evaluation_type: Annotated[
         EvaluationConfigORMEvaluationTypeEnum, Field(description="Evaluation type")
     ]
-    question_set_id: Annotated[str, Field(title="Question Set Id")]
-    studio_project_id: Annotated[str | None, Field(title="Studio Project Id")] = None
+    question_set_id: str
+    studio_project_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -2052,51 +1732,32 @@ class EvaluationConfigResponse(BaseModel):
     evaluation_type: Annotated[
         EvaluationConfigORMEvaluationTypeEnum, Field(description="Evaluation type")
     ]
-    question_set_id: Annotated[str, Field(title="Question Set Id")]
-    studio_project_id: Annotated[str | None, Field(title="Studio Project Id")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    question_set_id: str
+    studio_project_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
 EvaluationDatasetORMSchemaTypeEnum = TypeAliasType(
     "EvaluationDatasetORMSchemaTypeEnum",
-    Annotated[
-        Literal["GENERATION", "FLEXIBLE"],
-        Field(
-            description="An enumeration.", title="EvaluationDatasetORMSchemaTypeEnum"
-        ),
-    ],
+    Annotated[Literal["GENERATION", "FLEXIBLE"], Field(description="An enumeration.")],
 )
 
 
 EvaluationDatasetVendor = TypeAliasType(
     "EvaluationDatasetVendor",
-    Annotated[
-        Literal["scale"],
-        Field(description="An enumeration.", title="EvaluationDatasetVendor"),
-    ],
+    Annotated[Literal["scale"], Field(description="An enumeration.")],
 )
 
 
@@ -2108,23 +1769,18 @@ class EvaluationDatasetVersionRequest(BaseModel):
     draft: Annotated[
         bool | None,
         Field(
-            description="Boolean to check whether or not the evaluation dataset is in draft mode",
-            title="Draft",
+            description="Boolean to check whether or not the evaluation dataset is in draft mode"
         ),
     ] = None
     published_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format.",
-            title="Published At",
+            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format."
         ),
     ] = None
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
 
 
@@ -2135,71 +1791,47 @@ class EvaluationDatasetVersionResponse(BaseModel):
     )
     num: Annotated[
         int,
-        Field(
-            description="The version number, automatically incremented on creation",
-            title="Num",
-        ),
+        Field(description="The version number, automatically incremented on creation"),
     ]
     evaluation_dataset_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated evaluation dataset.",
-            title="Evaluation Dataset Id",
-        ),
+        str, Field(description="The ID of the associated evaluation dataset.")
     ]
     draft: Annotated[
         bool,
         Field(
-            description="Boolean to check whether or not the evaluation dataset is in draft mode",
-            title="Draft",
+            description="Boolean to check whether or not the evaluation dataset is in draft mode"
         ),
     ]
     published_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format.",
-            title="Published At",
+            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
 
 EvaluationDatasetViewsOptions = TypeAliasType(
     "EvaluationDatasetViewsOptions",
-    Annotated[
-        Literal["DatasetVersion"],
-        Field(description="An enumeration.", title="EvaluationDatasetViewsOptions"),
-    ],
+    Annotated[Literal["DatasetVersion"], Field(description="An enumeration.")],
 )
 
 
@@ -2208,85 +1840,47 @@ class EvaluationMetricsResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    evaluation_id: Annotated[
-        str, Field(description="The ID of the evaluation.", title="Evaluation Id")
-    ]
+    evaluation_id: Annotated[str, Field(description="The ID of the evaluation.")]
     num_total_test_cases: Annotated[
-        int,
-        Field(description="Total number of test cases.", title="Num Total Test Cases"),
+        int, Field(description="Total number of test cases.")
     ]
     num_test_cases_labeled: Annotated[
-        int,
-        Field(
-            description="Number of test cases labeled.", title="Num Test Cases Labeled"
-        ),
+        int, Field(description="Number of test cases labeled.")
     ]
     num_test_cases_flagged: Annotated[
-        int,
-        Field(
-            description="Number of test cases flagged.", title="Num Test Cases Flagged"
-        ),
+        int, Field(description="Number of test cases flagged.")
     ]
     num_test_cases_fixed: Annotated[
-        int,
-        Field(description="Number of test cases fixed.", title="Num Test Cases Fixed"),
+        int, Field(description="Number of test cases fixed.")
     ]
     percentage_test_cases_fixed: Annotated[
-        float,
-        Field(
-            description="Percentage of test cases that were fixed.",
-            title="Percentage Test Cases Fixed",
-        ),
+        float, Field(description="Percentage of test cases that were fixed.")
     ]
     num_test_cases_unaudited: Annotated[
-        int,
-        Field(
-            description="Number of test cases unaudited.",
-            title="Num Test Cases Unaudited",
-        ),
+        int, Field(description="Number of test cases unaudited.")
     ]
     percentage_test_cases_unaudited: Annotated[
-        float,
-        Field(
-            description="Percentage of test cases that were unaudited.",
-            title="Percentage Test Cases Unaudited",
-        ),
+        float, Field(description="Percentage of test cases that were unaudited.")
     ]
     num_test_cases_approved: Annotated[
-        int,
-        Field(
-            description="Number of test cases approved.",
-            title="Num Test Cases Approved",
-        ),
+        int, Field(description="Number of test cases approved.")
     ]
     percentage_test_cases_approved: Annotated[
-        float,
-        Field(
-            description="Percentage of test cases that were approved.",
-            title="Percentage Test Cases Approved",
-        ),
+        float, Field(description="Percentage of test cases that were approved.")
     ]
     avg_labeling_time_per_test_case: Annotated[
         float,
-        Field(
-            description="Average time spent labeling per test case in seconds.",
-            title="Avg Labeling Time Per Test Case",
-        ),
+        Field(description="Average time spent labeling per test case in seconds."),
     ]
     avg_num_test_cases_labeled_per_day: Annotated[
-        float,
-        Field(
-            description="Average number of test cases labeled per day.",
-            title="Avg Num Test Cases Labeled Per Day",
-        ),
+        float, Field(description="Average number of test cases labeled per day.")
     ]
 
 
 EvaluationORMStatusEnum = TypeAliasType(
     "EvaluationORMStatusEnum",
     Annotated[
-        Literal["PENDING", "COMPLETED", "FAILED"],
-        Field(description="An enumeration.", title="EvaluationORMStatusEnum"),
+        Literal["PENDING", "COMPLETED", "FAILED"], Field(description="An enumeration.")
     ],
 )
 
@@ -2295,7 +1889,7 @@ EvaluationViewsOptions = TypeAliasType(
     "EvaluationViewsOptions",
     Annotated[
         Literal["ApplicationSpec", "AsyncJobs", "EvaluationConfig", "TestCaseResults"],
-        Field(description="An enumeration.", title="EvaluationViewsOptions"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2305,18 +1899,13 @@ class ExactVersion(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    version_constraint_type: Annotated[
-        Literal["EXACT_VERSION"], Field(title="Version Constraint Type")
-    ] = "EXACT_VERSION"
-    package_version_id: Annotated[str, Field(title="Package Version Id")]
+    version_constraint_type: Literal["EXACT_VERSION"] = "EXACT_VERSION"
+    package_version_id: str
 
 
 FeedbackSentiment = TypeAliasType(
     "FeedbackSentiment",
-    Annotated[
-        Literal["positive", "negative"],
-        Field(description="An enumeration.", title="FeedbackSentiment"),
-    ],
+    Annotated[Literal["positive", "negative"], Field(description="An enumeration.")],
 )
 
 
@@ -2325,16 +1914,16 @@ class FineTuningJobEvent(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    timestamp: Annotated[float | None, Field(title="Timestamp")] = None
-    message: Annotated[str, Field(title="Message")]
-    level: Annotated[str, Field(title="Level")]
+    timestamp: float | None = None
+    message: str
+    level: str
 
 
 FineTuningJobStatus = TypeAliasType(
     "FineTuningJobStatus",
     Annotated[
         Literal["PENDING", "COMPLETED", "FAILED", "RUNNING", "CANCELED"],
-        Field(description="An enumeration.", title="FineTuningJobStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2344,8 +1933,8 @@ class FlexibleIOChunk(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    text: Annotated[str, Field(title="Text")]
-    metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
+    text: str
+    metadata: dict[str, Any] | None = None
 
 
 GPUType = TypeAliasType(
@@ -2360,7 +1949,7 @@ GPUType = TypeAliasType(
             "nvidia-hopper-h100-1g20gb",
             "nvidia-hopper-h100-3g40gb",
         ],
-        Field(description="An enumeration.", title="GPUType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2370,16 +1959,16 @@ class GenericAsyncJobProgressSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    completed: Annotated[int, Field(title="Completed")]
-    failed: Annotated[int, Field(title="Failed")]
-    pending: Annotated[int, Field(title="Pending")]
+    completed: int
+    failed: int
+    pending: int
 
 
 GenericAsyncJobStatusEnum = TypeAliasType(
     "GenericAsyncJobStatusEnum",
     Annotated[
         Literal["Pending", "Running", "Completed", "Failed", "Canceled"],
-        Field(description="An enumeration.", title="GenericAsyncJobStatusEnum"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2391,10 +1980,7 @@ class GenericModelRequest(BaseModel):
     )
     stream: Annotated[
         bool,
-        Field(
-            description="Flag indicating whether to stream the completion response",
-            title="Stream",
-        ),
+        Field(description="Flag indicating whether to stream the completion response"),
     ] = False
 
 
@@ -2403,9 +1989,9 @@ class GenericModelResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    status: Annotated[str | None, Field(title="Status")] = None
-    status_code: Annotated[int | None, Field(title="Status Code")] = None
-    error_message: Annotated[str | None, Field(title="Error Message")] = None
+    status: str | None = None
+    status_code: int | None = None
+    error_message: str | None = None
 
 
 class GenericModelUsage(BaseModel):
@@ -2413,9 +1999,9 @@ class GenericModelUsage(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    prompt_tokens: Annotated[int | None, Field(title="Prompt Tokens")] = None
-    completion_tokens: Annotated[int | None, Field(title="Completion Tokens")] = None
-    cost: Annotated[float | None, Field(title="Cost")] = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost: float | None = None
     model: ApplicationScorerBaseModelName | None = None
 
 
@@ -2427,8 +2013,7 @@ class GetChunksResponse(BaseModel):
     chunks: Annotated[
         list[ChunkV2WithoutScore],
         Field(
-            description="List of chunks that match the chunk_id and metadata filters",
-            title="Chunks",
+            description="List of chunks that match the chunk_id and metadata filters"
         ),
     ]
 
@@ -2441,54 +2026,30 @@ class GetEvaluationDatasetGenerationJobResponse(BaseModel):
     generation_job_id: Annotated[
         str,
         Field(
-            description="ID of the async job associated with this evaluation dataset generation",
-            title="Generation Job Id",
+            description="ID of the async job associated with this evaluation dataset generation"
         ),
     ]
     status: Annotated[
         GenericAsyncJobStatusEnum, Field(description="Status of the async job")
     ]
     created_at: Annotated[
-        datetime,
-        Field(
-            description="The timestamp at which the upload job started.",
-            title="Created At",
-        ),
+        datetime, Field(description="The timestamp at which the upload job started.")
     ]
     updated_at: Annotated[
         datetime,
-        Field(
-            description="The timestamp at which the upload job was last updated.",
-            title="Updated At",
-        ),
+        Field(description="The timestamp at which the upload job was last updated."),
     ]
     num_test_cases: Annotated[
-        int | None,
-        Field(
-            description="Optional number of test cases input to the job",
-            title="Num Test Cases",
-        ),
+        int | None, Field(description="Optional number of test cases input to the job")
     ] = None
     num_completed_test_cases: Annotated[
-        int | None,
-        Field(
-            description="Number of test cases that have been generated",
-            title="Num Completed Test Cases",
-        ),
+        int | None, Field(description="Number of test cases that have been generated")
     ] = None
     total_chunk_count: Annotated[
-        int | None,
-        Field(
-            description="Number of chunks in the knowledge base",
-            title="Total Chunk Count",
-        ),
+        int | None, Field(description="Number of chunks in the knowledge base")
     ] = None
     failure_reason: Annotated[
-        str | None,
-        Field(
-            description="Reason for the job's failure, if applicable",
-            title="Failure Reason",
-        ),
+        str | None, Field(description="Reason for the job's failure, if applicable")
     ] = None
 
 
@@ -2497,34 +2058,30 @@ class GoogleDriveDataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["GoogleDrive"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["GoogleDrive"]
     client_email: Annotated[
         str,
         Field(
-            description="Client email to use for google drive, set to override client email set in env vars",
-            title="Client Email",
+            description="Client email to use for google drive, set to override client email set in env vars"
         ),
     ]
     private_key: Annotated[
         str,
         Field(
-            description="Private key to use for google drive, set to override private key set in env vars",
-            title="Private Key",
+            description="Private key to use for google drive, set to override private key set in env vars"
         ),
     ]
     token_uri: Annotated[
         str,
         Field(
-            description="Token uri to use for google drive, set to override token uri set in env vars",
-            title="Token Uri",
+            description="Token uri to use for google drive, set to override token uri set in env vars"
         ),
     ]
     client_id: Annotated[
         str,
         Field(
-            description="Client id to use for google drive, set to override client id set in env vars",
-            title="Client Id",
+            description="Client id to use for google drive, set to override client id set in env vars"
         ),
     ]
 
@@ -2534,12 +2091,11 @@ class GoogleDriveDataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["GoogleDrive"], Field(title="Source")]
+    source: Literal["GoogleDrive"]
     drive_id: Annotated[
         str,
         Field(
-            description="ID associated with the Google Drive to retrieve contents from",
-            title="Drive Id",
+            description="ID associated with the Google Drive to retrieve contents from"
         ),
     ]
 
@@ -2550,15 +2106,10 @@ class ImageCompletionRequests(BaseModel):
         populate_by_name=True,
     )
     image_url: Annotated[
-        str,
-        Field(description="Image URL to run image completion on.", title="Image Url"),
+        str, Field(description="Image URL to run image completion on.")
     ]
     detail: Annotated[
-        str,
-        Field(
-            description="Detail to run image completion with. Defaults to auto",
-            title="Detail",
-        ),
+        str, Field(description="Detail to run image completion with. Defaults to auto")
     ] = "auto"
 
 
@@ -2566,7 +2117,7 @@ InstallationStatus = TypeAliasType(
     "InstallationStatus",
     Annotated[
         Literal["INSTALLED", "UNINSTALLED", "IN_PROGRESS", "FAILED"],
-        Field(description="An enumeration.", title="InstallationStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2581,10 +2132,7 @@ class InteractionInput(BaseModel):
         populate_by_name=True,
     )
     query: Annotated[
-        str,
-        Field(
-            description="The query or input text for the interaction.", title="Query"
-        ),
+        str, Field(description="The query or input text for the interaction.")
     ]
 
 
@@ -2593,12 +2141,9 @@ class InteractionOutputContextEntry(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    text: Annotated[
-        str, Field(description="The text of the context entry.", title="Text")
-    ]
+    text: Annotated[str, Field(description="The text of the context entry.")]
     score: Annotated[
-        float | None,
-        Field(description="The score of the context entry.", title="Score"),
+        float | None, Field(description="The score of the context entry.")
     ] = None
 
 
@@ -2619,7 +2164,7 @@ InvalidApplicationErrorCode = TypeAliasType(
             "INVALID_APPLICATION_INVALID_GRAPH",
             "INVALID_NODE_OVERRIDE",
         ],
-        Field(description="An enumeration.", title="InvalidApplicationErrorCode"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2634,7 +2179,7 @@ class InvalidApplicationGraphConfiguration(BaseModel):
         populate_by_name=True,
     )
     error_code: InvalidApplicationErrorCode
-    message: Annotated[str | None, Field(title="Message")] = None
+    message: str | None = None
 
 
 class InvalidApplicationNodeConfiguration(BaseModel):
@@ -2647,8 +2192,8 @@ class InvalidApplicationNodeConfiguration(BaseModel):
         populate_by_name=True,
     )
     error_code: InvalidApplicationErrorCode
-    message: Annotated[str | None, Field(title="Message")] = None
-    node_id: Annotated[str, Field(title="Node Id")]
+    message: str | None = None
+    node_id: str
 
 
 class InvalidApplicationNodeConfigurationField(BaseModel):
@@ -2661,19 +2206,14 @@ class InvalidApplicationNodeConfigurationField(BaseModel):
         populate_by_name=True,
     )
     error_code: InvalidApplicationErrorCode
-    message: Annotated[str | None, Field(title="Message")] = None
-    field: Annotated[str, Field(title="Field")]
-    node_id: Annotated[str, Field(title="Node Id")]
+    message: str | None = None
+    field: str
+    node_id: str
 
 
 KnowledgeBaseDataSourceDeletionStatus = TypeAliasType(
     "KnowledgeBaseDataSourceDeletionStatus",
-    Annotated[
-        Literal["DELETING", "FAILED"],
-        Field(
-            description="An enumeration.", title="KnowledgeBaseDataSourceDeletionStatus"
-        ),
-    ],
+    Annotated[Literal["DELETING", "FAILED"], Field(description="An enumeration.")],
 )
 
 
@@ -2682,43 +2222,30 @@ class KnowledgeBaseNodeOverride(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["knowledge_base_schema"], Field(title="Type")] = (
-        "knowledge_base_schema"
-    )
-    artifact_ids_filter: Annotated[
-        list[str] | None, Field(title="Artifact Ids Filter")
-    ] = None
-    artifact_name_regex: Annotated[
-        list[str] | None, Field(title="Artifact Name Regex")
-    ] = None
+    type: Literal["knowledge_base_schema"] = "knowledge_base_schema"
+    artifact_ids_filter: list[str] | None = None
+    artifact_name_regex: list[str] | None = None
 
 
 KnowledgeBaseUploadScheduleStatus = TypeAliasType(
     "KnowledgeBaseUploadScheduleStatus",
     Annotated[
         Literal["HEALTHY", "UNHEALTHY", "ERROR", "PAUSED"],
-        Field(description="An enumeration.", title="KnowledgeBaseUploadScheduleStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
 
 KnowledgeBaseUploadScheduleViewsOptions = TypeAliasType(
     "KnowledgeBaseUploadScheduleViewsOptions",
-    Annotated[
-        Literal["DataSource"],
-        Field(
-            description="An enumeration.",
-            title="KnowledgeBaseUploadScheduleViewsOptions",
-        ),
-    ],
+    Annotated[Literal["DataSource"], Field(description="An enumeration.")],
 )
 
 
 KnowledgeBaseView = TypeAliasType(
     "KnowledgeBaseView",
     Annotated[
-        Literal["Connections", "ArtifactCount"],
-        Field(description="An enumeration.", title="KnowledgeBaseView"),
+        Literal["Connections", "ArtifactCount"], Field(description="An enumeration.")
     ],
 )
 
@@ -2729,31 +2256,20 @@ class LLMAutoEvalMetadata(BaseModel):
         populate_by_name=True,
     )
     cost: Annotated[
-        int | None,
-        Field(description="The cost of the annotation in cents.", title="Cost"),
+        int | None, Field(description="The cost of the annotation in cents.")
     ] = None
-    prompt_tokens: Annotated[int, Field(title="Prompt Tokens")]
-    completion_tokens: Annotated[int, Field(title="Completion Tokens")]
+    prompt_tokens: int
+    completion_tokens: int
     time_elapsed_s: Annotated[
         int,
-        Field(
-            description="The time elapsed to generate this annotation in seconds.",
-            title="Time Elapsed S",
-        ),
+        Field(description="The time elapsed to generate this annotation in seconds."),
     ]
     llm_reasoning: Annotated[
         str,
-        Field(
-            description="The reasoning the LLM gave for the annotation it provided.",
-            title="Llm Reasoning",
-        ),
+        Field(description="The reasoning the LLM gave for the annotation it provided."),
     ]
     annotation_result_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated annotation result.",
-            title="Annotation Result Id",
-        ),
+        str, Field(description="The ID of the associated annotation result.")
     ]
 
 
@@ -2762,29 +2278,26 @@ class LLMEngineDeploymentVendorConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    cpus: Annotated[int, Field(title="Cpus")] = 3
-    memory: Annotated[str, Field(title="Memory")] = "8Gi"
-    storage: Annotated[str, Field(title="Storage")] = "16Gi"
-    gpus: Annotated[int, Field(title="Gpus")] = 0
+    cpus: int = 3
+    memory: str = "8Gi"
+    storage: str = "16Gi"
+    gpus: int = 0
     gpu_type: GPUType | None = None
-    min_workers: Annotated[int, Field(title="Min Workers")] = 0
-    max_workers: Annotated[int, Field(title="Max Workers")] = 1
+    min_workers: int = 0
+    max_workers: int = 1
     per_worker: Annotated[
         int,
         Field(
-            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.',
-            title="Per Worker",
+            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.'
         ),
     ] = 10
-    vendor: Annotated[Literal["LLMENGINE"], Field(title="Vendor")] = "LLMENGINE"
-    high_priority: Annotated[bool, Field(title="High Priority")] = False
-    num_shards: Annotated[int, Field(title="Num Shards")] = 4
-    checkpoint_path: Annotated[str | None, Field(title="Checkpoint Path")] = None
-    model_name: Annotated[str | None, Field(title="Model Name")] = None
-    base_model_name: Annotated[str | None, Field(title="Base Model Name")] = None
-    inference_framework_image_tag: Annotated[
-        str | None, Field(title="Inference Framework Image Tag")
-    ] = None
+    vendor: Literal["LLMENGINE"] = "LLMENGINE"
+    high_priority: bool = False
+    num_shards: int = 4
+    checkpoint_path: str | None = None
+    model_name: str | None = None
+    base_model_name: str | None = None
+    inference_framework_image_tag: str | None = None
 
 
 class LLMEngineFineTuningJobConfiguration(BaseModel):
@@ -2792,13 +2305,11 @@ class LLMEngineFineTuningJobConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    vendor: Annotated[Literal["LLMENGINE"], Field(title="Vendor")] = "LLMENGINE"
-    hyperparameters: Annotated[
-        dict[str, Any] | None, Field(title="Hyperparameters")
-    ] = None
-    wandb_config: Annotated[dict[str, Any] | None, Field(title="Wandb Config")] = None
-    suffix: Annotated[str | None, Field(title="Suffix")] = None
-    output: Annotated[str | None, Field(title="Output")] = None
+    vendor: Literal["LLMENGINE"] = "LLMENGINE"
+    hyperparameters: dict[str, Any] | None = None
+    wandb_config: dict[str, Any] | None = None
+    suffix: str | None = None
+    output: str | None = None
 
 
 class LastKMemoryStrategyParams(BaseModel):
@@ -2808,11 +2319,7 @@ class LastKMemoryStrategyParams(BaseModel):
     )
     k: Annotated[
         int,
-        Field(
-            description="The maximum number of previous messages to remember.",
-            ge=1,
-            title="K",
-        ),
+        Field(description="The maximum number of previous messages to remember.", ge=1),
     ]
 
 
@@ -2821,24 +2328,20 @@ class LaunchDeploymentVendorConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    min_workers: Annotated[int, Field(title="Min Workers")] = 0
-    max_workers: Annotated[int, Field(title="Max Workers")] = 1
+    min_workers: int = 0
+    max_workers: int = 1
     per_worker: Annotated[
         int,
         Field(
-            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.',
-            title="Per Worker",
+            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.'
         ),
     ] = 10
-    vendor: Annotated[Literal["LAUNCH"], Field(title="Vendor")] = "LAUNCH"
+    vendor: Literal["LAUNCH"] = "LAUNCH"
 
 
 LaunchEndpointProtocol = TypeAliasType(
     "LaunchEndpointProtocol",
-    Annotated[
-        Literal["SGP", "COHERE", "VLLM"],
-        Field(description="An enumeration.", title="LaunchEndpointProtocol"),
-    ],
+    Annotated[Literal["SGP", "COHERE", "VLLM"], Field(description="An enumeration.")],
 )
 
 
@@ -2847,13 +2350,11 @@ class LaunchFineTuningJobConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    vendor: Annotated[Literal["LAUNCH"], Field(title="Vendor")] = "LAUNCH"
-    hyperparameters: Annotated[
-        dict[str, Any] | None, Field(title="Hyperparameters")
-    ] = None
-    wandb_config: Annotated[dict[str, Any] | None, Field(title="Wandb Config")] = None
-    suffix: Annotated[str | None, Field(title="Suffix")] = None
-    output: Annotated[str | None, Field(title="Output")] = None
+    vendor: Literal["LAUNCH"] = "LAUNCH"
+    hyperparameters: dict[str, Any] | None = None
+    wandb_config: dict[str, Any] | None = None
+    suffix: str | None = None
+    output: str | None = None
 
 
 class ListEvaluationDatasetGenerationJobsResponse(BaseModel):
@@ -2863,10 +2364,7 @@ class ListEvaluationDatasetGenerationJobsResponse(BaseModel):
     )
     generation_jobs: Annotated[
         list[GetEvaluationDatasetGenerationJobResponse],
-        Field(
-            description="List of evaluation dataset generation jobs.",
-            title="Generation Jobs",
-        ),
+        Field(description="List of evaluation dataset generation jobs."),
     ]
 
 
@@ -2875,19 +2373,17 @@ class LocalChunksSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["LocalChunks"], Field(title="Source")]
+    source: Literal["LocalChunks"]
     artifact_name: Annotated[
         str,
         Field(
-            description="The file name assigned to the artifact, containing a file extension. Adding an extension is mandatory, to allow detecting file types for text extraction.",
-            title="Artifact Name",
+            description="The file name assigned to the artifact, containing a file extension. Adding an extension is mandatory, to allow detecting file types for text extraction."
         ),
     ]
     artifact_uri: Annotated[
         str,
         Field(
-            description="A unique identifier for an artifact within the knowledge base, such as full path in a directory or file system.",
-            title="Artifact Uri",
+            description="A unique identifier for an artifact within the knowledge base, such as full path in a directory or file system."
         ),
     ]
     deduplication_strategy: Annotated[
@@ -2903,7 +2399,7 @@ class LocalFileSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["LocalFile"], Field(title="Source")]
+    source: Literal["LocalFile"]
     deduplication_strategy: Annotated[
         DeduplicationStrategy,
         Field(
@@ -2919,19 +2415,15 @@ class ManualEvaluationDatasetRequest(BaseModel):
     )
     type: Annotated[
         Literal["manual"],
-        Field(description="Manually or automatically generated dataset", title="Type"),
+        Field(description="Manually or automatically generated dataset"),
     ] = "manual"
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         EvaluationDatasetORMSchemaTypeEnum,
         Field(description="The schema type of the dataset"),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -2958,7 +2450,7 @@ MetricID = TypeAliasType(
             "execution_latency_percentile",
             "execution_average_latency_per_node",
         ],
-        Field(description="An enumeration.", title="MetricID"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -2968,22 +2460,16 @@ class ModelBundleConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    registry: Annotated[str, Field(title="Registry")]
-    image: Annotated[str, Field(title="Image")]
-    tag: Annotated[str, Field(title="Tag")]
-    command: Annotated[list[str] | None, Field(title="Command")] = None
-    env: Annotated[dict[str, str] | None, Field(title="Env")] = None
-    streaming_command: Annotated[list[str] | None, Field(title="Streaming Command")] = (
-        None
-    )
-    readiness_initial_delay_seconds: Annotated[
-        int, Field(title="Readiness Initial Delay Seconds")
-    ] = 120
-    healthcheck_route: Annotated[str, Field(title="Healthcheck Route")] = "/readyz"
-    predict_route: Annotated[str, Field(title="Predict Route")] = "/predict"
-    streaming_predict_route: Annotated[str, Field(title="Streaming Predict Route")] = (
-        "/generate_streaming"
-    )
+    registry: str
+    image: str
+    tag: str
+    command: list[str] | None = None
+    env: dict[str, str] | None = None
+    streaming_command: list[str] | None = None
+    readiness_initial_delay_seconds: int = 120
+    healthcheck_route: str = "/readyz"
+    predict_route: str = "/predict"
+    streaming_predict_route: str = "/generate_streaming"
 
 
 ModelEndpointType = TypeAliasType(
@@ -2991,8 +2477,7 @@ ModelEndpointType = TypeAliasType(
     Annotated[
         Literal["SYNC", "ASYNC", "STREAMING", "BATCH"],
         Field(
-            description="An enum representing the different types of model endpoint types supported.\n\nAttributes:\n    SYNC: Denotes that the model endpoint type is sync.\n    ASYNC: Denotes that the model endpoint type is async.\n    STREAMING: Denotes that the model endpoint type is streaming.\n    BATCH: Denotes that the model endpoint type is batch.",
-            title="ModelEndpointType",
+            description="An enum representing the different types of model endpoint types supported.\n\nAttributes:\n    SYNC: Denotes that the model endpoint type is sync.\n    ASYNC: Denotes that the model endpoint type is async.\n    STREAMING: Denotes that the model endpoint type is streaming.\n    BATCH: Denotes that the model endpoint type is batch."
         ),
     ],
 )
@@ -3003,14 +2488,10 @@ class ModelGroupRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str | None, Field(title="Description")] = None
+    name: str
+    description: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -3019,39 +2500,27 @@ class ModelGroupResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str | None, Field(title="Description")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    name: str
+    description: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
 ModelInstanceViewsOptions = TypeAliasType(
     "ModelInstanceViewsOptions",
     Annotated[
-        Literal["Deployments", "ModelGroup"],
-        Field(description="An enumeration.", title="ModelInstanceViewsOptions"),
+        Literal["Deployments", "ModelGroup"], Field(description="An enumeration.")
     ],
 )
 
@@ -3067,49 +2536,42 @@ class ModelParameters(BaseModel):
             description="What sampling temperature to use, between [0, 1]. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. Setting temperature=0.0 will enable fully deterministic (greedy) sampling.",
             ge=0.0,
             le=1.0,
-            title="Temperature",
         ),
     ] = 0.2
     stop_sequences: Annotated[
         Annotated[list[str], Field(max_length=4)] | None,
         Field(
-            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence.",
-            title="Stop Sequences",
+            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence."
         ),
     ] = None
     max_tokens: Annotated[
         int | None,
         Field(
-            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used: \n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |\n",
-            title="Max Tokens",
+            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used:\n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |"
         ),
     ] = None
     topP: Annotated[
         float | None,
         Field(
-            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models from Anthropic, Google, Mistral, LLM Engine, and OpenAI.",
-            title="Topp",
+            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models from Anthropic, Google, Mistral, LLM Engine, and OpenAI."
         ),
     ] = None
     topK: Annotated[
         int | None,
         Field(
-            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models from Anthropic, Google, and LLM Engine.",
-            title="Topk",
+            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models from Anthropic, Google, and LLM Engine."
         ),
     ] = None
     frequency_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI",
-            title="Frequency Penalty",
+            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI"
         ),
     ] = None
     presence_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI.",
-            title="Presence Penalty",
+            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI."
         ),
     ] = None
 
@@ -3122,18 +2584,13 @@ class ModelRankParams(BaseModel):
     model_deployment_id: Annotated[
         str | None,
         Field(
-            description="The model deployment id of a custom model to use for reranking",
-            title="Model Deployment Id",
+            description="The model deployment id of a custom model to use for reranking"
         ),
     ] = None
     base_model_name: Annotated[
-        str | None,
-        Field(
-            description="The name of a base model to use for reranking",
-            title="Base Model Name",
-        ),
+        str | None, Field(description="The name of a base model to use for reranking")
     ] = None
-    model_params: Annotated[dict[str, Any] | None, Field(title="Model Params")] = None
+    model_params: dict[str, Any] | None = None
 
 
 class ModelRankStrategy(BaseModel):
@@ -3142,14 +2599,12 @@ class ModelRankStrategy(BaseModel):
         populate_by_name=True,
     )
     method: Annotated[
-        Literal["model"],
-        Field(description="Use a model from Models API for ranking.", title="Method"),
+        Literal["model"], Field(description="Use a model from Models API for ranking.")
     ] = "model"
     params: Annotated[
         ModelRankParams,
         Field(
             description="The parameters needed for ranking.",
-            title="Params",
             default_factory=lambda: ModelRankParams.model_validate(
                 {"model_params": {}}
             ),
@@ -3169,8 +2624,7 @@ ModelType = TypeAliasType(
             "GENERIC",
         ],
         Field(
-            description="An enum representing the different types of models supported.\n\nAttributes:\n    COMPLETION: Denotes that the model type is completion.\n    CHAT_COMPLETION: Denotes that the model type is chat completion.\n    AGENT: Denotes that the model type is agent.\n    EMBEDDING: Denotes that the model type is embedding.\n    RERANKING: Denotes that the model type is reranking.\n    GENERIC: Denotes that the model type is generic.",
-            title="ModelType",
+            description="An enum representing the different types of models supported.\n\nAttributes:\n    COMPLETION: Denotes that the model type is completion.\n    CHAT_COMPLETION: Denotes that the model type is chat completion.\n    AGENT: Denotes that the model type is agent.\n    EMBEDDING: Denotes that the model type is embedding.\n    RERANKING: Denotes that the model type is reranking.\n    GENERIC: Denotes that the model type is generic."
         ),
     ],
 )
@@ -3183,20 +2637,18 @@ class ModelUsageResponse(BaseModel):
     )
     data: Annotated[
         list[DataPoint],
-        Field(description="The list of data points for the given period", title="Data"),
+        Field(description="The list of data points for the given period"),
     ]
     start_date: Annotated[
         datetime,
         Field(
-            description="The start date of the data points. Equal to the first date in the data list",
-            title="Start Date",
+            description="The start date of the data points. Equal to the first date in the data list"
         ),
     ]
     end_date: Annotated[
         datetime,
         Field(
-            description="The end date of the data points. Equal to the last date in the data list",
-            title="End Date",
+            description="The end date of the data points. Equal to the last date in the data list"
         ),
     ]
 
@@ -3215,8 +2667,7 @@ ModelVendor = TypeAliasType(
             "OTHER",
         ],
         Field(
-            description="An enum representing the different types of model vendors supported.\n\nAttributes:\n    OPENAI: Denotes that the model vendor is OpenAI.\n    COHERE: Denotes that the model vendor is Cohere.\n    GOOGLE: Denotes that the model vendor is Google.\n    ANTHROPIC: Denotes that the model vendor is Anthropic.\n    LLMENGINE: Denotes that the model vendor is LLM Engine.\n    OTHER: Denotes that the model vendor is Other.",
-            title="ModelVendor",
+            description="An enum representing the different types of model vendors supported.\n\nAttributes:\n    OPENAI: Denotes that the model vendor is OpenAI.\n    COHERE: Denotes that the model vendor is Cohere.\n    GOOGLE: Denotes that the model vendor is Google.\n    ANTHROPIC: Denotes that the model vendor is Anthropic.\n    LLMENGINE: Denotes that the model vendor is LLM Engine.\n    OTHER: Denotes that the model vendor is Other."
         ),
     ],
 )
@@ -3227,12 +2678,12 @@ class NodeInput(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    label: Annotated[str, Field(title="Label")]
-    docs: Annotated[str, Field(title="Docs")]
+    name: str
+    label: str
+    docs: str
     type: ApplicationConfigurationValueType
-    required: Annotated[bool, Field(title="Required")]
-    is_hidden: Annotated[bool, Field(title="Is Hidden")] = False
+    required: bool
+    is_hidden: bool = False
 
 
 class NodeOutput(BaseModel):
@@ -3240,9 +2691,9 @@ class NodeOutput(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    label: Annotated[str, Field(title="Label")]
-    docs: Annotated[str, Field(title="Docs")]
+    name: str
+    label: str
+    docs: str
     type: ApplicationConfigurationValueType
 
 
@@ -3251,10 +2702,10 @@ class NodeRelationship(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_id: Annotated[str, Field(title="Node Id")]
-    node_type: Annotated[str | None, Field(title="Node Type")] = None
-    metadata: Annotated[dict[str, Any], Field(title="Metadata")]
-    hash: Annotated[str, Field(title="Hash")]
+    node_id: str
+    node_type: str | None = None
+    metadata: dict[str, Any]
+    hash: str
 
 
 NodeSchemaId = TypeAliasType(
@@ -3275,7 +2726,7 @@ NodeSchemaId = TypeAliasType(
             "document_search_schema",
             "document_prompt_schema",
         ],
-        Field(description="An enumeration.", title="NodeSchemaId"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -3285,16 +2736,16 @@ class NumberValidationRule(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    required: Annotated[bool, Field(title="Required")]
-    min_value: Annotated[int, Field(title="Min Value")]
-    max_value: Annotated[int, Field(title="Max Value")]
+    required: bool
+    min_value: int
+    max_value: int
 
 
 OfflineOutputSchemaType = TypeAliasType(
     "OfflineOutputSchemaType",
     Annotated[
         Literal["completion_only", "context_string", "context_chunks"],
-        Field(description="An enumeration.", title="OfflineOutputSchemaType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -3304,21 +2755,16 @@ class OpenAIFineTuningJobConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    vendor: Annotated[Literal["OPENAI"], Field(title="Vendor")] = "OPENAI"
-    hyperparameters: Annotated[
-        dict[str, Any] | None, Field(title="Hyperparameters")
-    ] = None
-    suffix: Annotated[str | None, Field(title="Suffix")] = None
+    vendor: Literal["OPENAI"] = "OPENAI"
+    hyperparameters: dict[str, Any] | None = None
+    suffix: str | None = None
 
 
 OperationStatus = TypeAliasType(
     "OperationStatus",
     Annotated[
         Literal["SUCCESS", "ERROR"],
-        Field(
-            description="Enum representing the status of an operation.",
-            title="OperationStatus",
-        ),
+        Field(description="Enum representing the status of an operation."),
     ],
 )
 
@@ -3327,10 +2773,7 @@ OperationType = TypeAliasType(
     "OperationType",
     Annotated[
         Literal["COMPLETION", "RERANKING", "RETRIEVAL", "CUSTOM"],
-        Field(
-            description="Enum representing the type of operation performed.",
-            title="OperationType",
-        ),
+        Field(description="Enum representing the type of operation performed."),
     ],
 )
 
@@ -3369,18 +2812,10 @@ class PaginatedApplicationSpecResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedContributorMetricsResponse(BaseModel):
@@ -3417,18 +2852,10 @@ class PaginatedContributorMetricsResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedEvaluationConfigResponse(BaseModel):
@@ -3465,18 +2892,10 @@ class PaginatedEvaluationConfigResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedEvaluationDatasetVersionResponse(BaseModel):
@@ -3513,18 +2932,10 @@ class PaginatedEvaluationDatasetVersionResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedModelGroupResponse(BaseModel):
@@ -3561,18 +2972,10 @@ class PaginatedModelGroupResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class ParameterBindings(BaseModel):
@@ -3580,7 +2983,7 @@ class ParameterBindings(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    bindings: Annotated[dict[str, str | int | float | bool], Field(title="Bindings")]
+    bindings: dict[str, str | int | float | bool]
 
 
 class ParameterSchemaField(BaseModel):
@@ -3588,10 +2991,10 @@ class ParameterSchemaField(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    type: Annotated[Literal["str", "int", "float", "bool"], Field(title="Type")]
-    description: Annotated[str, Field(title="Description")]
-    required: Annotated[bool, Field(title="Required")]
+    name: str
+    type: Literal["str", "int", "float", "bool"]
+    description: str
+    required: bool
 
 
 class PartialApplicationDeploymentRequest(BaseModel):
@@ -3599,8 +3002,8 @@ class PartialApplicationDeploymentRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
-    is_active: Annotated[bool | None, Field(title="Is Active")] = None
+    name: str | None = None
+    is_active: bool | None = None
 
 
 class PartialApplicationSpecRequest(BaseModel):
@@ -3609,28 +3012,21 @@ class PartialApplicationSpecRequest(BaseModel):
         populate_by_name=True,
     )
     name: Annotated[
-        str | None, Field(description="The name of the Application Spec", title="Name")
+        str | None, Field(description="The name of the Application Spec")
     ] = None
     description: Annotated[
-        str | None,
-        Field(
-            description="The description of the Application Spec", title="Description"
-        ),
+        str | None, Field(description="The description of the Application Spec")
     ] = None
-    theme_id: Annotated[str | None, Field(title="Theme Id")] = None
+    theme_id: str | None = None
     run_online_evaluation: Annotated[
         bool | None,
         Field(
-            description="Whether the application spec should run online evaluation, default is `false`",
-            title="Run Online Evaluation",
+            description="Whether the application spec should run online evaluation, default is `false`"
         ),
     ] = None
     restore: Annotated[
         Literal[False],
-        Field(
-            description="Set to true to restore the entity from the database.",
-            title="Restore",
-        ),
+        Field(description="Set to true to restore the entity from the database."),
     ] = False
 
 
@@ -3639,8 +3035,8 @@ class PartialModelGroupRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
+    name: str | None = None
+    description: str | None = None
 
 
 class PartialStudioProjectRequest(BaseModel):
@@ -3648,18 +3044,16 @@ class PartialStudioProjectRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[
-        str | None, Field(description="The name of the Studio Project", title="Name")
-    ] = None
+    name: Annotated[str | None, Field(description="The name of the Studio Project")] = (
+        None
+    )
     description: Annotated[
-        str | None,
-        Field(description="The description of the Studio Project", title="Description"),
+        str | None, Field(description="The description of the Studio Project")
     ] = None
     studio_api_key: Annotated[
         str | None,
         Field(
-            description="Your API key for Studio, can be updated with the PATCH endpoint",
-            title="Studio Api Key",
+            description="Your API key for Studio, can be updated with the PATCH endpoint"
         ),
     ] = None
 
@@ -3670,31 +3064,18 @@ class PartialTestCaseResultRequest(BaseModel):
         populate_by_name=True,
     )
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str | None, Field(title="Application Spec Id")] = (
-        None
-    )
-    evaluation_dataset_version_num: Annotated[
-        str | None, Field(title="Evaluation Dataset Version Num")
-    ] = None
-    test_case_id: Annotated[str | None, Field(title="Test Case Id")] = None
-    test_case_evaluation_data: Annotated[
-        dict[str, Any] | None, Field(title="Test Case Evaluation Data")
-    ] = None
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str | None = None
+    evaluation_dataset_version_num: str | None = None
+    test_case_id: str | None = None
+    test_case_evaluation_data: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
 
 
@@ -3705,10 +3086,7 @@ class PatchApplicationVariantConfiguration(BaseModel):
     )
     metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="The user-defined application variant metadata",
-            title="Metadata",
-        ),
+        Field(description="The user-defined application variant metadata"),
     ] = None
 
 
@@ -3725,13 +3103,10 @@ class PatchEvaluationDatasetRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     restore: Annotated[
         Literal[False],
-        Field(
-            description="Set to true to restore the entity from the database.",
-            title="Restore",
-        ),
+        Field(description="Set to true to restore the entity from the database."),
     ] = False
 
 
@@ -3740,26 +3115,15 @@ class PlanBranchConfigConditionalWorkflow(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    condition: Annotated[
-        Literal["if", "elif", "else"] | None, Field(title="Condition")
-    ] = None
-    workflow_name: Annotated[str | None, Field(title="Workflow Name")] = None
-    condition_input_var: Annotated[str | None, Field(title="Condition Input Var")] = (
-        None
-    )
-    operator: Annotated[str | None, Field(title="Operator")] = None
-    reference_var: Annotated[str | None, Field(title="Reference Var")] = None
-    request_user_input: Annotated[
-        Literal["never", "maybe", "always"] | None, Field(title="Request User Input")
-    ] = None
-    workflow_inputs: Annotated[
-        str | dict[str, str | dict[str, str | Any]] | None,
-        Field(title="Workflow Inputs"),
-    ] = None
-    workflow_nodes: Annotated[list[str] | None, Field(title="Workflow Nodes")] = None
-    workflow_save_outputs: Annotated[
-        dict[str, str] | None, Field(title="Workflow Save Outputs")
-    ] = None
+    condition: Literal["if", "elif", "else"] | None = None
+    workflow_name: str | None = None
+    condition_input_var: str | None = None
+    operator: str | None = None
+    reference_var: str | None = None
+    request_user_input: Literal["never", "maybe", "always"] | None = None
+    workflow_inputs: str | dict[str, str | dict[str, str | Any]] | None = None
+    workflow_nodes: list[str] | None = None
+    workflow_save_outputs: dict[str, str] | None = None
 
 
 class PlanWorkflowItem(BaseModel):
@@ -3767,17 +3131,10 @@ class PlanWorkflowItem(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    workflow_name: Annotated[str | None, Field(title="Workflow Name")] = None
-    request_user_input: Annotated[
-        Literal["never", "maybe", "always"] | None, Field(title="Request User Input")
-    ] = None
-    workflow_inputs: Annotated[
-        str | dict[str, str | dict[str, str | Any]] | None,
-        Field(title="Workflow Inputs"),
-    ] = None
-    workflow_save_outputs: Annotated[
-        dict[str, str] | None, Field(title="Workflow Save Outputs")
-    ] = None
+    workflow_name: str | None = None
+    request_user_input: Literal["never", "maybe", "always"] | None = None
+    workflow_inputs: str | dict[str, str | dict[str, str | Any]] | None = None
+    workflow_save_outputs: dict[str, str] | None = None
 
 
 class QueryWildcardFilterItem(BaseModel):
@@ -3785,10 +3142,9 @@ class QueryWildcardFilterItem(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    value: Annotated[str, Field(description="Wildcard filter string", title="Value")]
+    value: Annotated[str, Field(description="Wildcard filter string")]
     case_insensitive: Annotated[
-        bool,
-        Field(description="Check case on wildcard string", title="Case Insensitive"),
+        bool, Field(description="Check case on wildcard string")
     ] = False
 
 
@@ -3797,25 +3153,24 @@ class QuestionHybridEvalMetric(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    question_type: Annotated[str, Field(title="Question Type")]
-    is_conditional_question: Annotated[bool, Field(title="Is Conditional Question")]
-    question_title: Annotated[str, Field(title="Question Title")]
-    evaluation_question: Annotated[str, Field(title="Evaluation Question")]
-    choices: Annotated[list[Any] | None, Field(title="Choices")] = None
-    agreement_rate: Annotated[float, Field(title="Agreement Rate")]
-    num_correct: Annotated[int, Field(title="Num Correct")]
-    num_wrong: Annotated[int, Field(title="Num Wrong")]
-    num_inconclusive: Annotated[int, Field(title="Num Inconclusive")]
-    num_free_text: Annotated[int, Field(title="Num Free Text")]
-    total_tokens: Annotated[float, Field(title="Total Tokens")]
-    total_time: Annotated[float, Field(title="Total Time")]
+    question_type: str
+    is_conditional_question: bool
+    question_title: str
+    evaluation_question: str
+    choices: list[Any] | None = None
+    agreement_rate: float
+    num_correct: int
+    num_wrong: int
+    num_inconclusive: int
+    num_free_text: int
+    total_tokens: float
+    total_time: float
 
 
 QuestionORMTypeEnum = TypeAliasType(
     "QuestionORMTypeEnum",
     Annotated[
-        Literal["categorical", "free_text"],
-        Field(description="An enumeration.", title="QuestionORMTypeEnum"),
+        Literal["categorical", "free_text"], Field(description="An enumeration.")
     ],
 )
 
@@ -3826,44 +3181,30 @@ class QuestionRequest(BaseModel):
         populate_by_name=True,
     )
     type: Annotated[QuestionORMTypeEnum, Field(description="The type of question")]
-    title: Annotated[str, Field(title="Title")]
-    prompt: Annotated[str, Field(title="Prompt")]
+    title: str
+    prompt: str
     choices: Annotated[
         list[dict[str, Any]] | None,
         Field(
-            description="List of choices for the question. Required for CATEGORICAL questions.",
-            title="Choices",
+            description="List of choices for the question. Required for CATEGORICAL questions."
         ),
     ] = None
     multi: Annotated[
-        bool | None,
-        Field(
-            description="Whether the question allows multiple answers.", title="Multi"
-        ),
+        bool | None, Field(description="Whether the question allows multiple answers.")
     ] = None
     dropdown: Annotated[
         bool | None,
-        Field(
-            description="Whether the question is displayed as a dropdown in the UI.",
-            title="Dropdown",
-        ),
+        Field(description="Whether the question is displayed as a dropdown in the UI."),
     ] = None
     required: Annotated[
-        bool | None,
-        Field(description="Whether the question is required.", title="Required"),
+        bool | None, Field(description="Whether the question is required.")
     ] = None
     conditions: Annotated[
         list[dict[str, Any]] | None,
-        Field(
-            description="Conditions for the question to be shown.", title="Conditions"
-        ),
+        Field(description="Conditions for the question to be shown."),
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -3873,61 +3214,40 @@ class QuestionResponse(BaseModel):
         populate_by_name=True,
     )
     type: Annotated[QuestionORMTypeEnum, Field(description="The type of question")]
-    title: Annotated[str, Field(title="Title")]
-    prompt: Annotated[str, Field(title="Prompt")]
+    title: str
+    prompt: str
     choices: Annotated[
         list[dict[str, Any]] | None,
         Field(
-            description="List of choices for the question. Required for CATEGORICAL questions.",
-            title="Choices",
+            description="List of choices for the question. Required for CATEGORICAL questions."
         ),
     ] = None
     multi: Annotated[
-        bool | None,
-        Field(
-            description="Whether the question allows multiple answers.", title="Multi"
-        ),
+        bool | None, Field(description="Whether the question allows multiple answers.")
     ] = None
     dropdown: Annotated[
         bool | None,
-        Field(
-            description="Whether the question is displayed as a dropdown in the UI.",
-            title="Dropdown",
-        ),
+        Field(description="Whether the question is displayed as a dropdown in the UI."),
     ] = None
     required: Annotated[
-        bool | None,
-        Field(description="Whether the question is required.", title="Required"),
+        bool | None, Field(description="Whether the question is required.")
     ] = None
     conditions: Annotated[
         list[dict[str, Any]] | None,
-        Field(
-            description="Conditions for the question to be shown.", title="Conditions"
-        ),
+        Field(description="Conditions for the question to be shown."),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -3936,21 +3256,15 @@ class QuestionSetRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     instructions: Annotated[
-        str | None,
-        Field(description="Instructions to answer questions", title="Instructions"),
+        str | None, Field(description="Instructions to answer questions")
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     question_ids: Annotated[
-        list[str],
-        Field(description="IDs of questions in the question set", title="Question Ids"),
+        list[str], Field(description="IDs of questions in the question set")
     ]
 
 
@@ -3959,34 +3273,22 @@ class QuestionSetResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     instructions: Annotated[
-        str | None,
-        Field(description="Instructions to answer questions", title="Instructions"),
+        str | None, Field(description="Instructions to answer questions")
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -3995,44 +3297,29 @@ class QuestionSetResponseWithViews(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    questions: Annotated[list[QuestionResponse] | None, Field(title="Questions")] = None
-    name: Annotated[str, Field(title="Name")]
+    questions: list[QuestionResponse] | None = None
+    name: str
     instructions: Annotated[
-        str | None,
-        Field(description="Instructions to answer questions", title="Instructions"),
+        str | None, Field(description="Instructions to answer questions")
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
 QuestionSetViewsOptions = TypeAliasType(
     "QuestionSetViewsOptions",
-    Annotated[
-        Literal["Questions"],
-        Field(description="An enumeration.", title="QuestionSetViewsOptions"),
-    ],
+    Annotated[Literal["Questions"], Field(description="An enumeration.")],
 )
 
 
@@ -4041,36 +3328,24 @@ class QuestionSetWithQuestions(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     instructions: Annotated[
-        str | None,
-        Field(description="Instructions to answer questions", title="Instructions"),
+        str | None, Field(description="Instructions to answer questions")
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
-    questions: Annotated[list[QuestionResponse], Field(title="Questions")]
+    questions: list[QuestionResponse]
 
 
 class RequiredResources(BaseModel):
@@ -4078,10 +3353,10 @@ class RequiredResources(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    cpus: Annotated[int, Field(title="Cpus")] = 3
-    memory: Annotated[str, Field(title="Memory")] = "8Gi"
-    storage: Annotated[str, Field(title="Storage")] = "16Gi"
-    gpus: Annotated[int, Field(title="Gpus")] = 0
+    cpus: int = 3
+    memory: str = "8Gi"
+    storage: str = "16Gi"
+    gpus: int = 0
     gpu_type: GPUType | None = None
 
 
@@ -4091,8 +3366,8 @@ class RerankingRequest(BaseModel):
         populate_by_name=True,
     )
     model_request_parameters: ParameterBindings | None = None
-    query: Annotated[str, Field(title="Query")]
-    chunks: Annotated[list[str], Field(title="Chunks")]
+    query: str
+    chunks: list[str]
 
 
 class RerankingResponse(BaseModel):
@@ -4100,8 +3375,8 @@ class RerankingResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    chunk_scores: Annotated[list[float], Field(title="Chunk Scores")]
-    tokens_used: Annotated[int, Field(title="Tokens Used")] = 0
+    chunk_scores: list[float]
+    tokens_used: int = 0
 
 
 class RestoreRequest(BaseModel):
@@ -4111,10 +3386,7 @@ class RestoreRequest(BaseModel):
     )
     restore: Annotated[
         Literal[True],
-        Field(
-            description="Set to true to restore the entity from the database.",
-            title="Restore",
-        ),
+        Field(description="Set to true to restore the entity from the database."),
     ]
 
 
@@ -4124,7 +3396,7 @@ Role = TypeAliasType(
         Literal[
             "manager", "admin", "member", "labeler", "disabled", "invited", "viewer"
         ],
-        Field(description="An enumeration.", title="Role"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4137,13 +3409,12 @@ class RougeRankParams(BaseModel):
     metric: Annotated[
         str,
         Field(
-            description="Rouge type, can be n-gram based (e.g. rouge1, rouge2) or longest common subsequence (rougeL or rougeLsum)",
-            title="Metric",
+            description="Rouge type, can be n-gram based (e.g. rouge1, rouge2) or longest common subsequence (rougeL or rougeLsum)"
         ),
     ] = "rouge2"
     score: Annotated[
         Literal["precision", "recall", "fmeasure"],
-        Field(description="Metric to use from Rouge score", title="Score"),
+        Field(description="Metric to use from Rouge score"),
     ] = "recall"
 
 
@@ -4153,14 +3424,12 @@ class RougeRankStrategy(BaseModel):
         populate_by_name=True,
     )
     method: Annotated[
-        Literal["rouge"],
-        Field(description="The name of the rank strategy.", title="Method"),
+        Literal["rouge"], Field(description="The name of the rank strategy.")
     ] = "rouge"
     params: Annotated[
         RougeRankParams,
         Field(
             description="The parameters needed for ranking.",
-            title="Params",
             default_factory=lambda: RougeRankParams.model_validate(
                 {"metric": "rouge2", "score": "recall"}
             ),
@@ -4173,21 +3442,17 @@ class S3DataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["S3"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["S3"]
     s3_role: Annotated[
         str | None,
         Field(
-            description="Name of the role that a client will be initialized via AssumeRole of AWS sts",
-            title="S3 Role",
+            description="Name of the role that a client will be initialized via AssumeRole of AWS sts"
         ),
     ] = None
     external_id: Annotated[
         str | None,
-        Field(
-            description="External ID defined by the customer for the IAM role",
-            title="External Id",
-        ),
+        Field(description="External ID defined by the customer for the IAM role"),
     ] = None
 
 
@@ -4196,33 +3461,23 @@ class S3DataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["S3"], Field(title="Source")]
+    source: Literal["S3"]
     s3_bucket: Annotated[
-        str,
-        Field(
-            description="Name of the S3 bucket where the data is stored.",
-            title="S3 Bucket",
-        ),
+        str, Field(description="Name of the S3 bucket where the data is stored.")
     ]
     s3_prefix: Annotated[
         str,
         Field(
-            description="Prefix of the S3 bucket where the data is stored. If not specified, the entire bucket will be used.",
-            title="S3 Prefix",
+            description="Prefix of the S3 bucket where the data is stored. If not specified, the entire bucket will be used."
         ),
     ] = ""
     aws_region: Annotated[
-        str,
-        Field(
-            description="AWS region where the S3 bucket is located.", title="Aws Region"
-        ),
+        str, Field(description="AWS region where the S3 bucket is located.")
     ]
     aws_account_id: Annotated[
         str,
         Field(
-            description="AWS account ID that owns the S3 bucket.",
-            pattern="^\\d{12}$",
-            title="Aws Account Id",
+            description="AWS account ID that owns the S3 bucket.", pattern="^\\d{12}$"
         ),
     ]
 
@@ -4231,7 +3486,7 @@ SgpErrorCodes = TypeAliasType(
     "SgpErrorCodes",
     Annotated[
         Literal["APPLICATION_BUILDER_VALIDATION_ERROR", "APPLICATION_PROCESSING_ERROR"],
-        Field(description="An enumeration.", title="SgpErrorCodes"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4243,35 +3498,24 @@ class SafetyEvaluationDatasetRequest(BaseModel):
     )
     type: Annotated[
         Literal["safety"],
-        Field(description="Manually or automatically generated dataset", title="Type"),
+        Field(description="Manually or automatically generated dataset"),
     ] = "safety"
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         Literal["GENERATION"],
         Field(
-            description="The schema type of the dataset. Only GENERATION is currently supported.",
-            title="Schema Type",
+            description="The schema type of the dataset. Only GENERATION is currently supported."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     harms_list: Annotated[
-        list[str],
-        Field(
-            description="List of harms to generate the dataset for.", title="Harms List"
-        ),
+        list[str], Field(description="List of harms to generate the dataset for.")
     ]
     advanced_config: Annotated[
         dict[str, list[str]],
-        Field(
-            description="Advanced configuration for the safety evaluation dataset.",
-            title="Advanced Config",
-        ),
+        Field(description="Advanced configuration for the safety evaluation dataset."),
     ]
 
 
@@ -4286,7 +3530,7 @@ SafetySubMetricTypeEnum = TypeAliasType(
             "safety-harmful-content",
             "safety-privacy-violations",
         ],
-        Field(description="An enumeration.", title="SafetySubMetricTypeEnum"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4296,8 +3540,8 @@ class ScalarData(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    value: Annotated[float | int, Field(title="Value")]
-    unit: Annotated[str | None, Field(title="Unit")] = None
+    value: float | int
+    unit: str | None = None
 
 
 class SemVerMinVersion(BaseModel):
@@ -4305,10 +3549,8 @@ class SemVerMinVersion(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    version_constraint_type: Annotated[
-        Literal["SEMVER_MIN"], Field(title="Version Constraint Type")
-    ] = "SEMVER_MIN"
-    minimum_version: Annotated[str, Field(title="Minimum Version")]
+    version_constraint_type: Literal["SEMVER_MIN"] = "SEMVER_MIN"
+    minimum_version: str
 
 
 class SharePointDataSourceAuthConfig(BaseModel):
@@ -4316,13 +3558,12 @@ class SharePointDataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["SharePoint"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["SharePoint"]
     client_secret: Annotated[
         str,
         Field(
-            description="Secret for the app registration associated with this SharePoint site",
-            title="Client Secret",
+            description="Secret for the app registration associated with this SharePoint site"
         ),
     ]
 
@@ -4332,41 +3573,27 @@ class SharePointDataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["SharePoint"], Field(title="Source")]
+    source: Literal["SharePoint"]
     client_id: Annotated[
-        str,
-        Field(
-            description="Client ID associated with this SharePoint site",
-            title="Client Id",
-        ),
+        str, Field(description="Client ID associated with this SharePoint site")
     ]
     tenant_id: Annotated[
-        str,
-        Field(
-            description="Tenant ID that the SharePoint site is within",
-            title="Tenant Id",
-        ),
+        str, Field(description="Tenant ID that the SharePoint site is within")
     ]
     site_id: Annotated[
         str,
         Field(
-            description="Site ID for this SharePoint site, can be found at https://[hostname].sharepoint.com/sites/[site name]/_api/site/id",
-            title="Site Id",
+            description="Site ID for this SharePoint site, can be found at https://[hostname].sharepoint.com/sites/[site name]/_api/site/id"
         ),
     ]
     folder_path: Annotated[
         str,
         Field(
-            description="Nested folder path to read files from the root of the site. Please omit the leading slash. Example: 'Documents/sub_directory'",
-            title="Folder Path",
+            description="Nested folder path to read files from the root of the site. Please omit the leading slash. Example: 'Documents/sub_directory'"
         ),
     ] = ""
     recursive: Annotated[
-        bool,
-        Field(
-            description="Recurse through the folder contents, default is True.",
-            title="Recursive",
-        ),
+        bool, Field(description="Recurse through the folder contents, default is True.")
     ] = True
 
 
@@ -4375,13 +3602,12 @@ class SlackDataSourceAuthConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    encrypted: Annotated[bool, Field(title="Encrypted")] = False
-    source: Annotated[Literal["Slack"], Field(title="Source")]
+    encrypted: bool = False
+    source: Literal["Slack"]
     bot_token: Annotated[
         str,
         Field(
-            description="Your Slack app's Bot OAuth token. See https://api.slack.com/quickstart",
-            title="Bot Token",
+            description="Your Slack app's Bot OAuth token. See https://api.slack.com/quickstart"
         ),
     ]
 
@@ -4391,12 +3617,11 @@ class SlackDataSourceConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    source: Annotated[Literal["Slack"], Field(title="Source")]
+    source: Literal["Slack"]
     channel_id: Annotated[
         str,
         Field(
-            description="Slack Channel or Conversation ID to retrieve history from. Open channel details and find the ID at bottom of 'About' section.",
-            title="Channel Id",
+            description="Slack Channel or Conversation ID to retrieve history from. Open channel details and find the ID at bottom of 'About' section."
         ),
     ]
 
@@ -4454,7 +3679,7 @@ SortByEnumForEvaluation = TypeAliasType(
             "evaluation_config:asc",
             "evaluation_config:desc",
         ],
-        Field(description="An enumeration.", title="SortByEnumForEvaluation"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4488,7 +3713,7 @@ SortByEnumForModelDeployment = TypeAliasType(
             "name:asc",
             "name:desc",
         ],
-        Field(description="An enumeration.", title="SortByEnumForModelDeployment"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4542,7 +3767,7 @@ SortByEnumForModelInstance = TypeAliasType(
             "model_type:asc",
             "model_type:desc",
         ],
-        Field(description="An enumeration.", title="SortByEnumForModelInstance"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4552,8 +3777,8 @@ class StringExtraInfoSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    schema_type: Annotated[Literal["STRING"], Field(title="Schema Type")] = "STRING"
-    info: Annotated[str, Field(title="Info")]
+    schema_type: Literal["STRING"] = "STRING"
+    info: str
 
 
 class StringValidationRule(BaseModel):
@@ -4561,8 +3786,8 @@ class StringValidationRule(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    required: Annotated[bool, Field(title="Required")]
-    regex_pattern: Annotated[str | None, Field(title="Regex Pattern")] = None
+    required: bool
+    regex_pattern: str | None = None
 
 
 class StudioProjectRequest(BaseModel):
@@ -4570,26 +3795,18 @@ class StudioProjectRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[
-        str, Field(description="The name of the Studio Project", title="Name")
-    ]
+    name: Annotated[str, Field(description="The name of the Studio Project")]
     description: Annotated[
-        str,
-        Field(description="The description of the Studio Project", title="Description"),
+        str, Field(description="The description of the Studio Project")
     ]
     studio_api_key: Annotated[
         str,
         Field(
-            description="Your API key for Studio, can be updated with the PATCH endpoint",
-            title="Studio Api Key",
+            description="Your API key for Studio, can be updated with the PATCH endpoint"
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -4598,36 +3815,22 @@ class StudioProjectResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[
-        str, Field(description="The name of the Studio Project", title="Name")
-    ]
+    name: Annotated[str, Field(description="The name of the Studio Project")]
     description: Annotated[
-        str,
-        Field(description="The description of the Studio Project", title="Description"),
+        str, Field(description="The description of the Studio Project")
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -4639,34 +3842,24 @@ class SynthesizeChunksRequest(BaseModel):
     query: Annotated[
         str,
         Field(
-            description="Natural language query to resolve using the supplied chunks.",
-            title="Query",
+            description="Natural language query to resolve using the supplied chunks."
         ),
     ]
     chunks: Annotated[
         list[ChunkV2],
-        Field(
-            description="List of chunks to use to synthesize the response.",
-            title="Chunks",
-        ),
+        Field(description="List of chunks to use to synthesize the response."),
     ]
 
 
 TaskORMStatusEnum = TypeAliasType(
     "TaskORMStatusEnum",
-    Annotated[
-        Literal["PENDING", "COMPLETED"],
-        Field(description="An enumeration.", title="TaskORMStatusEnum"),
-    ],
+    Annotated[Literal["PENDING", "COMPLETED"], Field(description="An enumeration.")],
 )
 
 
 TaskORMTaskTypeEnum = TypeAliasType(
     "TaskORMTaskTypeEnum",
-    Annotated[
-        Literal["EVALUATION_ANNOTATION"],
-        Field(description="An enumeration.", title="TaskORMTaskTypeEnum"),
-    ],
+    Annotated[Literal["EVALUATION_ANNOTATION"], Field(description="An enumeration.")],
 )
 
 
@@ -4676,36 +3869,22 @@ class TestCaseResultRequest(BaseModel):
         populate_by_name=True,
     )
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
-    test_case_evaluation_data: Annotated[
-        dict[str, Any], Field(title="Test Case Evaluation Data")
-    ]
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
+    test_case_evaluation_data: dict[str, Any]
+    result: dict[str, Any] | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
 
 
@@ -4713,7 +3892,7 @@ TestCaseResultViewsOptions = TypeAliasType(
     "TestCaseResultViewsOptions",
     Annotated[
         Literal["AnnotationResults", "Metrics", "Task", "TestCaseVersion"],
-        Field(description="An enumeration.", title="TestCaseResultViewsOptions"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -4723,10 +3902,10 @@ class ThemeVars(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    accentPrimary: Annotated[str | None, Field(title="Accentprimary")] = None
-    accentSecondary: Annotated[str | None, Field(title="Accentsecondary")] = None
-    background: Annotated[str | None, Field(title="Background")] = None
-    foreground: Annotated[str | None, Field(title="Foreground")] = None
+    accentPrimary: str | None = None
+    accentSecondary: str | None = None
+    background: str | None = None
+    foreground: str | None = None
 
 
 class TimeseriesDataEntry(BaseModel):
@@ -4734,8 +3913,8 @@ class TimeseriesDataEntry(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label: Annotated[str, Field(title="Label")]
-    value: Annotated[list[float | int], Field(title="Value")]
+    label: str
+    value: list[float | int]
 
 
 class TimestampMinVersion(BaseModel):
@@ -4743,10 +3922,8 @@ class TimestampMinVersion(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    version_constraint_type: Annotated[
-        Literal["TIMESTAMP_MIN"], Field(title="Version Constraint Type")
-    ] = "TIMESTAMP_MIN"
-    minimum_timestamp: Annotated[str, Field(title="Minimum Timestamp")]
+    version_constraint_type: Literal["TIMESTAMP_MIN"] = "TIMESTAMP_MIN"
+    minimum_timestamp: str
 
 
 class TokenChunkingStrategyConfig(BaseModel):
@@ -4754,12 +3931,11 @@ class TokenChunkingStrategyConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    strategy: Annotated[Literal["token"], Field(title="Strategy")]
+    strategy: Literal["token"]
     separator: Annotated[
         str,
         Field(
-            description="Character designating breaks in input data. Text data will first be split into sections by this separator, then each section will be split into chunks of size `chunk_size`.",
-            title="Separator",
+            description="Character designating breaks in input data. Text data will first be split into sections by this separator, then each section will be split into chunks of size `chunk_size`."
         ),
     ] = "\n\n"
     target_chunk_size: Annotated[
@@ -4767,7 +3943,6 @@ class TokenChunkingStrategyConfig(BaseModel):
         Field(
             description="Target number of tokens in each chunk. If not specified, a target chunk size of 200 will be used.",
             ge=1,
-            title="Target Chunk Size",
         ),
     ] = 200
     max_chunk_size: Annotated[
@@ -4775,7 +3950,6 @@ class TokenChunkingStrategyConfig(BaseModel):
         Field(
             description="Maximum number of tokens in each chunk. If not specified, a maximum chunk size of 600 will be used.",
             ge=1,
-            title="Max Chunk Size",
         ),
     ] = 600
     chunk_overlap: Annotated[
@@ -4783,7 +3957,6 @@ class TokenChunkingStrategyConfig(BaseModel):
         Field(
             description="Number of tokens to overlap between chunks. If not specified, an overlap of 0 will be used. Not this if only followed approximately.",
             ge=0,
-            title="Chunk Overlap",
         ),
     ] = 0
 
@@ -4794,17 +3967,15 @@ class TokenUsage(BaseModel):
         populate_by_name=True,
     )
     prompt: Annotated[
-        int | None, Field(description="Number of tokens in the prompt.", title="Prompt")
+        int | None, Field(description="Number of tokens in the prompt.")
     ] = None
     completion: Annotated[
-        int | None,
-        Field(description="Number of tokens in the completion.", title="Completion"),
+        int | None, Field(description="Number of tokens in the completion.")
     ] = None
     total: Annotated[
         int,
         Field(
-            description="Total number of tokens in both the prompt and the completion.",
-            title="Total",
+            description="Total number of tokens in both the prompt and the completion."
         ),
     ]
 
@@ -4817,14 +3988,11 @@ class ToolMessage(BaseModel):
     role: Annotated[
         Literal["tool"],
         Field(
-            description="The role of the message. Must be set to 'tool'.\n\nA tool message is a message the client application uses to send tool output to the AI. It should contain the name of the tool and the output from the tool encoded as text.",
-            title="Role",
+            description="The role of the message. Must be set to 'tool'.\n\nA tool message is a message the client application uses to send tool output to the AI. It should contain the name of the tool and the output from the tool encoded as text."
         ),
     ] = "tool"
-    name: Annotated[str, Field(description="Name of the tool", title="Name")]
-    content: Annotated[
-        str, Field(description="Text output from the tool", title="Content")
-    ]
+    name: Annotated[str, Field(description="Name of the tool")]
+    content: Annotated[str, Field(description="Text output from the tool")]
 
 
 class ToolPropertyValue(BaseModel):
@@ -4835,29 +4003,23 @@ class ToolPropertyValue(BaseModel):
     type: Annotated[
         Literal["string", "number", "integer", "boolean", "object", "array", "null"],
         Field(
-            description="The argument's type.\n\nThe type is used to help the Agent generate valid arguments for the tool.\n\nFor more information about types, see: https://json-schema.org/understanding-json-schema/reference/type.html#type-specific-keywords",
-            title="Type",
+            description="The argument's type.\n\nThe type is used to help the Agent generate valid arguments for the tool.\n\nFor more information about types, see: https://json-schema.org/understanding-json-schema/reference/type.html#type-specific-keywords"
         ),
     ]
     description: Annotated[
         str,
         Field(
-            description="Description of what the argument is used for.\n\nThis description is used to help the Agent generate sensible arguments for the tool. It is very important that this description is succinct, clear, and accurate.",
-            title="Description",
+            description="Description of what the argument is used for.\n\nThis description is used to help the Agent generate sensible arguments for the tool. It is very important that this description is succinct, clear, and accurate."
         ),
     ]
     default: Annotated[
         str | None,
-        Field(
-            description="A default value for the argument if unspecified.",
-            title="Default",
-        ),
+        Field(description="A default value for the argument if unspecified."),
     ] = None
     examples: Annotated[
         list[str] | None,
         Field(
-            description="Example values demonstrating how the argument should look.\n\nThis can be used to help the agent understand what a valid argument should look like.",
-            title="Examples",
+            description="Example values demonstrating how the argument should look.\n\nThis can be used to help the agent understand what a valid argument should look like."
         ),
     ] = None
 
@@ -4868,17 +4030,12 @@ class ToolRequest(BaseModel):
         populate_by_name=True,
     )
     name: Annotated[
-        str,
-        Field(
-            description="Name of the tool that the AI wants the client to use.",
-            title="Name",
-        ),
+        str, Field(description="Name of the tool that the AI wants the client to use.")
     ]
     arguments: Annotated[
         str,
         Field(
-            description="Arguments to pass to the tool. The format must be a JSON Schema-compliant object serialized into a string.",
-            title="Arguments",
+            description="Arguments to pass to the tool. The format must be a JSON Schema-compliant object serialized into a string."
         ),
     ]
 
@@ -4888,9 +4045,9 @@ class TopLogprob(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    token: Annotated[str, Field(title="Token")]
-    bytes: Annotated[list[int] | None, Field(title="Bytes")] = None
-    logprob: Annotated[float, Field(title="Logprob")]
+    token: str
+    bytes: list[int] | None = None
+    logprob: float
 
 
 class TraceSpanEntity(BaseModel):
@@ -4903,11 +4060,7 @@ class TraceSpanEntity(BaseModel):
         populate_by_name=True,
     )
     node_id: Annotated[
-        str,
-        Field(
-            description="Identifier for the node that emitted this trace span.",
-            title="Node Id",
-        ),
+        str, Field(description="Identifier for the node that emitted this trace span.")
     ]
     operation_type: Annotated[
         OperationType, Field(description="Type of the operation, e.g., RERANKING.")
@@ -4917,45 +4070,34 @@ class TraceSpanEntity(BaseModel):
         Field(description="The outcome of the operation performed by this node."),
     ] = "SUCCESS"
     start_timestamp: Annotated[
-        datetime,
-        Field(description="The start time of the step.", title="Start Timestamp"),
+        datetime, Field(description="The start time of the step.")
     ]
     operation_input: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the input that this step received.",
-            title="Operation Input",
+            description="The JSON representation of the input that this step received."
         ),
     ] = {}
     operation_output: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the output that this step emitted.",
-            title="Operation Output",
+            description="The JSON representation of the output that this step emitted."
         ),
     ] = {}
     operation_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations.",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations."
         ),
     ] = {}
     duration_ms: Annotated[
-        int,
-        Field(
-            description="The duration of the operation step in milliseconds.",
-            title="Duration Ms",
-        ),
+        int, Field(description="The duration of the operation step in milliseconds.")
     ] = 0
-    id: Annotated[
-        str, Field(description="Unique identifier for the trace span.", title="Id")
-    ]
+    id: Annotated[str, Field(description="Unique identifier for the trace span.")]
     application_interaction_id: Annotated[
         str,
         Field(
-            description="The ID of the application interaction this trace span belongs to.",
-            title="Application Interaction Id",
+            description="The ID of the application interaction this trace span belongs to."
         ),
     ]
 
@@ -4970,11 +4112,7 @@ class TraceSpanRequest(BaseModel):
         populate_by_name=True,
     )
     node_id: Annotated[
-        str,
-        Field(
-            description="Identifier for the node that emitted this trace span.",
-            title="Node Id",
-        ),
+        str, Field(description="Identifier for the node that emitted this trace span.")
     ]
     operation_type: Annotated[
         OperationType, Field(description="Type of the operation, e.g., RERANKING.")
@@ -4984,36 +4122,28 @@ class TraceSpanRequest(BaseModel):
         Field(description="The outcome of the operation performed by this node."),
     ] = "SUCCESS"
     start_timestamp: Annotated[
-        datetime,
-        Field(description="The start time of the step.", title="Start Timestamp"),
+        datetime, Field(description="The start time of the step.")
     ]
     operation_input: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the input that this step received.",
-            title="Operation Input",
+            description="The JSON representation of the input that this step received."
         ),
     ] = {}
     operation_output: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the output that this step emitted.",
-            title="Operation Output",
+            description="The JSON representation of the output that this step emitted."
         ),
     ] = {}
     operation_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations.",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations."
         ),
     ] = {}
     duration_ms: Annotated[
-        int,
-        Field(
-            description="The duration of the operation step in milliseconds.",
-            title="Duration Ms",
-        ),
+        int, Field(description="The duration of the operation step in milliseconds.")
     ] = 0
 
 
@@ -5022,18 +4152,16 @@ class TrainingDatasetGenerationItem(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
-    input: Annotated[str, Field(title="Input")]
-    output: Annotated[str, Field(title="Output")]
+    schema_type: Literal["GENERATION"] = "GENERATION"
+    input: str
+    output: str
 
 
 TrainingDatasetORMSchemaTypeEnum = TypeAliasType(
     "TrainingDatasetORMSchemaTypeEnum",
     Annotated[
         Literal["GENERATION", "RERANKING_QUESTIONS"],
-        Field(description="An enumeration.", title="TrainingDatasetORMSchemaTypeEnum"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -5043,7 +4171,7 @@ class TrainingDatasetResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         TrainingDatasetORMSchemaTypeEnum,
         Field(
@@ -5056,37 +4184,25 @@ class TrainingDatasetResponse(BaseModel):
             description="The data source of the dataset, used to determine how to parse the location"
         ),
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
 UiModelSectionType = TypeAliasType(
     "UiModelSectionType",
     Annotated[
-        Literal["PARTNER", "OPENSOURCE", "CUSTOM"],
-        Field(description="An enumeration.", title="UiModelSectionType"),
+        Literal["PARTNER", "OPENSOURCE", "CUSTOM"], Field(description="An enumeration.")
     ],
 )
 
@@ -5097,11 +4213,7 @@ class UpdateChatThreadEntryRequest(BaseModel):
         populate_by_name=True,
     )
     output_text: Annotated[
-        str | None,
-        Field(
-            description=" The output text generated by the application.",
-            title="Output Text",
-        ),
+        str | None, Field(description="The output text generated by the application.")
     ] = None
 
 
@@ -5110,14 +4222,13 @@ class UpdateChatThreadRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    title: Annotated[
-        str | None, Field(description="The title of the chat thread.", title="Title")
-    ] = None
+    title: Annotated[str | None, Field(description="The title of the chat thread.")] = (
+        None
+    )
     archived_at: Annotated[
         str | None,
         Field(
-            description="Date when the chat thread is archived, or None to un-archive.",
-            title="Archived At",
+            description="Date when the chat thread is archived, or None to un-archive."
         ),
     ] = None
 
@@ -5129,10 +4240,7 @@ class UpdateTaskRequest(BaseModel):
     )
     assigned_to: Annotated[
         str | None,
-        Field(
-            description="The ID of the user that the task is assigned to.",
-            title="Assigned To",
-        ),
+        Field(description="The ID of the user that the task is assigned to."),
     ] = None
 
 
@@ -5140,7 +4248,7 @@ UploadJobStatus = TypeAliasType(
     "UploadJobStatus",
     Annotated[
         Literal["Running", "Completed", "Failed", "Canceled"],
-        Field(description="An enumeration.", title="UploadJobStatus"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -5153,8 +4261,7 @@ class UserPreferencesUpdate(BaseModel):
     preferences: Annotated[
         dict[str, Any] | None,
         Field(
-            description="User preferences that can be stored in the Scale GenAI Platform.",
-            title="Preferences",
+            description="User preferences that can be stored in the Scale GenAI Platform."
         ),
     ] = None
 
@@ -5166,16 +4273,12 @@ class UserPreferencesUpdateResponse(BaseModel):
     )
     updated: Annotated[
         bool,
-        Field(
-            description="Whether the user preferences was successfully updated.",
-            title="Updated",
-        ),
+        Field(description="Whether the user preferences was successfully updated."),
     ]
     preferences: Annotated[
         dict[str, Any] | None,
         Field(
-            description="User preferences that can be stored in the Scale GenAI Platform.",
-            title="Preferences",
+            description="User preferences that can be stored in the Scale GenAI Platform."
         ),
     ] = None
 
@@ -5185,11 +4288,11 @@ class UserV2Details(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    first_name: Annotated[str | None, Field(title="First Name")] = None
-    last_name: Annotated[str | None, Field(title="Last Name")] = None
-    email: Annotated[str, Field(title="Email")]
-    preferences: Annotated[dict[str, Any] | None, Field(title="Preferences")] = None
+    id: str
+    first_name: str | None = None
+    last_name: str | None = None
+    email: str
+    preferences: dict[str, Any] | None = None
 
 
 class ValidationError(BaseModel):
@@ -5207,22 +4310,16 @@ class VisualizationMetadata(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    is_variant_specific_metric: Annotated[
-        bool, Field(title="Is Variant Specific Metric")
-    ] = False
-    label_title_map: Annotated[
-        dict[str, str] | None, Field(title="Label Title Map")
-    ] = None
-    label_color_map: Annotated[
-        dict[str, str] | None, Field(title="Label Color Map")
-    ] = None
+    is_variant_specific_metric: bool = False
+    label_title_map: dict[str, str] | None = None
+    label_color_map: dict[str, str] | None = None
 
 
 VisualizationType = TypeAliasType(
     "VisualizationType",
     Annotated[
         Literal["scalar", "bar", "stacked_bar", "line"],
-        Field(description="An enumeration.", title="VisualizationType"),
+        Field(description="An enumeration."),
     ],
 )
 
@@ -5232,15 +4329,11 @@ class WorkflowConfigChunkEvaluationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    top_k_thresholds: Annotated[list[int] | None, Field(title="Top K Thresholds")] = (
-        None
-    )
-    fuzzy_match_threshold: Annotated[
-        float | None, Field(title="Fuzzy Match Threshold")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    require_all: Annotated[bool | None, Field(title="Require All")] = None
+    top_k_thresholds: list[int] | None = None
+    fuzzy_match_threshold: float | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    require_all: bool | None = None
 
 
 class WorkflowConfigCitationNodeConfigCitationContext(BaseModel):
@@ -5248,12 +4341,10 @@ class WorkflowConfigCitationNodeConfigCitationContext(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generate_with_llm: Annotated[bool | None, Field(title="Generate With Llm")] = None
-    metric: Annotated[str | None, Field(title="Metric")] = None
-    min_similarity: Annotated[float | None, Field(title="Min Similarity")] = None
-    score: Annotated[
-        Literal["precision", "recall", "fmeasure"] | None, Field(title="Score")
-    ] = None
+    generate_with_llm: bool | None = None
+    metric: str | None = None
+    min_similarity: float | None = None
+    score: Literal["precision", "recall", "fmeasure"] | None = None
 
 
 class WorkflowConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -5263,9 +4354,7 @@ class WorkflowConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages
         extra="allow",
         populate_by_name=True,
     )
-    role_value_pairs: Annotated[
-        list[dict[str, str]] | None, Field(title="Role Value Pairs")
-    ] = None
+    role_value_pairs: list[dict[str, str]] | None = None
 
 
 class WorkflowConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages(BaseModel):
@@ -5273,8 +4362,8 @@ class WorkflowConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages(Base
         extra="allow",
         populate_by_name=True,
     )
-    content: Annotated[str | None, Field(title="Content")] = None
-    role: Annotated[str | None, Field(title="Role")] = None
+    content: str | None = None
+    role: str | None = None
 
 
 class WorkflowConfigDataTransformNodeConfig(BaseModel):
@@ -5282,13 +4371,11 @@ class WorkflowConfigDataTransformNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    additional_inputs: Annotated[Any | None, Field(title="Additional Inputs")] = None
-    apply_to_dictlist_leaves: Annotated[
-        bool | None, Field(title="Apply To Dictlist Leaves")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    action: str | None = None
+    additional_inputs: Any | None = None
+    apply_to_dictlist_leaves: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigGenerationNodeConfig(BaseModel):
@@ -5296,18 +4383,16 @@ class WorkflowConfigGenerationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    llm_model_deployment: Annotated[str | None, Field(title="Llm Model Deployment")] = (
-        None
-    )
-    llm_model_instance: Annotated[str | None, Field(title="Llm Model Instance")] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    strip_whitespace: Annotated[bool | None, Field(title="Strip Whitespace")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    tool_name: Annotated[str | None, Field(title="Tool Name")] = None
+    llm_model: str | None = None
+    llm_model_deployment: str | None = None
+    llm_model_instance: str | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    stop_sequences: list[str] | None = None
+    strip_whitespace: bool | None = None
+    temperature: float | None = None
+    tool_name: str | None = None
 
 
 class WorkflowConfigIngestorConfig(BaseModel):
@@ -5315,8 +4400,8 @@ class WorkflowConfigIngestorConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigInsertMessagesConfig(BaseModel):
@@ -5324,9 +4409,9 @@ class WorkflowConfigInsertMessagesConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigJinjaNodeConfigDataTransformations(BaseModel):
@@ -5334,16 +4419,10 @@ class WorkflowConfigJinjaNodeConfigDataTransformations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowConfigJinjaNodeConfigOutputTemplate(BaseModel):
@@ -5351,16 +4430,10 @@ class WorkflowConfigJinjaNodeConfigOutputTemplate(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
@@ -5368,10 +4441,10 @@ class WorkflowConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    checkpoint_path: Annotated[str | None, Field(title="Checkpoint Path")] = None
-    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
-    num_shards: Annotated[int | None, Field(title="Num Shards")] = None
-    seed: Annotated[int | None, Field(title="Seed")] = None
+    checkpoint_path: str | None = None
+    labels: dict[str, str] | None = None
+    num_shards: int | None = None
+    seed: int | None = None
 
 
 class WorkflowConfigNodeConfig(BaseModel):
@@ -5379,8 +4452,8 @@ class WorkflowConfigNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigProcessingNodeConfigFunctionSpecs(BaseModel):
@@ -5388,8 +4461,8 @@ class WorkflowConfigProcessingNodeConfigFunctionSpecs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    path: Annotated[str | None, Field(title="Path")] = None
+    kwargs: Any | None = None
+    path: str | None = None
 
 
 class WorkflowConfigRemoveMessageConfig(BaseModel):
@@ -5397,9 +4470,9 @@ class WorkflowConfigRemoveMessageConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigRerankerNodeConfig(BaseModel):
@@ -5407,11 +4480,11 @@ class WorkflowConfigRerankerNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    scorers: Annotated[list[Any] | None, Field(title="Scorers")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    score_threshold: Annotated[float | None, Field(title="Score Threshold")] = None
+    num_to_return: int | None = None
+    scorers: list[Any] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    score_threshold: float | None = None
 
 
 class WorkflowConfigResponseParserNodeConfig(BaseModel):
@@ -5419,10 +4492,10 @@ class WorkflowConfigResponseParserNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    reference_value: Annotated[Any | None, Field(title="Reference Value")] = None
+    action: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    reference_value: Any | None = None
 
 
 class WorkflowConfigRetrieverNodeConfig(BaseModel):
@@ -5430,15 +4503,13 @@ class WorkflowConfigRetrieverNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    exact_knn_search: Annotated[bool | None, Field(title="Exact Knn Search")] = None
-    knowledge_base_id: Annotated[str | None, Field(title="Knowledge Base Id")] = None
-    knowledge_base_name: Annotated[str | None, Field(title="Knowledge Base Name")] = (
-        None
-    )
-    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    num_to_return: int | None = None
+    exact_knn_search: bool | None = None
+    knowledge_base_id: str | None = None
+    knowledge_base_name: str | None = None
+    metadata: dict[str, str] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigSearchCitationNodeConfig(BaseModel):
@@ -5446,10 +4517,10 @@ class WorkflowConfigSearchCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    end_search_regex: Annotated[str | None, Field(title="End Search Regex")] = None
-    search_regex: Annotated[str | None, Field(title="Search Regex")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    end_search_regex: str | None = None
+    search_regex: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigSqlExecutorNodeConfig(BaseModel):
@@ -5457,23 +4528,14 @@ class WorkflowConfigSqlExecutorNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    connector_kwargs: Annotated[
-        dict[str, str] | None, Field(title="Connector Kwargs")
-    ] = None
-    connector_type: Annotated[
-        Literal["snowflake"] | None, Field(title="Connector Type")
-    ] = None
-    log_queries: Annotated[bool | None, Field(title="Log Queries")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    return_type: Annotated[
-        Literal["df", "dicts", "markdown", "json", "str"] | None,
-        Field(title="Return Type"),
-    ] = None
-    schema_remapping_file: Annotated[
-        str | None, Field(title="Schema Remapping File")
-    ] = None
-    secrets: Annotated[list[str] | None, Field(title="Secrets")] = None
+    connector_kwargs: dict[str, str] | None = None
+    connector_type: Literal["snowflake"] | None = None
+    log_queries: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    return_type: Literal["df", "dicts", "markdown", "json", "str"] | None = None
+    schema_remapping_file: str | None = None
+    secrets: list[str] | None = None
 
 
 class WorkflowConfigStaticNodeConfig(BaseModel):
@@ -5481,10 +4543,10 @@ class WorkflowConfigStaticNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    from_file: Annotated[list[Any] | str | Any | None, Field(title="From File")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    value: Annotated[Any | None, Field(title="Value")] = None
+    from_file: list[Any] | str | Any | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    value: Any | None = None
 
 
 class WorkflowConfigTokenizerChatTemplateConfig(BaseModel):
@@ -5492,16 +4554,14 @@ class WorkflowConfigTokenizerChatTemplateConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    add_generation_prompt: Annotated[
-        bool | None, Field(title="Add Generation Prompt")
-    ] = None
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    max_length: Annotated[int | None, Field(title="Max Length")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    padding: Annotated[bool | None, Field(title="Padding")] = None
-    truncation: Annotated[bool | None, Field(title="Truncation")] = None
+    llm_model: str | None = None
+    add_generation_prompt: bool | None = None
+    kwargs: Any | None = None
+    max_length: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    padding: bool | None = None
+    truncation: bool | None = None
 
 
 class WorkflowsUnionMember1ConfigChunkEvaluationNodeConfig(BaseModel):
@@ -5509,15 +4569,11 @@ class WorkflowsUnionMember1ConfigChunkEvaluationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    top_k_thresholds: Annotated[list[int] | None, Field(title="Top K Thresholds")] = (
-        None
-    )
-    fuzzy_match_threshold: Annotated[
-        float | None, Field(title="Fuzzy Match Threshold")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    require_all: Annotated[bool | None, Field(title="Require All")] = None
+    top_k_thresholds: list[int] | None = None
+    fuzzy_match_threshold: float | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    require_all: bool | None = None
 
 
 class WorkflowsUnionMember1ConfigCitationNodeConfigCitationContext(BaseModel):
@@ -5525,12 +4581,10 @@ class WorkflowsUnionMember1ConfigCitationNodeConfigCitationContext(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generate_with_llm: Annotated[bool | None, Field(title="Generate With Llm")] = None
-    metric: Annotated[str | None, Field(title="Metric")] = None
-    min_similarity: Annotated[float | None, Field(title="Min Similarity")] = None
-    score: Annotated[
-        Literal["precision", "recall", "fmeasure"] | None, Field(title="Score")
-    ] = None
+    generate_with_llm: bool | None = None
+    metric: str | None = None
+    min_similarity: float | None = None
+    score: Literal["precision", "recall", "fmeasure"] | None = None
 
 
 class WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -5540,9 +4594,7 @@ class WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigAlternatin
         extra="allow",
         populate_by_name=True,
     )
-    role_value_pairs: Annotated[
-        list[dict[str, str]] | None, Field(title="Role Value Pairs")
-    ] = None
+    role_value_pairs: list[dict[str, str]] | None = None
 
 
 class WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages(
@@ -5552,8 +4604,8 @@ class WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigSingleRole
         extra="allow",
         populate_by_name=True,
     )
-    content: Annotated[str | None, Field(title="Content")] = None
-    role: Annotated[str | None, Field(title="Role")] = None
+    content: str | None = None
+    role: str | None = None
 
 
 class WorkflowsUnionMember1ConfigDataTransformNodeConfig(BaseModel):
@@ -5561,13 +4613,11 @@ class WorkflowsUnionMember1ConfigDataTransformNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    additional_inputs: Annotated[Any | None, Field(title="Additional Inputs")] = None
-    apply_to_dictlist_leaves: Annotated[
-        bool | None, Field(title="Apply To Dictlist Leaves")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    action: str | None = None
+    additional_inputs: Any | None = None
+    apply_to_dictlist_leaves: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigGenerationNodeConfig(BaseModel):
@@ -5575,18 +4625,16 @@ class WorkflowsUnionMember1ConfigGenerationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    llm_model_deployment: Annotated[str | None, Field(title="Llm Model Deployment")] = (
-        None
-    )
-    llm_model_instance: Annotated[str | None, Field(title="Llm Model Instance")] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    strip_whitespace: Annotated[bool | None, Field(title="Strip Whitespace")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    tool_name: Annotated[str | None, Field(title="Tool Name")] = None
+    llm_model: str | None = None
+    llm_model_deployment: str | None = None
+    llm_model_instance: str | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    stop_sequences: list[str] | None = None
+    strip_whitespace: bool | None = None
+    temperature: float | None = None
+    tool_name: str | None = None
 
 
 class WorkflowsUnionMember1ConfigIngestorConfig(BaseModel):
@@ -5594,8 +4642,8 @@ class WorkflowsUnionMember1ConfigIngestorConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigInsertMessagesConfig(BaseModel):
@@ -5603,9 +4651,9 @@ class WorkflowsUnionMember1ConfigInsertMessagesConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigJinjaNodeConfigDataTransformations(BaseModel):
@@ -5613,16 +4661,10 @@ class WorkflowsUnionMember1ConfigJinjaNodeConfigDataTransformations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowsUnionMember1ConfigJinjaNodeConfigOutputTemplate(BaseModel):
@@ -5630,16 +4672,10 @@ class WorkflowsUnionMember1ConfigJinjaNodeConfigOutputTemplate(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowsUnionMember1ConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
@@ -5647,10 +4683,10 @@ class WorkflowsUnionMember1ConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    checkpoint_path: Annotated[str | None, Field(title="Checkpoint Path")] = None
-    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
-    num_shards: Annotated[int | None, Field(title="Num Shards")] = None
-    seed: Annotated[int | None, Field(title="Seed")] = None
+    checkpoint_path: str | None = None
+    labels: dict[str, str] | None = None
+    num_shards: int | None = None
+    seed: int | None = None
 
 
 class WorkflowsUnionMember1ConfigNodeConfig(BaseModel):
@@ -5658,8 +4694,8 @@ class WorkflowsUnionMember1ConfigNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigProcessingNodeConfigFunctionSpecs(BaseModel):
@@ -5667,8 +4703,8 @@ class WorkflowsUnionMember1ConfigProcessingNodeConfigFunctionSpecs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    path: Annotated[str | None, Field(title="Path")] = None
+    kwargs: Any | None = None
+    path: str | None = None
 
 
 class WorkflowsUnionMember1ConfigRemoveMessageConfig(BaseModel):
@@ -5676,9 +4712,9 @@ class WorkflowsUnionMember1ConfigRemoveMessageConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigRerankerNodeConfig(BaseModel):
@@ -5686,11 +4722,11 @@ class WorkflowsUnionMember1ConfigRerankerNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    scorers: Annotated[list[Any] | None, Field(title="Scorers")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    score_threshold: Annotated[float | None, Field(title="Score Threshold")] = None
+    num_to_return: int | None = None
+    scorers: list[Any] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    score_threshold: float | None = None
 
 
 class WorkflowsUnionMember1ConfigResponseParserNodeConfig(BaseModel):
@@ -5698,10 +4734,10 @@ class WorkflowsUnionMember1ConfigResponseParserNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    reference_value: Annotated[Any | None, Field(title="Reference Value")] = None
+    action: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    reference_value: Any | None = None
 
 
 class WorkflowsUnionMember1ConfigRetrieverNodeConfig(BaseModel):
@@ -5709,15 +4745,13 @@ class WorkflowsUnionMember1ConfigRetrieverNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    exact_knn_search: Annotated[bool | None, Field(title="Exact Knn Search")] = None
-    knowledge_base_id: Annotated[str | None, Field(title="Knowledge Base Id")] = None
-    knowledge_base_name: Annotated[str | None, Field(title="Knowledge Base Name")] = (
-        None
-    )
-    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    num_to_return: int | None = None
+    exact_knn_search: bool | None = None
+    knowledge_base_id: str | None = None
+    knowledge_base_name: str | None = None
+    metadata: dict[str, str] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigSearchCitationNodeConfig(BaseModel):
@@ -5725,10 +4759,10 @@ class WorkflowsUnionMember1ConfigSearchCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    end_search_regex: Annotated[str | None, Field(title="End Search Regex")] = None
-    search_regex: Annotated[str | None, Field(title="Search Regex")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    end_search_regex: str | None = None
+    search_regex: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigSqlExecutorNodeConfig(BaseModel):
@@ -5736,23 +4770,14 @@ class WorkflowsUnionMember1ConfigSqlExecutorNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    connector_kwargs: Annotated[
-        dict[str, str] | None, Field(title="Connector Kwargs")
-    ] = None
-    connector_type: Annotated[
-        Literal["snowflake"] | None, Field(title="Connector Type")
-    ] = None
-    log_queries: Annotated[bool | None, Field(title="Log Queries")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    return_type: Annotated[
-        Literal["df", "dicts", "markdown", "json", "str"] | None,
-        Field(title="Return Type"),
-    ] = None
-    schema_remapping_file: Annotated[
-        str | None, Field(title="Schema Remapping File")
-    ] = None
-    secrets: Annotated[list[str] | None, Field(title="Secrets")] = None
+    connector_kwargs: dict[str, str] | None = None
+    connector_type: Literal["snowflake"] | None = None
+    log_queries: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    return_type: Literal["df", "dicts", "markdown", "json", "str"] | None = None
+    schema_remapping_file: str | None = None
+    secrets: list[str] | None = None
 
 
 class WorkflowsUnionMember1ConfigStaticNodeConfig(BaseModel):
@@ -5760,10 +4785,10 @@ class WorkflowsUnionMember1ConfigStaticNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    from_file: Annotated[list[Any] | str | Any | None, Field(title="From File")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    value: Annotated[Any | None, Field(title="Value")] = None
+    from_file: list[Any] | str | Any | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    value: Any | None = None
 
 
 class WorkflowsUnionMember1ConfigTokenizerChatTemplateConfig(BaseModel):
@@ -5771,16 +4796,14 @@ class WorkflowsUnionMember1ConfigTokenizerChatTemplateConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    add_generation_prompt: Annotated[
-        bool | None, Field(title="Add Generation Prompt")
-    ] = None
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    max_length: Annotated[int | None, Field(title="Max Length")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    padding: Annotated[bool | None, Field(title="Padding")] = None
-    truncation: Annotated[bool | None, Field(title="Truncation")] = None
+    llm_model: str | None = None
+    add_generation_prompt: bool | None = None
+    kwargs: Any | None = None
+    max_length: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    padding: bool | None = None
+    truncation: bool | None = None
 
 
 EgpModelsArtifactUploadStatus = TypeAliasType(
@@ -5800,13 +4823,10 @@ class EgpModelsAssistantMessage(BaseModel):
     role: Annotated[
         Literal["assistant"],
         Field(
-            description="The role of the message. Must be set to 'assistant'.\n\nAn assistant message is a message from the AI to the client. It is different from an agent message in that it cannot contain a tool request. It is simply a direct response from the AI to the client.",
-            title="Role",
+            description="The role of the message. Must be set to 'assistant'.\n\nAn assistant message is a message from the AI to the client. It is different from an agent message in that it cannot contain a tool request. It is simply a direct response from the AI to the client."
         ),
     ] = "assistant"
-    content: Annotated[
-        str, Field(description="Text response from the assistant", title="Content")
-    ]
+    content: Annotated[str, Field(description="Text response from the assistant")]
 
 
 class EgpModelsChunksStatus(BaseModel):
@@ -5815,21 +4835,13 @@ class EgpModelsChunksStatus(BaseModel):
         populate_by_name=True,
     )
     chunks_completed: Annotated[
-        int,
-        Field(
-            description="Number of chunks uploaded successfully.",
-            title="Chunks Completed",
-        ),
+        int, Field(description="Number of chunks uploaded successfully.")
     ]
     chunks_pending: Annotated[
-        int,
-        Field(description="Number of chunks awaiting upload.", title="Chunks Pending"),
+        int, Field(description="Number of chunks awaiting upload.")
     ]
     chunks_failed: Annotated[
-        int,
-        Field(
-            description="Number of chunks that failed upload.", title="Chunks Failed"
-        ),
+        int, Field(description="Number of chunks that failed upload.")
     ]
 
 
@@ -5840,26 +4852,19 @@ class EgpModelsImageDataSubPart(BaseModel):
     )
     type: Annotated[
         Literal["base64"],
-        Field(
-            description="The type of the image data. Only base64 is supported.",
-            title="Type",
-        ),
+        Field(description="The type of the image data. Only base64 is supported."),
     ] = "base64"
     media_type: Annotated[
         str,
         Field(
-            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types.",
-            title="Media Type",
+            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types."
         ),
     ]
-    data: Annotated[
-        str, Field(description="The base64-encoded image data.", title="Data")
-    ]
+    data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -5869,10 +4874,9 @@ class EgpModelsImageDataUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_data"], Field(title="Type")] = "image_data"
+    type: Literal["image_data"] = "image_data"
     image_data: Annotated[
-        EgpModelsImageDataSubPart,
-        Field(description="Specifies inline image data", title="Image Data"),
+        EgpModelsImageDataSubPart, Field(description="Specifies inline image data")
     ]
 
 
@@ -5882,17 +4886,12 @@ class EgpModelsImageUrlSubPart(BaseModel):
         populate_by_name=True,
     )
     url: Annotated[
-        str,
-        Field(
-            description="The URL of the image. Note: only OpenAI supports this.",
-            title="Url",
-        ),
+        str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -5902,12 +4901,11 @@ class EgpModelsImageUrlUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_url"], Field(title="Type")] = "image_url"
+    type: Literal["image_url"] = "image_url"
     image_url: Annotated[
         EgpModelsImageUrlSubPart,
         Field(
-            description="Specifies the image URL and level of detail. Only supported by OpenAI models",
-            title="Image Url",
+            description="Specifies the image URL and level of detail. Only supported by OpenAI models"
         ),
     ]
 
@@ -5920,13 +4918,10 @@ class EgpModelsSystemMessage(BaseModel):
     role: Annotated[
         Literal["system"],
         Field(
-            description="The role of the message. Must be set to 'system'.\n\nA system message is different from other messages in that it does not originate from a party engaged in a user/AI conversation. Instead, it is a message that is injected by either the application or system to guide the conversation. For example, a system message may be used as initial instructions for an AI entity or to tell the AI that it did not do something correctly.",
-            title="Role",
+            description="The role of the message. Must be set to 'system'.\n\nA system message is different from other messages in that it does not originate from a party engaged in a user/AI conversation. Instead, it is a message that is injected by either the application or system to guide the conversation. For example, a system message may be used as initial instructions for an AI entity or to tell the AI that it did not do something correctly."
         ),
     ] = "system"
-    content: Annotated[
-        str, Field(description="Text input from the system.", title="Content")
-    ]
+    content: Annotated[str, Field(description="Text input from the system.")]
 
 
 class EgpModelsTextUserMessageContentParts(BaseModel):
@@ -5934,8 +4929,8 @@ class EgpModelsTextUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["text"], Field(title="Type")] = "text"
-    text: Annotated[str, Field(title="Text")]
+    type: Literal["text"] = "text"
+    text: str
 
 
 EgpModelsUserMessageContentParts = TypeAliasType(
@@ -5972,8 +4967,8 @@ class EntitiesAssistantMessage(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    role: Annotated[Literal["assistant"], Field(title="Role")] = "assistant"
-    content: Annotated[str, Field(title="Content")]
+    role: Literal["assistant"] = "assistant"
+    content: str
 
 
 class EntitiesChunksStatus(BaseModel):
@@ -5981,9 +4976,9 @@ class EntitiesChunksStatus(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    chunks_completed: Annotated[int, Field(title="Chunks Completed")]
-    chunks_pending: Annotated[int, Field(title="Chunks Pending")]
-    chunks_failed: Annotated[int, Field(title="Chunks Failed")]
+    chunks_completed: int
+    chunks_pending: int
+    chunks_failed: int
 
 
 class EntitiesImageDataSubPart(BaseModel):
@@ -5993,26 +4988,19 @@ class EntitiesImageDataSubPart(BaseModel):
     )
     type: Annotated[
         Literal["base64"],
-        Field(
-            description="The type of the image data. Only base64 is supported.",
-            title="Type",
-        ),
+        Field(description="The type of the image data. Only base64 is supported."),
     ] = "base64"
     media_type: Annotated[
         str,
         Field(
-            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types.",
-            title="Media Type",
+            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types."
         ),
     ]
-    data: Annotated[
-        str, Field(description="The base64-encoded image data.", title="Data")
-    ]
+    data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -6022,7 +5010,7 @@ class EntitiesImageDataUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_data"], Field(title="Type")] = "image_data"
+    type: Literal["image_data"] = "image_data"
     image_data: EntitiesImageDataSubPart
 
 
@@ -6032,17 +5020,12 @@ class EntitiesImageUrlSubPart(BaseModel):
         populate_by_name=True,
     )
     url: Annotated[
-        str,
-        Field(
-            description="The URL of the image. Note: only OpenAI supports this.",
-            title="Url",
-        ),
+        str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -6052,7 +5035,7 @@ class EntitiesImageUrlUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_url"], Field(title="Type")] = "image_url"
+    type: Literal["image_url"] = "image_url"
     image_url: EntitiesImageUrlSubPart
 
 
@@ -6061,8 +5044,8 @@ class EntitiesSystemMessage(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    role: Annotated[Literal["system"], Field(title="Role")] = "system"
-    content: Annotated[str, Field(title="Content")]
+    role: Literal["system"] = "system"
+    content: str
 
 
 class EntitiesTextUserMessageContentParts(BaseModel):
@@ -6070,8 +5053,8 @@ class EntitiesTextUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["text"], Field(title="Type")] = "text"
-    text: Annotated[str, Field(title="Text")]
+    type: Literal["text"] = "text"
+    text: str
 
 
 EntitiesUserMessageContentParts = TypeAliasType(
@@ -6090,15 +5073,11 @@ class PlanEvaluationConfigChunkEvaluationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    top_k_thresholds: Annotated[list[int] | None, Field(title="Top K Thresholds")] = (
-        None
-    )
-    fuzzy_match_threshold: Annotated[
-        float | None, Field(title="Fuzzy Match Threshold")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    require_all: Annotated[bool | None, Field(title="Require All")] = None
+    top_k_thresholds: list[int] | None = None
+    fuzzy_match_threshold: float | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    require_all: bool | None = None
 
 
 class PlanEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
@@ -6106,12 +5085,10 @@ class PlanEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generate_with_llm: Annotated[bool | None, Field(title="Generate With Llm")] = None
-    metric: Annotated[str | None, Field(title="Metric")] = None
-    min_similarity: Annotated[float | None, Field(title="Min Similarity")] = None
-    score: Annotated[
-        Literal["precision", "recall", "fmeasure"] | None, Field(title="Score")
-    ] = None
+    generate_with_llm: bool | None = None
+    metric: str | None = None
+    min_similarity: float | None = None
+    score: Literal["precision", "recall", "fmeasure"] | None = None
 
 
 class PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -6121,9 +5098,7 @@ class PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMe
         extra="allow",
         populate_by_name=True,
     )
-    role_value_pairs: Annotated[
-        list[dict[str, str]] | None, Field(title="Role Value Pairs")
-    ] = None
+    role_value_pairs: list[dict[str, str]] | None = None
 
 
 class PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages(
@@ -6133,8 +5108,8 @@ class PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessage
         extra="allow",
         populate_by_name=True,
     )
-    content: Annotated[str | None, Field(title="Content")] = None
-    role: Annotated[str | None, Field(title="Role")] = None
+    content: str | None = None
+    role: str | None = None
 
 
 class PlanEvaluationConfigDataTransformNodeConfig(BaseModel):
@@ -6142,13 +5117,11 @@ class PlanEvaluationConfigDataTransformNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    additional_inputs: Annotated[Any | None, Field(title="Additional Inputs")] = None
-    apply_to_dictlist_leaves: Annotated[
-        bool | None, Field(title="Apply To Dictlist Leaves")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    action: str | None = None
+    additional_inputs: Any | None = None
+    apply_to_dictlist_leaves: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigGenerationNodeConfig(BaseModel):
@@ -6156,18 +5129,16 @@ class PlanEvaluationConfigGenerationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    llm_model_deployment: Annotated[str | None, Field(title="Llm Model Deployment")] = (
-        None
-    )
-    llm_model_instance: Annotated[str | None, Field(title="Llm Model Instance")] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    strip_whitespace: Annotated[bool | None, Field(title="Strip Whitespace")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    tool_name: Annotated[str | None, Field(title="Tool Name")] = None
+    llm_model: str | None = None
+    llm_model_deployment: str | None = None
+    llm_model_instance: str | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    stop_sequences: list[str] | None = None
+    strip_whitespace: bool | None = None
+    temperature: float | None = None
+    tool_name: str | None = None
 
 
 class PlanEvaluationConfigIngestorConfig(BaseModel):
@@ -6175,8 +5146,8 @@ class PlanEvaluationConfigIngestorConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigInsertMessagesConfig(BaseModel):
@@ -6184,9 +5155,9 @@ class PlanEvaluationConfigInsertMessagesConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigJinjaNodeConfigDataTransformations(BaseModel):
@@ -6194,16 +5165,10 @@ class PlanEvaluationConfigJinjaNodeConfigDataTransformations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class PlanEvaluationConfigJinjaNodeConfigOutputTemplate(BaseModel):
@@ -6211,16 +5176,10 @@ class PlanEvaluationConfigJinjaNodeConfigOutputTemplate(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class PlanEvaluationConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
@@ -6228,10 +5187,10 @@ class PlanEvaluationConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    checkpoint_path: Annotated[str | None, Field(title="Checkpoint Path")] = None
-    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
-    num_shards: Annotated[int | None, Field(title="Num Shards")] = None
-    seed: Annotated[int | None, Field(title="Seed")] = None
+    checkpoint_path: str | None = None
+    labels: dict[str, str] | None = None
+    num_shards: int | None = None
+    seed: int | None = None
 
 
 class PlanEvaluationConfigNodeConfig(BaseModel):
@@ -6239,8 +5198,8 @@ class PlanEvaluationConfigNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigProcessingNodeConfigFunctionSpecs(BaseModel):
@@ -6248,8 +5207,8 @@ class PlanEvaluationConfigProcessingNodeConfigFunctionSpecs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    path: Annotated[str | None, Field(title="Path")] = None
+    kwargs: Any | None = None
+    path: str | None = None
 
 
 class PlanEvaluationConfigRemoveMessageConfig(BaseModel):
@@ -6257,9 +5216,9 @@ class PlanEvaluationConfigRemoveMessageConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigRerankerNodeConfig(BaseModel):
@@ -6267,11 +5226,11 @@ class PlanEvaluationConfigRerankerNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    scorers: Annotated[list[Any] | None, Field(title="Scorers")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    score_threshold: Annotated[float | None, Field(title="Score Threshold")] = None
+    num_to_return: int | None = None
+    scorers: list[Any] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    score_threshold: float | None = None
 
 
 class PlanEvaluationConfigResponseParserNodeConfig(BaseModel):
@@ -6279,10 +5238,10 @@ class PlanEvaluationConfigResponseParserNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    reference_value: Annotated[Any | None, Field(title="Reference Value")] = None
+    action: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    reference_value: Any | None = None
 
 
 class PlanEvaluationConfigRetrieverNodeConfig(BaseModel):
@@ -6290,15 +5249,13 @@ class PlanEvaluationConfigRetrieverNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    exact_knn_search: Annotated[bool | None, Field(title="Exact Knn Search")] = None
-    knowledge_base_id: Annotated[str | None, Field(title="Knowledge Base Id")] = None
-    knowledge_base_name: Annotated[str | None, Field(title="Knowledge Base Name")] = (
-        None
-    )
-    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    num_to_return: int | None = None
+    exact_knn_search: bool | None = None
+    knowledge_base_id: str | None = None
+    knowledge_base_name: str | None = None
+    metadata: dict[str, str] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigSearchCitationNodeConfig(BaseModel):
@@ -6306,10 +5263,10 @@ class PlanEvaluationConfigSearchCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    end_search_regex: Annotated[str | None, Field(title="End Search Regex")] = None
-    search_regex: Annotated[str | None, Field(title="Search Regex")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    end_search_regex: str | None = None
+    search_regex: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigSqlExecutorNodeConfig(BaseModel):
@@ -6317,23 +5274,14 @@ class PlanEvaluationConfigSqlExecutorNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    connector_kwargs: Annotated[
-        dict[str, str] | None, Field(title="Connector Kwargs")
-    ] = None
-    connector_type: Annotated[
-        Literal["snowflake"] | None, Field(title="Connector Type")
-    ] = None
-    log_queries: Annotated[bool | None, Field(title="Log Queries")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    return_type: Annotated[
-        Literal["df", "dicts", "markdown", "json", "str"] | None,
-        Field(title="Return Type"),
-    ] = None
-    schema_remapping_file: Annotated[
-        str | None, Field(title="Schema Remapping File")
-    ] = None
-    secrets: Annotated[list[str] | None, Field(title="Secrets")] = None
+    connector_kwargs: dict[str, str] | None = None
+    connector_type: Literal["snowflake"] | None = None
+    log_queries: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    return_type: Literal["df", "dicts", "markdown", "json", "str"] | None = None
+    schema_remapping_file: str | None = None
+    secrets: list[str] | None = None
 
 
 class PlanEvaluationConfigStaticNodeConfig(BaseModel):
@@ -6341,10 +5289,10 @@ class PlanEvaluationConfigStaticNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    from_file: Annotated[list[Any] | str | Any | None, Field(title="From File")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    value: Annotated[Any | None, Field(title="Value")] = None
+    from_file: list[Any] | str | Any | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    value: Any | None = None
 
 
 class PlanEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
@@ -6352,16 +5300,14 @@ class PlanEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    add_generation_prompt: Annotated[
-        bool | None, Field(title="Add Generation Prompt")
-    ] = None
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    max_length: Annotated[int | None, Field(title="Max Length")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    padding: Annotated[bool | None, Field(title="Padding")] = None
-    truncation: Annotated[bool | None, Field(title="Truncation")] = None
+    llm_model: str | None = None
+    add_generation_prompt: bool | None = None
+    kwargs: Any | None = None
+    max_length: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    padding: bool | None = None
+    truncation: bool | None = None
 
 
 class WorkflowEvaluationConfigChunkEvaluationNodeConfig(BaseModel):
@@ -6369,15 +5315,11 @@ class WorkflowEvaluationConfigChunkEvaluationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    top_k_thresholds: Annotated[list[int] | None, Field(title="Top K Thresholds")] = (
-        None
-    )
-    fuzzy_match_threshold: Annotated[
-        float | None, Field(title="Fuzzy Match Threshold")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    require_all: Annotated[bool | None, Field(title="Require All")] = None
+    top_k_thresholds: list[int] | None = None
+    fuzzy_match_threshold: float | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    require_all: bool | None = None
 
 
 class WorkflowEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
@@ -6385,12 +5327,10 @@ class WorkflowEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generate_with_llm: Annotated[bool | None, Field(title="Generate With Llm")] = None
-    metric: Annotated[str | None, Field(title="Metric")] = None
-    min_similarity: Annotated[float | None, Field(title="Min Similarity")] = None
-    score: Annotated[
-        Literal["precision", "recall", "fmeasure"] | None, Field(title="Score")
-    ] = None
+    generate_with_llm: bool | None = None
+    metric: str | None = None
+    min_similarity: float | None = None
+    score: Literal["precision", "recall", "fmeasure"] | None = None
 
 
 class WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -6400,9 +5340,7 @@ class WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRo
         extra="allow",
         populate_by_name=True,
     )
-    role_value_pairs: Annotated[
-        list[dict[str, str]] | None, Field(title="Role Value Pairs")
-    ] = None
+    role_value_pairs: list[dict[str, str]] | None = None
 
 
 class WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages(
@@ -6412,8 +5350,8 @@ class WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMes
         extra="allow",
         populate_by_name=True,
     )
-    content: Annotated[str | None, Field(title="Content")] = None
-    role: Annotated[str | None, Field(title="Role")] = None
+    content: str | None = None
+    role: str | None = None
 
 
 class WorkflowEvaluationConfigDataTransformNodeConfig(BaseModel):
@@ -6421,13 +5359,11 @@ class WorkflowEvaluationConfigDataTransformNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    additional_inputs: Annotated[Any | None, Field(title="Additional Inputs")] = None
-    apply_to_dictlist_leaves: Annotated[
-        bool | None, Field(title="Apply To Dictlist Leaves")
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    action: str | None = None
+    additional_inputs: Any | None = None
+    apply_to_dictlist_leaves: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigGenerationNodeConfig(BaseModel):
@@ -6435,18 +5371,16 @@ class WorkflowEvaluationConfigGenerationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    llm_model_deployment: Annotated[str | None, Field(title="Llm Model Deployment")] = (
-        None
-    )
-    llm_model_instance: Annotated[str | None, Field(title="Llm Model Instance")] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    strip_whitespace: Annotated[bool | None, Field(title="Strip Whitespace")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    tool_name: Annotated[str | None, Field(title="Tool Name")] = None
+    llm_model: str | None = None
+    llm_model_deployment: str | None = None
+    llm_model_instance: str | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    stop_sequences: list[str] | None = None
+    strip_whitespace: bool | None = None
+    temperature: float | None = None
+    tool_name: str | None = None
 
 
 class WorkflowEvaluationConfigIngestorConfig(BaseModel):
@@ -6454,8 +5388,8 @@ class WorkflowEvaluationConfigIngestorConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigInsertMessagesConfig(BaseModel):
@@ -6463,9 +5397,9 @@ class WorkflowEvaluationConfigInsertMessagesConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigJinjaNodeConfigDataTransformations(BaseModel):
@@ -6473,16 +5407,10 @@ class WorkflowEvaluationConfigJinjaNodeConfigDataTransformations(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowEvaluationConfigJinjaNodeConfigOutputTemplate(BaseModel):
@@ -6490,16 +5418,10 @@ class WorkflowEvaluationConfigJinjaNodeConfigOutputTemplate(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    jinja_helper_functions: Annotated[
-        list[str | Any] | None, Field(title="Jinja Helper Functions")
-    ] = None
-    jinja_template_path: Annotated[str | None, Field(title="Jinja Template Path")] = (
-        None
-    )
-    jinja_template_str: Annotated[str | None, Field(title="Jinja Template Str")] = None
-    jinja_template_str_loaded: Annotated[
-        str | None, Field(title="Jinja Template Str Loaded")
-    ] = None
+    jinja_helper_functions: list[str | Any] | None = None
+    jinja_template_path: str | None = None
+    jinja_template_str: str | None = None
+    jinja_template_str_loaded: str | None = None
 
 
 class WorkflowEvaluationConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
@@ -6507,10 +5429,10 @@ class WorkflowEvaluationConfigLlmEngineNodeConfigBatchSysKwargs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    checkpoint_path: Annotated[str | None, Field(title="Checkpoint Path")] = None
-    labels: Annotated[dict[str, str] | None, Field(title="Labels")] = None
-    num_shards: Annotated[int | None, Field(title="Num Shards")] = None
-    seed: Annotated[int | None, Field(title="Seed")] = None
+    checkpoint_path: str | None = None
+    labels: dict[str, str] | None = None
+    num_shards: int | None = None
+    seed: int | None = None
 
 
 class WorkflowEvaluationConfigNodeConfig(BaseModel):
@@ -6518,8 +5440,8 @@ class WorkflowEvaluationConfigNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigProcessingNodeConfigFunctionSpecs(BaseModel):
@@ -6527,8 +5449,8 @@ class WorkflowEvaluationConfigProcessingNodeConfigFunctionSpecs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    path: Annotated[str | None, Field(title="Path")] = None
+    kwargs: Any | None = None
+    path: str | None = None
 
 
 class WorkflowEvaluationConfigRemoveMessageConfig(BaseModel):
@@ -6536,9 +5458,9 @@ class WorkflowEvaluationConfigRemoveMessageConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int | None, Field(title="Index")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    index: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigRerankerNodeConfig(BaseModel):
@@ -6546,11 +5468,11 @@ class WorkflowEvaluationConfigRerankerNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    scorers: Annotated[list[Any] | None, Field(title="Scorers")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    score_threshold: Annotated[float | None, Field(title="Score Threshold")] = None
+    num_to_return: int | None = None
+    scorers: list[Any] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    score_threshold: float | None = None
 
 
 class WorkflowEvaluationConfigResponseParserNodeConfig(BaseModel):
@@ -6558,10 +5480,10 @@ class WorkflowEvaluationConfigResponseParserNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    action: Annotated[str | None, Field(title="Action")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    reference_value: Annotated[Any | None, Field(title="Reference Value")] = None
+    action: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    reference_value: Any | None = None
 
 
 class WorkflowEvaluationConfigRetrieverNodeConfig(BaseModel):
@@ -6569,15 +5491,13 @@ class WorkflowEvaluationConfigRetrieverNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    num_to_return: Annotated[int | None, Field(title="Num To Return")] = None
-    exact_knn_search: Annotated[bool | None, Field(title="Exact Knn Search")] = None
-    knowledge_base_id: Annotated[str | None, Field(title="Knowledge Base Id")] = None
-    knowledge_base_name: Annotated[str | None, Field(title="Knowledge Base Name")] = (
-        None
-    )
-    metadata: Annotated[dict[str, str] | None, Field(title="Metadata")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    num_to_return: int | None = None
+    exact_knn_search: bool | None = None
+    knowledge_base_id: str | None = None
+    knowledge_base_name: str | None = None
+    metadata: dict[str, str] | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigSearchCitationNodeConfig(BaseModel):
@@ -6585,10 +5505,10 @@ class WorkflowEvaluationConfigSearchCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    end_search_regex: Annotated[str | None, Field(title="End Search Regex")] = None
-    search_regex: Annotated[str | None, Field(title="Search Regex")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    end_search_regex: str | None = None
+    search_regex: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigSqlExecutorNodeConfig(BaseModel):
@@ -6596,23 +5516,14 @@ class WorkflowEvaluationConfigSqlExecutorNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    connector_kwargs: Annotated[
-        dict[str, str] | None, Field(title="Connector Kwargs")
-    ] = None
-    connector_type: Annotated[
-        Literal["snowflake"] | None, Field(title="Connector Type")
-    ] = None
-    log_queries: Annotated[bool | None, Field(title="Log Queries")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    return_type: Annotated[
-        Literal["df", "dicts", "markdown", "json", "str"] | None,
-        Field(title="Return Type"),
-    ] = None
-    schema_remapping_file: Annotated[
-        str | None, Field(title="Schema Remapping File")
-    ] = None
-    secrets: Annotated[list[str] | None, Field(title="Secrets")] = None
+    connector_kwargs: dict[str, str] | None = None
+    connector_type: Literal["snowflake"] | None = None
+    log_queries: bool | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    return_type: Literal["df", "dicts", "markdown", "json", "str"] | None = None
+    schema_remapping_file: str | None = None
+    secrets: list[str] | None = None
 
 
 class WorkflowEvaluationConfigStaticNodeConfig(BaseModel):
@@ -6620,10 +5531,10 @@ class WorkflowEvaluationConfigStaticNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    from_file: Annotated[list[Any] | str | Any | None, Field(title="From File")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    value: Annotated[Any | None, Field(title="Value")] = None
+    from_file: list[Any] | str | Any | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    value: Any | None = None
 
 
 class WorkflowEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
@@ -6631,16 +5542,14 @@ class WorkflowEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    add_generation_prompt: Annotated[
-        bool | None, Field(title="Add Generation Prompt")
-    ] = None
-    kwargs: Annotated[Any | None, Field(title="Kwargs")] = None
-    max_length: Annotated[int | None, Field(title="Max Length")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    padding: Annotated[bool | None, Field(title="Padding")] = None
-    truncation: Annotated[bool | None, Field(title="Truncation")] = None
+    llm_model: str | None = None
+    add_generation_prompt: bool | None = None
+    kwargs: Any | None = None
+    max_length: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    padding: bool | None = None
+    truncation: bool | None = None
 
 
 ApplicationCategoryScoreAccuracyMetricScoresItem = TypeAliasType(
@@ -6699,17 +5608,12 @@ class AccessProfile(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(description="Access profile id.", title="Id")]
-    user_id: Annotated[
-        str, Field(description="Id of the user in the access profile.", title="User Id")
-    ]
+    id: Annotated[str, Field(description="Access profile id.")]
+    user_id: Annotated[str, Field(description="Id of the user in the access profile.")]
     role: Annotated[
         Role, Field(description="The role of the user in the access profile.")
     ]
-    account: Annotated[
-        Account,
-        Field(description="The account in the access profile.", title="Account"),
-    ]
+    account: Annotated[Account, Field(description="The account in the access profile.")]
 
 
 class ActionContext(BaseModel):
@@ -6720,16 +5624,12 @@ class ActionContext(BaseModel):
     content: Annotated[
         str | None,
         Field(
-            description="The final output of the agent when it no longer needs any tools",
-            title="Content",
+            description="The final output of the agent when it no longer needs any tools"
         ),
     ] = None
     tool_request: Annotated[
         ToolRequest | None,
-        Field(
-            description="The tool request if the agent needs more information.",
-            title="Tool Request",
-        ),
+        Field(description="The tool request if the agent needs more information."),
     ] = None
 
 
@@ -6741,23 +5641,16 @@ class AgentMessage(BaseModel):
     role: Annotated[
         Literal["agent"],
         Field(
-            description="The role of the message. Must be set to 'agent'.\n\nAn agent message is a message generated by an AI agent. It is different than an assistant message in that it can either contain a direct content output or a tool request that the client application must handle.",
-            title="Role",
+            description="The role of the message. Must be set to 'agent'.\n\nAn agent message is a message generated by an AI agent. It is different than an assistant message in that it can either contain a direct content output or a tool request that the client application must handle."
         ),
     ] = "agent"
     content: Annotated[
         str | None,
-        Field(
-            description="Text output of the agent if no more tools are needed.",
-            title="Content",
-        ),
+        Field(description="Text output of the agent if no more tools are needed."),
     ] = None
     tool_request: Annotated[
         ToolRequest | None,
-        Field(
-            description="The tool request if the agent needs more information.",
-            title="Tool Request",
-        ),
+        Field(description="The tool request if the agent needs more information."),
     ] = None
 
 
@@ -6785,7 +5678,7 @@ class AnnotationItem(BaseModel):
         populate_by_name=True,
     )
     data_loc: DataLoc
-    label: Annotated[str | None, Field(title="Label")] = None
+    label: str | None = None
 
 
 class AnnotationResultExpanded(BaseModel):
@@ -6793,28 +5686,22 @@ class AnnotationResultExpanded(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    question_id: Annotated[str, Field(title="Question Id")]
+    question_id: str
     annotation_type: Annotated[
         AnnotationType, Field(description="The type of annotation result.")
     ]
-    test_case_result_lineage_id: Annotated[
-        str, Field(title="Test Case Result Lineage Id")
-    ]
+    test_case_result_lineage_id: str
     selected_choice: Annotated[
         Any,
         Field(
-            description="The selected choices(s) for the annotation result, in JSON form. For categorical questions, this is an object or list of objects (depending on if multiple selections are allowed). For free text questions, this is a string.",
-            title="Selected Choice",
+            description="The selected choices(s) for the annotation result, in JSON form. For categorical questions, this is an object or list of objects (depending on if multiple selections are allowed). For free text questions, this is a string."
         ),
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     llm_auto_eval_metadata: LLMAutoEvalMetadata | None = None
@@ -6846,12 +5733,9 @@ class ApplicationCategoryScoreAccuracy(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    category: Annotated[Literal["accuracy"], Field(title="Category")]
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[
-        list[ApplicationCategoryScoreAccuracyMetricScoresItem],
-        Field(title="Metric Scores"),
-    ]
+    category: Literal["accuracy"]
+    score: float | None = None
+    metric_scores: list[ApplicationCategoryScoreAccuracyMetricScoresItem]
 
 
 class ApplicationCategoryScoreQuality(BaseModel):
@@ -6880,12 +5764,9 @@ class ApplicationCategoryScoreQuality(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    category: Annotated[Literal["quality"], Field(title="Category")]
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[
-        list[ApplicationCategoryScoreQualityMetricScoresItem],
-        Field(title="Metric Scores"),
-    ]
+    category: Literal["quality"]
+    score: float | None = None
+    metric_scores: list[ApplicationCategoryScoreQualityMetricScoresItem]
 
 
 class ApplicationCategoryScoreRetrieval(BaseModel):
@@ -6914,12 +5795,9 @@ class ApplicationCategoryScoreRetrieval(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    category: Annotated[Literal["retrieval"], Field(title="Category")]
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[
-        list[ApplicationCategoryScoreRetrievalMetricScoresItem],
-        Field(title="Metric Scores"),
-    ]
+    category: Literal["retrieval"]
+    score: float | None = None
+    metric_scores: list[ApplicationCategoryScoreRetrievalMetricScoresItem]
 
 
 class ApplicationDeploymentResponse(BaseModel):
@@ -6927,31 +5805,22 @@ class ApplicationDeploymentResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    name: Annotated[str, Field(title="Name")]
-    endpoint: Annotated[str, Field(title="Endpoint")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
+    id: str
+    name: str
+    endpoint: str
+    application_variant_id: str
     status: ApplicationDeploymentStatus
-    is_active: Annotated[bool, Field(title="Is Active")]
+    is_active: bool
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -6961,19 +5830,15 @@ class ApplicationInteractionResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    input: Annotated[dict[str, Any], Field(title="Input")]
-    output: Annotated[dict[str, Any], Field(title="Output")]
-    aggregated: Annotated[bool, Field(title="Aggregated")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    start_timestamp: Annotated[datetime, Field(title="Start Timestamp")]
+    id: str
+    input: dict[str, Any]
+    output: dict[str, Any]
+    aggregated: bool
+    application_spec_id: str
+    application_variant_id: str
+    start_timestamp: datetime
     duration_ms: Annotated[
-        int,
-        Field(
-            description="How much time the step took in milliseconds(ms)",
-            title="Duration Ms",
-        ),
+        int, Field(description="How much time the step took in milliseconds(ms)")
     ]
     operation_status: Annotated[
         ApplicationOperationStatus, Field(description="The outcome of the operation")
@@ -6981,17 +5846,15 @@ class ApplicationInteractionResponse(BaseModel):
     operation_metadata: Annotated[
         dict[str, Any] | None,
         Field(
-            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations"
         ),
     ] = None
-    chat_thread_id: Annotated[str | None, Field(title="Chat Thread Id")] = None
+    chat_thread_id: str | None = None
     interaction_source: ApplicationInteractionSource | None = None
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -7022,13 +5885,10 @@ class ApplicationMetricScoreSafety(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[Literal["safety"], Field(title="Metric Type")]
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
-    sub_metric_scores: Annotated[
-        list[ApplicationMetricScoreSafetySubMetricScoresItem],
-        Field(title="Sub Metric Scores"),
-    ]
+    score: float | None = None
+    metric_type: Literal["safety"]
+    category: Literal["trust-and-safety"]
+    sub_metric_scores: list[ApplicationMetricScoreSafetySubMetricScoresItem]
 
 
 class ApplicationNode(BaseModel):
@@ -7036,11 +5896,10 @@ class ApplicationNode(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
+    id: str
     application_node_schema_id: NodeSchemaId
     configuration: Annotated[
-        dict[str, ConfigurationFieldValue],
-        Field(title="Configuration", validate_default=True),
+        dict[str, ConfigurationFieldValue], Field(validate_default=True)
     ] = {}
 
 
@@ -7050,8 +5909,8 @@ class ApplicationProcessingErrorResponse(BaseModel):
         populate_by_name=True,
     )
     error_code: ApplicationProcessingErrorCode
-    message: Annotated[str, Field(title="Message")]
-    detail: Annotated[str | list[str] | None, Field(title="Detail")] = None
+    message: str
+    detail: str | list[str] | None = None
     sgp_error_code: SgpErrorCodes = "APPLICATION_PROCESSING_ERROR"
 
 
@@ -7063,27 +5922,21 @@ class ApplicationProcessingRequest(BaseModel):
     inputs: Annotated[
         dict[str, Any],
         Field(
-            description="Input data for the application. You must provide inputs for each input node",
-            title="Inputs",
+            description="Input data for the application. You must provide inputs for each input node"
         ),
     ]
     history: Annotated[
         list[ApplicationRequestResponsePair],
-        Field(
-            description="History of the application",
-            title="History",
-            validate_default=True,
-        ),
+        Field(description="History of the application", validate_default=True),
     ] = []
     overrides: Annotated[
         dict[str, KnowledgeBaseNodeOverride] | None,
-        Field(description="Optional overrides for the application", title="Overrides"),
+        Field(description="Optional overrides for the application"),
     ] = None
     stream: Annotated[
         bool,
         Field(
-            description="Control to have streaming of the endpoint. If the last node before the output is a completion node, you can set this to true to get the output as soon as the completion node has a token",
-            title="Stream",
+            description="Control to have streaming of the endpoint. If the last node before the output is a completion node, you can set this to true to get the output as soon as the completion node has a token"
         ),
     ] = False
 
@@ -7095,19 +5948,18 @@ class ApplicationValidationRequest(BaseModel):
     )
     nodes: Annotated[
         list[ApplicationNode],
-        Field(description="List of nodes in the application graph", title="Nodes"),
+        Field(description="List of nodes in the application graph"),
     ]
     edges: Annotated[
         list[ApplicationEdge],
-        Field(description="List of edges in the application graph", title="Edges"),
+        Field(description="List of edges in the application graph"),
     ]
     version: Annotated[
-        Literal["V0"],
-        Field(description="Version of the application schema", title="Version"),
+        Literal["V0"], Field(description="Version of the application schema")
     ]
     overrides: Annotated[
         dict[str, KnowledgeBaseNodeOverride] | None,
-        Field(description="Optional overrides for the application", title="Overrides"),
+        Field(description="Optional overrides for the application"),
     ] = None
 
 
@@ -7116,25 +5968,19 @@ class ApplicationVariantReportAsyncJob(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    job_type: Annotated[
-        Literal["application-variant-report-generation"], Field(title="Job Type")
-    ]
+    id: str
+    job_type: Literal["application-variant-report-generation"]
     status: GenericAsyncJobStatusEnum
     progress: GenericAsyncJobProgressSchema | None = None
-    job_metadata: Annotated[dict[str, Any] | None, Field(title="Job Metadata")] = None
+    job_metadata: dict[str, Any] | None = None
     created_at: Annotated[
         datetime,
-        Field(
-            description="The date and time when the job was created in ISO format.",
-            title="Created At",
-        ),
+        Field(description="The date and time when the job was created in ISO format."),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the job was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the job was last updated in ISO format."
         ),
     ]
 
@@ -7145,22 +5991,13 @@ class ApproveAutoGeneratedDraftTestCaseResponse(BaseModel):
         populate_by_name=True,
     )
     autogenerated_draft_test_case_id: Annotated[
-        str,
-        Field(
-            description="Draft test_case_id that has chunk_ids missing",
-            title="Autogenerated Draft Test Case Id",
-        ),
+        str, Field(description="Draft test_case_id that has chunk_ids missing")
     ]
     success: Annotated[
         bool,
-        Field(
-            description="Whether or not the test case was successfully approved",
-            title="Success",
-        ),
+        Field(description="Whether or not the test case was successfully approved"),
     ]
-    failed_chunks: Annotated[
-        list[AutoGeneratedDraftTestCaseMissingChunkInfo], Field(title="Failed Chunks")
-    ]
+    failed_chunks: list[AutoGeneratedDraftTestCaseMissingChunkInfo]
 
 
 class ArtifactChunk(BaseModel):
@@ -7168,46 +6005,31 @@ class ArtifactChunk(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    chunk_id: Annotated[
-        str, Field(description="Unique ID of the chunk.", title="Chunk Id")
-    ]
+    chunk_id: Annotated[str, Field(description="Unique ID of the chunk.")]
     upload_status: Annotated[
         ChunkUploadStatus, Field(description="Upload status of the chunk.")
     ]
     status_reason: Annotated[
-        str | None,
-        Field(
-            description="Reason for the chunk's upload status.", title="Status Reason"
-        ),
+        str | None, Field(description="Reason for the chunk's upload status.")
     ] = None
-    text: Annotated[
-        str, Field(description="Associated text of the chunk.", title="Text")
-    ]
+    text: Annotated[str, Field(description="Associated text of the chunk.")]
     chunk_position: Annotated[
-        int,
-        Field(
-            description="Position of the chunk in the artifact.", title="Chunk Position"
-        ),
+        int, Field(description="Position of the chunk in the artifact.")
     ]
     embedding: Annotated[
         list[float] | None,
         Field(
-            description="Vector embedding of the chunk's text. Null if not embedded yet.",
-            title="Embedding",
+            description="Vector embedding of the chunk's text. Null if not embedded yet."
         ),
     ] = None
     metadata: Annotated[
         dict[str, Any],
-        Field(
-            description="Additional metadata associated with the chunk.",
-            title="Metadata",
-        ),
+        Field(description="Additional metadata associated with the chunk."),
     ] = {}
     user_supplied_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Additional metadata associated with the chunk generated by custom chunking",
-            title="User Supplied Metadata",
+            description="Additional metadata associated with the chunk generated by custom chunking"
         ),
     ] = {}
 
@@ -7218,18 +6040,11 @@ class AutoGeneratedDraftTestCaseApproveBatchResponse(BaseModel):
         populate_by_name=True,
     )
     success: Annotated[
-        bool,
-        Field(
-            description="Whether or not the batch approval was successful",
-            title="Success",
-        ),
+        bool, Field(description="Whether or not the batch approval was successful")
     ]
     autogenerated_draft_test_cases: Annotated[
         list[ApproveAutoGeneratedDraftTestCaseResponse],
-        Field(
-            description="List of responses for each of the input draft test cases.",
-            title="Autogenerated Draft Test Cases",
-        ),
+        Field(description="List of responses for each of the input draft test cases."),
     ]
 
 
@@ -7239,9 +6054,9 @@ class BaseModelMetadata(BaseModel):
         populate_by_name=True,
     )
     ui_model_section_type: UiModelSectionType | None = None
-    model_developer: Annotated[str | None, Field(title="Model Developer")] = None
-    model_license_url: Annotated[str | None, Field(title="Model License Url")] = None
-    delivery_date: Annotated[str | None, Field(title="Delivery Date")] = None
+    model_developer: str | None = None
+    model_license_url: str | None = None
+    delivery_date: str | None = None
     modelDetails: BaseModelDetails | None = None
 
 
@@ -7251,13 +6066,9 @@ class BodyPostV4TrainingDatasets(BaseModel):
         populate_by_name=True,
     )
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         TrainingDatasetORMSchemaTypeEnum,
         Field(
@@ -7265,8 +6076,7 @@ class BodyPostV4TrainingDatasets(BaseModel):
         ),
     ]
     file: Annotated[
-        bytes,
-        Field(description="The file to upload as the training dataset", title="File"),
+        bytes, Field(description="The file to upload as the training dataset")
     ]
 
 
@@ -7275,10 +6085,10 @@ class ChatCompletionTokenLogprob(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    token: Annotated[str, Field(title="Token")]
-    bytes: Annotated[list[int] | None, Field(title="Bytes")] = None
-    logprob: Annotated[float, Field(title="Logprob")]
-    top_logprobs: Annotated[list[TopLogprob], Field(title="Top Logprobs")]
+    token: str
+    bytes: list[int] | None = None
+    logprob: float
+    top_logprobs: list[TopLogprob]
 
 
 class ChatThreadFeedbackRequest(BaseModel):
@@ -7286,12 +6096,10 @@ class ChatThreadFeedbackRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    chat_thread_id: Annotated[str, Field(title="Chat Thread Id")]
-    application_interaction_id: Annotated[
-        str, Field(title="Application Interaction Id")
-    ]
+    chat_thread_id: str
+    application_interaction_id: str
     sentiment: FeedbackSentiment
-    description: Annotated[str, Field(title="Description")]
+    description: str
 
 
 class ChatThreadFeedbackResponse(BaseModel):
@@ -7299,18 +6107,15 @@ class ChatThreadFeedbackResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    chat_thread_id: Annotated[str, Field(title="Chat Thread Id")]
-    application_interaction_id: Annotated[
-        str, Field(title="Application Interaction Id")
-    ]
+    id: str
+    chat_thread_id: str
+    application_interaction_id: str
     sentiment: FeedbackSentiment
-    description: Annotated[str, Field(title="Description")]
+    description: str
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -7320,9 +6125,7 @@ class ChoiceLogprobs(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    content: Annotated[
-        list[ChatCompletionTokenLogprob] | None, Field(title="Content")
-    ] = None
+    content: list[ChatCompletionTokenLogprob] | None = None
 
 
 ChunkingStrategyConfig = TypeAliasType(
@@ -7331,7 +6134,7 @@ ChunkingStrategyConfig = TypeAliasType(
         CharacterChunkingStrategyConfig
         | TokenChunkingStrategyConfig
         | CustomChunkingStrategyConfig,
-        Field(discriminator="strategy", title="ChunkingStrategyConfig"),
+        Field(discriminator="strategy"),
     ],
 )
 
@@ -7348,87 +6151,73 @@ class CompletionRequestV2(BaseModel):
             description="What sampling temperature to use, between [0, 2]. Higher values like 1.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. Setting temperature=0.0 will enable fully deterministic (greedy) sampling.NOTE: The temperature parameter range for some model is limited to [0, 1] if the given value is above the available range, it defaults to the max value.",
             ge=0.0,
             le=2.0,
-            title="Temperature",
         ),
     ] = 0.2
     stop_sequences: Annotated[
         Annotated[list[str], Field(max_length=4)] | None,
         Field(
-            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence.",
-            title="Stop Sequences",
+            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence."
         ),
     ] = None
     max_tokens: Annotated[
         int | None,
         Field(
-            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used: \n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |\n",
-            title="Max Tokens",
+            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used:\n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |"
         ),
     ] = None
     top_p: Annotated[
         float | None,
         Field(
-            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models provided by Google, LLM Engine, and OpenAI.",
-            title="Top P",
+            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models provided by Google, LLM Engine, and OpenAI."
         ),
     ] = None
     top_k: Annotated[
         float | None,
         Field(
-            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models provided by Google and LLM Engine.",
-            title="Top K",
+            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models provided by Google and LLM Engine."
         ),
     ] = None
     frequency_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI.",
-            title="Frequency Penalty",
+            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI."
         ),
     ] = None
     presence_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI.",
-            title="Presence Penalty",
+            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI."
         ),
     ] = None
     stream: Annotated[
         bool,
-        Field(
-            description="Flag indicating whether to stream the completion response",
-            title="Stream",
-        ),
+        Field(description="Flag indicating whether to stream the completion response"),
     ] = False
     logprobs: Annotated[
         bool | None,
         Field(
-            description="Whether to return logprobs. Currently only supported for llmengine chat models.",
-            title="Logprobs",
+            description="Whether to return logprobs. Currently only supported for llmengine chat models."
         ),
     ] = None
     top_logprobs: Annotated[
         int | None,
         Field(
-            description="Number of top logprobs to return. Currently only supported for llmengine chat models.",
-            title="Top Logprobs",
+            description="Number of top logprobs to return. Currently only supported for llmengine chat models."
         ),
     ] = None
     chat_template: Annotated[
         str | None,
         Field(
-            description="The chat template to use for the completion. Currently only supported for llmengine chat models.",
-            title="Chat Template",
+            description="The chat template to use for the completion. Currently only supported for llmengine chat models."
         ),
     ] = None
     chat_template_kwargs: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Additional keyword arguments for the chat template. Currently only supported for llmengine chat models.",
-            title="Chat Template Kwargs",
+            description="Additional keyword arguments for the chat template. Currently only supported for llmengine chat models."
         ),
     ] = None
-    prompt: Annotated[str, Field(title="Prompt")]
+    prompt: str
 
 
 class CopyToControlPlaneHookResult(BaseModel):
@@ -7437,8 +6226,8 @@ class CopyToControlPlaneHookResult(BaseModel):
         populate_by_name=True,
     )
     status: CopyToControlPlaneHookStatus
-    message: Annotated[str | None, Field(title="Message")] = None
-    metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
+    message: str | None = None
+    metadata: dict[str, Any] | None = None
 
 
 class CreateCompletionRequest(BaseModel):
@@ -7449,8 +6238,7 @@ class CreateCompletionRequest(BaseModel):
     account_id: Annotated[
         str | None,
         Field(
-            description="The account ID to use for usage tracking. This will be gradually enforced.",
-            title="Account Id",
+            description="The account ID to use for usage tracking. This will be gradually enforced."
         ),
     ] = None
     model: Annotated[
@@ -7526,29 +6314,25 @@ class CreateCompletionRequest(BaseModel):
         ]
         | str,
         Field(
-            description="The ID of the model to use for completions.\n\nUsers have two options:\n- Option 1: Use one of the supported models from the dropdown.\n- Option 2: Enter the ID of a custom model.\n\nNote: For custom models we currently only support models finetuned using using the Scale-hosted LLM-Engine API.",
-            title="Model",
+            description="The ID of the model to use for completions.\n\nUsers have two options:\n- Option 1: Use one of the supported models from the dropdown.\n- Option 2: Enter the ID of a custom model.\n\nNote: For custom models we currently only support models finetuned using using the Scale-hosted LLM-Engine API."
         ),
     ]
     prompt: Annotated[
         str,
         Field(
-            description="Prompt for which to generate the completion.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing a more specific prompt here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM.",
-            title="Prompt",
+            description="Prompt for which to generate the completion.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing a more specific prompt here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM."
         ),
     ]
     images: Annotated[
         list[ImageCompletionRequests] | None,
         Field(
-            description="List of image urls to be used for image based completions. Leave empty for text based completions.",
-            title="Images",
+            description="List of image urls to be used for image based completions. Leave empty for text based completions."
         ),
     ] = None
     model_parameters: Annotated[
         ModelParameters,
         Field(
             description="Configuration parameters for the completion model, such as temperature, max_tokens, and stop_sequences.\n\nIf not specified, the default value are:\n- temperature: 0.2\n- max_tokens: None (limited by the model's max tokens)\n- stop_sequences: None",
-            title="Model Parameters",
             default_factory=lambda: ModelParameters.model_validate(
                 {"temperature": 0.2}
             ),
@@ -7557,8 +6341,7 @@ class CreateCompletionRequest(BaseModel):
     stream: Annotated[
         bool,
         Field(
-            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time.",
-            title="Stream",
+            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time."
         ),
     ] = False
 
@@ -7570,16 +6353,12 @@ class CreateCompletionResponse(BaseModel):
     )
     completion: Annotated[
         Completion,
-        Field(
-            description="The actual completion text and the finish reason.",
-            title="Completion",
-        ),
+        Field(description="The actual completion text and the finish reason."),
     ]
     token_usage: Annotated[
         TokenUsage | None,
         Field(
-            description="Token usage numbers. If streaming, this field is null until the stream completes, at which point it will be populated (if supported).",
-            title="Token Usage",
+            description="Token usage numbers. If streaming, this field is null until the stream completes, at which point it will be populated (if supported)."
         ),
     ] = None
 
@@ -7592,54 +6371,30 @@ class CreateEvaluationDatasetGenerationJobResponse(BaseModel):
     generation_job_id: Annotated[
         str,
         Field(
-            description="ID of the async job associated with this evaluation dataset generation",
-            title="Generation Job Id",
+            description="ID of the async job associated with this evaluation dataset generation"
         ),
     ]
     status: Annotated[
         GenericAsyncJobStatusEnum, Field(description="Status of the async job")
     ]
     created_at: Annotated[
-        datetime,
-        Field(
-            description="The timestamp at which the upload job started.",
-            title="Created At",
-        ),
+        datetime, Field(description="The timestamp at which the upload job started.")
     ]
     updated_at: Annotated[
         datetime,
-        Field(
-            description="The timestamp at which the upload job was last updated.",
-            title="Updated At",
-        ),
+        Field(description="The timestamp at which the upload job was last updated."),
     ]
     num_test_cases: Annotated[
-        int | None,
-        Field(
-            description="Optional number of test cases input to the job",
-            title="Num Test Cases",
-        ),
+        int | None, Field(description="Optional number of test cases input to the job")
     ] = None
     num_completed_test_cases: Annotated[
-        int | None,
-        Field(
-            description="Number of test cases that have been generated",
-            title="Num Completed Test Cases",
-        ),
+        int | None, Field(description="Number of test cases that have been generated")
     ] = None
     total_chunk_count: Annotated[
-        int | None,
-        Field(
-            description="Number of chunks in the knowledge base",
-            title="Total Chunk Count",
-        ),
+        int | None, Field(description="Number of chunks in the knowledge base")
     ] = None
     failure_reason: Annotated[
-        str | None,
-        Field(
-            description="Reason for the job's failure, if applicable",
-            title="Failure Reason",
-        ),
+        str | None, Field(description="Reason for the job's failure, if applicable")
     ] = None
 
 
@@ -7649,7 +6404,7 @@ CreateEvaluationDatasetRequest = TypeAliasType(
         ManualEvaluationDatasetRequest
         | AutoGeneratedEvaluationDatasetRequest
         | SafetyEvaluationDatasetRequest,
-        Field(discriminator="type", title="CreateEvaluationDatasetRequest"),
+        Field(discriminator="type"),
     ],
 )
 
@@ -7659,23 +6414,16 @@ class CreateKnowledgeBaseV2UploadFromDataSourceIdRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    data_source_id: Annotated[
-        str,
-        Field(description="Id of the data source to fetch.", title="Data Source Id"),
-    ]
+    data_source_id: Annotated[str, Field(description="Id of the data source to fetch.")]
     chunking_strategy_config: Annotated[
         ChunkingStrategyConfig,
         Field(
-            description="Configuration for the chunking strategy which describes how to chunk the data.",
-            title="Chunking Strategy Config",
+            description="Configuration for the chunking strategy which describes how to chunk the data."
         ),
     ]
     force_reupload: Annotated[
         bool,
-        Field(
-            description="Force reingest, regardless the change of the source file.",
-            title="Force Reupload",
-        ),
+        Field(description="Force reingest, regardless the change of the source file."),
     ] = False
 
 
@@ -7687,20 +6435,15 @@ class CreateKnowledgeBaseV2UploadFromLocalChunksRequest(BaseModel):
     data_source_config: Annotated[
         LocalChunksSourceConfig,
         Field(
-            description="Configuration for the data source which describes where to find the data.",
-            title="Data Source Config",
+            description="Configuration for the data source which describes where to find the data."
         ),
     ]
     chunks: Annotated[
-        list[ArtifactChunkUpload] | None,
-        Field(description="List of chunks.", title="Chunks"),
+        list[ArtifactChunkUpload] | None, Field(description="List of chunks.")
     ] = None
     force_reupload: Annotated[
         bool,
-        Field(
-            description="Force reingest, regardless the change of the source file.",
-            title="Force Reupload",
-        ),
+        Field(description="Force reingest, regardless the change of the source file."),
     ] = False
 
 
@@ -7709,22 +6452,21 @@ class CreateModelEndpointConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    cpus: Annotated[int, Field(title="Cpus")] = 3
-    memory: Annotated[str, Field(title="Memory")] = "8Gi"
-    storage: Annotated[str, Field(title="Storage")] = "16Gi"
-    gpus: Annotated[int, Field(title="Gpus")] = 0
+    cpus: int = 3
+    memory: str = "8Gi"
+    storage: str = "16Gi"
+    gpus: int = 0
     gpu_type: GPUType | None = None
-    min_workers: Annotated[int, Field(title="Min Workers")] = 0
-    max_workers: Annotated[int, Field(title="Max Workers")] = 1
+    min_workers: int = 0
+    max_workers: int = 1
     per_worker: Annotated[
         int,
         Field(
-            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.',
-            title="Per Worker",
+            description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.'
         ),
     ] = 10
     endpoint_type: ModelEndpointType = "ASYNC"
-    high_priority: Annotated[bool, Field(title="High Priority")] = False
+    high_priority: bool = False
 
 
 DataSourceAuthConfig = TypeAliasType(
@@ -7736,7 +6478,7 @@ DataSourceAuthConfig = TypeAliasType(
         | S3DataSourceAuthConfig
         | ConfluenceDataSourceAuthConfig
         | SlackDataSourceAuthConfig,
-        Field(discriminator="source", title="DataSourceAuthConfig"),
+        Field(discriminator="source"),
     ],
 )
 
@@ -7752,7 +6494,7 @@ DataSourceConfig = TypeAliasType(
         | LocalFileSourceConfig
         | ConfluenceDataSourceConfig
         | SlackDataSourceConfig,
-        Field(discriminator="source", title="DataSourceConfig"),
+        Field(discriminator="source"),
     ],
 )
 
@@ -7763,60 +6505,42 @@ class DeploymentPackageInstallationEntity(BaseModel):
         populate_by_name=True,
     )
     organization_id: Annotated[
-        str,
-        Field(
-            description="The identifier of the organization.", title="Organization Id"
-        ),
+        str, Field(description="The identifier of the organization.")
     ]
     package_version_id: Annotated[
-        str,
-        Field(
-            description="The package version which is installed",
-            title="Package Version Id",
-        ),
+        str, Field(description="The package version which is installed")
     ]
     status: InstallationStatus | None = None
     install_log: Annotated[
-        str | None,
-        Field(description="output of installation step", title="Install Log"),
+        str | None, Field(description="output of installation step")
     ] = None
     state: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Properties of the installation, must match schema of the package type.",
-            title="State",
+            description="Properties of the installation, must match schema of the package type."
         ),
     ] = None
     account_id: Annotated[
         str | None,
         Field(
-            description="The ID of the account to which the installed package belongs. Unset for non-EGP entity deployment packages.",
-            title="Account Id",
+            description="The ID of the account to which the installed package belongs. Unset for non-EGP entity deployment packages."
         ),
     ] = None
     deleted_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was deleted in ISO format.",
-            title="Deleted At",
+            description="The date and time when the entity was deleted in ISO format."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -7824,7 +6548,7 @@ DeploymentVendorConfiguration = TypeAliasType(
     "DeploymentVendorConfiguration",
     Annotated[
         LaunchDeploymentVendorConfiguration | LLMEngineDeploymentVendorConfiguration,
-        Field(discriminator="vendor", title="DeploymentVendorConfiguration"),
+        Field(discriminator="vendor"),
     ],
 )
 
@@ -7835,8 +6559,7 @@ class EmbeddingConfigBase(BaseModel):
         populate_by_name=True,
     )
     type: Annotated[
-        Literal["base"],
-        Field(description="The type of the embedding configuration.", title="Type"),
+        Literal["base"], Field(description="The type of the embedding configuration.")
     ] = "base"
     embedding_model: Annotated[
         EmbeddingModelName,
@@ -7852,7 +6575,7 @@ class EmbeddingRequest(BaseModel):
         populate_by_name=True,
     )
     model_request_parameters: ParameterBindings | None = None
-    texts: Annotated[list[str], Field(title="Texts")]
+    texts: list[str]
 
 
 class EmbeddingResponse(BaseModel):
@@ -7860,10 +6583,8 @@ class EmbeddingResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    embeddings: Annotated[
-        list[EmbeddingResponseEmbeddingsItem], Field(title="Embeddings")
-    ]
-    tokens_used: Annotated[int, Field(title="Tokens Used")] = 0
+    embeddings: list[EmbeddingResponseEmbeddingsItem]
+    tokens_used: int = 0
 
 
 class EvaluationConfigExpanded(BaseModel):
@@ -7874,31 +6595,20 @@ class EvaluationConfigExpanded(BaseModel):
     evaluation_type: Annotated[
         EvaluationConfigORMEvaluationTypeEnum, Field(description="Evaluation type")
     ]
-    question_set_id: Annotated[str, Field(title="Question Set Id")]
-    studio_project_id: Annotated[str | None, Field(title="Studio Project Id")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    question_set_id: str
+    studio_project_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     question_set: QuestionSetWithQuestions
 
@@ -7908,7 +6618,7 @@ class EvaluationDatasetResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         EvaluationDatasetORMSchemaTypeEnum,
         Field(description="The schema type of the dataset."),
@@ -7916,22 +6626,19 @@ class EvaluationDatasetResponse(BaseModel):
     knowledge_base_id: Annotated[
         str | None,
         Field(
-            description="ID of the knowledge base that the evaluation dataset is associated with.",
-            title="Knowledge Base Id",
+            description="ID of the knowledge base that the evaluation dataset is associated with."
         ),
     ] = None
     evaluation_dataset_metadata: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Metadata about the Evaluation Dataset that it is associated with",
-            title="Evaluation Dataset Metadata",
+            description="Metadata about the Evaluation Dataset that it is associated with"
         ),
     ] = None
     out_of_date: Annotated[
         bool | None,
         Field(
-            description="Boolean to check whether or not the knowledge base has been uploaded to since publication of the dataset.",
-            title="Out Of Date",
+            description="Boolean to check whether or not the knowledge base has been uploaded to since publication of the dataset."
         ),
     ] = None
     vendor: Annotated[
@@ -7940,42 +6647,29 @@ class EvaluationDatasetResponse(BaseModel):
             description="The vendor of the evaluation dataset (e.g. 'Scale' for Scale off-the-shelf datasets). Null if the evaluation dataset is not from a vendor (e.g., is created by the customer)."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -7985,11 +6679,8 @@ class EvaluationDatasetResponseWithViews(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    evaluation_dataset_versions: Annotated[
-        list[EvaluationDatasetVersionResponse] | None,
-        Field(title="Evaluation Dataset Versions"),
-    ] = None
-    name: Annotated[str, Field(description="The name of the dataset", title="Name")]
+    evaluation_dataset_versions: list[EvaluationDatasetVersionResponse] | None = None
+    name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
         EvaluationDatasetORMSchemaTypeEnum,
         Field(description="The schema type of the dataset."),
@@ -7997,22 +6688,19 @@ class EvaluationDatasetResponseWithViews(BaseModel):
     knowledge_base_id: Annotated[
         str | None,
         Field(
-            description="ID of the knowledge base that the evaluation dataset is associated with.",
-            title="Knowledge Base Id",
+            description="ID of the knowledge base that the evaluation dataset is associated with."
         ),
     ] = None
     evaluation_dataset_metadata: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Metadata about the Evaluation Dataset that it is associated with",
-            title="Evaluation Dataset Metadata",
+            description="Metadata about the Evaluation Dataset that it is associated with"
         ),
     ] = None
     out_of_date: Annotated[
         bool | None,
         Field(
-            description="Boolean to check whether or not the knowledge base has been uploaded to since publication of the dataset.",
-            title="Out Of Date",
+            description="Boolean to check whether or not the knowledge base has been uploaded to since publication of the dataset."
         ),
     ] = None
     vendor: Annotated[
@@ -8021,42 +6709,29 @@ class EvaluationDatasetResponseWithViews(BaseModel):
             description="The vendor of the evaluation dataset (e.g. 'Scale' for Scale off-the-shelf datasets). Null if the evaluation dataset is not from a vendor (e.g., is created by the customer)."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -8075,8 +6750,7 @@ class ExecuteAgentResponse(BaseModel):
     context: Annotated[
         ActionContext,
         Field(
-            description="Context object containing the output payload. This will contain a key for all actions that the agent can perform. However, only the key corresponding to the action that the agent performed have a populated value. The rest of the values will be `null`.",
-            title="Context",
+            description="Context object containing the output payload. This will contain a key for all actions that the agent can perform. However, only the key corresponding to the action that the agent performed have a populated value. The rest of the values will be `null`."
         ),
     ]
 
@@ -8084,8 +6758,7 @@ class ExecuteAgentResponse(BaseModel):
 ExtraInfoSchema = TypeAliasType(
     "ExtraInfoSchema",
     Annotated[
-        ChunkExtraInfoSchema | StringExtraInfoSchema,
-        Field(discriminator="schema_type", title="ExtraInfoSchema"),
+        ChunkExtraInfoSchema | StringExtraInfoSchema, Field(discriminator="schema_type")
     ],
 )
 
@@ -8095,16 +6768,15 @@ class FineTuningBundleConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    registry: Annotated[str, Field(title="Registry")]
-    image: Annotated[str, Field(title="Image")]
-    tag: Annotated[str, Field(title="Tag")]
-    command: Annotated[list[str] | None, Field(title="Command")] = None
-    env: Annotated[dict[str, str] | None, Field(title="Env")] = None
+    registry: str
+    image: str
+    tag: str
+    command: list[str] | None = None
+    env: dict[str, str] | None = None
     mount_location: Annotated[
         str,
         Field(
-            description="The filesystem location where the fine tuning job's configuration will be available when it is started.",
-            title="Mount Location",
+            description="The filesystem location where the fine tuning job's configuration will be available when it is started."
         ),
     ] = "/workspace/launch_specific/config.json"
     training_dataset_schema_type: Annotated[
@@ -8122,7 +6794,7 @@ FineTuningJobVendorConfiguration = TypeAliasType(
         LaunchFineTuningJobConfiguration
         | LLMEngineFineTuningJobConfiguration
         | OpenAIFineTuningJobConfiguration,
-        Field(discriminator="vendor", title="FineTuningJobVendorConfiguration"),
+        Field(discriminator="vendor"),
     ],
 )
 
@@ -8132,10 +6804,10 @@ class GenericApplicationScorerMetadata(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    reasoning: Annotated[str | None, Field(title="Reasoning")] = None
-    logging: Annotated[dict[str, Any] | None, Field(title="Logging")] = None
-    time_elapsed_s: Annotated[int | None, Field(title="Time Elapsed S")] = None
-    usage: Annotated[list[GenericModelUsage] | None, Field(title="Usage")] = None
+    reasoning: str | None = None
+    logging: dict[str, Any] | None = None
+    time_elapsed_s: int | None = None
+    usage: list[GenericModelUsage] | None = None
 
 
 class GetKnowledgeBaseV2ArtifactResponse(BaseModel):
@@ -8144,51 +6816,35 @@ class GetKnowledgeBaseV2ArtifactResponse(BaseModel):
         populate_by_name=True,
     )
     artifact_id: Annotated[
-        str,
-        Field(description="Unique identifier for the artifact.", title="Artifact Id"),
+        str, Field(description="Unique identifier for the artifact.")
     ]
-    artifact_name: Annotated[
-        str, Field(description="Friendly name for the artifact.", title="Artifact Name")
-    ]
+    artifact_name: Annotated[str, Field(description="Friendly name for the artifact.")]
     artifact_uri: Annotated[
         str,
-        Field(
-            description="Location (e.g. URI) of the artifact in the data source.",
-            title="Artifact Uri",
-        ),
+        Field(description="Location (e.g. URI) of the artifact in the data source."),
     ]
     artifact_uri_public: Annotated[
         str | None,
         Field(
-            description="Public Location (e.g. URI) of the artifact in the data source.",
-            title="Artifact Uri Public",
+            description="Public Location (e.g. URI) of the artifact in the data source."
         ),
     ] = None
-    status: Annotated[str, Field(description="Status of the artifact.", title="Status")]
+    status: Annotated[str, Field(description="Status of the artifact.")]
     status_reason: Annotated[
-        str | None,
-        Field(description="Reason for the artifact's status.", title="Status Reason"),
+        str | None, Field(description="Reason for the artifact's status.")
     ] = None
     source: Annotated[ArtifactSource, Field(description="Data source of the artifact.")]
     chunks_status: Annotated[
         EgpModelsChunksStatus,
-        Field(
-            description="Number of chunks pending, completed, and failed.",
-            title="Chunks Status",
-        ),
+        Field(description="Number of chunks pending, completed, and failed."),
     ]
     updated_at: Annotated[
         datetime | None,
-        Field(
-            description="Timestamp at which the artifact was last updated.",
-            title="Updated At",
-        ),
+        Field(description="Timestamp at which the artifact was last updated."),
     ] = None
     chunks: Annotated[
         list[ArtifactChunk],
-        Field(
-            description="List of chunks associated with the artifact.", title="Chunks"
-        ),
+        Field(description="List of chunks associated with the artifact."),
     ]
 
 
@@ -8197,7 +6853,7 @@ class HTTPValidationError(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    detail: Annotated[list[ValidationError] | None, Field(title="Detail")] = None
+    detail: list[ValidationError] | None = None
 
 
 class HybridEvaluationMetricsResponse(BaseModel):
@@ -8207,9 +6863,7 @@ class HybridEvaluationMetricsResponse(BaseModel):
     )
     all_question_info: Annotated[
         dict[str, QuestionHybridEvalMetric],
-        Field(
-            description="Information about all questions.", title="All Question Info"
-        ),
+        Field(description="Information about all questions."),
     ]
 
 
@@ -8218,16 +6872,14 @@ class IndexNode(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    text: Annotated[str, Field(title="Text")]
-    embedding: Annotated[list[float] | None, Field(title="Embedding")] = None
-    extra_info: Annotated[dict[str, Any] | None, Field(title="Extra Info")] = None
-    relationships: Annotated[
-        dict[str, NodeRelationship] | None, Field(title="Relationships")
-    ] = None
-    id_: Annotated[str | None, Field(title="Id ")] = None
-    hash: Annotated[str | None, Field(title="Hash")] = None
-    start_char_idx: Annotated[int | None, Field(title="Start Char Idx")] = None
-    end_char_idx: Annotated[int | None, Field(title="End Char Idx")] = None
+    text: str
+    embedding: list[float] | None = None
+    extra_info: dict[str, Any] | None = None
+    relationships: dict[str, NodeRelationship] | None = None
+    id_: str | None = None
+    hash: str | None = None
+    start_char_idx: int | None = None
+    end_char_idx: int | None = None
 
 
 class IndexNodeWithScore(BaseModel):
@@ -8236,7 +6888,7 @@ class IndexNodeWithScore(BaseModel):
         populate_by_name=True,
     )
     node: IndexNode
-    score: Annotated[float, Field(title="Score")]
+    score: float
 
 
 class InstallDeploymentPackageResponse(BaseModel):
@@ -8257,18 +6909,11 @@ class InteractionOutput(BaseModel):
         populate_by_name=True,
     )
     response: Annotated[
-        str,
-        Field(
-            description="The response or output text of the interaction.",
-            title="Response",
-        ),
+        str, Field(description="The response or output text of the interaction.")
     ]
     context: Annotated[
         list[InteractionOutputContextEntry] | None,
-        Field(
-            description="Optional context information provided with the response.",
-            title="Context",
-        ),
+        Field(description="Optional context information provided with the response."),
     ] = None
 
 
@@ -8284,38 +6929,26 @@ class InteractionRequest(BaseModel):
     application_variant_id: Annotated[
         str,
         Field(
-            description="Identifier for the application variant that performed this interaction.",
-            title="Application Variant Id",
+            description="Identifier for the application variant that performed this interaction."
         ),
     ]
     thread_id: Annotated[
         str | None,
         Field(
-            description="Optional UUID identifying the conversation thread associated with the interaction.The interaction will be associated with the thread if the id represents an existing thread.If the thread with the specified id is not found, a new thread will be created.",
-            title="Thread Id",
+            description="Optional UUID identifying the conversation thread associated with the interaction.The interaction will be associated with the thread if the id represents an existing thread.If the thread with the specified id is not found, a new thread will be created."
         ),
     ] = None
     input: Annotated[
-        InteractionInput,
-        Field(description="The input data for the interaction.", title="Input"),
+        InteractionInput, Field(description="The input data for the interaction.")
     ]
     output: Annotated[
-        InteractionOutput,
-        Field(description="The output data from the interaction.", title="Output"),
+        InteractionOutput, Field(description="The output data from the interaction.")
     ]
     start_timestamp: Annotated[
-        datetime,
-        Field(
-            description="Timestamp marking the start of the interaction.",
-            title="Start Timestamp",
-        ),
+        datetime, Field(description="Timestamp marking the start of the interaction.")
     ]
     duration_ms: Annotated[
-        int,
-        Field(
-            description="Duration of the interaction in milliseconds.",
-            title="Duration Ms",
-        ),
+        int, Field(description="Duration of the interaction in milliseconds.")
     ] = 0
     operation_status: Annotated[
         OperationStatus, Field(description="The outcome status of the interaction.")
@@ -8323,15 +6956,13 @@ class InteractionRequest(BaseModel):
     operation_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Optional metadata related to the operation, including custom or predefined keys.",
-            title="Operation Metadata",
+            description="Optional metadata related to the operation, including custom or predefined keys."
         ),
     ] = {}
     trace_spans: Annotated[
         list[TraceSpanRequest] | None,
         Field(
-            description="List of trace spans associated with the interaction.These spans provide insight into the individual steps taken by nodes involved in generating the output.",
-            title="Trace Spans",
+            description="List of trace spans associated with the interaction.These spans provide insight into the individual steps taken by nodes involved in generating the output."
         ),
     ] = None
 
@@ -8346,11 +6977,11 @@ class InvalidApplicationEdgeConfiguration(BaseModel):
         populate_by_name=True,
     )
     error_code: InvalidApplicationErrorCode
-    message: Annotated[str | None, Field(title="Message")] = None
-    from_node_id: Annotated[str, Field(title="From Node Id")]
-    to_node_id: Annotated[str, Field(title="To Node Id")]
-    from_field: Annotated[str, Field(title="From Field")]
-    to_field: Annotated[str, Field(title="To Field")]
+    message: str | None = None
+    from_node_id: str
+    to_node_id: str
+    from_field: str
+    to_field: str
 
 
 class InvalidApplicationResponse(BaseModel):
@@ -8358,14 +6989,11 @@ class InvalidApplicationResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    errors: Annotated[
-        list[
-            InvalidApplicationGraphConfiguration
-            | InvalidApplicationEdgeConfiguration
-            | InvalidApplicationNodeConfiguration
-            | InvalidApplicationNodeConfigurationField
-        ],
-        Field(title="Errors"),
+    errors: list[
+        InvalidApplicationGraphConfiguration
+        | InvalidApplicationEdgeConfiguration
+        | InvalidApplicationNodeConfiguration
+        | InvalidApplicationNodeConfigurationField
     ]
     sgp_error_code: SgpErrorCodes = "APPLICATION_BUILDER_VALIDATION_ERROR"
 
@@ -8375,20 +7003,16 @@ class KnowledgeBaseUpload(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    knowledge_base_id: Annotated[str, Field(title="Knowledge Base Id")]
-    data_source_idempotency_key: Annotated[
-        str | None, Field(title="Data Source Idempotency Key")
-    ] = None
+    id: str
+    knowledge_base_id: str
+    data_source_idempotency_key: str | None = None
     data_source_config: DataSourceConfig
     chunking_strategy_config: ChunkingStrategyConfig | None = None
-    created_at: Annotated[str | datetime | None, Field(title="Created At")] = None
-    updated_at: Annotated[str | datetime | None, Field(title="Updated At")] = None
-    status: Annotated[str | None, Field(title="Status")] = None
-    status_reason: Annotated[str | None, Field(title="Status Reason")] = None
-    created_by_schedule_id: Annotated[
-        str | None, Field(title="Created By Schedule Id")
-    ] = None
+    created_at: str | datetime | None = None
+    updated_at: str | datetime | None = None
+    status: str | None = None
+    status_reason: str | None = None
+    created_by_schedule_id: str | None = None
 
 
 class KnowledgeBaseUploadScheduleRequest(BaseModel):
@@ -8396,18 +7020,13 @@ class KnowledgeBaseUploadScheduleRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    knowledge_base_data_source_id: Annotated[
-        str, Field(title="Knowledge Base Data Source Id")
-    ]
+    knowledge_base_data_source_id: str
     chunking_strategy_config: ChunkingStrategyConfig
-    interval: Annotated[float, Field(title="Interval")]
-    next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
+    interval: float
+    next_run_at: datetime | None = None
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
 
 
@@ -8416,45 +7035,31 @@ class KnowledgeBaseUploadScheduleResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    knowledge_base_id: Annotated[str, Field(title="Knowledge Base Id")]
-    knowledge_base_data_source_id: Annotated[
-        str, Field(title="Knowledge Base Data Source Id")
-    ]
+    knowledge_base_id: str
+    knowledge_base_data_source_id: str
     chunking_strategy_config: ChunkingStrategyConfig
     status: KnowledgeBaseUploadScheduleStatus
-    status_reason: Annotated[str | None, Field(title="Status Reason")] = None
-    interval: Annotated[float, Field(title="Interval")]
-    next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    status_reason: str | None = None
+    interval: float
+    next_run_at: datetime | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -8466,16 +7071,12 @@ class LastKMemoryStrategy(BaseModel):
     name: Annotated[
         Literal["last_k"],
         Field(
-            description="Name of the memory strategy. Must be `last_k`.\n\nThis strategy truncates the message history to the last `k` messages. It is the simplest way to prevent the model's context limit from being exceeded. However, this strategy only allows the model to have short term memory. For longer term memory, please use one of the other strategies.",
-            title="Name",
+            description="Name of the memory strategy. Must be `last_k`.\n\nThis strategy truncates the message history to the last `k` messages. It is the simplest way to prevent the model's context limit from being exceeded. However, this strategy only allows the model to have short term memory. For longer term memory, please use one of the other strategies."
         ),
     ] = "last_k"
     params: Annotated[
         LastKMemoryStrategyParams,
-        Field(
-            description="Configuration parameters for the memory strategy.",
-            title="Params",
-        ),
+        Field(description="Configuration parameters for the memory strategy."),
     ]
 
 
@@ -8494,7 +7095,7 @@ class LaunchVendorConfiguration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    vendor: Annotated[Literal["LAUNCH"], Field(title="Vendor")] = "LAUNCH"
+    vendor: Literal["LAUNCH"] = "LAUNCH"
     bundle_config: ModelBundleConfiguration
     endpoint_config: CreateModelEndpointConfig | None = None
     fine_tuning_job_bundle_config: FineTuningBundleConfiguration | None = None
@@ -8506,34 +7107,25 @@ class LegacyQuestionForView(BaseModel):
         populate_by_name=True,
     )
     type: QuestionORMTypeEnum
-    title: Annotated[str, Field(title="Title")]
-    prompt: Annotated[str, Field(title="Prompt")]
+    title: str
+    prompt: str
     choices: Annotated[
         list[dict[str, Any]] | None,
         Field(
-            description="List of choices for the question. Required for CATEGORICAL questions.",
-            title="Choices",
+            description="List of choices for the question. Required for CATEGORICAL questions."
         ),
     ] = None
     multi: Annotated[
-        bool | None,
-        Field(
-            description="Whether the question allows multiple answers.", title="Multi"
-        ),
+        bool | None, Field(description="Whether the question allows multiple answers.")
     ] = None
     required: Annotated[
-        bool | None,
-        Field(description="Whether the question is required.", title="Required"),
+        bool | None, Field(description="Whether the question is required.")
     ] = None
     conditions: Annotated[
         list[dict[str, Any]] | None,
-        Field(
-            description="Conditions for the question to be shown.", title="Conditions"
-        ),
+        Field(description="Conditions for the question to be shown."),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
 
 
 class LegacyQuestionSetForView(BaseModel):
@@ -8541,12 +7133,10 @@ class LegacyQuestionSetForView(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    questions: Annotated[list[LegacyQuestionForView], Field(title="Questions")]
+    questions: list[LegacyQuestionForView]
 
 
-MemoryStrategy = TypeAliasType(
-    "MemoryStrategy", Annotated[LastKMemoryStrategy, Field(title="MemoryStrategy")]
-)
+MemoryStrategy = TypeAliasType("MemoryStrategy", LastKMemoryStrategy)
 
 
 class ModelDeploymentRequest(BaseModel):
@@ -8554,20 +7144,13 @@ class ModelDeploymentRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
+    name: str
+    model_creation_parameters: dict[str, Any] | None = None
     vendor_configuration: DeploymentVendorConfiguration | None = None
-    deployment_metadata: Annotated[
-        dict[str, Any] | None, Field(title="Deployment Metadata")
-    ] = None
+    deployment_metadata: dict[str, Any] | None = None
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
 
 
@@ -8576,43 +7159,26 @@ class ModelDeploymentResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
-    model_endpoint_id: Annotated[str | None, Field(title="Model Endpoint Id")] = None
-    model_instance_id: Annotated[str | None, Field(title="Model Instance Id")] = None
+    name: str
+    model_creation_parameters: dict[str, Any] | None = None
+    model_endpoint_id: str | None = None
+    model_instance_id: str | None = None
     vendor_configuration: DeploymentVendorConfiguration | None = None
-    deployment_metadata: Annotated[
-        dict[str, Any] | None, Field(title="Deployment Metadata")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    deployment_metadata: dict[str, Any] | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
-    status: Annotated[
-        str, Field(description="Status of the model's deployment.", title="Status")
-    ]
+    status: Annotated[str, Field(description="Status of the model's deployment.")]
 
 
 class ModelInstanceRequest(BaseModel):
@@ -8620,25 +7186,19 @@ class ModelInstanceRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     model_vendor: ModelVendor | None = None
     model_type: ModelType
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
-    model_card: Annotated[str | None, Field(title="Model Card")] = None
-    training_data_card: Annotated[str | None, Field(title="Training Data Card")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
-    model_template_id: Annotated[str | None, Field(title="Model Template Id")] = None
-    model_group_id: Annotated[str | None, Field(title="Model Group Id")] = None
+    model_creation_parameters: dict[str, Any] | None = None
+    model_card: str | None = None
+    training_data_card: str | None = None
+    description: str | None = None
+    model_template_id: str | None = None
+    model_group_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -8647,70 +7207,43 @@ class ModelInstanceResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     model_vendor: ModelVendor | None = None
     model_type: ModelType
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
-    model_card: Annotated[str | None, Field(title="Model Card")] = None
-    training_data_card: Annotated[str | None, Field(title="Training Data Card")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
-    model_template_id: Annotated[str | None, Field(title="Model Template Id")] = None
-    model_group_id: Annotated[str | None, Field(title="Model Group Id")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    model_creation_parameters: dict[str, Any] | None = None
+    model_card: str | None = None
+    training_data_card: str | None = None
+    description: str | None = None
+    model_template_id: str | None = None
+    model_group_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     request_schema: Annotated[
         dict[str, Any],
-        Field(
-            description="JSON schema for the requests to the model instance",
-            title="Request Schema",
-        ),
+        Field(description="JSON schema for the requests to the model instance"),
     ]
     response_schema: Annotated[
-        dict[str, Any],
-        Field(
-            description="JSON schema for the response to the model",
-            title="Response Schema",
-        ),
+        dict[str, Any], Field(description="JSON schema for the response to the model")
     ]
     deployment_count: Annotated[
-        int,
-        Field(
-            description="Number of deployments of this model instance",
-            title="Deployment Count",
-        ),
+        int, Field(description="Number of deployments of this model instance")
     ]
     supports_multi_turn: Annotated[
         bool,
-        Field(
-            description="True if a model supports multi-turn conversations natively",
-            title="Supports Multi Turn",
-        ),
+        Field(description="True if a model supports multi-turn conversations natively"),
     ]
 
 
@@ -8720,73 +7253,44 @@ class ModelInstanceResponseWithViews(BaseModel):
         populate_by_name=True,
     )
     model_group: ModelGroupResponse | None = None
-    deployments: Annotated[
-        list[ModelDeploymentResponse] | None, Field(title="Deployments")
-    ] = None
-    name: Annotated[str, Field(title="Name")]
+    deployments: list[ModelDeploymentResponse] | None = None
+    name: str
     model_vendor: ModelVendor | None = None
     model_type: ModelType
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
-    model_card: Annotated[str | None, Field(title="Model Card")] = None
-    training_data_card: Annotated[str | None, Field(title="Training Data Card")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
-    model_template_id: Annotated[str | None, Field(title="Model Template Id")] = None
-    model_group_id: Annotated[str | None, Field(title="Model Group Id")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    model_creation_parameters: dict[str, Any] | None = None
+    model_card: str | None = None
+    training_data_card: str | None = None
+    description: str | None = None
+    model_template_id: str | None = None
+    model_group_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     request_schema: Annotated[
         dict[str, Any],
-        Field(
-            description="JSON schema for the requests to the model instance",
-            title="Request Schema",
-        ),
+        Field(description="JSON schema for the requests to the model instance"),
     ]
     response_schema: Annotated[
-        dict[str, Any],
-        Field(
-            description="JSON schema for the response to the model",
-            title="Response Schema",
-        ),
+        dict[str, Any], Field(description="JSON schema for the response to the model")
     ]
     deployment_count: Annotated[
-        int,
-        Field(
-            description="Number of deployments of this model instance",
-            title="Deployment Count",
-        ),
+        int, Field(description="Number of deployments of this model instance")
     ]
     supports_multi_turn: Annotated[
         bool,
-        Field(
-            description="True if a model supports multi-turn conversations natively",
-            title="Supports Multi Turn",
-        ),
+        Field(description="True if a model supports multi-turn conversations natively"),
     ]
 
 
@@ -8795,14 +7299,12 @@ class NumberConfigurationFieldSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label: Annotated[str, Field(title="Label")]
-    docs: Annotated[str, Field(title="Docs")]
-    default: Annotated[int | float | None, Field(title="Default")] = None
-    is_advanced_configuration: Annotated[
-        bool, Field(title="Is Advanced Configuration")
-    ] = False
+    label: str
+    docs: str
+    default: int | float | None = None
+    is_advanced_configuration: bool = False
     validation_rules: NumberValidationRule
-    is_float: Annotated[bool, Field(title="Is Float")] = False
+    is_float: bool = False
     type: ApplicationConfigurationValueType = "NUMBER"
 
 
@@ -8819,10 +7321,7 @@ class OfflineApplicationConfiguration(BaseModel):
     ] = None
     metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="User defined metadata about the offline application",
-            title="Metadata",
-        ),
+        Field(description="User defined metadata about the offline application"),
     ] = None
 
 
@@ -8831,25 +7330,15 @@ class OfflineApplicationVariantRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: OfflineApplicationConfiguration
-    version: Annotated[Literal["OFFLINE"], Field(title="Version")]
-    application_spec_id: Annotated[str | None, Field(title="Application Spec Id")] = (
-        None
-    )
+    version: Literal["OFFLINE"]
+    application_spec_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -8858,37 +7347,24 @@ class OfflineApplicationVariantResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    name: Annotated[str, Field(title="Name")]
+    id: str
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: OfflineApplicationConfiguration
-    version: Annotated[Literal["OFFLINE"], Field(title="Version")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
+    version: Literal["OFFLINE"]
+    application_spec_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -8897,9 +7373,7 @@ PackageVersionConstraint = TypeAliasType(
     "PackageVersionConstraint",
     Annotated[
         SemVerMinVersion | TimestampMinVersion | ExactVersion,
-        Field(
-            discriminator="version_constraint_type", title="PackageVersionConstraint"
-        ),
+        Field(discriminator="version_constraint_type"),
     ],
 )
 
@@ -8938,18 +7412,10 @@ class PaginatedApplicationDeploymentResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedEvaluationDatasetResponseWithViews(BaseModel):
@@ -8986,18 +7452,10 @@ class PaginatedEvaluationDatasetResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedKnowledgeBaseUpload(BaseModel):
@@ -9034,18 +7492,10 @@ class PaginatedKnowledgeBaseUpload(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedModelDeploymentResponse(BaseModel):
@@ -9082,18 +7532,10 @@ class PaginatedModelDeploymentResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedModelInstanceResponseWithViews(BaseModel):
@@ -9130,18 +7572,10 @@ class PaginatedModelInstanceResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedQuestionResponse(BaseModel):
@@ -9178,18 +7612,10 @@ class PaginatedQuestionResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedQuestionSetResponseWithViews(BaseModel):
@@ -9226,18 +7652,10 @@ class PaginatedQuestionSetResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedStudioProjectResponse(BaseModel):
@@ -9274,18 +7692,10 @@ class PaginatedStudioProjectResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedTrainingDatasetResponse(BaseModel):
@@ -9322,18 +7732,10 @@ class PaginatedTrainingDatasetResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class ParameterSchema(BaseModel):
@@ -9341,7 +7743,7 @@ class ParameterSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    parameters: Annotated[list[ParameterSchemaField], Field(title="Parameters")]
+    parameters: list[ParameterSchemaField]
 
 
 class PartialKnowledgeBaseDataSourceRequest(BaseModel):
@@ -9349,8 +7751,8 @@ class PartialKnowledgeBaseDataSourceRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
+    name: str | None = None
+    description: str | None = None
     data_source_auth_config: DataSourceAuthConfig | None = None
 
 
@@ -9360,8 +7762,8 @@ class PartialKnowledgeBaseUploadScheduleRequest(BaseModel):
         populate_by_name=True,
     )
     chunking_strategy_config: ChunkingStrategyConfig | None = None
-    interval: Annotated[float | None, Field(title="Interval")] = None
-    next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
+    interval: float | None = None
+    next_run_at: datetime | None = None
 
 
 class PartialModelDeploymentRequest(BaseModel):
@@ -9369,14 +7771,10 @@ class PartialModelDeploymentRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
+    name: str | None = None
+    model_creation_parameters: dict[str, Any] | None = None
     vendor_configuration: DeploymentVendorConfiguration | None = None
-    deployment_metadata: Annotated[
-        dict[str, Any] | None, Field(title="Deployment Metadata")
-    ] = None
+    deployment_metadata: dict[str, Any] | None = None
 
 
 class PartialModelInstanceRequest(BaseModel):
@@ -9384,19 +7782,17 @@ class PartialModelInstanceRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
+    name: str | None = None
     model_vendor: ModelVendor | None = None
     model_type: ModelType | None = None
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
-    model_creation_parameters: Annotated[
-        dict[str, Any] | None, Field(title="Model Creation Parameters")
-    ] = None
-    model_card: Annotated[str | None, Field(title="Model Card")] = None
-    training_data_card: Annotated[str | None, Field(title="Training Data Card")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
-    model_template_id: Annotated[str | None, Field(title="Model Template Id")] = None
-    model_group_id: Annotated[str | None, Field(title="Model Group Id")] = None
+    model_creation_parameters: dict[str, Any] | None = None
+    model_card: str | None = None
+    training_data_card: str | None = None
+    description: str | None = None
+    model_template_id: str | None = None
+    model_group_id: str | None = None
 
 
 class PlanBranchConfig(BaseModel):
@@ -9404,17 +7800,10 @@ class PlanBranchConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    branch: Annotated[str | None, Field(title="Branch")] = None
-    conditional_workflows: Annotated[
-        list[PlanBranchConfigConditionalWorkflow] | None,
-        Field(title="Conditional Workflows"),
-    ] = None
-    merge_outputs: Annotated[
-        dict[str, list[str]] | None, Field(title="Merge Outputs")
-    ] = None
-    request_user_input: Annotated[
-        Literal["never", "maybe", "always"] | None, Field(title="Request User Input")
-    ] = None
+    branch: str | None = None
+    conditional_workflows: list[PlanBranchConfigConditionalWorkflow] | None = None
+    merge_outputs: dict[str, list[str]] | None = None
+    request_user_input: Literal["never", "maybe", "always"] | None = None
 
 
 class PublishEvaluationDatasetDraftResponse(BaseModel):
@@ -9425,16 +7814,12 @@ class PublishEvaluationDatasetDraftResponse(BaseModel):
     success: Annotated[
         bool,
         Field(
-            description="Whether or not the evaluation dataset was successfully published",
-            title="Success",
+            description="Whether or not the evaluation dataset was successfully published"
         ),
     ]
     autogenerated_draft_test_cases: Annotated[
         list[ApproveAutoGeneratedDraftTestCaseResponse],
-        Field(
-            description="List of responses for each of the input draft test cases.",
-            title="Autogenerated Draft Test Cases",
-        ),
+        Field(description="List of responses for each of the input draft test cases."),
     ]
 
 
@@ -9446,8 +7831,7 @@ class QueryKnowledgeBaseRequestV2(BaseModel):
     query: Annotated[
         str,
         Field(
-            description="The natural language query to be answered by referencing the data ingested into the knowledge base",
-            title="Query",
+            description="The natural language query to be answered by referencing the data ingested into the knowledge base"
         ),
     ]
     top_k: Annotated[
@@ -9456,40 +7840,34 @@ class QueryKnowledgeBaseRequestV2(BaseModel):
             description="Number of chunks to return. Must be greater than 0 if specified. If not specified, all chunks will be returned.",
             gt=0,
             le=10000,
-            title="Top K",
         ),
     ]
     include_embeddings: Annotated[
         bool,
-        Field(
-            description="Whether or not to include the embeddings for each chunk",
-            title="Include Embeddings",
-        ),
+        Field(description="Whether or not to include the embeddings for each chunk"),
     ] = True
     metadata_filters: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Optional filter by metadata fields, encoded as a JSON object",
-            title="Metadata Filters",
+            description="Optional filter by metadata fields, encoded as a JSON object"
         ),
     ] = None
     wildcard_filters: Annotated[
         dict[str, QueryWildcardFilterItem] | None,
         Field(
-            description="Optional wildcard filter for fields. Only fields that are part of the metadata will be accepted.",
-            title="Wildcard Filters",
+            description="Optional wildcard filter for fields. Only fields that are part of the metadata will be accepted."
         ),
     ] = None
-    verbose: Annotated[
-        bool, Field(description="Enable or disable verbose logging", title="Verbose")
-    ] = False
+    verbose: Annotated[bool, Field(description="Enable or disable verbose logging")] = (
+        False
+    )
 
 
 RankStrategy = TypeAliasType(
     "RankStrategy",
     Annotated[
         CrossEncoderRankStrategy | RougeRankStrategy | ModelRankStrategy,
-        Field(discriminator="method", title="RankStrategy"),
+        Field(discriminator="method"),
     ],
 )
 
@@ -9503,7 +7881,7 @@ RemoteDataSourceConfig = TypeAliasType(
         | AzureBlobStorageDataSourceConfig
         | ConfluenceDataSourceConfig
         | SlackDataSourceConfig,
-        Field(discriminator="source", title="RemoteDataSourceConfig"),
+        Field(discriminator="source"),
     ],
 )
 
@@ -9511,8 +7889,7 @@ RemoteDataSourceConfig = TypeAliasType(
 RestorablePartialApplicationSpecRequest = TypeAliasType(
     "RestorablePartialApplicationSpecRequest",
     Annotated[
-        PartialApplicationSpecRequest | RestoreRequest,
-        Field(discriminator="restore", title="RestorablePartialApplicationSpecRequest"),
+        PartialApplicationSpecRequest | RestoreRequest, Field(discriminator="restore")
     ],
 )
 
@@ -9520,8 +7897,7 @@ RestorablePartialApplicationSpecRequest = TypeAliasType(
 RestorablePatchEvaluationDatasetRequest = TypeAliasType(
     "RestorablePatchEvaluationDatasetRequest",
     Annotated[
-        PatchEvaluationDatasetRequest | RestoreRequest,
-        Field(discriminator="restore", title="RestorablePatchEvaluationDatasetRequest"),
+        PatchEvaluationDatasetRequest | RestoreRequest, Field(discriminator="restore")
     ],
 )
 
@@ -9531,7 +7907,7 @@ class ResultSchemaGeneration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generation_output: Annotated[str, Field(title="Generation Output")]
+    generation_output: str
     generation_extra_info: ExtraInfoSchema | None = None
 
 
@@ -9540,8 +7916,8 @@ class SchemaGenerationBase(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    input: Annotated[str, Field(title="Input")]
-    expected_output: Annotated[str | None, Field(title="Expected Output")] = None
+    input: str
+    expected_output: str | None = None
     expected_extra_info: ExtraInfoSchema | None = None
 
 
@@ -9550,12 +7926,10 @@ class StringConfigurationFieldSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label: Annotated[str, Field(title="Label")]
-    docs: Annotated[str, Field(title="Docs")]
-    default: Annotated[bool | None, Field(title="Default")] = None
-    is_advanced_configuration: Annotated[
-        bool, Field(title="Is Advanced Configuration")
-    ] = False
+    label: str
+    docs: str
+    default: bool | None = None
+    is_advanced_configuration: bool = False
     validation_rules: StringValidationRule
     type: ApplicationConfigurationValueType = "TEXT"
 
@@ -9566,22 +7940,15 @@ class SynthesizeChunksResponse(BaseModel):
         populate_by_name=True,
     )
     response: Annotated[
-        str,
-        Field(
-            description="Natural language response addressing the query.",
-            title="Response",
-        ),
+        str, Field(description="Natural language response addressing the query.")
     ]
     source_nodes: Annotated[
         list[IndexNodeWithScore] | None,
-        Field(
-            description="List of chunks used to synthesize the response.",
-            title="Source Nodes",
-        ),
+        Field(description="List of chunks used to synthesize the response."),
     ] = None
     metadata: Annotated[
         dict[str, dict[str, Any]] | None,
-        Field(description="Optional metadata present on each chunk.", title="Metadata"),
+        Field(description="Optional metadata present on each chunk."),
     ] = None
 
 
@@ -9593,40 +7960,33 @@ class TestApplicationProcessingRequest(BaseModel):
     inputs: Annotated[
         dict[str, dict[str, Any]],
         Field(
-            description="Input data for the application. You must provide inputs for each input node",
-            title="Inputs",
+            description="Input data for the application. You must provide inputs for each input node"
         ),
     ]
     history: Annotated[
         list[ApplicationRequestResponsePair],
-        Field(
-            description="History of the application",
-            title="History",
-            validate_default=True,
-        ),
+        Field(description="History of the application", validate_default=True),
     ] = []
     overrides: Annotated[
         dict[str, KnowledgeBaseNodeOverride] | None,
-        Field(description="Optional overrides for the application", title="Overrides"),
+        Field(description="Optional overrides for the application"),
     ] = None
     stream: Annotated[
         bool,
         Field(
-            description="Control to have streaming of the endpoint. If the last node before the output is a completion node, you can set this to true to get the output as soon as the completion node has a token",
-            title="Stream",
+            description="Control to have streaming of the endpoint. If the last node before the output is a completion node, you can set this to true to get the output as soon as the completion node has a token"
         ),
     ] = False
     nodes: Annotated[
         list[ApplicationNode],
-        Field(description="List of nodes in the application graph", title="Nodes"),
+        Field(description="List of nodes in the application graph"),
     ]
     edges: Annotated[
         list[ApplicationEdge],
-        Field(description="List of edges in the application graph", title="Edges"),
+        Field(description="List of edges in the application graph"),
     ]
     version: Annotated[
-        Literal["V0"],
-        Field(description="Version of the application schema", title="Version"),
+        Literal["V0"], Field(description="Version of the application schema")
     ]
 
 
@@ -9635,15 +7995,11 @@ class ThemeRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    title: Annotated[str, Field(title="Title")]
+    title: str
     theme_vars: ThemeVars
-    logo_blob: Annotated[str, Field(title="Logo Blob")]
+    logo_blob: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -9652,44 +8008,33 @@ class ThemeResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    title: Annotated[str, Field(title="Title")]
+    id: str
+    title: str
     theme_vars: ThemeVars
-    logo_blob: Annotated[str, Field(title="Logo Blob")]
+    logo_blob: str
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -9698,9 +8043,9 @@ class TimeseriesData(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    bins: Annotated[list[datetime], Field(title="Bins")]
-    values: Annotated[list[TimeseriesDataEntry], Field(title="Values")]
-    unit: Annotated[str | None, Field(title="Unit")] = None
+    bins: list[datetime]
+    values: list[TimeseriesDataEntry]
+    unit: str | None = None
 
 
 class ToolArguments(BaseModel):
@@ -9710,16 +8055,12 @@ class ToolArguments(BaseModel):
     )
     type: Annotated[
         Literal["object"],
-        Field(
-            description='Type of argument. Currently only "object" is supported',
-            title="Type",
-        ),
+        Field(description='Type of argument. Currently only "object" is supported'),
     ]
     properties: Annotated[
         dict[str, ToolPropertyValue] | None,
         Field(
-            description="An object where each key is the name of a keyword argument and each value is a schema used to validate that property. Each schema must have a type and description, but can also have a default value and examples.\n\nFor more information on how to define a valid property, visit https://json-schema.org/understanding-json-schema/reference/object.html",
-            title="Properties",
+            description="An object where each key is the name of a keyword argument and each value is a schema used to validate that property. Each schema must have a type and description, but can also have a default value and examples.\n\nFor more information on how to define a valid property, visit https://json-schema.org/understanding-json-schema/reference/object.html"
         ),
     ] = None
 
@@ -9729,40 +8070,30 @@ class UserInfo(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(description="User id", title="Id")]
-    first_name: Annotated[
-        str | None, Field(description="First name", title="First Name")
-    ] = None
-    last_name: Annotated[
-        str | None, Field(description="Last name", title="Last Name")
-    ] = None
-    email: Annotated[str, Field(description="E-mail address", title="Email")]
+    id: Annotated[str, Field(description="User id")]
+    first_name: Annotated[str | None, Field(description="First name")] = None
+    last_name: Annotated[str | None, Field(description="Last name")] = None
+    email: Annotated[str, Field(description="E-mail address")]
     access_profiles: Annotated[
         list[AccessProfile],
         Field(
-            description="A list of access profiles that the selected user has access to",
-            title="Access Profiles",
+            description="A list of access profiles that the selected user has access to"
         ),
     ]
     is_organization_admin: Annotated[
         bool | None,
-        Field(
-            description="True if the current user is an organization admin.",
-            title="Is Organization Admin",
-        ),
+        Field(description="True if the current user is an organization admin."),
     ] = None
     preferences: Annotated[
         dict[str, Any] | None,
         Field(
-            description="User preferences that can be stored in the Scale GenAI Platform.",
-            title="Preferences",
+            description="User preferences that can be stored in the Scale GenAI Platform."
         ),
     ] = None
     assumed_access_profile: Annotated[
         AccessProfile | None,
         Field(
-            description="Present if the user has assumed a specific access profile via JWT token.",
-            title="Assumed Access Profile",
+            description="Present if the user has assumed a specific access profile via JWT token."
         ),
     ] = None
 
@@ -9772,33 +8103,24 @@ class UserInfoBase(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(description="User id", title="Id")]
-    first_name: Annotated[
-        str | None, Field(description="First name", title="First Name")
-    ] = None
-    last_name: Annotated[
-        str | None, Field(description="Last name", title="Last Name")
-    ] = None
-    email: Annotated[str, Field(description="E-mail address", title="Email")]
+    id: Annotated[str, Field(description="User id")]
+    first_name: Annotated[str | None, Field(description="First name")] = None
+    last_name: Annotated[str | None, Field(description="Last name")] = None
+    email: Annotated[str, Field(description="E-mail address")]
     access_profiles: Annotated[
         list[AccessProfile],
         Field(
-            description="A list of access profiles that the selected user has access to",
-            title="Access Profiles",
+            description="A list of access profiles that the selected user has access to"
         ),
     ]
     is_organization_admin: Annotated[
         bool | None,
-        Field(
-            description="True if the current user is an organization admin.",
-            title="Is Organization Admin",
-        ),
+        Field(description="True if the current user is an organization admin."),
     ] = None
     preferences: Annotated[
         dict[str, Any] | None,
         Field(
-            description="User preferences that can be stored in the Scale GenAI Platform.",
-            title="Preferences",
+            description="User preferences that can be stored in the Scale GenAI Platform."
         ),
     ] = None
 
@@ -9808,8 +8130,8 @@ class VisualizationDescriptor(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    title: Annotated[str, Field(title="Title")]
+    id: str
+    title: str
     type: VisualizationType
     metric_id: MetricID
     metadata: VisualizationMetadata | None = None
@@ -9820,13 +8142,11 @@ class WorkflowConfigCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    citation_type: Annotated[
-        Literal["rouge", "model_defined"] | None, Field(title="Citation Type")
-    ] = None
+    citation_type: Literal["rouge", "model_defined"] | None = None
     citation_context: WorkflowConfigCitationNodeConfigCitationContext | None = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    s3_path_override: Annotated[str | None, Field(title="S3 Path Override")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    s3_path_override: str | None = None
 
 
 class WorkflowConfigCreateMessagesNodeConfig(BaseModel):
@@ -9834,16 +8154,15 @@ class WorkflowConfigCreateMessagesNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    message_configs: Annotated[
+    message_configs: (
         list[
             WorkflowConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages
             | WorkflowConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages
         ]
-        | None,
-        Field(title="Message Configs"),
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+        | None
+    ) = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowConfigJinjaNodeConfig(BaseModel):
@@ -9851,14 +8170,13 @@ class WorkflowConfigJinjaNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    data_transformations: Annotated[
-        dict[str, WorkflowConfigJinjaNodeConfigDataTransformations] | None,
-        Field(title="Data Transformations"),
-    ] = None
-    log_output: Annotated[bool | None, Field(title="Log Output")] = None
-    log_prefix: Annotated[str | None, Field(title="Log Prefix")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    data_transformations: (
+        dict[str, WorkflowConfigJinjaNodeConfigDataTransformations] | None
+    ) = None
+    log_output: bool | None = None
+    log_prefix: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
     output_template: WorkflowConfigJinjaNodeConfigOutputTemplate | None = None
 
 
@@ -9867,27 +8185,23 @@ class WorkflowConfigLlmEngineNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    batch_run_mode: Annotated[
-        Literal["sync", "async"] | None, Field(title="Batch Run Mode")
-    ] = None
+    llm_model: str | None = None
+    batch_run_mode: Literal["sync", "async"] | None = None
     batch_sys_kwargs: WorkflowConfigLlmEngineNodeConfigBatchSysKwargs | None = None
-    frequency_penalty: Annotated[float | None, Field(title="Frequency Penalty")] = None
-    guided_choice: Annotated[list[str] | None, Field(title="Guided Choice")] = None
-    guided_json: Annotated[Any | None, Field(title="Guided Json")] = None
-    guided_regex: Annotated[str | None, Field(title="Guided Regex")] = None
-    include_stop_str_in_output: Annotated[
-        bool | None, Field(title="Include Stop Str In Output")
-    ] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    presence_penalty: Annotated[float | None, Field(title="Presence Penalty")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    timeout: Annotated[int | None, Field(title="Timeout")] = None
-    top_k: Annotated[int | None, Field(title="Top K")] = None
-    top_p: Annotated[float | None, Field(title="Top P")] = None
+    frequency_penalty: float | None = None
+    guided_choice: list[str] | None = None
+    guided_json: Any | None = None
+    guided_regex: str | None = None
+    include_stop_str_in_output: bool | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    presence_penalty: float | None = None
+    stop_sequences: list[str] | None = None
+    temperature: float | None = None
+    timeout: int | None = None
+    top_k: int | None = None
+    top_p: float | None = None
 
 
 class WorkflowConfigProcessingNodeConfig(BaseModel):
@@ -9895,13 +8209,12 @@ class WorkflowConfigProcessingNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    function_specs: Annotated[
-        dict[str, WorkflowConfigProcessingNodeConfigFunctionSpecs] | None,
-        Field(title="Function Specs"),
-    ] = None
-    return_key: Annotated[str | None, Field(title="Return Key")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    function_specs: (
+        dict[str, WorkflowConfigProcessingNodeConfigFunctionSpecs] | None
+    ) = None
+    return_key: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigCitationNodeConfig(BaseModel):
@@ -9909,15 +8222,13 @@ class WorkflowsUnionMember1ConfigCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    citation_type: Annotated[
-        Literal["rouge", "model_defined"] | None, Field(title="Citation Type")
-    ] = None
+    citation_type: Literal["rouge", "model_defined"] | None = None
     citation_context: (
         WorkflowsUnionMember1ConfigCitationNodeConfigCitationContext | None
     ) = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    s3_path_override: Annotated[str | None, Field(title="S3 Path Override")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    s3_path_override: str | None = None
 
 
 class WorkflowsUnionMember1ConfigCreateMessagesNodeConfig(BaseModel):
@@ -9925,16 +8236,15 @@ class WorkflowsUnionMember1ConfigCreateMessagesNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    message_configs: Annotated[
+    message_configs: (
         list[
             WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages
             | WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages
         ]
-        | None,
-        Field(title="Message Configs"),
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+        | None
+    ) = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowsUnionMember1ConfigJinjaNodeConfig(BaseModel):
@@ -9942,14 +8252,13 @@ class WorkflowsUnionMember1ConfigJinjaNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    data_transformations: Annotated[
-        dict[str, WorkflowsUnionMember1ConfigJinjaNodeConfigDataTransformations] | None,
-        Field(title="Data Transformations"),
-    ] = None
-    log_output: Annotated[bool | None, Field(title="Log Output")] = None
-    log_prefix: Annotated[str | None, Field(title="Log Prefix")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    data_transformations: (
+        dict[str, WorkflowsUnionMember1ConfigJinjaNodeConfigDataTransformations] | None
+    ) = None
+    log_output: bool | None = None
+    log_prefix: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
     output_template: WorkflowsUnionMember1ConfigJinjaNodeConfigOutputTemplate | None = (
         None
     )
@@ -9960,29 +8269,25 @@ class WorkflowsUnionMember1ConfigLlmEngineNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    batch_run_mode: Annotated[
-        Literal["sync", "async"] | None, Field(title="Batch Run Mode")
-    ] = None
+    llm_model: str | None = None
+    batch_run_mode: Literal["sync", "async"] | None = None
     batch_sys_kwargs: (
         WorkflowsUnionMember1ConfigLlmEngineNodeConfigBatchSysKwargs | None
     ) = None
-    frequency_penalty: Annotated[float | None, Field(title="Frequency Penalty")] = None
-    guided_choice: Annotated[list[str] | None, Field(title="Guided Choice")] = None
-    guided_json: Annotated[Any | None, Field(title="Guided Json")] = None
-    guided_regex: Annotated[str | None, Field(title="Guided Regex")] = None
-    include_stop_str_in_output: Annotated[
-        bool | None, Field(title="Include Stop Str In Output")
-    ] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    presence_penalty: Annotated[float | None, Field(title="Presence Penalty")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    timeout: Annotated[int | None, Field(title="Timeout")] = None
-    top_k: Annotated[int | None, Field(title="Top K")] = None
-    top_p: Annotated[float | None, Field(title="Top P")] = None
+    frequency_penalty: float | None = None
+    guided_choice: list[str] | None = None
+    guided_json: Any | None = None
+    guided_regex: str | None = None
+    include_stop_str_in_output: bool | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    presence_penalty: float | None = None
+    stop_sequences: list[str] | None = None
+    temperature: float | None = None
+    timeout: int | None = None
+    top_k: int | None = None
+    top_p: float | None = None
 
 
 class WorkflowsUnionMember1ConfigProcessingNodeConfig(BaseModel):
@@ -9990,13 +8295,12 @@ class WorkflowsUnionMember1ConfigProcessingNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    function_specs: Annotated[
-        dict[str, WorkflowsUnionMember1ConfigProcessingNodeConfigFunctionSpecs] | None,
-        Field(title="Function Specs"),
-    ] = None
-    return_key: Annotated[str | None, Field(title="Return Key")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    function_specs: (
+        dict[str, WorkflowsUnionMember1ConfigProcessingNodeConfigFunctionSpecs] | None
+    ) = None
+    return_key: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class EgpModelsArtifactInfo(BaseModel):
@@ -10005,45 +8309,31 @@ class EgpModelsArtifactInfo(BaseModel):
         populate_by_name=True,
     )
     artifact_id: Annotated[
-        str,
-        Field(description="Unique identifier for the artifact.", title="Artifact Id"),
+        str, Field(description="Unique identifier for the artifact.")
     ]
-    artifact_name: Annotated[
-        str, Field(description="Friendly name for the artifact.", title="Artifact Name")
-    ]
+    artifact_name: Annotated[str, Field(description="Friendly name for the artifact.")]
     artifact_uri: Annotated[
         str,
-        Field(
-            description="Location (e.g. URI) of the artifact in the data source.",
-            title="Artifact Uri",
-        ),
+        Field(description="Location (e.g. URI) of the artifact in the data source."),
     ]
     artifact_uri_public: Annotated[
         str | None,
         Field(
-            description="Public Location (e.g. URI) of the artifact in the data source.",
-            title="Artifact Uri Public",
+            description="Public Location (e.g. URI) of the artifact in the data source."
         ),
     ] = None
-    status: Annotated[str, Field(description="Status of the artifact.", title="Status")]
+    status: Annotated[str, Field(description="Status of the artifact.")]
     status_reason: Annotated[
-        str | None,
-        Field(description="Reason for the artifact's status.", title="Status Reason"),
+        str | None, Field(description="Reason for the artifact's status.")
     ] = None
     source: Annotated[ArtifactSource, Field(description="Data source of the artifact.")]
     chunks_status: Annotated[
         EgpModelsChunksStatus,
-        Field(
-            description="Number of chunks pending, completed, and failed.",
-            title="Chunks Status",
-        ),
+        Field(description="Number of chunks pending, completed, and failed."),
     ]
     updated_at: Annotated[
         datetime | None,
-        Field(
-            description="Timestamp at which the artifact was last updated.",
-            title="Updated At",
-        ),
+        Field(description="Timestamp at which the artifact was last updated."),
     ] = None
 
 
@@ -10055,15 +8345,13 @@ class EgpModelsUserMessage(BaseModel):
     role: Annotated[
         Literal["user"],
         Field(
-            description="The role of the message. Must be set to 'user'.\n\nA user message is a message from the user to the AI. This should be the message used to send end user input to the AI.",
-            title="Role",
+            description="The role of the message. Must be set to 'user'.\n\nA user message is a message from the user to the AI. This should be the message used to send end user input to the AI."
         ),
     ] = "user"
     content: Annotated[
         str | list[EgpModelsUserMessageContentParts],
         Field(
-            description="Input from the user. Can either be text or a list of content parts. Not all models support image content parts, or multiple parts.",
-            title="Content",
+            description="Input from the user. Can either be text or a list of content parts. Not all models support image content parts, or multiple parts."
         ),
     ]
 
@@ -10073,18 +8361,16 @@ class EntitiesArtifactInfo(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    artifact_id: Annotated[str, Field(title="Artifact Id")]
-    artifact_name: Annotated[str, Field(title="Artifact Name")]
-    artifact_uri: Annotated[str, Field(title="Artifact Uri")]
-    artifact_uri_public: Annotated[str | None, Field(title="Artifact Uri Public")] = (
-        None
-    )
+    artifact_id: str
+    artifact_name: str
+    artifact_uri: str
+    artifact_uri_public: str | None = None
     status: EntitiesArtifactUploadStatus
-    status_reason: Annotated[str | None, Field(title="Status Reason")] = None
+    status_reason: str | None = None
     source: DataSource
     chunks_status: EntitiesChunksStatus
-    created_at: Annotated[datetime | None, Field(title="Created At")] = None
-    updated_at: Annotated[datetime | None, Field(title="Updated At")] = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
 
 
 class EntitiesUserMessage(BaseModel):
@@ -10092,10 +8378,8 @@ class EntitiesUserMessage(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    role: Annotated[Literal["user"], Field(title="Role")] = "user"
-    content: Annotated[
-        str | list[EntitiesUserMessageContentParts], Field(title="Content")
-    ]
+    role: Literal["user"] = "user"
+    content: str | list[EntitiesUserMessageContentParts]
 
 
 class PlanEvaluationConfigCitationNodeConfig(BaseModel):
@@ -10103,15 +8387,13 @@ class PlanEvaluationConfigCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    citation_type: Annotated[
-        Literal["rouge", "model_defined"] | None, Field(title="Citation Type")
-    ] = None
+    citation_type: Literal["rouge", "model_defined"] | None = None
     citation_context: PlanEvaluationConfigCitationNodeConfigCitationContext | None = (
         None
     )
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    s3_path_override: Annotated[str | None, Field(title="S3 Path Override")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    s3_path_override: str | None = None
 
 
 class PlanEvaluationConfigCreateMessagesNodeConfig(BaseModel):
@@ -10119,16 +8401,15 @@ class PlanEvaluationConfigCreateMessagesNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    message_configs: Annotated[
+    message_configs: (
         list[
             PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages
             | PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages
         ]
-        | None,
-        Field(title="Message Configs"),
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+        | None
+    ) = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class PlanEvaluationConfigJinjaNodeConfig(BaseModel):
@@ -10136,14 +8417,13 @@ class PlanEvaluationConfigJinjaNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    data_transformations: Annotated[
-        dict[str, PlanEvaluationConfigJinjaNodeConfigDataTransformations] | None,
-        Field(title="Data Transformations"),
-    ] = None
-    log_output: Annotated[bool | None, Field(title="Log Output")] = None
-    log_prefix: Annotated[str | None, Field(title="Log Prefix")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    data_transformations: (
+        dict[str, PlanEvaluationConfigJinjaNodeConfigDataTransformations] | None
+    ) = None
+    log_output: bool | None = None
+    log_prefix: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
     output_template: PlanEvaluationConfigJinjaNodeConfigOutputTemplate | None = None
 
 
@@ -10152,29 +8432,25 @@ class PlanEvaluationConfigLlmEngineNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    batch_run_mode: Annotated[
-        Literal["sync", "async"] | None, Field(title="Batch Run Mode")
-    ] = None
+    llm_model: str | None = None
+    batch_run_mode: Literal["sync", "async"] | None = None
     batch_sys_kwargs: PlanEvaluationConfigLlmEngineNodeConfigBatchSysKwargs | None = (
         None
     )
-    frequency_penalty: Annotated[float | None, Field(title="Frequency Penalty")] = None
-    guided_choice: Annotated[list[str] | None, Field(title="Guided Choice")] = None
-    guided_json: Annotated[Any | None, Field(title="Guided Json")] = None
-    guided_regex: Annotated[str | None, Field(title="Guided Regex")] = None
-    include_stop_str_in_output: Annotated[
-        bool | None, Field(title="Include Stop Str In Output")
-    ] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    presence_penalty: Annotated[float | None, Field(title="Presence Penalty")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    timeout: Annotated[int | None, Field(title="Timeout")] = None
-    top_k: Annotated[int | None, Field(title="Top K")] = None
-    top_p: Annotated[float | None, Field(title="Top P")] = None
+    frequency_penalty: float | None = None
+    guided_choice: list[str] | None = None
+    guided_json: Any | None = None
+    guided_regex: str | None = None
+    include_stop_str_in_output: bool | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    presence_penalty: float | None = None
+    stop_sequences: list[str] | None = None
+    temperature: float | None = None
+    timeout: int | None = None
+    top_k: int | None = None
+    top_p: float | None = None
 
 
 class PlanEvaluationConfigProcessingNodeConfig(BaseModel):
@@ -10182,13 +8458,12 @@ class PlanEvaluationConfigProcessingNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    function_specs: Annotated[
-        dict[str, PlanEvaluationConfigProcessingNodeConfigFunctionSpecs] | None,
-        Field(title="Function Specs"),
-    ] = None
-    return_key: Annotated[str | None, Field(title="Return Key")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    function_specs: (
+        dict[str, PlanEvaluationConfigProcessingNodeConfigFunctionSpecs] | None
+    ) = None
+    return_key: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigCitationNodeConfig(BaseModel):
@@ -10196,15 +8471,13 @@ class WorkflowEvaluationConfigCitationNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    citation_type: Annotated[
-        Literal["rouge", "model_defined"] | None, Field(title="Citation Type")
-    ] = None
+    citation_type: Literal["rouge", "model_defined"] | None = None
     citation_context: (
         WorkflowEvaluationConfigCitationNodeConfigCitationContext | None
     ) = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    s3_path_override: Annotated[str | None, Field(title="S3 Path Override")] = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    s3_path_override: str | None = None
 
 
 class WorkflowEvaluationConfigCreateMessagesNodeConfig(BaseModel):
@@ -10212,16 +8485,15 @@ class WorkflowEvaluationConfigCreateMessagesNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    message_configs: Annotated[
+    message_configs: (
         list[
             WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages
             | WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigSingleRoleMessages
         ]
-        | None,
-        Field(title="Message Configs"),
-    ] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+        | None
+    ) = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 class WorkflowEvaluationConfigJinjaNodeConfig(BaseModel):
@@ -10229,14 +8501,13 @@ class WorkflowEvaluationConfigJinjaNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    data_transformations: Annotated[
-        dict[str, WorkflowEvaluationConfigJinjaNodeConfigDataTransformations] | None,
-        Field(title="Data Transformations"),
-    ] = None
-    log_output: Annotated[bool | None, Field(title="Log Output")] = None
-    log_prefix: Annotated[str | None, Field(title="Log Prefix")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    data_transformations: (
+        dict[str, WorkflowEvaluationConfigJinjaNodeConfigDataTransformations] | None
+    ) = None
+    log_output: bool | None = None
+    log_prefix: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
     output_template: WorkflowEvaluationConfigJinjaNodeConfigOutputTemplate | None = None
 
 
@@ -10245,29 +8516,25 @@ class WorkflowEvaluationConfigLlmEngineNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    llm_model: Annotated[str | None, Field(title="Llm Model")] = None
-    batch_run_mode: Annotated[
-        Literal["sync", "async"] | None, Field(title="Batch Run Mode")
-    ] = None
+    llm_model: str | None = None
+    batch_run_mode: Literal["sync", "async"] | None = None
     batch_sys_kwargs: (
         WorkflowEvaluationConfigLlmEngineNodeConfigBatchSysKwargs | None
     ) = None
-    frequency_penalty: Annotated[float | None, Field(title="Frequency Penalty")] = None
-    guided_choice: Annotated[list[str] | None, Field(title="Guided Choice")] = None
-    guided_json: Annotated[Any | None, Field(title="Guided Json")] = None
-    guided_regex: Annotated[str | None, Field(title="Guided Regex")] = None
-    include_stop_str_in_output: Annotated[
-        bool | None, Field(title="Include Stop Str In Output")
-    ] = None
-    max_tokens: Annotated[int | None, Field(title="Max Tokens")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    presence_penalty: Annotated[float | None, Field(title="Presence Penalty")] = None
-    stop_sequences: Annotated[list[str] | None, Field(title="Stop Sequences")] = None
-    temperature: Annotated[float | None, Field(title="Temperature")] = None
-    timeout: Annotated[int | None, Field(title="Timeout")] = None
-    top_k: Annotated[int | None, Field(title="Top K")] = None
-    top_p: Annotated[float | None, Field(title="Top P")] = None
+    frequency_penalty: float | None = None
+    guided_choice: list[str] | None = None
+    guided_json: Any | None = None
+    guided_regex: str | None = None
+    include_stop_str_in_output: bool | None = None
+    max_tokens: int | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
+    presence_penalty: float | None = None
+    stop_sequences: list[str] | None = None
+    temperature: float | None = None
+    timeout: int | None = None
+    top_k: int | None = None
+    top_p: float | None = None
 
 
 class WorkflowEvaluationConfigProcessingNodeConfig(BaseModel):
@@ -10275,13 +8542,12 @@ class WorkflowEvaluationConfigProcessingNodeConfig(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    function_specs: Annotated[
-        dict[str, WorkflowEvaluationConfigProcessingNodeConfigFunctionSpecs] | None,
-        Field(title="Function Specs"),
-    ] = None
-    return_key: Annotated[str | None, Field(title="Return Key")] = None
-    node_metadata: Annotated[list[str] | None, Field(title="Node Metadata")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
+    function_specs: (
+        dict[str, WorkflowEvaluationConfigProcessingNodeConfigFunctionSpecs] | None
+    ) = None
+    return_key: str | None = None
+    node_metadata: list[str] | None = None
+    num_workers: int | None = None
 
 
 ApplicationCategoryScoreTrustAndSafetyMetricScoresItem = TypeAliasType(
@@ -10299,7 +8565,7 @@ class AnnotationConfig(BaseModel):
         populate_by_name=True,
     )
     annotation_config_type: AnnotationConfigType = "flexible"
-    components: Annotated[list[list[AnnotationItem]], Field(title="Components")]
+    components: list[list[AnnotationItem]]
     direction: AnnotationConfigDirectionType = "row"
 
 
@@ -10329,12 +8595,9 @@ class ApplicationCategoryScoreTrustAndSafety(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    category: Annotated[Literal["trust-and-safety"], Field(title="Category")]
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_scores: Annotated[
-        list[ApplicationCategoryScoreTrustAndSafetyMetricScoresItem],
-        Field(title="Metric Scores"),
-    ]
+    category: Literal["trust-and-safety"]
+    score: float | None = None
+    metric_scores: list[ApplicationCategoryScoreTrustAndSafetyMetricScoresItem]
 
 
 class ApplicationConfigurationV0(BaseModel):
@@ -10342,13 +8605,11 @@ class ApplicationConfigurationV0(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    nodes: Annotated[list[ApplicationNode], Field(title="Nodes")]
-    edges: Annotated[list[ApplicationEdge], Field(title="Edges")]
+    nodes: list[ApplicationNode]
+    edges: list[ApplicationEdge]
     metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="User defined metadata about the application", title="Metadata"
-        ),
+        Field(description="User defined metadata about the application"),
     ] = None
 
 
@@ -10387,11 +8648,8 @@ class ApplicationMetricScoreWithMetadata(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    score: Annotated[float | None, Field(title="Score")] = None
-    metric_type: Annotated[
-        ApplicationScoreMetricTypeEnum | SafetySubMetricTypeEnum,
-        Field(title="Metric Type"),
-    ]
+    score: float | None = None
+    metric_type: ApplicationScoreMetricTypeEnum | SafetySubMetricTypeEnum
     category: ApplicationScoreCategoryEnum
     llm_metadata: GenericApplicationScorerMetadata | None = None
 
@@ -10401,17 +8659,14 @@ class ApplicationNodeSchema(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    configuration: Annotated[
-        dict[
-            str,
-            NumberConfigurationFieldSchema
-            | StringConfigurationFieldSchema
-            | BoolConfigurationFieldSchema,
-        ],
-        Field(title="Configuration"),
+    configuration: dict[
+        str,
+        NumberConfigurationFieldSchema
+        | StringConfigurationFieldSchema
+        | BoolConfigurationFieldSchema,
     ]
-    inputs: Annotated[dict[str, NodeInput], Field(title="Inputs")]
-    outputs: Annotated[dict[str, NodeOutput], Field(title="Outputs")]
+    inputs: dict[str, NodeInput]
+    outputs: dict[str, NodeOutput]
 
 
 class ApplicationNodeSchemaRegistryRecord(BaseModel):
@@ -10419,8 +8674,8 @@ class ApplicationNodeSchemaRegistryRecord(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    name: Annotated[str, Field(title="Name")]
+    id: str
+    name: str
     type: ApplicationNodeType
     version: ApplicationSchemaVersion
     nodeSchema: ApplicationNodeSchema
@@ -10432,34 +8687,23 @@ class ApplicationTestCaseGenerationOutputResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    application_variant_id: str
+    evaluation_dataset_id: str
+    test_case_id: str
     output: ResultSchemaGeneration
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
-    application_interaction_id: Annotated[
-        str | None, Field(title="Application Interaction Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    schema_type: Literal["GENERATION"] = "GENERATION"
+    application_interaction_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
+    metrics: dict[str, int | float] | None = None
 
 
 class ApplicationVariantV0Request(BaseModel):
@@ -10467,25 +8711,15 @@ class ApplicationVariantV0Request(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: ApplicationConfigurationV0
-    version: Annotated[Literal["V0"], Field(title="Version")]
-    application_spec_id: Annotated[str | None, Field(title="Application Spec Id")] = (
-        None
-    )
+    version: Literal["V0"]
+    application_spec_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -10494,37 +8728,24 @@ class ApplicationVariantV0Response(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    name: Annotated[str, Field(title="Name")]
+    id: str
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: ApplicationConfigurationV0
-    version: Annotated[Literal["V0"], Field(title="Version")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
+    version: Literal["V0"]
+    application_spec_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -10534,10 +8755,10 @@ class ArtifactSchemaGeneration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    input: Annotated[str, Field(title="Input")]
-    expected_output: Annotated[str | None, Field(title="Expected Output")] = None
+    input: str
+    expected_output: str | None = None
     expected_extra_info: ExtraInfoSchema | None = None
-    artifact_ids_filter: Annotated[list[str], Field(title="Artifact Ids Filter")]
+    artifact_ids_filter: list[str]
 
 
 class AutoGeneratedDraftTestCaseRequest(BaseModel):
@@ -10545,30 +8766,22 @@ class AutoGeneratedDraftTestCaseRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
+    schema_type: Literal["GENERATION"] = "GENERATION"
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ]
     approved: Annotated[
         bool,
         Field(
-            description="Boolean to track whether or not the draft test case is approved",
-            title="Approved",
+            description="Boolean to track whether or not the draft test case is approved"
         ),
     ]
-    topic_str: Annotated[str | None, Field(title="Topic Str")] = None
+    topic_str: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -10578,67 +8791,46 @@ class AutoGeneratedDraftTestCaseResponse(BaseModel):
         populate_by_name=True,
     )
     evaluation_dataset_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated evaluation dataset.",
-            title="Evaluation Dataset Id",
-        ),
+        str, Field(description="The ID of the associated evaluation dataset.")
     ]
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
+    schema_type: Literal["GENERATION"] = "GENERATION"
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ]
     approved: Annotated[
         bool,
         Field(
-            description="Boolean to track whether or not the draft test case is approved",
-            title="Approved",
+            description="Boolean to track whether or not the draft test case is approved"
         ),
     ]
-    topic_str: Annotated[str | None, Field(title="Topic Str")] = None
+    topic_str: str | None = None
     content_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Metadata for the chunks and artifacts that were used to generate this draft test case.",
-            title="Content Metadata",
+            description="Metadata for the chunks and artifacts that were used to generate this draft test case."
         ),
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -10648,11 +8840,7 @@ class AutoGeneratedDraftTestCaseWithChunkInfoResponse(BaseModel):
         populate_by_name=True,
     )
     evaluation_dataset_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated evaluation dataset.",
-            title="Evaluation Dataset Id",
-        ),
+        str, Field(description="The ID of the associated evaluation dataset.")
     ]
     schema_type: Annotated[
         EvaluationDatasetORMSchemaTypeEnum,
@@ -10661,67 +8849,49 @@ class AutoGeneratedDraftTestCaseWithChunkInfoResponse(BaseModel):
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ]
     approved: Annotated[
         bool,
         Field(
-            description="Boolean to track whether or not the draft test case is approved",
-            title="Approved",
+            description="Boolean to track whether or not the draft test case is approved"
         ),
     ]
-    topic_str: Annotated[str | None, Field(title="Topic Str")] = None
+    topic_str: str | None = None
     content_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Metadata for the chunks and artifacts that were used to generate this draft test case.",
-            title="Content Metadata",
+            description="Metadata for the chunks and artifacts that were used to generate this draft test case."
         ),
     ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
-    missing_chunks: Annotated[
-        list[AutoGeneratedDraftTestCaseMissingChunkInfo] | None,
-        Field(title="Missing Chunks"),
-    ] = None
+    missing_chunks: list[AutoGeneratedDraftTestCaseMissingChunkInfo] | None = None
 
 
 ChatMessage = TypeAliasType(
     "ChatMessage",
     Annotated[
         EgpModelsUserMessage | EgpModelsAssistantMessage | EgpModelsSystemMessage,
-        Field(discriminator="role", title="ChatMessage"),
+        Field(discriminator="role"),
     ],
 )
 
@@ -10730,7 +8900,7 @@ ChatMessageV2 = TypeAliasType(
     "ChatMessageV2",
     Annotated[
         EntitiesUserMessage | EntitiesAssistantMessage | EntitiesSystemMessage,
-        Field(discriminator="role", title="ChatMessageV2"),
+        Field(discriminator="role"),
     ],
 )
 
@@ -10741,9 +8911,7 @@ class ChatThreadHistory(BaseModel):
         populate_by_name=True,
     )
     thread: ChatThreadResponse
-    messages: Annotated[
-        list[ApplicationInteractionWithFeedback], Field(title="Messages")
-    ]
+    messages: list[ApplicationInteractionWithFeedback]
 
 
 class Choice(BaseModel):
@@ -10751,7 +8919,7 @@ class Choice(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int, Field(title="Index")]
+    index: int
     logprobs: ChoiceLogprobs | None = None
 
 
@@ -10763,33 +8931,28 @@ class ChunksRankRequest(BaseModel):
     query: Annotated[
         str,
         Field(
-            description="Natural language query to re-rank chunks against. If a vector store query was originally used to retrieve these chunks, please use the same query for this ranking",
-            title="Query",
+            description="Natural language query to re-rank chunks against. If a vector store query was originally used to retrieve these chunks, please use the same query for this ranking"
         ),
     ]
     relevant_chunks: Annotated[
-        list[ChunkV2],
-        Field(description="List of chunks to rank", title="Relevant Chunks"),
+        list[ChunkV2], Field(description="List of chunks to rank")
     ]
     rank_strategy: Annotated[
         RankStrategy,
         Field(
-            description="The ranking strategy to use.\n\nRank strategies determine how the ranking is done, They consist of the ranking method name and additional params needed to compute the ranking.\n\nUse the built-in `cross_encoder` or `rouge` strategies or create a custom one with the Models API.",
-            title="Rank Strategy",
+            description="The ranking strategy to use.\n\nRank strategies determine how the ranking is done, They consist of the ranking method name and additional params needed to compute the ranking.\n\nUse the built-in `cross_encoder` or `rouge` strategies or create a custom one with the Models API."
         ),
     ]
     top_k: Annotated[
         Annotated[int, Field(gt=0)] | None,
         Field(
-            description="Number of chunks to return. Must be greater than 0 if specified. If not specified, all chunks will be returned.",
-            title="Top K",
+            description="Number of chunks to return. Must be greater than 0 if specified. If not specified, all chunks will be returned."
         ),
     ] = None
     account_id: Annotated[
         str | None,
         Field(
-            description="Account to rank chunks with. If you have access to more than one account, you must specify an account_id",
-            title="Account Id",
+            description="Account to rank chunks with. If you have access to more than one account, you must specify an account_id"
         ),
     ] = None
 
@@ -10799,13 +8962,11 @@ class CompletionResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    finish_reason: Annotated[str | None, Field(title="Finish Reason")] = None
-    prompt_tokens: Annotated[int, Field(title="Prompt Tokens")] = 0
-    response_tokens: Annotated[int, Field(title="Response Tokens")] = 0
-    completions: Annotated[
-        list[CompletionResponseCompletionsItem], Field(title="Completions")
-    ]
-    choices: Annotated[list[Choice] | None, Field(title="Choices")] = None
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    response_tokens: int = 0
+    completions: list[CompletionResponseCompletionsItem]
+    choices: list[Choice] | None = None
 
 
 class CopyDeploymentPackageToControlPlaneHookRequest(BaseModel):
@@ -10813,15 +8974,11 @@ class CopyDeploymentPackageToControlPlaneHookRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    deployment_package_id: Annotated[
-        str | None, Field(title="Deployment Package Id")
-    ] = None
-    deployment_package_name: Annotated[
-        str | None, Field(title="Deployment Package Name")
-    ] = None
+    deployment_package_id: str | None = None
+    deployment_package_name: str | None = None
     deployment_package_type: DeploymentPackageType | None = None
     version_constraint: PackageVersionConstraint | None = None
-    workspace: Annotated[str, Field(title="Workspace")]
+    workspace: str
 
 
 class CopyDeploymentPackageToControlPlaneHookResponse(BaseModel):
@@ -10829,10 +8986,10 @@ class CopyDeploymentPackageToControlPlaneHookResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    package_id: Annotated[str, Field(title="Package Id")]
-    package_name: Annotated[str, Field(title="Package Name")]
+    package_id: str
+    package_name: str
     result: CopyToControlPlaneHookResult | None = None
-    error: Annotated[str | None, Field(title="Error")] = None
+    error: str | None = None
 
 
 class CreateChatCompletionRequest(BaseModel):
@@ -10843,8 +9000,7 @@ class CreateChatCompletionRequest(BaseModel):
     account_id: Annotated[
         str | None,
         Field(
-            description="The account ID to use for usage tracking. This will be gradually enforced.",
-            title="Account Id",
+            description="The account ID to use for usage tracking. This will be gradually enforced."
         ),
     ] = None
     model: Annotated[
@@ -10890,29 +9046,25 @@ class CreateChatCompletionRequest(BaseModel):
             "llama3-1-405b-instruct-v1",
         ],
         Field(
-            description="The ID of the model to use for chat completions. We only support the models listed here so far.",
-            title="Model",
+            description="The ID of the model to use for chat completions. We only support the models listed here so far."
         ),
     ]
     memory_strategy: Annotated[
         MemoryStrategy | None,
         Field(
-            description="The memory strategy to use for the agent. A memory strategy is a way to prevent the underlying LLM's context limit from being exceeded. Each memory strategy uses a different technique to condense the input message list into a smaller payload for the underlying LLM.\n\nWe only support the Last K memory strategy right now, but will be adding new strategies soon.",
-            title="Memory Strategy",
+            description="The memory strategy to use for the agent. A memory strategy is a way to prevent the underlying LLM's context limit from being exceeded. Each memory strategy uses a different technique to condense the input message list into a smaller payload for the underlying LLM.\n\nWe only support the Last K memory strategy right now, but will be adding new strategies soon."
         ),
     ] = None
     messages: Annotated[
         list[ChatMessage],
         Field(
-            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message.",
-            title="Messages",
+            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message."
         ),
     ]
     model_parameters: Annotated[
         ModelParameters,
         Field(
             description="Configuration parameters for the chat completion model, such as temperature, max_tokens, and stop_sequences.\n\nIf not specified, the default value are:\n- temperature: 0.2\n- max_tokens: None (limited by the model's max tokens)\n- stop_sequences: None",
-            title="Model Parameters",
             default_factory=lambda: ModelParameters.model_validate(
                 {"temperature": 0.2}
             ),
@@ -10921,22 +9073,19 @@ class CreateChatCompletionRequest(BaseModel):
     instructions: Annotated[
         str,
         Field(
-            description="The initial instructions to provide to the chat completion model.\n\nUse this to guide the model to act in more specific ways. For example, if you have specific rules you want to restrict the model to follow you can specify them here.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM.",
-            title="Instructions",
+            description="The initial instructions to provide to the chat completion model.\n\nUse this to guide the model to act in more specific ways. For example, if you have specific rules you want to restrict the model to follow you can specify them here.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM."
         ),
     ] = "You are an AI assistant that helps users with their questions by chatting back and forth with them. When asked a question, you should answer it as best as you can with the information you have. If you need more information, you can ask the user for it."
     chat_template: Annotated[
         str | None,
         Field(
-            description="Currently only supported for LLM-Engine models. A Jinja template string that defines how the chat completion API formats the string prompt. For Llama models, the template must take in at most a `messages` object, `bos_token` string, and `eos_token` string. The `messages` object is a list of dictionaries, each with keys `role` and `content`. For Mixtral models, the template must take in at most a `messages` object and `eos_token` string. The `messages` object looks identical to the Llama model's `messages` object, but the template can assume the `role` key takes on the values `user` or `assistant`, or `system` for the first message. The chat template either needs to handle this system message (which gets set via the `instructions` field or by the messages), or the `instructions` field must be set to `null` and the `messages` object must not contain any system messages.See the default chat template present in the Llama and Mixtral tokenizers for examples.",
-            title="Chat Template",
+            description="Currently only supported for LLM-Engine models. A Jinja template string that defines how the chat completion API formats the string prompt. For Llama models, the template must take in at most a `messages` object, `bos_token` string, and `eos_token` string. The `messages` object is a list of dictionaries, each with keys `role` and `content`. For Mixtral models, the template must take in at most a `messages` object and `eos_token` string. The `messages` object looks identical to the Llama model's `messages` object, but the template can assume the `role` key takes on the values `user` or `assistant`, or `system` for the first message. The chat template either needs to handle this system message (which gets set via the `instructions` field or by the messages), or the `instructions` field must be set to `null` and the `messages` object must not contain any system messages.See the default chat template present in the Llama and Mixtral tokenizers for examples."
         ),
     ] = None
     stream: Annotated[
         bool,
         Field(
-            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time.",
-            title="Stream",
+            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time."
         ),
     ] = False
 
@@ -10949,41 +9098,32 @@ class CreateKnowledgeBaseV2UploadFromDataSourceRequest(BaseModel):
     data_source_config: Annotated[
         RemoteDataSourceConfig,
         Field(
-            description="Configuration for the data source which describes where to find the data.",
-            title="Data Source Config",
+            description="Configuration for the data source which describes where to find the data."
         ),
     ]
     data_source_auth_config: Annotated[
         DataSourceAuthConfig | None,
         Field(
-            description="Configuration for the data source which describes how to authenticate to the data source.",
-            title="Data Source Auth Config",
+            description="Configuration for the data source which describes how to authenticate to the data source."
         ),
     ] = None
     chunking_strategy_config: Annotated[
         ChunkingStrategyConfig | None,
         Field(
-            description="Configuration for the chunking strategy which describes how to chunk the data.",
-            title="Chunking Strategy Config",
+            description="Configuration for the chunking strategy which describes how to chunk the data."
         ),
     ] = None
     force_reupload: Annotated[
         bool,
-        Field(
-            description="Force reingest, regardless the change of the source file.",
-            title="Force Reupload",
-        ),
+        Field(description="Force reingest, regardless the change of the source file."),
     ] = False
 
 
 CreateKnowledgeBaseV2UploadRequest = TypeAliasType(
     "CreateKnowledgeBaseV2UploadRequest",
-    Annotated[
-        CreateKnowledgeBaseV2UploadFromDataSourceRequest
-        | CreateKnowledgeBaseV2UploadFromLocalChunksRequest
-        | CreateKnowledgeBaseV2UploadFromDataSourceIdRequest,
-        Field(title="CreateKnowledgeBaseV2UploadRequest"),
-    ],
+    CreateKnowledgeBaseV2UploadFromDataSourceRequest
+    | CreateKnowledgeBaseV2UploadFromLocalChunksRequest
+    | CreateKnowledgeBaseV2UploadFromDataSourceIdRequest,
 )
 
 
@@ -10992,11 +9132,9 @@ class Dashboard(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    title: Annotated[str, Field(title="Title")]
-    visualizations: Annotated[
-        list[VisualizationDescriptor], Field(title="Visualizations")
-    ]
+    id: str
+    title: str
+    visualizations: list[VisualizationDescriptor]
 
 
 class DefaultEvaluationRequest(BaseModel):
@@ -11004,61 +9142,41 @@ class DefaultEvaluationRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str, Field(title="Description")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[
-        str | None, Field(title="Application Variant Id")
-    ] = None
-    tags: Annotated[dict[str, Any] | None, Field(title="Tags")] = None
-    evaluation_config: Annotated[
-        dict[str, Any] | None, Field(title="Evaluation Config")
-    ] = None
+    name: str
+    description: str
+    application_spec_id: str
+    application_variant_id: str | None = None
+    tags: dict[str, Any] | None = None
+    evaluation_config: dict[str, Any] | None = None
     evaluation_config_id: Annotated[
-        str | None,
-        Field(
-            description="The ID of the associated evaluation config.",
-            title="Evaluation Config Id",
-        ),
+        str | None, Field(description="The ID of the associated evaluation config.")
     ] = None
     question_id_to_annotation_config: Annotated[
         dict[str, AnnotationConfig] | None,
         Field(
-            description="Specifies the annotation configuration to use for specific questions.",
-            title="Question Id To Annotation Config",
+            description="Specifies the annotation configuration to use for specific questions."
         ),
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     annotation_config: Annotated[
         AnnotationConfig
         | AnnotationConfigMultiturnUseCaseRequest
         | AnnotationConfigSummarizationUseCaseRequest
         | None,
-        Field(
-            description="Annotation configuration for tasking",
-            title="Annotation Config",
-        ),
+        Field(description="Annotation configuration for tasking"),
     ] = None
     type: Annotated[
         Literal["default"],
         Field(
-            description="create standalone evaluation or build evaluation which will auto generate test case results",
-            title="Type",
+            description="create standalone evaluation or build evaluation which will auto generate test case results"
         ),
     ] = "default"
 
 
 EmbeddingConfig = TypeAliasType(
-    "EmbeddingConfig",
-    Annotated[
-        EmbeddingConfigModelsAPI | EmbeddingConfigBase, Field(title="EmbeddingConfig")
-    ],
+    "EmbeddingConfig", EmbeddingConfigModelsAPI | EmbeddingConfigBase
 )
 
 
@@ -11067,56 +9185,39 @@ class EvaluationBuilderRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str, Field(title="Description")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    tags: Annotated[dict[str, Any] | None, Field(title="Tags")] = None
-    evaluation_config: Annotated[
-        dict[str, Any] | None, Field(title="Evaluation Config")
-    ] = None
+    name: str
+    description: str
+    application_spec_id: str
+    application_variant_id: str
+    tags: dict[str, Any] | None = None
+    evaluation_config: dict[str, Any] | None = None
     evaluation_config_id: Annotated[
-        str | None,
-        Field(
-            description="The ID of the associated evaluation config.",
-            title="Evaluation Config Id",
-        ),
+        str | None, Field(description="The ID of the associated evaluation config.")
     ] = None
     question_id_to_annotation_config: Annotated[
         dict[str, AnnotationConfig] | None,
         Field(
-            description="Specifies the annotation configuration to use for specific questions.",
-            title="Question Id To Annotation Config",
+            description="Specifies the annotation configuration to use for specific questions."
         ),
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     annotation_config: Annotated[
         AnnotationConfig
         | AnnotationConfigMultiturnUseCaseRequest
         | AnnotationConfigSummarizationUseCaseRequest
         | None,
-        Field(
-            description="Annotation configuration for tasking",
-            title="Annotation Config",
-        ),
+        Field(description="Annotation configuration for tasking"),
     ] = None
     type: Annotated[
         Literal["builder"],
         Field(
-            description="create standalone evaluation or build evaluation which will auto generate test case results",
-            title="Type",
+            description="create standalone evaluation or build evaluation which will auto generate test case results"
         ),
     ] = "builder"
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version: Annotated[
-        int | None, Field(title="Evaluation Dataset Version")
-    ] = None
+    evaluation_dataset_id: str
+    evaluation_dataset_version: int | None = None
 
 
 class EvaluationDatasetReportGeneration(BaseModel):
@@ -11125,20 +9226,15 @@ class EvaluationDatasetReportGeneration(BaseModel):
         populate_by_name=True,
     )
     generation_status: GenericAsyncJobStatusEnum
-    evaluation_dataset_version_num: Annotated[
-        int, Field(title="Evaluation Dataset Version Num")
-    ]
+    evaluation_dataset_version_num: int
     evaluation_dataset: EvaluationDatasetResponse
-    scored_test_case_count: Annotated[
-        int | None, Field(title="Scored Test Case Count")
-    ] = None
+    scored_test_case_count: int | None = None
 
 
 EvaluationRequestUnion = TypeAliasType(
     "EvaluationRequestUnion",
     Annotated[
-        EvaluationBuilderRequest | DefaultEvaluationRequest,
-        Field(discriminator="type", title="EvaluationRequestUnion"),
+        EvaluationBuilderRequest | DefaultEvaluationRequest, Field(discriminator="type")
     ],
 )
 
@@ -11148,88 +9244,59 @@ class EvaluationResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str, Field(title="Description")]
+    name: str
+    description: str
     status: EvaluationORMStatusEnum
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[
-        str | None, Field(title="Application Variant Id")
-    ] = None
-    tags: Annotated[dict[str, Any] | None, Field(title="Tags")] = None
-    evaluation_config: Annotated[
-        dict[str, Any] | None, Field(title="Evaluation Config")
-    ] = None
+    application_spec_id: str
+    application_variant_id: str | None = None
+    tags: dict[str, Any] | None = None
+    evaluation_config: dict[str, Any] | None = None
     evaluation_config_id: Annotated[
-        str | None,
-        Field(
-            description="The ID of the associated evaluation config.",
-            title="Evaluation Config Id",
-        ),
+        str | None, Field(description="The ID of the associated evaluation config.")
     ] = None
     completed_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format.",
-            title="Completed At",
+            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format."
         ),
     ] = None
     total_test_case_result_count: Annotated[
         int,
-        Field(
-            description="The total number of test case results for the evaluation",
-            title="Total Test Case Result Count",
-        ),
+        Field(description="The total number of test case results for the evaluation"),
     ]
     completed_test_case_result_count: Annotated[
         int,
         Field(
-            description="The number of test case results that have been completed for the evaluation",
-            title="Completed Test Case Result Count",
+            description="The number of test case results that have been completed for the evaluation"
         ),
     ]
     annotation_config: Annotated[
         AnnotationConfig | None,
-        Field(
-            description="Annotation configuration for tasking",
-            title="Annotation Config",
-        ),
+        Field(description="Annotation configuration for tasking"),
     ] = None
     question_id_to_annotation_config: Annotated[
         dict[str, AnnotationConfig] | None,
         Field(
-            description="Specifies the annotation configuration to use for specific questions.",
-            title="Question Id To Annotation Config",
+            description="Specifies the annotation configuration to use for specific questions."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -11259,11 +9326,7 @@ class EvaluationTraceSpanRequest(BaseModel):
         populate_by_name=True,
     )
     node_id: Annotated[
-        str,
-        Field(
-            description="Identifier for the node that emitted this trace span.",
-            title="Node Id",
-        ),
+        str, Field(description="Identifier for the node that emitted this trace span.")
     ]
     operation_type: Annotated[
         OperationType, Field(description="Type of the operation, e.g., RERANKING.")
@@ -11273,42 +9336,33 @@ class EvaluationTraceSpanRequest(BaseModel):
         Field(description="The outcome of the operation performed by this node."),
     ] = "SUCCESS"
     start_timestamp: Annotated[
-        datetime,
-        Field(description="The start time of the step.", title="Start Timestamp"),
+        datetime, Field(description="The start time of the step.")
     ]
     operation_input: Annotated[
         EvaluationSpanIOData,
         Field(
-            description="The JSON representation of the input that this step received.",
-            title="Operation Input",
+            description="The JSON representation of the input that this step received."
         ),
     ]
     operation_output: Annotated[
         EvaluationSpanIOData,
         Field(
-            description="The JSON representation of the output that this step emitted.",
-            title="Operation Output",
+            description="The JSON representation of the output that this step emitted."
         ),
     ]
     operation_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations.",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted during execution. This can differ based on different types of operations."
         ),
     ] = {}
     duration_ms: Annotated[
-        int,
-        Field(
-            description="The duration of the operation step in milliseconds.",
-            title="Duration Ms",
-        ),
+        int, Field(description="The duration of the operation step in milliseconds.")
     ] = 0
     operation_expected: Annotated[
         EvaluationSpanIOData | None,
         Field(
-            description="The JSON representation of the expected output for this step",
-            title="Operation Expected",
+            description="The JSON representation of the expected output for this step"
         ),
     ] = None
 
@@ -11318,19 +9372,14 @@ class EvaluationTraceSpanResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(description="Identifies the application step", title="Id")]
+    id: Annotated[str, Field(description="Identifies the application step")]
     application_interaction_id: Annotated[
-        str,
-        Field(
-            description="The id of the application insight this step belongs to",
-            title="Application Interaction Id",
-        ),
+        str, Field(description="The id of the application insight this step belongs to")
     ]
     node_id: Annotated[
         str,
         Field(
-            description="The id of the node in the application_variant config that emitted this insight",
-            title="Node Id",
+            description="The id of the node in the application_variant config that emitted this insight"
         ),
     ]
     operation_type: Annotated[
@@ -11343,41 +9392,32 @@ class EvaluationTraceSpanResponse(BaseModel):
     operation_input: Annotated[
         EvaluationSpanIOData,
         Field(
-            description="The JSON representation of the input that this step received.",
-            title="Operation Input",
+            description="The JSON representation of the input that this step received."
         ),
     ]
     operation_output: Annotated[
         EvaluationSpanIOData,
         Field(
-            description="The JSON representation of the output that this step emitted.",
-            title="Operation Output",
+            description="The JSON representation of the output that this step emitted."
         ),
     ]
     operation_expected: Annotated[
         EvaluationSpanIOData | None,
         Field(
-            description="The JSON representation of the expected output for this step",
-            title="Operation Expected",
+            description="The JSON representation of the expected output for this step"
         ),
     ] = None
     operation_metadata: Annotated[
         dict[str, Any] | None,
         Field(
-            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations"
         ),
     ] = None
     start_timestamp: Annotated[
-        datetime,
-        Field(description="The start time of the step", title="Start Timestamp"),
+        datetime, Field(description="The start time of the step")
     ]
     duration_ms: Annotated[
-        int,
-        Field(
-            description="How much time the step took in milliseconds(ms)",
-            title="Duration Ms",
-        ),
+        int, Field(description="How much time the step took in milliseconds(ms)")
     ]
 
 
@@ -11386,21 +9426,13 @@ class FineTuningJobRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     vendor_configuration: FineTuningJobVendorConfiguration | None = None
-    fine_tuned_model_id: Annotated[str | None, Field(title="Fine Tuned Model Id")] = (
-        None
-    )
-    training_dataset_id: Annotated[str, Field(title="Training Dataset Id")]
-    validation_dataset_id: Annotated[
-        str | None, Field(title="Validation Dataset Id")
-    ] = None
+    fine_tuned_model_id: str | None = None
+    training_dataset_id: str
+    validation_dataset_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -11409,39 +9441,24 @@ class FineTuningJobResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    base_model_id: Annotated[str | None, Field(title="Base Model Id")] = None
+    base_model_id: str | None = None
     vendor_configuration: FineTuningJobVendorConfiguration | None = None
-    fine_tuned_model_id: Annotated[str | None, Field(title="Fine Tuned Model Id")] = (
-        None
-    )
-    training_dataset_id: Annotated[str, Field(title="Training Dataset Id")]
-    validation_dataset_id: Annotated[
-        str | None, Field(title="Validation Dataset Id")
-    ] = None
+    fine_tuned_model_id: str | None = None
+    training_dataset_id: str
+    validation_dataset_id: str | None = None
     status: FineTuningJobStatus
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -11452,66 +9469,41 @@ class GenerationTestCaseResultResponse(BaseModel):
     )
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaGeneration
-    test_case_evaluation_data_schema: Annotated[
-        Literal["GENERATION"], Field(title="Test Case Evaluation Data Schema")
-    ] = "GENERATION"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["GENERATION"] = "GENERATION"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -11522,65 +9514,42 @@ class GenerationTestCaseVersionResponse(BaseModel):
         populate_by_name=True,
     )
     evaluation_dataset_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated evaluation dataset.",
-            title="Evaluation Dataset Id",
-        ),
+        str, Field(description="The ID of the associated evaluation dataset.")
     ]
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
-    test_case_data: Annotated[
-        ArtifactSchemaGeneration | SchemaGenerationBase, Field(title="Test Case Data")
-    ]
+    schema_type: Literal["GENERATION"] = "GENERATION"
+    test_case_data: ArtifactSchemaGeneration | SchemaGenerationBase
     chat_history: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Used for tracking previous chat interactions for multi-chat test cases",
-            title="Chat History",
+            description="Used for tracking previous chat interactions for multi-chat test cases"
         ),
     ] = None
     autogenerated: Annotated[
         bool,
         Field(
-            description="Boolean to track whether or not the test case is autogenerated",
-            title="Autogenerated",
+            description="Boolean to track whether or not the test case is autogenerated"
         ),
     ]
     test_case_metadata: Annotated[
-        dict[str, Any] | None,
-        Field(description="Metadata for the test case", title="Test Case Metadata"),
+        dict[str, Any] | None, Field(description="Metadata for the test case")
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -11590,61 +9559,44 @@ class GetKnowledgeBaseV2UploadResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    upload_id: Annotated[
-        str, Field(description="Unique ID of the upload job.", title="Upload Id")
-    ]
+    upload_id: Annotated[str, Field(description="Unique ID of the upload job.")]
     data_source_config: Annotated[
         DataSourceConfig,
-        Field(
-            description="Configuration for downloading data from source.",
-            title="Data Source Config",
-        ),
+        Field(description="Configuration for downloading data from source."),
     ]
     chunking_strategy_config: Annotated[
         ChunkingStrategyConfig | None,
         Field(
-            description="Configuration for chunking the text content of each artifact.",
-            title="Chunking Strategy Config",
+            description="Configuration for chunking the text content of each artifact."
         ),
     ] = None
     created_at: Annotated[
-        str,
-        Field(
-            description="The timestamp at which the upload job started.",
-            title="Created At",
-        ),
+        str, Field(description="The timestamp at which the upload job started.")
     ]
     updated_at: Annotated[
         str,
-        Field(
-            description="The timestamp at which the upload job was last updated.",
-            title="Updated At",
-        ),
+        Field(description="The timestamp at which the upload job was last updated."),
     ]
     status: Annotated[UploadJobStatus, Field(description="Sync status")]
     status_reason: Annotated[
-        str | None,
-        Field(description="Reason for the upload job's status.", title="Status Reason"),
+        str | None, Field(description="Reason for the upload job's status.")
     ] = None
     artifacts_status: Annotated[
         ArtifactsStatus,
         Field(
-            description="Number of artifacts in each of the various states, such as completed and failed for this upload. This includes artifacts for this data source that are retried.",
-            title="Artifacts Status",
+            description="Number of artifacts in each of the various states, such as completed and failed for this upload. This includes artifacts for this data source that are retried."
         ),
     ]
     artifacts: Annotated[
         list[EgpModelsArtifactInfo],
         Field(
-            description="List of info for each artifacts associated with this upload. This includes artifacts for this data source that are retried.",
-            title="Artifacts",
+            description="List of info for each artifacts associated with this upload. This includes artifacts for this data source that are retried."
         ),
     ]
     created_by_schedule_id: Annotated[
         str | None,
         Field(
-            description="Id of the upload schedule that triggered this upload_id. Null if triggered manually.",
-            title="Created By Schedule Id",
+            description="Id of the upload schedule that triggered this upload_id. Null if triggered manually."
         ),
     ] = None
 
@@ -11654,12 +9606,8 @@ class InstallDeploymentPackageRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    deployment_package_id: Annotated[
-        str | None, Field(title="Deployment Package Id")
-    ] = None
-    deployment_package_name: Annotated[
-        str | None, Field(title="Deployment Package Name")
-    ] = None
+    deployment_package_id: str | None = None
+    deployment_package_name: str | None = None
     deployment_package_type: DeploymentPackageType | None = None
     version_constraint: PackageVersionConstraint | None = None
 
@@ -11676,38 +9624,26 @@ class InteractionEntity(BaseModel):
     application_variant_id: Annotated[
         str,
         Field(
-            description="Identifier for the application variant that performed this interaction.",
-            title="Application Variant Id",
+            description="Identifier for the application variant that performed this interaction."
         ),
     ]
     thread_id: Annotated[
         str | None,
         Field(
-            description="Optional UUID identifying the conversation thread associated with the interaction.The interaction will be associated with the thread if the id represents an existing thread.If the thread with the specified id is not found, a new thread will be created.",
-            title="Thread Id",
+            description="Optional UUID identifying the conversation thread associated with the interaction.The interaction will be associated with the thread if the id represents an existing thread.If the thread with the specified id is not found, a new thread will be created."
         ),
     ] = None
     input: Annotated[
-        InteractionInput,
-        Field(description="The input data for the interaction.", title="Input"),
+        InteractionInput, Field(description="The input data for the interaction.")
     ]
     output: Annotated[
-        InteractionOutput,
-        Field(description="The output data from the interaction.", title="Output"),
+        InteractionOutput, Field(description="The output data from the interaction.")
     ]
     start_timestamp: Annotated[
-        datetime,
-        Field(
-            description="Timestamp marking the start of the interaction.",
-            title="Start Timestamp",
-        ),
+        datetime, Field(description="Timestamp marking the start of the interaction.")
     ]
     duration_ms: Annotated[
-        int,
-        Field(
-            description="Duration of the interaction in milliseconds.",
-            title="Duration Ms",
-        ),
+        int, Field(description="Duration of the interaction in milliseconds.")
     ] = 0
     operation_status: Annotated[
         OperationStatus, Field(description="The outcome status of the interaction.")
@@ -11715,20 +9651,16 @@ class InteractionEntity(BaseModel):
     operation_metadata: Annotated[
         dict[str, Any],
         Field(
-            description="Optional metadata related to the operation, including custom or predefined keys.",
-            title="Operation Metadata",
+            description="Optional metadata related to the operation, including custom or predefined keys."
         ),
     ] = {}
     trace_spans: Annotated[
         list[TraceSpanEntity] | None,
         Field(
-            description="List of trace span entities associated with the interaction.",
-            title="Trace Spans",
+            description="List of trace span entities associated with the interaction."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="Unique identifier for the interaction.", title="Id")
-    ]
+    id: Annotated[str, Field(description="Unique identifier for the interaction.")]
 
 
 class KnowledgeBaseDataSourceRequest(BaseModel):
@@ -11736,18 +9668,12 @@ class KnowledgeBaseDataSourceRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str | None, Field(title="Description")] = None
-    data_source_config: Annotated[
-        RemoteDataSourceConfig, Field(title="Data Source Config")
-    ]
+    name: str
+    description: str | None = None
+    data_source_config: RemoteDataSourceConfig
     data_source_auth_config: DataSourceAuthConfig | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -11756,41 +9682,27 @@ class KnowledgeBaseDataSourceResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str | None, Field(title="Description")] = None
-    data_source_config: Annotated[
-        RemoteDataSourceConfig, Field(title="Data Source Config")
-    ]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    name: str
+    description: str | None = None
+    data_source_config: RemoteDataSourceConfig
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -11800,45 +9712,31 @@ class KnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
         populate_by_name=True,
     )
     knowledge_base_data_source: KnowledgeBaseDataSourceResponse | None = None
-    knowledge_base_id: Annotated[str, Field(title="Knowledge Base Id")]
-    knowledge_base_data_source_id: Annotated[
-        str, Field(title="Knowledge Base Data Source Id")
-    ]
+    knowledge_base_id: str
+    knowledge_base_data_source_id: str
     chunking_strategy_config: ChunkingStrategyConfig
     status: KnowledgeBaseUploadScheduleStatus
-    status_reason: Annotated[str | None, Field(title="Status Reason")] = None
-    interval: Annotated[float, Field(title="Interval")]
-    next_run_at: Annotated[datetime | None, Field(title="Next Run At")] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    status_reason: str | None = None
+    interval: float
+    next_run_at: datetime | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -11848,7 +9746,7 @@ class LegacyEvaluationConfigExpanded(BaseModel):
         populate_by_name=True,
     )
     evaluation_type: EvaluationConfigORMEvaluationTypeEnum
-    studio_project_id: Annotated[str | None, Field(title="Studio Project Id")] = None
+    studio_project_id: str | None = None
     question_set: LegacyQuestionSetForView
 
 
@@ -11859,21 +9757,13 @@ class ListAutoGeneratedDraftTestCaseResponse(BaseModel):
     )
     items: Annotated[
         list[AutoGeneratedDraftTestCaseWithChunkInfoResponse],
-        Field(description="The data returned for the current page.", title="Items"),
+        Field(description="The data returned for the current page."),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class ListKnowledgeBaseV2ArtifactsResponse(BaseModel):
@@ -11882,8 +9772,7 @@ class ListKnowledgeBaseV2ArtifactsResponse(BaseModel):
         populate_by_name=True,
     )
     artifacts: Annotated[
-        list[EgpModelsArtifactInfo],
-        Field(description="List of artifacts.", title="Artifacts"),
+        list[EgpModelsArtifactInfo], Field(description="List of artifacts.")
     ]
 
 
@@ -11891,7 +9780,7 @@ Message = TypeAliasType(
     "Message",
     Annotated[
         EgpModelsUserMessage | ToolMessage | AgentMessage | EgpModelsSystemMessage,
-        Field(discriminator="role", title="Message"),
+        Field(discriminator="role"),
     ],
 )
 
@@ -11901,22 +9790,20 @@ class ModelTemplateRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     endpoint_type: ModelEndpointType
     model_type: ModelType
     vendor_configuration: LaunchVendorConfiguration
     model_creation_parameters_schema: Annotated[
         ParameterSchema | None,
         Field(
-            description="The field names and types of available parameter fields which may be specified during model creation",
-            title="Model Creation Parameters Schema",
+            description="The field names and types of available parameter fields which may be specified during model creation"
         ),
     ] = None
     model_request_parameters_schema: Annotated[
         ParameterSchema | None,
         Field(
-            description="The field names and types of available parameter fields which may be specified in a model execution API's `model_request_parameters` field.",
-            title="Model Request Parameters Schema",
+            description="The field names and types of available parameter fields which may be specified in a model execution API's `model_request_parameters` field."
         ),
     ] = None
     endpoint_protocol: Annotated[
@@ -11926,11 +9813,7 @@ class ModelTemplateRequest(BaseModel):
         ),
     ] = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -11939,22 +9822,20 @@ class ModelTemplateResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     endpoint_type: ModelEndpointType
     model_type: ModelType
     vendor_configuration: LaunchVendorConfiguration
     model_creation_parameters_schema: Annotated[
         ParameterSchema | None,
         Field(
-            description="The field names and types of available parameter fields which may be specified during model creation",
-            title="Model Creation Parameters Schema",
+            description="The field names and types of available parameter fields which may be specified during model creation"
         ),
     ] = None
     model_request_parameters_schema: Annotated[
         ParameterSchema | None,
         Field(
-            description="The field names and types of available parameter fields which may be specified in a model execution API's `model_request_parameters` field.",
-            title="Model Request Parameters Schema",
+            description="The field names and types of available parameter fields which may be specified in a model execution API's `model_request_parameters` field."
         ),
     ] = None
     endpoint_protocol: Annotated[
@@ -11963,29 +9844,18 @@ class ModelTemplateResponse(BaseModel):
             description="The name of the calling convention expected by the Launch model endpoint"
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
 
 
@@ -12023,18 +9893,10 @@ class PaginatedArtifactInfo(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedFineTuningJobResponse(BaseModel):
@@ -12071,18 +9933,10 @@ class PaginatedFineTuningJobResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedKnowledgeBaseDataSourceResponse(BaseModel):
@@ -12119,18 +9973,10 @@ class PaginatedKnowledgeBaseDataSourceResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedKnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
@@ -12167,18 +10013,10 @@ class PaginatedKnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedModelTemplateResponse(BaseModel):
@@ -12215,18 +10053,10 @@ class PaginatedModelTemplateResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedThemeResponse(BaseModel):
@@ -12263,18 +10093,10 @@ class PaginatedThemeResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PartialAutoGeneratedDraftTestCaseRequest(BaseModel):
@@ -12282,21 +10104,17 @@ class PartialAutoGeneratedDraftTestCaseRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    schema_type: Annotated[Literal["GENERATION"] | None, Field(title="Schema Type")] = (
-        None
-    )
+    schema_type: Literal["GENERATION"] | None = None
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase | None,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ] = None
     approved: Annotated[
         bool | None,
         Field(
-            description="Boolean to track whether or not the draft test case is approved",
-            title="Approved",
+            description="Boolean to track whether or not the draft test case is approved"
         ),
     ] = None
 
@@ -12306,30 +10124,19 @@ class PartialPatchEvaluationRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str | None, Field(title="Name")] = None
-    description: Annotated[str | None, Field(title="Description")] = None
-    application_spec_id: Annotated[str | None, Field(title="Application Spec Id")] = (
-        None
-    )
-    application_variant_id: Annotated[
-        str | None, Field(title="Application Variant Id")
-    ] = None
-    tags: Annotated[dict[str, Any] | None, Field(title="Tags")] = None
-    evaluation_config: Annotated[
-        dict[str, Any] | None, Field(title="Evaluation Config")
-    ] = None
+    name: str | None = None
+    description: str | None = None
+    application_spec_id: str | None = None
+    application_variant_id: str | None = None
+    tags: dict[str, Any] | None = None
+    evaluation_config: dict[str, Any] | None = None
     evaluation_config_id: Annotated[
-        str | None,
-        Field(
-            description="The ID of the associated evaluation config.",
-            title="Evaluation Config Id",
-        ),
+        str | None, Field(description="The ID of the associated evaluation config.")
     ] = None
     question_id_to_annotation_config: Annotated[
         dict[str, AnnotationConfig] | None,
         Field(
-            description="Specifies the annotation configuration to use for specific questions.",
-            title="Question Id To Annotation Config",
+            description="Specifies the annotation configuration to use for specific questions."
         ),
     ] = None
     annotation_config: Annotated[
@@ -12337,32 +10144,24 @@ class PartialPatchEvaluationRequest(BaseModel):
         | AnnotationConfigMultiturnUseCaseRequest
         | AnnotationConfigSummarizationUseCaseRequest
         | None,
-        Field(
-            description="Annotation configuration for tasking",
-            title="Annotation Config",
-        ),
+        Field(description="Annotation configuration for tasking"),
     ] = None
     evaluation_type: Annotated[
         Literal["llm_benchmark"] | None,
         Field(
-            description="If llm_benchmark is provided, the evaluation will be updated to a hybrid evaluation. No-op on existing hybrid evaluations, and not available for studio evaluations.",
-            title="Evaluation Type",
+            description="If llm_benchmark is provided, the evaluation will be updated to a hybrid evaluation. No-op on existing hybrid evaluations, and not available for studio evaluations."
         ),
     ] = None
     restore: Annotated[
         Literal[False],
-        Field(
-            description="Set to true to restore the entity from the database.",
-            title="Restore",
-        ),
+        Field(description="Set to true to restore the entity from the database."),
     ] = False
 
 
 RestorablePartialPatchEvaluationRequest = TypeAliasType(
     "RestorablePartialPatchEvaluationRequest",
     Annotated[
-        PartialPatchEvaluationRequest | RestoreRequest,
-        Field(discriminator="restore", title="RestorablePartialPatchEvaluationRequest"),
+        PartialPatchEvaluationRequest | RestoreRequest, Field(discriminator="restore")
     ],
 )
 
@@ -12372,43 +10171,7 @@ class ResultSchemaFlexible(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generation_output: Annotated[
-        str
-        | dict[
-            str,
-            str
-            | int
-            | float
-            | list[FlexibleIOChunk]
-            | list[ChatMessageV2]
-            | list[Any]
-            | dict[str, Any],
-        ],
-        Field(title="Generation Output"),
-    ]
-    generation_extra_info: ExtraInfoSchema | None = None
-
-
-class SchemaFlexible(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    input: Annotated[
-        str
-        | dict[
-            str,
-            str
-            | int
-            | float
-            | list[FlexibleIOChunk]
-            | list[ChatMessageV2]
-            | list[Any]
-            | dict[str, Any],
-        ],
-        Field(title="Input"),
-    ]
-    expected_output: Annotated[
+    generation_output: (
         str
         | dict[
             str,
@@ -12420,9 +10183,42 @@ class SchemaFlexible(BaseModel):
             | list[Any]
             | dict[str, Any],
         ]
-        | None,
-        Field(title="Expected Output"),
-    ] = None
+    )
+    generation_extra_info: ExtraInfoSchema | None = None
+
+
+class SchemaFlexible(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    input: (
+        str
+        | dict[
+            str,
+            str
+            | int
+            | float
+            | list[FlexibleIOChunk]
+            | list[ChatMessageV2]
+            | list[Any]
+            | dict[str, Any],
+        ]
+    )
+    expected_output: (
+        str
+        | dict[
+            str,
+            str
+            | int
+            | float
+            | list[FlexibleIOChunk]
+            | list[ChatMessageV2]
+            | list[Any]
+            | dict[str, Any],
+        ]
+        | None
+    ) = None
     expected_extra_info: ExtraInfoSchema | None = None
 
 
@@ -12434,27 +10230,21 @@ class TestCaseVersionRequest(BaseModel):
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase | SchemaFlexible,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ]
     chat_history: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Used for tracking previous chat interactions for multi-chat test cases",
-            title="Chat History",
+            description="Used for tracking previous chat interactions for multi-chat test cases"
         ),
     ] = None
     test_case_metadata: Annotated[
-        dict[str, Any] | None,
-        Field(description="Metadata for the test case", title="Test Case Metadata"),
+        dict[str, Any] | None, Field(description="Metadata for the test case")
     ] = None
     account_id: Annotated[
         str | None,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        Field(description="The ID of the account that owns the given entity."),
     ] = None
 
 
@@ -12468,21 +10258,18 @@ class Tool(BaseModel):
         Field(
             description="Name of the tool.\n\nA tool is a function that the _client application_ has at its disposal. The tool name is the name the client wishes the Agent to use to refer to this function when it decides if it wants the user to use the tool or not. Itmust be unique amongst the set of tools provided in a single API call.",
             pattern="^[a-zA-Z0-9_-]{1,64}$",
-            title="Name",
         ),
     ]
     description: Annotated[
         str,
         Field(
-            description="Description of the tool.\n\nBecause some queries are complex and may require multiple tools to complete, it is important to make these descriptions as informative as possible. If a tool is not being chosen when it should, it is common practice to tune the description of the tool to make it more apparent to the agent when the tool can be used effectively.",
-            title="Description",
+            description="Description of the tool.\n\nBecause some queries are complex and may require multiple tools to complete, it is important to make these descriptions as informative as possible. If a tool is not being chosen when it should, it is common practice to tune the description of the tool to make it more apparent to the agent when the tool can be used effectively."
         ),
     ]
     arguments: Annotated[
         ToolArguments,
         Field(
-            description='An JSON Schema-compliant schema for the tool arguments. To describe a function that accepts no parameters, provide the value `{"type": ""object", "properties": {}}`.\n\nFor more information on how to define a valid JSON Schema object, visit https://json-schema.org/understanding-json-schema/reference/object.html',
-            title="Arguments",
+            description='An JSON Schema-compliant schema for the tool arguments. To describe a function that accepts no parameters, provide the value `{"type": ""object", "properties": {}}`.\n\nFor more information on how to define a valid JSON Schema object, visit https://json-schema.org/understanding-json-schema/reference/object.html'
         ),
     ]
 
@@ -12492,7 +10279,7 @@ class Workflow(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    config: Annotated[
+    config: (
         WorkflowConfigNodeConfig
         | WorkflowConfigJinjaNodeConfig
         | WorkflowConfigChunkEvaluationNodeConfig
@@ -12512,14 +10299,11 @@ class Workflow(BaseModel):
         | WorkflowConfigSqlExecutorNodeConfig
         | WorkflowConfigStaticNodeConfig
         | WorkflowConfigGenerationNodeConfig
-        | None,
-        Field(title="Config"),
-    ] = None
-    name: Annotated[str | None, Field(title="Name")] = None
-    type: Annotated[str | None, Field(title="Type")] = None
-    inputs: Annotated[
-        dict[str, str | dict[str, str | Any]] | None, Field(title="Inputs")
-    ] = None
+        | None
+    ) = None
+    name: str | None = None
+    type: str | None = None
+    inputs: dict[str, str | dict[str, str | Any]] | None = None
 
 
 class WorkflowsUnionMember1(BaseModel):
@@ -12527,7 +10311,7 @@ class WorkflowsUnionMember1(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    config: Annotated[
+    config: (
         WorkflowsUnionMember1ConfigNodeConfig
         | WorkflowsUnionMember1ConfigJinjaNodeConfig
         | WorkflowsUnionMember1ConfigChunkEvaluationNodeConfig
@@ -12547,14 +10331,11 @@ class WorkflowsUnionMember1(BaseModel):
         | WorkflowsUnionMember1ConfigSqlExecutorNodeConfig
         | WorkflowsUnionMember1ConfigStaticNodeConfig
         | WorkflowsUnionMember1ConfigGenerationNodeConfig
-        | None,
-        Field(title="Config"),
-    ] = None
-    name: Annotated[str | None, Field(title="Name")] = None
-    type: Annotated[str | None, Field(title="Type")] = None
-    inputs: Annotated[
-        dict[str, str | dict[str, str | Any]] | None, Field(title="Inputs")
-    ] = None
+        | None
+    ) = None
+    name: str | None = None
+    type: str | None = None
+    inputs: dict[str, str | dict[str, str | Any]] | None = None
 
 
 class PlanEvaluation(BaseModel):
@@ -12562,7 +10343,7 @@ class PlanEvaluation(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    config: Annotated[
+    config: (
         PlanEvaluationConfigNodeConfig
         | PlanEvaluationConfigJinjaNodeConfig
         | PlanEvaluationConfigChunkEvaluationNodeConfig
@@ -12582,14 +10363,11 @@ class PlanEvaluation(BaseModel):
         | PlanEvaluationConfigSqlExecutorNodeConfig
         | PlanEvaluationConfigStaticNodeConfig
         | PlanEvaluationConfigGenerationNodeConfig
-        | None,
-        Field(title="Config"),
-    ] = None
-    name: Annotated[str | None, Field(title="Name")] = None
-    type: Annotated[str | None, Field(title="Type")] = None
-    inputs: Annotated[
-        dict[str, str | dict[str, str | Any]] | None, Field(title="Inputs")
-    ] = None
+        | None
+    ) = None
+    name: str | None = None
+    type: str | None = None
+    inputs: dict[str, str | dict[str, str | Any]] | None = None
 
 
 class WorkflowEvaluation(BaseModel):
@@ -12597,7 +10375,7 @@ class WorkflowEvaluation(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    config: Annotated[
+    config: (
         WorkflowEvaluationConfigNodeConfig
         | WorkflowEvaluationConfigJinjaNodeConfig
         | WorkflowEvaluationConfigChunkEvaluationNodeConfig
@@ -12617,14 +10395,11 @@ class WorkflowEvaluation(BaseModel):
         | WorkflowEvaluationConfigSqlExecutorNodeConfig
         | WorkflowEvaluationConfigStaticNodeConfig
         | WorkflowEvaluationConfigGenerationNodeConfig
-        | None,
-        Field(title="Config"),
-    ] = None
-    name: Annotated[str | None, Field(title="Name")] = None
-    type: Annotated[str | None, Field(title="Type")] = None
-    inputs: Annotated[
-        dict[str, str | dict[str, str | Any]] | None, Field(title="Inputs")
-    ] = None
+        | None
+    ) = None
+    name: str | None = None
+    type: str | None = None
+    inputs: dict[str, str | dict[str, str | Any]] | None = None
 
 
 ApplicationVariantReportWithScoresResponseCategoryScoresItem = TypeAliasType(
@@ -12656,19 +10431,15 @@ class ApplicationInteractionWithSpansResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    input: Annotated[dict[str, Any], Field(title="Input")]
-    output: Annotated[dict[str, Any], Field(title="Output")]
-    aggregated: Annotated[bool, Field(title="Aggregated")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    start_timestamp: Annotated[datetime, Field(title="Start Timestamp")]
+    id: str
+    input: dict[str, Any]
+    output: dict[str, Any]
+    aggregated: bool
+    application_spec_id: str
+    application_variant_id: str
+    start_timestamp: datetime
     duration_ms: Annotated[
-        int,
-        Field(
-            description="How much time the step took in milliseconds(ms)",
-            title="Duration Ms",
-        ),
+        int, Field(description="How much time the step took in milliseconds(ms)")
     ]
     operation_status: Annotated[
         ApplicationOperationStatus, Field(description="The outcome of the operation")
@@ -12676,22 +10447,18 @@ class ApplicationInteractionWithSpansResponse(BaseModel):
     operation_metadata: Annotated[
         dict[str, Any] | None,
         Field(
-            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations",
-            title="Operation Metadata",
+            description="The JSON representation of the metadata insights emitted through the execution. This can differ based on different types of operations"
         ),
     ] = None
-    chat_thread_id: Annotated[str | None, Field(title="Chat Thread Id")] = None
+    chat_thread_id: str | None = None
     interaction_source: ApplicationInteractionSource | None = None
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
-    trace_spans: Annotated[
-        list[EvaluationTraceSpanResponse] | None, Field(title="Trace Spans")
-    ] = None
+    trace_spans: list[EvaluationTraceSpanResponse] | None = None
 
 
 class ApplicationTestCaseFlexibleOutputResponse(BaseModel):
@@ -12699,32 +10466,23 @@ class ApplicationTestCaseFlexibleOutputResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    application_variant_id: str
+    evaluation_dataset_id: str
+    test_case_id: str
     output: ResultSchemaFlexible
-    schema_type: Annotated[Literal["FLEXIBLE"], Field(title="Schema Type")] = "FLEXIBLE"
-    application_interaction_id: Annotated[
-        str | None, Field(title="Application Interaction Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    schema_type: Literal["FLEXIBLE"] = "FLEXIBLE"
+    application_interaction_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
+    metrics: dict[str, int | float] | None = None
 
 
 class ApplicationTestCaseOutputRequest(BaseModel):
@@ -12732,29 +10490,20 @@ class ApplicationTestCaseOutputRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
-    output: Annotated[
-        ResultSchemaGeneration | ResultSchemaFlexible, Field(title="Output")
-    ]
+    application_variant_id: str
+    test_case_id: str
+    output: ResultSchemaGeneration | ResultSchemaFlexible
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    evaluation_dataset_version_num: Annotated[
-        int, Field(title="Evaluation Dataset Version Num")
-    ]
+    evaluation_dataset_version_num: int
     trace_spans: Annotated[
         list[EvaluationTraceSpanRequest] | None,
         Field(
-            description="List of trace spans associated with the application's execution. These spans provide insight into the individual steps taken by nodes involved in generating the output.",
-            title="Trace Spans",
+            description="List of trace spans associated with the application's execution. These spans provide insight into the individual steps taken by nodes involved in generating the output."
         ),
     ] = None
-    metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
+    metrics: dict[str, int | float] | None = None
 
 
 ApplicationTestCaseOutputResponse = TypeAliasType(
@@ -12762,7 +10511,7 @@ ApplicationTestCaseOutputResponse = TypeAliasType(
     Annotated[
         ApplicationTestCaseGenerationOutputResponse
         | ApplicationTestCaseFlexibleOutputResponse,
-        Field(discriminator="schema_type", title="ApplicationTestCaseOutputResponse"),
+        Field(discriminator="schema_type"),
     ],
 )
 
@@ -12772,41 +10521,29 @@ class ApplicationVariantReportWithScoresResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_spec_id: str
+    application_variant_id: str
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
-    evaluation_datasets: Annotated[
-        list[EvaluationDatasetReportGeneration] | None,
-        Field(title="Evaluation Datasets"),
-    ] = None
-    score: Annotated[float | None, Field(title="Score")] = None
-    category_scores: Annotated[
-        list[ApplicationVariantReportWithScoresResponseCategoryScoresItem] | None,
-        Field(title="Category Scores"),
-    ] = None
+    evaluation_datasets: list[EvaluationDatasetReportGeneration] | None = None
+    score: float | None = None
+    category_scores: (
+        list[ApplicationVariantReportWithScoresResponseCategoryScoresItem] | None
+    ) = None
 
 
 class ApplicationVariantReportWithScoresResponseWithViews(BaseModel):
@@ -12814,45 +10551,31 @@ class ApplicationVariantReportWithScoresResponseWithViews(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    async_jobs: Annotated[
-        list[ApplicationVariantReportAsyncJob] | None, Field(title="Async Jobs")
-    ] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    async_jobs: list[ApplicationVariantReportAsyncJob] | None = None
+    application_spec_id: str
+    application_variant_id: str
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     updated_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was last updated in ISO format.",
-            title="Updated At",
+            description="The date and time when the entity was last updated in ISO format."
         ),
     ]
-    evaluation_datasets: Annotated[
-        list[EvaluationDatasetReportGeneration] | None,
-        Field(title="Evaluation Datasets"),
-    ] = None
-    score: Annotated[float | None, Field(title="Score")] = None
-    category_scores: Annotated[
+    evaluation_datasets: list[EvaluationDatasetReportGeneration] | None = None
+    score: float | None = None
+    category_scores: (
         list[ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem]
-        | None,
-        Field(title="Category Scores"),
-    ] = None
+        | None
+    ) = None
 
 
 class ChatCompletion(BaseModel):
@@ -12861,7 +10584,7 @@ class ChatCompletion(BaseModel):
         populate_by_name=True,
     )
     message: ChatMessage
-    finish_reason: Annotated[str | None, Field(title="Finish Reason")] = None
+    finish_reason: str | None = None
 
 
 class ChatCompletionRequest(BaseModel):
@@ -12883,98 +10606,82 @@ class ChatCompletionRequest(BaseModel):
             description="What sampling temperature to use, between [0, 2]. Higher values like 1.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. Setting temperature=0.0 will enable fully deterministic (greedy) sampling.NOTE: The temperature parameter range for some model is limited to [0, 1] if the given value is above the available range, it defaults to the max value.",
             ge=0.0,
             le=2.0,
-            title="Temperature",
         ),
     ] = 0.2
     stop_sequences: Annotated[
         Annotated[list[str], Field(max_length=4)] | None,
         Field(
-            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence.",
-            title="Stop Sequences",
+            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence."
         ),
     ] = None
     max_tokens: Annotated[
         int | None,
         Field(
-            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used: \n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |\n",
-            title="Max Tokens",
+            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used:\n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |"
         ),
     ] = None
     top_p: Annotated[
         float | None,
         Field(
-            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models provided by Google, LLM Engine, and OpenAI.",
-            title="Top P",
+            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models provided by Google, LLM Engine, and OpenAI."
         ),
     ] = None
     top_k: Annotated[
         float | None,
         Field(
-            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models provided by Google and LLM Engine.",
-            title="Top K",
+            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models provided by Google and LLM Engine."
         ),
     ] = None
     frequency_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI.",
-            title="Frequency Penalty",
+            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI."
         ),
     ] = None
     presence_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI.",
-            title="Presence Penalty",
+            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models provided by LLM Engine and OpenAI."
         ),
     ] = None
     stream: Annotated[
         bool,
-        Field(
-            description="Flag indicating whether to stream the completion response",
-            title="Stream",
-        ),
+        Field(description="Flag indicating whether to stream the completion response"),
     ] = False
     logprobs: Annotated[
         bool | None,
         Field(
-            description="Whether to return logprobs. Currently only supported for llmengine chat models.",
-            title="Logprobs",
+            description="Whether to return logprobs. Currently only supported for llmengine chat models."
         ),
     ] = None
     top_logprobs: Annotated[
         int | None,
         Field(
-            description="Number of top logprobs to return. Currently only supported for llmengine chat models.",
-            title="Top Logprobs",
+            description="Number of top logprobs to return. Currently only supported for llmengine chat models."
         ),
     ] = None
     chat_template: Annotated[
         str | None,
         Field(
-            description="The chat template to use for the completion. Currently only supported for llmengine chat models.",
-            title="Chat Template",
+            description="The chat template to use for the completion. Currently only supported for llmengine chat models."
         ),
     ] = None
     chat_template_kwargs: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Additional keyword arguments for the chat template. Currently only supported for llmengine chat models.",
-            title="Chat Template Kwargs",
+            description="Additional keyword arguments for the chat template. Currently only supported for llmengine chat models."
         ),
     ] = None
     chat_history: Annotated[
         list[ChatMessageV2],
         Field(
-            description="Chat history entries with roles and messages. If there's no history, pass an empty list.",
-            title="Chat History",
+            description="Chat history entries with roles and messages. If there's no history, pass an empty list."
         ),
     ]
     prompt: Annotated[
         str,
         Field(
-            description="New user prompt. This will be sent to the model with a user role.",
-            title="Prompt",
+            description="New user prompt. This will be sent to the model with a user role."
         ),
     ]
 
@@ -12994,30 +10701,20 @@ class CreateKnowledgeBaseRequestV2(BaseModel):
         populate_by_name=True,
     )
     knowledge_base_name: Annotated[
-        str,
-        Field(
-            description="A unique name for the knowledge base",
-            title="Knowledge Base Name",
-        ),
+        str, Field(description="A unique name for the knowledge base")
     ]
     embedding_config: Annotated[
-        EmbeddingConfig,
-        Field(
-            description="The configuration of the embedding", title="Embedding Config"
-        ),
+        EmbeddingConfig, Field(description="The configuration of the embedding")
     ]
     account_id: Annotated[
         str | None,
         Field(
-            description="Account to create knowledge base in. If you have access to more than one account, you must specify an account_id",
-            title="Account Id",
+            description="Account to create knowledge base in. If you have access to more than one account, you must specify an account_id"
         ),
     ] = None
     metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="Metadata associated with the knowledge base", title="Metadata"
-        ),
+        Field(description="Metadata associated with the knowledge base"),
     ] = None
 
 
@@ -13042,36 +10739,31 @@ class ExecuteAgentRequest(BaseModel):
             "claude-2.0",
         ],
         Field(
-            description="The ID of the model to use for the agent. We only support the models listed here so far.",
-            title="Model",
+            description="The ID of the model to use for the agent. We only support the models listed here so far."
         ),
     ]
     memory_strategy: Annotated[
         MemoryStrategy | None,
         Field(
-            description="The memory strategy to use for the agent. A memory strategy is a way to prevent the underlying LLM's context limit from being exceeded. Each memory strategy uses a different technique to condense the input message list into a smaller payload for the underlying LLM.\n\nWe only support the Last K memory strategy right now, but will be adding new strategies soon.",
-            title="Memory Strategy",
+            description="The memory strategy to use for the agent. A memory strategy is a way to prevent the underlying LLM's context limit from being exceeded. Each memory strategy uses a different technique to condense the input message list into a smaller payload for the underlying LLM.\n\nWe only support the Last K memory strategy right now, but will be adding new strategies soon."
         ),
     ] = None
     tools: Annotated[
         list[Tool],
         Field(
-            description="The list of specs of tools that the agent can use. Each spec must contain a `name` key set to the name of the tool, a `description` key set to the description of the tool, and an `arguments` key set to a JSON Schema compliant object describing the tool arguments.\n\nThe name and description of each tool is used by the agent to decide when to use certain tools. Because some queries are complex and may require multiple tools to complete, it is important to make these descriptions as informative as possible. If a tool is not being chosen when it should, it is common practice to tune the description of the tool to make it more apparent to the agent when the tool can be used effectively.\n\n",
-            title="Tools",
+            description="The list of specs of tools that the agent can use. Each spec must contain a `name` key set to the name of the tool, a `description` key set to the description of the tool, and an `arguments` key set to a JSON Schema compliant object describing the tool arguments.\n\nThe name and description of each tool is used by the agent to decide when to use certain tools. Because some queries are complex and may require multiple tools to complete, it is important to make these descriptions as informative as possible. If a tool is not being chosen when it should, it is common practice to tune the description of the tool to make it more apparent to the agent when the tool can be used effectively."
         ),
     ]
     messages: Annotated[
         list[Message],
         Field(
-            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message.",
-            title="Messages",
+            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message."
         ),
     ]
     model_parameters: Annotated[
         ModelParameters,
         Field(
             description="Configuration parameters for the agent model, such as temperature, max_tokens, and stop_sequences.\n\nIf not specified, the default value are:\n- temperature: 0.2\n- max_tokens: None (limited by the model's max tokens)\n- stop_sequences: None",
-            title="Model Parameters",
             default_factory=lambda: ModelParameters.model_validate(
                 {"temperature": 0.2}
             ),
@@ -13080,8 +10772,7 @@ class ExecuteAgentRequest(BaseModel):
     instructions: Annotated[
         str,
         Field(
-            description="The initial instructions to provide to the agent.\n\nUse this to guide the agent to act in more specific ways. For example, if you have specific rules you want to restrict the agent to follow you can specify them here. For example, if I want the agent to always use certain tools before others, I can write that rule in these instructions.\n\nGood prompt engineering is crucial to getting performant results from the agent. If you are having trouble getting the agent to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM.",
-            title="Instructions",
+            description="The initial instructions to provide to the agent.\n\nUse this to guide the agent to act in more specific ways. For example, if you have specific rules you want to restrict the agent to follow you can specify them here. For example, if I want the agent to always use certain tools before others, I can write that rule in these instructions.\n\nGood prompt engineering is crucial to getting performant results from the agent. If you are having trouble getting the agent to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM."
         ),
     ] = "You are an AI assistant that helps users with their questions. You can answer questions directly or acquire information from any of the attached tools to assist you. Always answer the user's most recent query to the best of your knowledge.\n\nWhen asked about what tools are available, you must list each attached tool's name and description. When asked about what you can do, mention that in addition to your normal capabilities, you can also use the attached tools by listing their names and descriptions. You cannot use any other tools other than the ones provided to you explicitly."
 
@@ -13093,66 +10784,41 @@ class FlexibleTestCaseResultResponse(BaseModel):
     )
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaFlexible
-    test_case_evaluation_data_schema: Annotated[
-        Literal["FLEXIBLE"], Field(title="Test Case Evaluation Data Schema")
-    ] = "FLEXIBLE"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["FLEXIBLE"] = "FLEXIBLE"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -13163,61 +10829,42 @@ class FlexibleTestCaseVersionResponse(BaseModel):
         populate_by_name=True,
     )
     evaluation_dataset_id: Annotated[
-        str,
-        Field(
-            description="The ID of the associated evaluation dataset.",
-            title="Evaluation Dataset Id",
-        ),
+        str, Field(description="The ID of the associated evaluation dataset.")
     ]
-    schema_type: Annotated[Literal["FLEXIBLE"], Field(title="Schema Type")] = "FLEXIBLE"
+    schema_type: Literal["FLEXIBLE"] = "FLEXIBLE"
     test_case_data: SchemaFlexible
     chat_history: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Used for tracking previous chat interactions for multi-chat test cases",
-            title="Chat History",
+            description="Used for tracking previous chat interactions for multi-chat test cases"
         ),
     ] = None
     autogenerated: Annotated[
         bool,
         Field(
-            description="Boolean to track whether or not the test case is autogenerated",
-            title="Autogenerated",
+            description="Boolean to track whether or not the test case is autogenerated"
         ),
     ]
     test_case_metadata: Annotated[
-        dict[str, Any] | None,
-        Field(description="Metadata for the test case", title="Test Case Metadata"),
+        dict[str, Any] | None, Field(description="Metadata for the test case")
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -13236,16 +10883,12 @@ class KnowledgeBaseDataSourceConnectionResponse(BaseModel):
     last_uploaded_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the last upload for the data source was initiated.",
-            title="Last Uploaded At",
+            description="The date and time when the last upload for the data source was initiated."
         ),
     ]
     knowledge_base_data_source: Annotated[
         KnowledgeBaseDataSourceResponse,
-        Field(
-            description="The knowledge base data source entity.",
-            title="Knowledge Base Data Source",
-        ),
+        Field(description="The knowledge base data source entity."),
     ]
 
 
@@ -13255,75 +10898,51 @@ class KnowledgeBaseItemV2(BaseModel):
         populate_by_name=True,
     )
     knowledge_base_id: Annotated[
-        str,
-        Field(
-            description="The unique ID of the knowledge base", title="Knowledge Base Id"
-        ),
+        str, Field(description="The unique ID of the knowledge base")
     ]
     vector_store_id: Annotated[
         str,
         Field(
-            description="(Legacy) The unique ID of the underlying vector store. This is to allow for backwards compatibility with the V1 Vector Store APIs. This will be removed in the near future.",
-            title="Vector Store Id",
+            description="(Legacy) The unique ID of the underlying vector store. This is to allow for backwards compatibility with the V1 Vector Store APIs. This will be removed in the near future."
         ),
     ]
     knowledge_base_name: Annotated[
-        str,
-        Field(
-            description="The name of the knowledge base", title="Knowledge Base Name"
-        ),
+        str, Field(description="The name of the knowledge base")
     ]
     embedding_config: Annotated[
-        EmbeddingConfig,
-        Field(description="The embedding configuration", title="Embedding Config"),
+        EmbeddingConfig, Field(description="The embedding configuration")
     ]
     metadata: Annotated[
         dict[str, Any] | None,
-        Field(
-            description="Metadata associated with the knowledge base", title="Metadata"
-        ),
+        Field(description="Metadata associated with the knowledge base"),
     ] = None
     created_at: Annotated[
-        str,
-        Field(
-            description="The timestamp at which the knowledge base was created",
-            title="Created At",
-        ),
+        str, Field(description="The timestamp at which the knowledge base was created")
     ]
     updated_at: Annotated[
         str | None,
-        Field(
-            description="The timestamp at which the knowledge base was last updated",
-            title="Updated At",
-        ),
+        Field(description="The timestamp at which the knowledge base was last updated"),
     ] = None
     connections: Annotated[
         list[KnowledgeBaseDataSourceConnectionResponse] | None,
         Field(
-            description="The data source connections associated with the knowledge base. Only returned with the `view=Connections` query parameter.",
-            title="Connections",
+            description="The data source connections associated with the knowledge base. Only returned with the `view=Connections` query parameter."
         ),
     ] = None
     artifacts_status: Annotated[
         ArtifactsStatus | None,
         Field(
-            description="Number of artifacts in each of the various states, such as completed and failed for this knowledge base. This includes all data sources.",
-            title="Artifacts Status",
+            description="Number of artifacts in each of the various states, such as completed and failed for this knowledge base. This includes all data sources."
         ),
     ] = None
     artifact_count: Annotated[
         int | None,
         Field(
-            description="The total number of artifacts in the knowledge base. Only returned with the `view=ArtifactCount` query parameter.",
-            title="Artifact Count",
+            description="The total number of artifacts in the knowledge base. Only returned with the `view=ArtifactCount` query parameter."
         ),
     ] = None
     cluster_status: Annotated[
-        str | None,
-        Field(
-            description="Whether the knowledge base has been clustered.",
-            title="Cluster Status",
-        ),
+        str | None, Field(description="Whether the knowledge base has been clustered.")
     ] = None
 
 
@@ -13361,18 +10980,10 @@ class PaginatedApplicationVariantReportWithScoresResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedKnowledgeBaseItemV2(BaseModel):
@@ -13409,18 +11020,10 @@ class PaginatedKnowledgeBaseItemV2(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PartialTestCaseVersionRequest(BaseModel):
@@ -13431,27 +11034,21 @@ class PartialTestCaseVersionRequest(BaseModel):
     test_case_data: Annotated[
         ArtifactSchemaGeneration | SchemaGenerationBase | SchemaFlexible | None,
         Field(
-            description="The data for the test case in a format matching the provided schema_type",
-            title="Test Case Data",
+            description="The data for the test case in a format matching the provided schema_type"
         ),
     ] = None
     chat_history: Annotated[
         dict[str, Any] | None,
         Field(
-            description="Used for tracking previous chat interactions for multi-chat test cases",
-            title="Chat History",
+            description="Used for tracking previous chat interactions for multi-chat test cases"
         ),
     ] = None
     test_case_metadata: Annotated[
-        dict[str, Any] | None,
-        Field(description="Metadata for the test case", title="Test Case Metadata"),
+        dict[str, Any] | None, Field(description="Metadata for the test case")
     ] = None
     restore: Annotated[
         Literal[False],
-        Field(
-            description="Set to true to restore the entity from the database.",
-            title="Restore",
-        ),
+        Field(description="Set to true to restore the entity from the database."),
     ] = False
 
 
@@ -13460,37 +11057,24 @@ class PlanConfigParam(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    plan: Annotated[
-        list[PlanWorkflowItem | PlanBranchConfig] | None, Field(title="Plan")
-    ] = None
-    workflows: Annotated[
-        dict[str, str | list[WorkflowsUnionMember1]] | None, Field(title="Workflows")
-    ] = None
-    id: Annotated[str | None, Field(title="Id")] = None
-    account_id: Annotated[str | None, Field(title="Account Id")] = None
-    concurrency_default: Annotated[bool | None, Field(title="Concurrency Default")] = (
-        None
-    )
-    datasets: Annotated[list[Any] | None, Field(title="Datasets")] = None
-    egp_api_key_override: Annotated[str | None, Field(title="Egp Api Key Override")] = (
-        None
-    )
-    evaluations: Annotated[list[PlanEvaluation] | None, Field(title="Evaluations")] = (
-        None
-    )
-    final_output_nodes: Annotated[
-        list[str] | None, Field(title="Final Output Nodes")
-    ] = None
-    nodes_to_log: Annotated[str | list[str] | None, Field(title="Nodes To Log")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    streaming_nodes: Annotated[list[str] | None, Field(title="Streaming Nodes")] = None
+    plan: list[PlanWorkflowItem | PlanBranchConfig] | None = None
+    workflows: dict[str, str | list[WorkflowsUnionMember1]] | None = None
+    id: str | None = None
+    account_id: str | None = None
+    concurrency_default: bool | None = None
+    datasets: list[Any] | None = None
+    egp_api_key_override: str | None = None
+    evaluations: list[PlanEvaluation] | None = None
+    final_output_nodes: list[str] | None = None
+    nodes_to_log: str | list[str] | None = None
+    num_workers: int | None = None
+    streaming_nodes: list[str] | None = None
 
 
 RestorablePartialTestCaseVersionRequest = TypeAliasType(
     "RestorablePartialTestCaseVersionRequest",
     Annotated[
-        PartialTestCaseVersionRequest | RestoreRequest,
-        Field(discriminator="restore", title="RestorablePartialTestCaseVersionRequest"),
+        PartialTestCaseVersionRequest | RestoreRequest, Field(discriminator="restore")
     ],
 )
 
@@ -13499,10 +11083,7 @@ TestCaseResultResponse = TypeAliasType(
     "TestCaseResultResponse",
     Annotated[
         GenerationTestCaseResultResponse | FlexibleTestCaseResultResponse,
-        Field(
-            discriminator="test_case_evaluation_data_schema",
-            title="TestCaseResultResponse",
-        ),
+        Field(discriminator="test_case_evaluation_data_schema"),
     ],
 )
 
@@ -13511,7 +11092,7 @@ TestCaseVersionResponse = TypeAliasType(
     "TestCaseVersionResponse",
     Annotated[
         GenerationTestCaseVersionResponse | FlexibleTestCaseVersionResponse,
-        Field(discriminator="schema_type", title="TestCaseVersionResponse"),
+        Field(discriminator="schema_type"),
     ],
 )
 
@@ -13521,25 +11102,17 @@ class WorkflowConfigParam(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    workflow: Annotated[list[Workflow] | None, Field(title="Workflow")] = None
-    id: Annotated[str | None, Field(title="Id")] = None
-    account_id: Annotated[str | None, Field(title="Account Id")] = None
-    concurrency_default: Annotated[bool | None, Field(title="Concurrency Default")] = (
-        None
-    )
-    datasets: Annotated[list[Any] | None, Field(title="Datasets")] = None
-    egp_api_key_override: Annotated[str | None, Field(title="Egp Api Key Override")] = (
-        None
-    )
-    evaluations: Annotated[
-        list[WorkflowEvaluation] | None, Field(title="Evaluations")
-    ] = None
-    final_output_nodes: Annotated[
-        list[str] | None, Field(title="Final Output Nodes")
-    ] = None
-    nodes_to_log: Annotated[str | list[str] | None, Field(title="Nodes To Log")] = None
-    num_workers: Annotated[int | None, Field(title="Num Workers")] = None
-    streaming_nodes: Annotated[list[str] | None, Field(title="Streaming Nodes")] = None
+    workflow: list[Workflow] | None = None
+    id: str | None = None
+    account_id: str | None = None
+    concurrency_default: bool | None = None
+    datasets: list[Any] | None = None
+    egp_api_key_override: str | None = None
+    evaluations: list[WorkflowEvaluation] | None = None
+    final_output_nodes: list[str] | None = None
+    nodes_to_log: str | list[str] | None = None
+    num_workers: int | None = None
+    streaming_nodes: list[str] | None = None
 
 
 class ApplicationAgentsServicePlanConfig(BaseModel):
@@ -13548,7 +11121,7 @@ class ApplicationAgentsServicePlanConfig(BaseModel):
         populate_by_name=True,
     )
     params: PlanConfigParam
-    type: Annotated[Literal["PLAN"], Field(title="Type")]
+    type: Literal["PLAN"]
 
 
 class ApplicationAgentsServiceWorkflowConfig(BaseModel):
@@ -13557,7 +11130,7 @@ class ApplicationAgentsServiceWorkflowConfig(BaseModel):
         populate_by_name=True,
     )
     params: WorkflowConfigParam
-    type: Annotated[Literal["WORKFLOW"], Field(title="Type")]
+    type: Literal["WORKFLOW"]
 
 
 class ApplicationTestCaseFlexibleOutputResponseWithViews(BaseModel):
@@ -13567,35 +11140,24 @@ class ApplicationTestCaseFlexibleOutputResponseWithViews(BaseModel):
     )
     interaction: ApplicationInteractionWithSpansResponse | None = None
     test_case_version: TestCaseVersionResponse | None = None
-    metric_scores: Annotated[
-        list[ApplicationMetricScoreWithMetadata] | None, Field(title="Metric Scores")
-    ] = None
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    metric_scores: list[ApplicationMetricScoreWithMetadata] | None = None
+    application_variant_id: str
+    evaluation_dataset_id: str
+    test_case_id: str
     output: ResultSchemaFlexible
-    schema_type: Annotated[Literal["FLEXIBLE"], Field(title="Schema Type")] = "FLEXIBLE"
-    application_interaction_id: Annotated[
-        str | None, Field(title="Application Interaction Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    schema_type: Literal["FLEXIBLE"] = "FLEXIBLE"
+    application_interaction_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
+    metrics: dict[str, int | float] | None = None
 
 
 class ApplicationTestCaseGenerationOutputResponseWithViews(BaseModel):
@@ -13605,37 +11167,24 @@ class ApplicationTestCaseGenerationOutputResponseWithViews(BaseModel):
     )
     interaction: ApplicationInteractionWithSpansResponse | None = None
     test_case_version: TestCaseVersionResponse | None = None
-    metric_scores: Annotated[
-        list[ApplicationMetricScoreWithMetadata] | None, Field(title="Metric Scores")
-    ] = None
-    application_variant_id: Annotated[str, Field(title="Application Variant Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    metric_scores: list[ApplicationMetricScoreWithMetadata] | None = None
+    application_variant_id: str
+    evaluation_dataset_id: str
+    test_case_id: str
     output: ResultSchemaGeneration
-    schema_type: Annotated[Literal["GENERATION"], Field(title="Schema Type")] = (
-        "GENERATION"
-    )
-    application_interaction_id: Annotated[
-        str | None, Field(title="Application Interaction Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    schema_type: Literal["GENERATION"] = "GENERATION"
+    application_interaction_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
-    metrics: Annotated[dict[str, int | float] | None, Field(title="Metrics")] = None
+    metrics: dict[str, int | float] | None = None
 
 
 ApplicationTestCaseOutputResponseWithViews = TypeAliasType(
@@ -13643,10 +11192,7 @@ ApplicationTestCaseOutputResponseWithViews = TypeAliasType(
     Annotated[
         ApplicationTestCaseGenerationOutputResponseWithViews
         | ApplicationTestCaseFlexibleOutputResponseWithViews,
-        Field(
-            discriminator="schema_type",
-            title="ApplicationTestCaseOutputResponseWithViews",
-        ),
+        Field(discriminator="schema_type"),
     ],
 )
 
@@ -13656,28 +11202,18 @@ class ApplicationVariantAgentsServiceRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    name: Annotated[str, Field(title="Name")]
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: Annotated[
         ApplicationAgentsServicePlanConfig | ApplicationAgentsServiceWorkflowConfig,
-        Field(discriminator="type", title="Configuration"),
+        Field(discriminator="type"),
     ]
-    version: Annotated[Literal["AGENTS_SERVICE"], Field(title="Version")]
-    application_spec_id: Annotated[str | None, Field(title="Application Spec Id")] = (
-        None
-    )
+    version: Literal["AGENTS_SERVICE"]
+    application_spec_id: str | None = None
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
 
 
@@ -13686,40 +11222,27 @@ class ApplicationVariantAgentsServiceResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
-    name: Annotated[str, Field(title="Name")]
+    id: str
+    name: str
     description: Annotated[
-        str | None,
-        Field(
-            description="Optional description of the application variant",
-            title="Description",
-        ),
+        str | None, Field(description="Optional description of the application variant")
     ] = None
     configuration: Annotated[
         ApplicationAgentsServicePlanConfig | ApplicationAgentsServiceWorkflowConfig,
-        Field(discriminator="type", title="Configuration"),
+        Field(discriminator="type"),
     ]
-    version: Annotated[Literal["AGENTS_SERVICE"], Field(title="Version")]
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
+    version: Literal["AGENTS_SERVICE"]
+    application_spec_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
 
@@ -13730,7 +11253,7 @@ ApplicationVariantRequest = TypeAliasType(
         ApplicationVariantV0Request
         | ApplicationVariantAgentsServiceRequest
         | OfflineApplicationVariantRequest,
-        Field(discriminator="version", title="ApplicationVariantRequest"),
+        Field(discriminator="version"),
     ],
 )
 
@@ -13741,7 +11264,7 @@ ApplicationVariantResponse = TypeAliasType(
         ApplicationVariantV0Response
         | ApplicationVariantAgentsServiceResponse
         | OfflineApplicationVariantResponse,
-        Field(discriminator="version", title="ApplicationVariantResponse"),
+        Field(discriminator="version"),
     ],
 )
 
@@ -13751,10 +11274,8 @@ class CreateApplicationWithVariantRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    application_spec_name: Annotated[str, Field(title="Application Spec Name")]
-    application_spec_description: Annotated[
-        str, Field(title="Application Spec Description")
-    ]
+    application_spec_name: str
+    application_spec_description: str
     variant: ApplicationVariantRequest
 
 
@@ -13792,18 +11313,10 @@ class PaginatedApplicationTestCaseOutputResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedApplicationVariantResponse(BaseModel):
@@ -13840,18 +11353,10 @@ class PaginatedApplicationVariantResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedTestCaseResultResponse(BaseModel):
@@ -13888,18 +11393,10 @@ class PaginatedTestCaseResultResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedTestCaseVersionResponse(BaseModel):
@@ -13936,18 +11433,10 @@ class PaginatedTestCaseVersionResponse(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class TaskResponse(BaseModel):
@@ -13955,39 +11444,28 @@ class TaskResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
+    id: str
     task_type: TaskORMTaskTypeEnum
-    task_entity_parent_id: Annotated[str, Field(title="Task Entity Parent Id")]
-    task_entity_id: Annotated[str, Field(title="Task Entity Id")]
+    task_entity_parent_id: str
+    task_entity_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     assigned_to: Annotated[
         str | None,
-        Field(
-            description="The ID of the user that the task is assigned to.",
-            title="Assigned To",
-        ),
+        Field(description="The ID of the user that the task is assigned to."),
     ] = None
     assignment_expires_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the task assignment expires in ISO format.",
-            title="Assignment Expires At",
+            description="The date and time when the task assignment expires in ISO format."
         ),
     ] = None
     status: TaskORMStatusEnum
-    priority: Annotated[int, Field(title="Priority")]
+    priority: int
     task_entity: Annotated[
         TestCaseResultResponse | None,
-        Field(
-            description="The entity that the task is associated with.",
-            title="Task Entity",
-        ),
+        Field(description="The entity that the task is associated with."),
     ] = None
 
 
@@ -13996,33 +11474,25 @@ class TaskWithAssignee(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: Annotated[str, Field(title="Id")]
+    id: str
     task_type: TaskORMTaskTypeEnum
-    task_entity_parent_id: Annotated[str, Field(title="Task Entity Parent Id")]
-    task_entity_id: Annotated[str, Field(title="Task Entity Id")]
+    task_entity_parent_id: str
+    task_entity_id: str
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     assigned_to: UserV2Details | None = None
     assignment_expires_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the task assignment expires in ISO format.",
-            title="Assignment Expires At",
+            description="The date and time when the task assignment expires in ISO format."
         ),
     ] = None
     status: TaskORMStatusEnum
-    priority: Annotated[int, Field(title="Priority")]
+    priority: int
     task_entity: Annotated[
         TestCaseResultResponse | None,
-        Field(
-            description="The entity that the task is associated with.",
-            title="Task Entity",
-        ),
+        Field(description="The entity that the task is associated with."),
     ] = None
 
 
@@ -14033,72 +11503,45 @@ class FlexibleTestCaseResultResponseExpanded(BaseModel):
     )
     task: TaskWithAssignee | None = None
     test_case_version: TestCaseVersionResponse
-    annotation_results: Annotated[
-        list[AnnotationResultExpanded] | None, Field(title="Annotation Results")
-    ] = None
+    annotation_results: list[AnnotationResultExpanded] | None = None
     evaluation_dataset: EvaluationDatasetResponse
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaFlexible
-    test_case_evaluation_data_schema: Annotated[
-        Literal["FLEXIBLE"], Field(title="Test Case Evaluation Data Schema")
-    ] = "FLEXIBLE"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["FLEXIBLE"] = "FLEXIBLE"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -14110,72 +11553,45 @@ class FlexibleTestCaseResultResponseWithViews(BaseModel):
     )
     test_case_version: TestCaseVersionResponse | None = None
     task: TaskWithAssignee | None = None
-    metrics: Annotated[dict[str, float] | None, Field(title="Metrics")] = None
-    annotation_results: Annotated[
-        list[AnnotationResultExpanded] | None, Field(title="Annotation Results")
-    ] = None
+    metrics: dict[str, float] | None = None
+    annotation_results: list[AnnotationResultExpanded] | None = None
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaFlexible
-    test_case_evaluation_data_schema: Annotated[
-        Literal["FLEXIBLE"], Field(title="Test Case Evaluation Data Schema")
-    ] = "FLEXIBLE"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["FLEXIBLE"] = "FLEXIBLE"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -14187,72 +11603,45 @@ class GenerationTestCaseResultResponseExpanded(BaseModel):
     )
     task: TaskWithAssignee | None = None
     test_case_version: TestCaseVersionResponse
-    annotation_results: Annotated[
-        list[AnnotationResultExpanded] | None, Field(title="Annotation Results")
-    ] = None
+    annotation_results: list[AnnotationResultExpanded] | None = None
     evaluation_dataset: EvaluationDatasetResponse
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaGeneration
-    test_case_evaluation_data_schema: Annotated[
-        Literal["GENERATION"], Field(title="Test Case Evaluation Data Schema")
-    ] = "GENERATION"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["GENERATION"] = "GENERATION"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -14264,72 +11653,45 @@ class GenerationTestCaseResultResponseWithViews(BaseModel):
     )
     test_case_version: TestCaseVersionResponse | None = None
     task: TaskWithAssignee | None = None
-    metrics: Annotated[dict[str, float] | None, Field(title="Metrics")] = None
-    annotation_results: Annotated[
-        list[AnnotationResultExpanded] | None, Field(title="Annotation Results")
-    ] = None
+    metrics: dict[str, float] | None = None
+    annotation_results: list[AnnotationResultExpanded] | None = None
     label_status: EvaluationORMStatusEnum
     audit_status: AuditORMStatusEnum | None = None
-    audit_required: Annotated[bool | None, Field(title="Audit Required")] = None
-    audit_comment: Annotated[str | None, Field(title="Audit Comment")] = None
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    evaluation_id: Annotated[str, Field(title="Evaluation Id")]
-    evaluation_dataset_id: Annotated[str, Field(title="Evaluation Dataset Id")]
-    evaluation_dataset_version_num: Annotated[
-        str, Field(title="Evaluation Dataset Version Num")
-    ]
-    test_case_id: Annotated[str, Field(title="Test Case Id")]
+    audit_required: bool | None = None
+    audit_comment: str | None = None
+    application_spec_id: str
+    evaluation_id: str
+    evaluation_dataset_id: str
+    evaluation_dataset_version_num: str
+    test_case_id: str
     test_case_evaluation_data: ResultSchemaGeneration
-    test_case_evaluation_data_schema: Annotated[
-        Literal["GENERATION"], Field(title="Test Case Evaluation Data Schema")
-    ] = "GENERATION"
-    result: Annotated[dict[str, Any] | None, Field(title="Result")] = None
-    completed_at: Annotated[datetime | None, Field(title="Completed At")] = None
+    test_case_evaluation_data_schema: Literal["GENERATION"] = "GENERATION"
+    result: dict[str, Any] | None = None
+    completed_at: datetime | None = None
     time_spent_labeling_s: Annotated[
-        int | None,
-        Field(
-            description="The time spent labeling in seconds.",
-            title="Time Spent Labeling S",
-        ),
+        int | None, Field(description="The time spent labeling in seconds.")
     ] = None
-    application_test_case_output_id: Annotated[
-        str | None, Field(title="Application Test Case Output Id")
-    ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    application_test_case_output_id: str | None = None
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     annotated_by_user_id: Annotated[
-        str | None,
-        Field(
-            description="The user who annotated the task.", title="Annotated By User Id"
-        ),
+        str | None, Field(description="The user who annotated the task.")
     ] = None
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -14339,10 +11701,7 @@ TestCaseResultExpanded = TypeAliasType(
     Annotated[
         GenerationTestCaseResultResponseExpanded
         | FlexibleTestCaseResultResponseExpanded,
-        Field(
-            discriminator="test_case_evaluation_data_schema",
-            title="TestCaseResultExpanded",
-        ),
+        Field(discriminator="test_case_evaluation_data_schema"),
     ],
 )
 
@@ -14352,10 +11711,7 @@ TestCaseResultResponseWithViews = TypeAliasType(
     Annotated[
         GenerationTestCaseResultResponseWithViews
         | FlexibleTestCaseResultResponseWithViews,
-        Field(
-            discriminator="test_case_evaluation_data_schema",
-            title="TestCaseResultResponseWithViews",
-        ),
+        Field(discriminator="test_case_evaluation_data_schema"),
     ],
 )
 
@@ -14365,99 +11721,65 @@ class EvaluationResponseWithViews(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    test_case_results: Annotated[
-        list[TestCaseResultExpanded] | None, Field(title="Test Case Results")
-    ] = None
-    evaluation_config_expanded: Annotated[
-        EvaluationConfigExpanded | LegacyEvaluationConfigExpanded | None,
-        Field(title="Evaluation Config Expanded"),
-    ] = None
-    async_jobs: Annotated[list[AsyncJobForView] | None, Field(title="Async Jobs")] = (
-        None
-    )
+    test_case_results: list[TestCaseResultExpanded] | None = None
+    evaluation_config_expanded: (
+        EvaluationConfigExpanded | LegacyEvaluationConfigExpanded | None
+    ) = None
+    async_jobs: list[AsyncJobForView] | None = None
     application_spec: ApplicationSpecResponse | None = None
-    name: Annotated[str, Field(title="Name")]
-    description: Annotated[str, Field(title="Description")]
+    name: str
+    description: str
     status: EvaluationORMStatusEnum
-    application_spec_id: Annotated[str, Field(title="Application Spec Id")]
-    application_variant_id: Annotated[
-        str | None, Field(title="Application Variant Id")
-    ] = None
-    tags: Annotated[dict[str, Any] | None, Field(title="Tags")] = None
-    evaluation_config: Annotated[
-        dict[str, Any] | None, Field(title="Evaluation Config")
-    ] = None
+    application_spec_id: str
+    application_variant_id: str | None = None
+    tags: dict[str, Any] | None = None
+    evaluation_config: dict[str, Any] | None = None
     evaluation_config_id: Annotated[
-        str | None,
-        Field(
-            description="The ID of the associated evaluation config.",
-            title="Evaluation Config Id",
-        ),
+        str | None, Field(description="The ID of the associated evaluation config.")
     ] = None
     completed_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format.",
-            title="Completed At",
+            description="The date and time that all test case results for the evaluation were completed for the evaluation in ISO format."
         ),
     ] = None
     total_test_case_result_count: Annotated[
         int,
-        Field(
-            description="The total number of test case results for the evaluation",
-            title="Total Test Case Result Count",
-        ),
+        Field(description="The total number of test case results for the evaluation"),
     ]
     completed_test_case_result_count: Annotated[
         int,
         Field(
-            description="The number of test case results that have been completed for the evaluation",
-            title="Completed Test Case Result Count",
+            description="The number of test case results that have been completed for the evaluation"
         ),
     ]
     annotation_config: Annotated[
         AnnotationConfig | None,
-        Field(
-            description="Annotation configuration for tasking",
-            title="Annotation Config",
-        ),
+        Field(description="Annotation configuration for tasking"),
     ] = None
     question_id_to_annotation_config: Annotated[
         dict[str, AnnotationConfig] | None,
         Field(
-            description="Specifies the annotation configuration to use for specific questions.",
-            title="Question Id To Annotation Config",
+            description="Specifies the annotation configuration to use for specific questions."
         ),
     ] = None
-    id: Annotated[
-        str, Field(description="The unique identifier of the entity.", title="Id")
-    ]
+    id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
         Field(
-            description="The date and time when the entity was created in ISO format.",
-            title="Created At",
+            description="The date and time when the entity was created in ISO format."
         ),
     ]
     account_id: Annotated[
-        str,
-        Field(
-            description="The ID of the account that owns the given entity.",
-            title="Account Id",
-        ),
+        str, Field(description="The ID of the account that owns the given entity.")
     ]
     created_by_user_id: Annotated[
-        str,
-        Field(
-            description="The user who originally created the entity.",
-            title="Created By User Id",
-        ),
+        str, Field(description="The user who originally created the entity.")
     ]
     archived_at: Annotated[
         datetime | None,
         Field(
-            description="The date and time when the entity was archived in ISO format.",
-            title="Archived At",
+            description="The date and time when the entity was archived in ISO format."
         ),
     ] = None
 
@@ -14496,18 +11818,10 @@ class PaginatedEvaluationResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]
 
 
 class PaginatedTestCaseResultResponseWithViews(BaseModel):
@@ -14544,15 +11858,7 @@ class PaginatedTestCaseResultResponseWithViews(BaseModel):
         ),
     ]
     total_item_count: Annotated[
-        int,
-        Field(
-            description="The total number of items of the query",
-            title="Total Item Count",
-        ),
+        int, Field(description="The total number of items of the query")
     ]
-    current_page: Annotated[
-        int, Field(description="The current page number.", title="Current Page")
-    ]
-    items_per_page: Annotated[
-        int, Field(description="The number of items per page.", title="Items Per Page")
-    ]
+    current_page: Annotated[int, Field(description="The current page number.")]
+    items_per_page: Annotated[int, Field(description="The number of items per page.")]

@@ -17,13 +17,10 @@ class AssistantMessage(BaseModel):
     role: Annotated[
         Literal["assistant"],
         Field(
-            description="The role of the message. Must be set to 'assistant'.\n\nAn assistant message is a message from the AI to the client. It is different from an agent message in that it cannot contain a tool request. It is simply a direct response from the AI to the client.",
-            title="Role",
+            description="The role of the message. Must be set to 'assistant'.\n\nAn assistant message is a message from the AI to the client. It is different from an agent message in that it cannot contain a tool request. It is simply a direct response from the AI to the client."
         ),
     ] = "assistant"
-    content: Annotated[
-        str, Field(description="Text response from the assistant", title="Content")
-    ]
+    content: Annotated[str, Field(description="Text response from the assistant")]
 
 
 class ImageDataSubPart(BaseModel):
@@ -33,26 +30,19 @@ class ImageDataSubPart(BaseModel):
     )
     type: Annotated[
         Literal["base64"],
-        Field(
-            description="The type of the image data. Only base64 is supported.",
-            title="Type",
-        ),
+        Field(description="The type of the image data. Only base64 is supported."),
     ] = "base64"
     media_type: Annotated[
         str,
         Field(
-            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types.",
-            title="Media Type",
+            description="The media/mime type of the image data. For example, 'image/png'. Check providers' documentation for supported media types."
         ),
     ]
-    data: Annotated[
-        str, Field(description="The base64-encoded image data.", title="Data")
-    ]
+    data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -62,7 +52,7 @@ class ImageDataUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_data"], Field(title="Type")] = "image_data"
+    type: Literal["image_data"] = "image_data"
     image_data: Annotated[
         ImageDataSubPart, Field(description="Specifies inline image data")
     ]
@@ -74,17 +64,12 @@ class ImageUrlSubPart(BaseModel):
         populate_by_name=True,
     )
     url: Annotated[
-        str,
-        Field(
-            description="The URL of the image. Note: only OpenAI supports this.",
-            title="Url",
-        ),
+        str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
         Literal["low", "high", "auto"] | None,
         Field(
-            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter.",
-            title="Detail",
+            description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
     ] = None
 
@@ -94,7 +79,7 @@ class ImageUrlUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["image_url"], Field(title="Type")] = "image_url"
+    type: Literal["image_url"] = "image_url"
     image_url: Annotated[
         ImageUrlSubPart,
         Field(
@@ -110,11 +95,7 @@ class LastKMemoryStrategyParams(BaseModel):
     )
     k: Annotated[
         int,
-        Field(
-            description="The maximum number of previous messages to remember.",
-            ge=1,
-            title="K",
-        ),
+        Field(description="The maximum number of previous messages to remember.", ge=1),
     ]
 
 
@@ -129,56 +110,48 @@ class ModelParameters(BaseModel):
             description="What sampling temperature to use, between [0, 1]. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. Setting temperature=0.0 will enable fully deterministic (greedy) sampling. Temperature is ignored for OpenAI reasoning models.",
             ge=0.0,
             le=1.0,
-            title="Temperature",
         ),
     ] = 0.2
     stop_sequences: Annotated[
         Annotated[list[str], Field(max_length=4)] | None,
         Field(
-            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence.",
-            title="Stop Sequences",
+            description="List of up to 4 sequences where the API will stop generating further tokens. The returned text will not contain the stop sequence."
         ),
     ] = None
     max_tokens: Annotated[
         int | None,
         Field(
-            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used: \n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |\n",
-            title="Max Tokens",
+            description="The maximum number of tokens to generate in the completion. The token count of your prompt plus max_tokens cannot exceed the model's context length. If not, specified, max_tokens will be determined based on the model used:\n| Model API family | Model API default | EGP applied default |\n| --- | --- | --- |\n| OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |\n| OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |\n| LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |\n| Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |"
         ),
     ] = None
     topP: Annotated[
         float | None,
         Field(
-            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models from Anthropic, Google, Mistral, LLM Engine, and OpenAI.",
-            title="Topp",
+            description="The cumulative probability cutoff for token selection. Lower values mean sampling from a smaller, more top-weighted nucleus. Available for models from Anthropic, Google, Mistral, LLM Engine, and OpenAI."
         ),
     ] = None
     topK: Annotated[
         int | None,
         Field(
-            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models from Anthropic, Google, and LLM Engine.",
-            title="Topk",
+            description="Sample from the k most likely next tokens at each step. Lower k focuses on higher probability tokens. Available for models from Anthropic, Google, and LLM Engine."
         ),
     ] = None
     frequency_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI",
-            title="Frequency Penalty",
+            description="Penalize tokens based on how much they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI"
         ),
     ] = None
     presence_penalty: Annotated[
         float | None,
         Field(
-            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI.",
-            title="Presence Penalty",
+            description="Penalize tokens based on if they have already appeared in the text. Positive values encourage the model to generate new tokens and negative values encourage the model to repeat tokens. Available for models from LLM Engine, and OpenAI."
         ),
     ] = None
     reasoning_effort: Annotated[
         Literal["low", "medium", "high"] | None,
         Field(
-            description="The effort level for the model to reason. Available for models from OpenAI.",
-            title="Reasoning Effort",
+            description="The effort level for the model to reason. Available for models from OpenAI."
         ),
     ] = None
 
@@ -191,13 +164,10 @@ class SystemMessage(BaseModel):
     role: Annotated[
         Literal["system"],
         Field(
-            description="The role of the message. Must be set to 'system'.\n\nA system message is different from other messages in that it does not originate from a party engaged in a user/AI conversation. Instead, it is a message that is injected by either the application or system to guide the conversation. For example, a system message may be used as initial instructions for an AI entity or to tell the AI that it did not do something correctly.",
-            title="Role",
+            description="The role of the message. Must be set to 'system'.\n\nA system message is different from other messages in that it does not originate from a party engaged in a user/AI conversation. Instead, it is a message that is injected by either the application or system to guide the conversation. For example, a system message may be used as initial instructions for an AI entity or to tell the AI that it did not do something correctly."
         ),
     ] = "system"
-    content: Annotated[
-        str, Field(description="Text input from the system.", title="Content")
-    ]
+    content: Annotated[str, Field(description="Text input from the system.")]
 
 
 class TextUserMessageContentParts(BaseModel):
@@ -205,18 +175,15 @@ class TextUserMessageContentParts(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["text"], Field(title="Type")] = "text"
-    text: Annotated[str, Field(title="Text")]
+    type: Literal["text"] = "text"
+    text: str
 
 
 UserMessageContentParts = TypeAliasType(
     "UserMessageContentParts",
-    Annotated[
-        TextUserMessageContentParts
-        | ImageUrlUserMessageContentParts
-        | ImageDataUserMessageContentParts,
-        Field(title="UserMessageContentParts"),
-    ],
+    TextUserMessageContentParts
+    | ImageUrlUserMessageContentParts
+    | ImageDataUserMessageContentParts,
 )
 
 
@@ -228,8 +195,7 @@ class LastKMemoryStrategy(BaseModel):
     name: Annotated[
         Literal["last_k"],
         Field(
-            description="Name of the memory strategy. Must be `last_k`.\n\nThis strategy truncates the message history to the last `k` messages. It is the simplest way to prevent the model's context limit from being exceeded. However, this strategy only allows the model to have short term memory. For longer term memory, please use one of the other strategies.",
-            title="Name",
+            description="Name of the memory strategy. Must be `last_k`.\n\nThis strategy truncates the message history to the last `k` messages. It is the simplest way to prevent the model's context limit from being exceeded. However, this strategy only allows the model to have short term memory. For longer term memory, please use one of the other strategies."
         ),
     ] = "last_k"
     params: Annotated[
@@ -238,9 +204,7 @@ class LastKMemoryStrategy(BaseModel):
     ]
 
 
-MemoryStrategy = TypeAliasType(
-    "MemoryStrategy", Annotated[LastKMemoryStrategy, Field(title="MemoryStrategy")]
-)
+MemoryStrategy = TypeAliasType("MemoryStrategy", LastKMemoryStrategy)
 
 
 class UserMessage(BaseModel):
@@ -251,24 +215,19 @@ class UserMessage(BaseModel):
     role: Annotated[
         Literal["user"],
         Field(
-            description="The role of the message. Must be set to 'user'.\n\nA user message is a message from the user to the AI. This should be the message used to send end user input to the AI.",
-            title="Role",
+            description="The role of the message. Must be set to 'user'.\n\nA user message is a message from the user to the AI. This should be the message used to send end user input to the AI."
         ),
     ] = "user"
     content: Annotated[
         str | list[UserMessageContentParts],
         Field(
-            description="Input from the user. Can either be text or a list of content parts. Not all models support image content parts, or multiple parts.",
-            title="Content",
+            description="Input from the user. Can either be text or a list of content parts. Not all models support image content parts, or multiple parts."
         ),
     ]
 
 
 ChatMessage = TypeAliasType(
-    "ChatMessage",
-    Annotated[
-        UserMessage | AssistantMessage | SystemMessage, Field(title="ChatMessage")
-    ],
+    "ChatMessage", UserMessage | AssistantMessage | SystemMessage
 )
 
 
@@ -280,8 +239,7 @@ class CreateChatCompletionRequest(BaseModel):
     account_id: Annotated[
         str | None,
         Field(
-            description="The account ID to use for usage tracking. This will be gradually enforced.",
-            title="Account Id",
+            description="The account ID to use for usage tracking. This will be gradually enforced."
         ),
     ] = None
     model: Annotated[
@@ -339,8 +297,7 @@ class CreateChatCompletionRequest(BaseModel):
             "llama3-1-405b-instruct-v1",
         ],
         Field(
-            description="The ID of the model to use for chat completions. We only support the models listed here so far.",
-            title="Model",
+            description="The ID of the model to use for chat completions. We only support the models listed here so far."
         ),
     ]
     memory_strategy: Annotated[
@@ -352,8 +309,7 @@ class CreateChatCompletionRequest(BaseModel):
     messages: Annotated[
         list[ChatMessage],
         Field(
-            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message.",
-            title="Messages",
+            description="The list of messages in the conversation.\n\nExpand each message type to see how it works and when to use it. Most conversations should begin with a single `user` message."
         ),
     ]
     model_parameters: Annotated[
@@ -368,21 +324,18 @@ class CreateChatCompletionRequest(BaseModel):
     instructions: Annotated[
         str,
         Field(
-            description="The initial instructions to provide to the chat completion model.\n\nUse this to guide the model to act in more specific ways. For example, if you have specific rules you want to restrict the model to follow you can specify them here.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM.",
-            title="Instructions",
+            description="The initial instructions to provide to the chat completion model.\n\nUse this to guide the model to act in more specific ways. For example, if you have specific rules you want to restrict the model to follow you can specify them here.\n\nGood prompt engineering is crucial to getting performant results from the model. If you are having trouble getting the model to perform well, try writing more specific instructions here before trying more expensive techniques such as swapping in other models or finetuning the underlying LLM."
         ),
     ] = "You are an AI assistant that helps users with their questions by chatting back and forth with them. When asked a question, you should answer it as best as you can with the information you have. If you need more information, you can ask the user for it."
     chat_template: Annotated[
         str | None,
         Field(
-            description="Currently only supported for LLM-Engine models. A Jinja template string that defines how the chat completion API formats the string prompt. For Llama models, the template must take in at most a `messages` object, `bos_token` string, and `eos_token` string. The `messages` object is a list of dictionaries, each with keys `role` and `content`. For Mixtral models, the template must take in at most a `messages` object and `eos_token` string. The `messages` object looks identical to the Llama model's `messages` object, but the template can assume the `role` key takes on the values `user` or `assistant`, or `system` for the first message. The chat template either needs to handle this system message (which gets set via the `instructions` field or by the messages), or the `instructions` field must be set to `null` and the `messages` object must not contain any system messages.See the default chat template present in the Llama and Mixtral tokenizers for examples.",
-            title="Chat Template",
+            description="Currently only supported for LLM-Engine models. A Jinja template string that defines how the chat completion API formats the string prompt. For Llama models, the template must take in at most a `messages` object, `bos_token` string, and `eos_token` string. The `messages` object is a list of dictionaries, each with keys `role` and `content`. For Mixtral models, the template must take in at most a `messages` object and `eos_token` string. The `messages` object looks identical to the Llama model's `messages` object, but the template can assume the `role` key takes on the values `user` or `assistant`, or `system` for the first message. The chat template either needs to handle this system message (which gets set via the `instructions` field or by the messages), or the `instructions` field must be set to `null` and the `messages` object must not contain any system messages.See the default chat template present in the Llama and Mixtral tokenizers for examples."
         ),
     ] = None
     stream: Annotated[
         bool,
         Field(
-            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time.",
-            title="Stream",
+            description="Whether or not to stream the response.\n\nSetting this to True will stream the completion in real-time."
         ),
     ] = False

@@ -309,10 +309,9 @@ class _Builder:
             return Model(name, "alias", root=self.types.read(schema))
         description = _text(schema.get("description"))
         deprecated = schema.get("deprecated") is True
-        if _is_object(schema):
-            required = schema.get("required") or ()
-            props = schema.get("properties")
-            props = props if is_map(props) else {}
+        composed = self._composed(schema, [])
+        if composed is not None or _is_object(schema):
+            props, required = composed if composed is not None else _own_fields(schema)
             python_names = naming.field_python_names(props)
             fields = tuple(
                 self.field(wire, prop, wire in required, python_names[wire][0])
@@ -339,6 +338,41 @@ class _Builder:
             deprecated=deprecated,
         )
 
+    def _composed(
+        self, schema: Mapping[str, Any], seen: list[str]
+    ) -> tuple[dict[str, Any], set[str]] | None:
+        """The fields of an ``allOf`` of objects (a subclass in the models: the members'
+        fields, then its own), or None when ``schema`` is no such composition."""
+        members = schema.get("allOf")
+        if not isinstance(members, list) or not members or "anyOf" in schema or "oneOf" in schema:
+            return None
+        if len(members) == 1 and "properties" not in schema:
+            return None  # ``allOf: [X]`` with metadata: X itself
+        props: dict[str, Any] = {}
+        required: set[str] = set()
+        for member in members:
+            ref = member.get("$ref") if is_map(member) else None
+            if isinstance(ref, str):
+                if ref in seen:
+                    return None
+                target = self.deref(member)
+                found = self._composed(target, [*seen, ref])
+                if found is None and not _is_object(target):
+                    return None
+            elif is_map(member):
+                found = self._composed(member, seen)
+                if found is None and not _is_object(member):
+                    return None
+                target = member
+            else:
+                return None
+            sub_props, sub_required = found if found is not None else _own_fields(target)
+            props.update(sub_props)
+            required |= sub_required
+        own_props, own_required = _own_fields(schema)
+        props.update(own_props)
+        return props, required | own_required
+
     def field(self, wire: str, prop: Any, required: bool, python_name: str) -> Field:
         prop = prop if is_map(prop) else {}
         type_ = self.types.read(prop)
@@ -356,6 +390,13 @@ class _Builder:
             read_only=prop.get("readOnly") is True,
             write_only=prop.get("writeOnly") is True,
         )
+
+
+def _own_fields(schema: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    props = schema.get("properties")
+    required = schema.get("required")
+    names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+    return (dict(props) if is_map(props) else {}), names
 
 
 def _is_object(schema: Mapping[str, Any]) -> bool:

@@ -184,12 +184,38 @@ class TypeReader:
         members = tuple(self._single(schema, t, False) for t in types)
         return TypeRef("union", members=members, nullable=nullable)
 
+    def _positional(
+        self,
+        schema: Mapping[str, Any],
+        prefix: list[Any],
+        tail: Any,
+        nullable: bool,
+        constraints: Mapping[str, Any],
+    ) -> TypeRef:
+        """``prefixItems`` (then ``items`` for the rest): a tuple when the length is fixed,
+        else a list of any of the positions' types, as the models read it."""
+        positions = _positions(schema, prefix, tail)
+        if positions is not None:
+            return TypeRef(
+                "array",
+                prefix_items=tuple(self.read(s) for s in positions),
+                nullable=nullable,
+                constraints=constraints,
+            )
+        members = [s for s in prefix if s is not False]
+        if tail is None or tail is True:
+            members.append({})
+        elif tail is not False:
+            members.append(tail)
+        item_type = self.read({"anyOf": members} if len(members) > 1 else (members or [{}])[0])
+        return TypeRef("array", items=item_type, nullable=nullable, constraints=constraints)
+
     def _single(self, schema: Mapping[str, Any], type_: str, nullable: bool) -> TypeRef:
         constraints = constraints_of(schema)
         if type_ in ("string", "integer", "number", "boolean"):
             fmt = schema.get("format")
             fmt = fmt if isinstance(fmt, str) else None
-            if fmt is None and type_ == "string" and _is_binary_media(schema):
+            if fmt is None and type_ == "string" and is_binary_media(schema):
                 fmt = "binary"  # OpenAPI 3.1's spelling of format: binary
             if not constraints:
                 return self._simple("primitive", None, type_, fmt, nullable)
@@ -202,12 +228,7 @@ class TypeReader:
             if isinstance(items, list) and not isinstance(prefix, list):
                 prefix, items = items, None  # OpenAPI 3.0 / draft-04 tuple form
             if isinstance(prefix, list) and prefix:
-                return TypeRef(
-                    "array",
-                    prefix_items=tuple(self.read(s) for s in prefix),
-                    nullable=nullable,
-                    constraints=constraints,
-                )
+                return self._positional(schema, prefix, items, nullable, constraints)
             item_type = self.read(items) if items is not None else None
             return TypeRef("array", items=item_type, nullable=nullable, constraints=constraints)
         if type_ == "object":
@@ -215,6 +236,18 @@ class TypeReader:
             values = self.read(extra) if is_map(extra) else None
             return TypeRef("map", values=values, nullable=nullable, constraints=constraints)
         return _ANY
+
+
+def _positions(schema: Mapping[str, Any], prefix: list[Any], tail: Any) -> list[Any] | None:
+    """The schema of every position of a fixed-length array, or None when its length is
+    not fixed: ``minItems == maxItems`` given, and no position past the end of ``prefix``
+    that ``items: false`` forbids (datamodel-code-generator's rule for a tuple)."""
+    length = schema.get("minItems")
+    if not isinstance(length, int) or length != schema.get("maxItems") or length <= 0:
+        return None
+    rest = {} if tail is None or tail is True else tail
+    positions = [*prefix[:length], *(rest for _ in range(length - len(prefix)))]
+    return None if any(p is False for p in positions) else positions
 
 
 def _type_list(schema: Mapping[str, Any]) -> tuple[list[str], bool]:
@@ -251,7 +284,7 @@ def _infer_primitive(values: tuple[Any, ...]) -> str | None:
     return next(iter(kinds)) if len(kinds) == 1 and "other" not in kinds else None
 
 
-def _is_binary_media(schema: Mapping[str, Any]) -> bool:
+def is_binary_media(schema: Mapping[str, Any]) -> bool:
     """A string with a non-text ``contentMediaType`` and no ``contentEncoding`` is raw bytes
     (with ``contentEncoding: base64`` it is text that encodes them)."""
     media = schema.get("contentMediaType")

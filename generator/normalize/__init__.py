@@ -22,6 +22,7 @@ from typing import Any
 from generator.errors import ApismithError
 from generator.normalize import (
     allof,
+    array_items,
     defaults,
     defs,
     discriminators,
@@ -29,6 +30,7 @@ from generator.normalize import (
     names,
     nullable,
     patterns,
+    text,
     tuples,
     upgrade,
 )
@@ -54,6 +56,8 @@ PASSES: tuple[Pass, ...] = (
     Pass(discriminators.NAME, discriminators.run, "const-tagged unions into discriminated unions"),
     Pass(defaults.NAME, defaults.run, "defaults that violate their own schema dropped"),
     Pass(names.NAME, names.run, "schema, operation and field names made valid and unique"),
+    Pass(array_items.NAME, array_items.run, "tagged-union and tuple array items named"),
+    Pass(text.NAME, text.run, "descriptions dedented, titles that restate a name dropped"),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 # Always on, after the passes above: not in PASS_NAMES, so a config cannot switch them off.

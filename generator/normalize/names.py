@@ -55,8 +55,12 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
     _name_operations(out, dict(options.get("operation_names") or {}), diags)
     soft = bool(options.get("alias_soft_keywords", False))
     wire_names = {name for props in property_maps for name in props}
-    if not all(naming.is_safe_field_name(n, soft_keywords=soft) for n in wire_names):
-        _alias_fields(out, soft, diags)  # the exact walk, only when it can find something
+    # a field named like a model would shadow it in the class body (DCG renames it Token_1)
+    classes = frozenset(out_schemas or ())
+    if not all(
+        naming.is_safe_field_name(n, soft_keywords=soft) and n not in classes for n in wire_names
+    ):
+        _alias_fields(out, soft, diags, classes)  # the exact walk, only when it can find something
     return PassResult(spec=out, diagnostics=tuple(diags))
 
 
@@ -362,8 +366,11 @@ def object_schemas(spec: dict[str, Any]) -> list[Found]:
     return found
 
 
-def _alias_fields(spec: dict[str, Any], soft_keywords: bool, diags: list[Diagnostic]) -> None:
-    """Set ``x-python-name`` on every property whose name is not a safe field name."""
+def _alias_fields(
+    spec: dict[str, Any], soft_keywords: bool, diags: list[Diagnostic], classes: frozenset[str]
+) -> None:
+    """Set ``x-python-name`` on every property whose name is not a safe field name or is
+    the name of a model (``classes``)."""
     prefix = _container(spec)[1]
     safe: dict[str, bool] = {}
     for root, tokens, schema in object_schemas(spec):
@@ -371,10 +378,11 @@ def _alias_fields(spec: dict[str, Any], soft_keywords: bool, diags: list[Diagnos
         for p in props:
             if p not in safe:
                 safe[p] = naming.is_safe_field_name(p, soft_keywords=soft_keywords)
+                safe[p] = safe[p] and p not in classes
         unsafe = [p for p, sub in props.items() if not safe[p] and sub is not False]
         if not unsafe:
             continue
-        taken = set(props) - set(unsafe)
+        taken = (set(props) - set(unsafe)) | classes
         pointer = pointer_join(root, *tokens)
         owner = pointer
         if not tokens and root.startswith(prefix):

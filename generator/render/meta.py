@@ -227,6 +227,51 @@ def code_fence(*texts: str) -> str:
 # --- rendering --------------------------------------------------------------------------
 
 
+def _version_note(normalized: str | None, spec_version: str, version: str) -> str:
+    """The README's sentence on the package version and the spec's."""
+    if normalized is None:
+        return (
+            f"The spec's version, {markdown_text(spec_version)}, is not a PEP 440 version,"
+            f" so the package version is {version}."
+            if spec_version
+            else f"The spec gives no version, so the package version is {version}."
+        )
+    if normalized != spec_version:
+        return (
+            f"Version {version}: the spec's version, {markdown_text(spec_version)},"
+            " in PEP 440 form."
+        )
+    return f"Version {version}, as the spec gives it."
+
+
+def _pyproject(
+    config: ApiConfig,
+    header: str,
+    version: str,
+    title: str,
+    has_client: bool,
+    has_server: bool,
+    templates: str | None,
+) -> str:
+    dependencies = [*BASE_DEPENDENCIES, *(CLIENT_DEPENDENCIES if has_client else ())]
+    extras = [("server", list(SERVER_DEPENDENCIES))] if has_server else []
+    return render(
+        "meta/pyproject.toml.jinja",
+        {
+            "header": toml_comment_lines(header),
+            "build_requires": [toml_string(d) for d in BUILD_REQUIRES],
+            "name": toml_string(distribution_name(config.package)),
+            "version": toml_string(version),
+            "description": toml_string(title),
+            "requires_python": toml_string(REQUIRES_PYTHON),
+            "dependencies": [toml_string(d) for d in dependencies],
+            "extras": [(name, [toml_string(d) for d in deps]) for name, deps in extras],
+            "package": toml_string(config.package),
+        },
+        templates,
+    )
+
+
 def render_meta(
     config: ApiConfig,
     info: Mapping[str, Any],
@@ -257,38 +302,11 @@ def render_meta(
         {"generator_version": __version__, "spec_sha256": spec_sha256},
         templates,
     )
-    dependencies = [*BASE_DEPENDENCIES, *(CLIENT_DEPENDENCIES if client_class else ())]
-    extras = [("server", list(SERVER_DEPENDENCIES))] if has_server else []
-    pyproject = render(
-        "meta/pyproject.toml.jinja",
-        {
-            "header": toml_comment_lines(header),
-            "build_requires": [toml_string(d) for d in BUILD_REQUIRES],
-            "name": toml_string(distribution_name(config.package)),
-            "version": toml_string(version),
-            "description": toml_string(title),
-            "requires_python": toml_string(REQUIRES_PYTHON),
-            "dependencies": [toml_string(d) for d in dependencies],
-            "extras": [(name, [toml_string(d) for d in deps]) for name, deps in extras],
-            "package": toml_string(config.package),
-        },
-        templates,
+    pyproject = _pyproject(
+        config, header, version, title, bool(client_class), has_server, templates
     )
 
-    if normalized is None:
-        version_note = (
-            f"The spec's version, {markdown_text(spec_version)}, is not a PEP 440 version,"
-            f" so the package version is {version}."
-            if spec_version
-            else f"The spec gives no version, so the package version is {version}."
-        )
-    elif normalized != spec_version:
-        version_note = (
-            f"Version {version}: the spec's version, {markdown_text(spec_version)},"
-            " in PEP 440 form."
-        )
-    else:
-        version_note = f"Version {version}, as the spec gives it."
+    version_note = _version_note(normalized, spec_version, version)
     command = one_line(regenerate)
     readme = render(
         "meta/README.md.jinja",

@@ -26,8 +26,7 @@ from fastapi.responses import Response, StreamingResponse
 from generator.config import load_config
 from generator.ir import Api, build_ir
 from generator.pipeline import load_and_normalize
-from generator.render.client_config import client_config
-from generator.render.client_context import Method, build_resources
+from generator.render.surface import Method, build_resources, client_config
 from tests.conftest import GENERATED, SPECS, import_package
 
 APIS = {"llm-engine": "llm_engine", "sgp": "sgp"}

@@ -8,8 +8,7 @@ import re
 import pytest
 
 from generator.config import load_config
-from generator.render.client_config import client_config
-from generator.render.client_context import build_resources
+from generator.render.surface import build_resources, client_config
 from tests.conftest import SPECS
 from tests.docs.support import APIS, SERVED, fences, plain, rendered, section, tables
 

@@ -13,7 +13,7 @@ from generator.config import ApiConfig
 from generator.ir import build_ir
 from generator.normalize import normalize
 from generator.render.docs import render_docs
-from generator.render.docs_text import cell, code, fence, inline, markdown
+from generator.render.docs.text import cell, code, fence, inline, markdown
 
 EXTENSIONS = ["tables", "admonition", "toc", "pymdownx.superfences"]
 HOSTILE = (

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.render.docs_text import as_json, constraints
+from generator.render.docs.text import as_json, constraints
 from tests.docs.support import fences, plain, rendered, section, tables
 
 # a copy of ../shared/seeds/sgp-chat-completions-docs-page.txt, so tests do not need ../shared

@@ -22,7 +22,7 @@ from generator.normalize.naming import (
     is_valid_method_name,
     take_name,
 )
-from generator.render.models import field_aliases
+from generator.render.models.dcg import field_aliases
 
 ROOT = Path(__file__).resolve().parents[2]
 INJECT = "x=__import__('os').system('touch PWNED'), y='''"

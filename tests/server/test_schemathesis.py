@@ -39,7 +39,7 @@ EXCLUDED: dict[str, dict[str, str]] = {
 def with_streams(spec: dict[str, Any], streaming: dict[str, Any]) -> dict[str, Any]:
     """``spec`` where each streaming operation's 2xx responses also offer text/event-stream
     (the same addition the generated app makes to its own OpenAPI document)."""
-    from generator.render.server_context import sse_event_schema
+    from generator.render.server.routes import sse_event_schema
 
     for item in spec["paths"].values():
         for op in item.values():

@@ -19,9 +19,7 @@ class Base(BaseModel):
     created: datetime | None = None
 
 
-Status = TypeAliasType(
-    "Status", Annotated[Literal["active", "archived"], Field(title="Status")]
-)
+Status = TypeAliasType("Status", Literal["active", "archived"])
 
 
 class Limits(BaseModel):

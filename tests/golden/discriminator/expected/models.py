@@ -35,9 +35,7 @@ class SystemMessage(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    role: Annotated[
-        Literal["system"], Field(description="Always `system`.", title="Role")
-    ]
+    role: Annotated[Literal["system"], Field(description="Always `system`.")]
     content: str
 
 

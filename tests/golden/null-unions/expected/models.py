@@ -22,7 +22,7 @@ class Nulls(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    any_int: Annotated[int | None, Field(title="Any Int")]
+    any_int: int | None
     any_str_reversed: str | None = None
     one_bool: bool | None = None
     one_ref_reversed: Item | None

@@ -13,7 +13,7 @@ class ResponseFormat(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[Literal["text"], Field(description="Always `text`.", title="Type")]
+    type: Annotated[Literal["text"], Field(description="Always `text`.")]
 
 
 class ToolCallChunk(BaseModel):
@@ -21,8 +21,8 @@ class ToolCallChunk(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    index: Annotated[int, Field(title="Index")]
-    type: Annotated[Literal["function"] | None, Field(title="Type")] = None
+    index: int
+    type: Literal["function"] | None = None
 
 
 class BodyUploadFileV1FilesPost(BaseModel):
@@ -31,13 +31,9 @@ class BodyUploadFileV1FilesPost(BaseModel):
         populate_by_name=True,
     )
     file: Annotated[
-        str,
-        Field(
-            json_schema_extra={"contentMediaType": "application/octet-stream"},
-            title="File",
-        ),
+        bytes, Field(json_schema_extra={"contentMediaType": "application/octet-stream"})
     ]
-    purpose: Annotated[str | None, Field(title="Purpose")] = None
+    purpose: str | None = None
 
 
 class CompletionRequest(BaseModel):
@@ -45,19 +41,12 @@ class CompletionRequest(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    prompt: Annotated[str, Field(title="Prompt")]
-    top_p: Annotated[
-        Annotated[float, Field(gt=0.0, le=1.0)] | None, Field(title="Top P")
-    ] = None
-    nodes_per_worker: Annotated[int, Field(gt=0, title="Nodes Per Worker")] = 1
-    per_worker: Annotated[int, Field(gt=0, title="Per Worker")]
-    forwarder_max_concurrency: Annotated[
-        Annotated[int, Field(gt=0, le=20)] | None,
-        Field(title="Forwarder Max Concurrency"),
-    ] = None
-    timeout_seconds: Annotated[
-        Annotated[float, Field(gt=0.0)] | None, Field(title="Timeout Seconds")
-    ] = None
+    prompt: str
+    top_p: Annotated[float, Field(gt=0.0, le=1.0)] | None = None
+    nodes_per_worker: Annotated[int, Field(gt=0)] = 1
+    per_worker: Annotated[int, Field(gt=0)]
+    forwarder_max_concurrency: Annotated[int, Field(gt=0, le=20)] | None = None
+    timeout_seconds: Annotated[float, Field(gt=0.0)] | None = None
     mixed: Annotated[float, Field(gt=0.0, lt=10.0)] | None = None
     format: Annotated[
         ResponseFormat | None,

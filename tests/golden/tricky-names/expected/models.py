@@ -99,7 +99,7 @@ class Profile(BaseModel):
     field_1st: Annotated[int | None, Field_aliased(alias="1st")] = None
     field_2fa: Annotated[Schema2FactorAuth | None, Field_aliased(alias="2fa")] = None
     token: Token2 | None = None
-    Token_1: Annotated[Token | None, Field_aliased(alias="Token")] = None
+    token_: Annotated[Token | None, Field_aliased(alias="Token")] = None
     private: Annotated[str | None, Field_aliased(alias="_private")] = None
     dunder: Annotated[str | None, Field_aliased(alias="__dunder__")] = None
     field_2: Annotated[str | None, Field_aliased(alias="")] = None

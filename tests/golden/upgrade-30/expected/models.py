@@ -58,6 +58,6 @@ class PhotoUpload(BaseModel):
         populate_by_name=True,
     )
     photo: Annotated[
-        str, Field(json_schema_extra={"contentMediaType": "application/octet-stream"})
+        bytes, Field(json_schema_extra={"contentMediaType": "application/octet-stream"})
     ]
     caption: Annotated[str | None, Field(examples=["At the beach"])] = None

@@ -29,11 +29,11 @@ def _warm() -> None:
     import datamodel_code_generator
     import datamodel_code_generator.config  # noqa: F401
 
-    from generator.render import models  # noqa: F401
+    from generator.render.models import dcg  # noqa: F401
 
 
 def _render(spec: Mapping[str, Any], header: str) -> str:
-    from generator.render.models import render_models
+    from generator.render.models.dcg import render_models
 
     return render_models(spec, header)
 

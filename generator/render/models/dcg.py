@@ -11,8 +11,10 @@ DCG does the model rendering. Its options are fixed here, in one place
 - naive date-times accepted (``datetime``, not ``AwareDatetime``);
 - aliased fields can be populated by their Python name too.
 
-Before DCG, :func:`dcg_input` reshapes two constructs DCG renders poorly; after it,
-:mod:`generator.render.model_fixups` rewrites its output where it falls short.
+Before DCG, :func:`dcg_input` reshapes a construct DCG renders poorly (array items it would
+give numbered names are named earlier, by the ``array_items`` normalize pass, so the IR
+knows them too); after it, :mod:`generator.render.models.fixups` rewrites its output
+where it falls short.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import ApismithError
-from generator.render.model_fixups import fix_up
+from generator.render.models.fixups import fix_up
 
 DCG_OPTIONS: dict[str, Any] = {
     "output_model_type": "pydantic_v2.BaseModel",
@@ -43,8 +45,16 @@ DCG_OPTIONS: dict[str, Any] = {
     "keep_model_order": False,
     "formatters": [],
     "wrap_string_literal": False,
-    # EmailStr needs the email-validator package; generated packages depend on pydantic only.
-    "type_mappings": ["string+email=string", "string+idn-email=string", "number+time-delta=number"],
+    # EmailStr needs the email-validator package and ULID python-ulid; generated packages
+    # depend on pydantic only. SecretStr would dump as "**********": a client sending a
+    # password field would send the mask.
+    "type_mappings": [
+        "string+email=string",
+        "string+idn-email=string",
+        "string+password=string",
+        "string+ulid=string",
+        "number+time-delta=number",
+    ],
 }
 
 
@@ -122,14 +132,20 @@ def _is_null(schema: Any) -> bool:
 def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The normalized spec in the shape DCG renders best (a copy; the input is untouched).
 
+    A string of non-text ``contentMediaType`` (OpenAPI 3.1's ``format: binary``) gets the
+    format back, so that DCG renders it ``bytes`` as it does ``format: binary``.
+
     The canonical nullable tagged union ``anyOf: [{oneOf: [A, B], discriminator}, null]``
     loses its discriminator in DCG; ``oneOf: [A, B, null]`` beside the discriminator keeps
     it (and the fix-up below moves ``None`` out of the ``Annotated``).
     """
+    from generator.ir.types import is_binary_media
     from generator.normalize.walk import iter_schemas, json_copy
 
     data: dict[str, Any] = json_copy(dict(spec))
     for _pointer, schema in list(iter_schemas(data)):
+        if schema.get("type") == "string" and "format" not in schema and is_binary_media(schema):
+            schema["format"] = "binary"  # raw bytes, as the IR reads them (DCG: str)
         members = schema.get("anyOf")
         if not (isinstance(members, list) and len(members) == 2 and _is_null(members[1])):
             continue
@@ -146,40 +162,8 @@ def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
         schema["oneOf"] = [*inner[union_key], {"type": "null"}]
         if union_key == "anyOf":
             schema.pop("anyOf", None)
-    name_array_items(data)
     strip_extensions(list((data.get("components") or {}).get("schemas", {}).values()))
     return data
-
-
-def _needs_name(items: Any) -> bool:
-    """Array items DCG would turn into a numbered alias: a tagged union or a tuple."""
-    return isinstance(items, dict) and (
-        "discriminator" in items or isinstance(items.get("prefixItems"), list)
-    )
-
-
-def name_array_items(data: dict[str, Any]) -> None:
-    """Give inline tagged-union and tuple array items a readable component name,
-    ``<Model><Property>Item``, instead of the numbered alias DCG would invent."""
-    from generator.normalize.naming import pascal_case
-
-    schemas: dict[str, Any] = data.get("components", {}).get("schemas") or {}
-    taken = set(schemas)
-    for model in sorted(schemas):
-        props = schemas[model].get("properties") if isinstance(schemas[model], dict) else None
-        for prop, sub in (props or {}).items():
-            holders = [sub] + [m for m in sub.get("anyOf", []) if isinstance(m, dict)]
-            for holder in holders:
-                if holder.get("type") in ("array", ["array", "null"]) and _needs_name(
-                    holder.get("items")
-                ):
-                    base = f"{model}{pascal_case(prop)}Item"
-                    name, n = base, 2
-                    while name in taken:
-                        name, n = f"{base}{n}", n + 1
-                    taken.add(name)
-                    schemas[name] = holder["items"]
-                    holder["items"] = {"$ref": f"#/components/schemas/{name}"}
 
 
 def run_dcg(spec: Mapping[str, Any], header: str) -> str:

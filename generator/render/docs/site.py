@@ -11,8 +11,9 @@ Layout, relative to the package directory::
 (``mkdocs`` refuses a ``docs_dir`` that is the directory of ``mkdocs.yml``, hence
 ``pages/``.) An API without operations gets the index, the models page and the site.
 
-The context is computed in :mod:`generator.render.docs_context`; spec text is made safe
-in :mod:`generator.render.docs_text`.
+The context is computed in :mod:`.operations` (resource pages), :mod:`.models` (the models
+page and the diagram) and :mod:`.index`, from the IR and the client's surface
+(:mod:`generator.render.surface`); spec text is made safe in :mod:`.text`.
 """
 
 from __future__ import annotations
@@ -25,14 +26,11 @@ from typing import Any
 from generator.config import ApiConfig
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
-from generator.render.client_config import client_config
-from generator.render.client_context import build_resources
-from generator.render.docs_context import (
-    MODELS_PAGE,
-    build_model_docs,
-    build_resource_docs,
-    index_context,
-)
+from generator.render.docs.index import index_context
+from generator.render.docs.models import build_model_docs
+from generator.render.docs.operations import build_resource_docs
+from generator.render.docs.tables import MODELS_PAGE
+from generator.render.surface import build_resources, client_config
 from generator.render.templates import render
 
 DOCS_DIR = "docs"

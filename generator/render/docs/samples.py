@@ -15,9 +15,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from generator.ir import Api, Model, Operation, Parameter, TypeRef
-from generator.render.client_context import Method, Param
-from generator.render.docs_text import as_json
-from generator.render.mock_values import MockError, Synthesizer
+from generator.render.docs.text import as_json
+from generator.render.examples import MockError, Synthesizer
+from generator.render.surface import Method, Param
 
 FILE_SAMPLE = ("example.txt", b"hello")
 

@@ -1,32 +1,23 @@
-"""The context of the client templates, computed from the IR (templates only present it).
-
-Resources: the first tag of an operation (snake_case), else its path: the static
-segments before the first parameter, without a version segment (``v1``), cut back to the
-longest prefix that is itself a collection, so ``/v1/model-bundles/latest`` is a method
-(``get_latest``) of ``model_bundles``. ``[client.methods]`` overrides both. Methods:
-``list``/``retrieve``/``create``/``update``/``delete`` by HTTP method and path shape, with
-the remaining static segments as a suffix (``get_events``) or, for POST/PUT, as the whole
-name (``restart``). Clashes get the path's version (``list_v2``), then a number.
+"""The client's methods, computed from the IR: parameters (Python name, wire name,
+location, annotation), overloads, return annotations and the runtime type of the answer.
+The resource tree that holds them is in :mod:`generator.render.surface.resources`.
 """
 
 from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from generator.format import parameter_annotation
 from generator.ir import Api, Operation, TypeRef
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.render.annotations import annotation as qualified
-from generator.render.client_config import ClientConfig
+from generator.render.surface.config import ClientConfig
 
 # the method's own keywords, and the names its body uses (``cast``, ``path_param``...)
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
 RESERVED |= RESERVED_PARAMETER_NAMES
-CLIENT_ATTRS = {"close", "with_options", "with_raw_response", "base_url", "timeout", "max_retries"}
-VERB = {"get": "retrieve", "put": "update", "patch": "update", "delete": "delete", "post": "create"}
 VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
 
 
@@ -145,86 +136,6 @@ class Method:
         return " + ".join(parts) or '""'
 
 
-@dataclass
-class Resource:
-    attr: str
-    class_name: str
-    methods: list[Method] = field(default_factory=list)
-    children: dict[str, Resource] = field(default_factory=dict)
-
-    def walk(self) -> list[Resource]:
-        """Children before parents (classes are defined before use)."""
-        out: list[Resource] = []
-        for child in self.children.values():
-            out.extend(child.walk())
-        out.append(self)
-        return out
-
-
-def _segments(path: str) -> list[tuple[bool, str]]:
-    out = []
-    for seg in path.strip("/").split("/"):
-        if seg:
-            out.append((seg.startswith("{") and seg.endswith("}"), seg))
-    return out
-
-
-def _static_head(path: str) -> tuple[list[str], str | None]:
-    """Static segments before the first parameter (without the version), and the version."""
-    head: list[str] = []
-    version = None
-    for is_param, seg in _segments(path):
-        if is_param:
-            break
-        if not head and version is None and VERSION.match(seg):
-            version = seg
-            continue
-        head.append(seg)
-    return head, version
-
-
-def _default_name(
-    api: Api, op: Operation, collections: set[tuple[str, ...]]
-) -> tuple[list[str], str]:
-    head, _ = _static_head(op.path)
-    if op.tags:
-        resource = [snake(op.tags[0])]
-        root_len = 1 if head else 0
-    else:
-        root_len = len(head)
-        while root_len > 1 and tuple(head[:root_len]) not in collections:
-            root_len -= 1
-        resource = [snake(s) for s in head[:root_len]] or ["root"]
-    segs = _segments(op.path)
-    rest = [seg for _, seg in segs]
-    version_seen = False
-    tail: list[str] = []
-    count = 0
-    for is_param, seg in segs:
-        if not is_param and not version_seen and VERSION.match(seg) and count == 0:
-            version_seen = True
-            continue
-        if not is_param:
-            count += 1
-            if count > root_len:
-                tail.append(seg)
-    del rest
-    ends_param = bool(segs) and segs[-1][0]
-    method = op.method
-    if not tail:
-        if method == "get":
-            name = "retrieve" if ends_param else "list"
-        else:
-            name = VERB.get(method, method)
-    else:
-        suffix = snake("_".join(tail))
-        if ends_param or method in ("get", "delete", "patch"):
-            name = f"{'get' if method == 'get' else VERB.get(method, method)}_{suffix}"
-        else:
-            name = suffix
-    return resource, name
-
-
 def _params(
     api: Api, op: Operation, cfg: ClientConfig
 ) -> tuple[list[Param], list[Param], TypeRef | None, str | None]:
@@ -300,6 +211,87 @@ def _page_item(api: Api, t: TypeRef | None) -> str | None:
     return annotation(items.items) if items.kind == "array" and items.items else "Any"
 
 
+def _paged(op: Operation, params: list[Param]) -> bool:
+    return op.method == "get" and "page" in {p.wire for p in params}
+
+
+def _files(op: Operation, fields: list[Param]) -> list[str] | None:
+    """The wire names of a multipart body's file fields (None for any other body)."""
+    if op.request_body and op.request_body.content_type.startswith("multipart/"):
+        return [p.wire for p in fields if p.location == "file"]
+    return None
+
+
+def _whole_param(op: Operation, whole: TypeRef | None) -> Param | None:
+    """The ``body`` parameter of a body that is not an object model's fields."""
+    if whole is None:
+        return None
+    required = bool(op.request_body and op.request_body.required)
+    ann = annotation(whole) if required else f"{annotation(whole)} | NotGiven"
+    return Param(
+        "body",
+        "",
+        "whole",
+        ann,
+        required,
+        op.request_body.description or "" if op.request_body else "",
+    )
+
+
+def _flag_overloads(
+    impl: list[Param], flag: Param, plain: str, chunk: str
+) -> tuple[list[Param], list[Signature], Param]:
+    """A body flag switches streaming on: the overloads by the flag's literal type, and the
+    implementation's parameters with the flag as ``bool | NotGiven``."""
+    others = [p for p in impl if p is not flag]
+    req = [p for p in others if p.required]
+    opt = [p for p in others if not p.required]
+    f_false = Param(flag.name, flag.wire, "body", "Literal[False] | NotGiven", False)
+    f_true = Param(flag.name, flag.wire, "body", "Literal[True]", True)
+    f_bool = Param(flag.name, flag.wire, "body", "bool", True)
+    overloads = [
+        Signature(req + [f_false] + opt, plain),
+        Signature(req + [f_true] + opt, f"Stream[{chunk}]"),
+        Signature(req + [f_bool] + opt, f"{plain} | Stream[{chunk}]"),
+    ]
+    stream_flag = Param(flag.name, flag.wire, "body", "bool | NotGiven", False)
+    return req + [stream_flag] + opt, overloads, stream_flag
+
+
+def _model_body_overloads(
+    impl: list[Param], overloads: list[Signature], returns: str, body_model: str
+) -> tuple[list[Param], list[Signature]]:
+    """The body as a model instance: an overload with ``body: Model`` instead of its fields,
+    and the implementation's body fields made optional."""
+    non_body = [p for p in impl if p.location not in ("body", "file")]
+    if not overloads:
+        overloads = [Signature(impl, returns)]
+    overloads.append(
+        Signature(
+            _ordered(non_body + [Param("body", "", "whole", f"_m.{body_model}", True)]),
+            returns,
+        )
+    )
+    impl = [_optional(p) if p.location in ("body", "file") else p for p in impl]
+    impl.append(Param("body", "", "model", f"_m.{body_model} | NotGiven", False))
+    return impl, overloads
+
+
+def _path_segments(op: Operation, params: list[Param]) -> list[tuple[str, str]]:
+    """``Method.path``: the path's text pieces and its parameters' Python names."""
+    segs = []
+    for piece in re.split(r"(\{[^{}/]+\})", op.path):
+        if piece.startswith("{") and piece.endswith("}"):
+            wire = piece[1:-1]
+            match = next((p for p in params if p.location == "path" and p.wire == wire), None)
+            if match is not None:
+                segs.append(("param", match.name))
+                continue
+        if piece:
+            segs.append(("text", piece))
+    return segs
+
+
 def build_method(
     api: Api, op: Operation, name: str, cfg: ClientConfig, errors: str | None
 ) -> Method:
@@ -309,32 +301,14 @@ def build_method(
     returns = annotation(schema) if schema is not None else "None"
     kind = runtime_type(schema) if schema is not None else "None"
     stream = cfg.streaming.get(op.python_name)
-    page_item = (
-        _page_item(api, schema)
-        if op.method == "get" and "page" in {p.wire for p in params}
-        else None
-    )
+    page_item = _page_item(api, schema) if _paged(op, params) else None
     stream_kind = None
     if page_item is not None:
         returns = f"SyncPage[{returns}, {page_item}]"
     returns_async = returns.replace("SyncPage[", "AsyncPage[", 1)
-    whole_param = None
-    if whole is not None:
-        required = bool(op.request_body and op.request_body.required)
-        ann = annotation(whole) if required else f"{annotation(whole)} | NotGiven"
-        whole_param = Param(
-            "body",
-            "",
-            "whole",
-            ann,
-            required,
-            op.request_body.description or "" if op.request_body else "",
-        )
-    tail = (
-        [p for p in params if p.location != "path"]
-        + fields
-        + ([whole_param] if whole_param else [])
-    )
+    whole_param = _whole_param(op, whole)
+    tail = [p for p in params if p.location != "path"] + fields
+    tail += [whole_param] if whole_param else []
     impl = [p for p in params if p.location == "path"] + _ordered(tail)
     overloads: list[Signature] = []
     stream_flag = None
@@ -348,52 +322,16 @@ def build_method(
             plain = f"_m.{stream.response}" if stream.response else returns
             kind = plain.replace("_m.", "_m.", 1) if stream.response else kind
             flag = next(p for p in fields if p.wire == stream.flag)
-            others = [p for p in impl if p is not flag]
-            req = [p for p in others if p.required]
-            opt = [p for p in others if not p.required]
-            f_false = Param(flag.name, flag.wire, "body", "Literal[False] | NotGiven", False)
-            f_true = Param(flag.name, flag.wire, "body", "Literal[True]", True)
-            f_bool = Param(flag.name, flag.wire, "body", "bool", True)
-            overloads = [
-                Signature(req + [f_false] + opt, plain),
-                Signature(req + [f_true] + opt, f"Stream[{chunk}]"),
-                Signature(req + [f_bool] + opt, f"{plain} | Stream[{chunk}]"),
-            ]
-            stream_flag = Param(flag.name, flag.wire, "body", "bool | NotGiven", False)
-            impl = req + [stream_flag] + opt
+            impl, overloads, stream_flag = _flag_overloads(impl, flag, plain, chunk)
             returns = f"{plain} | Stream[{chunk}]"
             returns_async = f"{plain} | AsyncStream[{chunk}]"
     model_body = (
         body_model is not None and bool(fields) and not any(p.location == "file" for p in fields)
     )
-    if model_body:
-        # the body as a model instance: an overload with `body: Model` instead of its fields
-        non_body = [p for p in impl if p.location not in ("body", "file")]
-        if not overloads:
-            overloads = [Signature(impl, returns)]
-        overloads.append(
-            Signature(
-                _ordered(non_body + [Param("body", "", "whole", f"_m.{body_model}", True)]),
-                returns,
-            )
-        )
-        impl = [_optional(p) if p.location in ("body", "file") else p for p in impl]
-        impl.append(Param("body", "", "model", f"_m.{body_model} | NotGiven", False))
-    segs = []
-    for piece in re.split(r"(\{[^{}/]+\})", op.path):
-        if piece.startswith("{") and piece.endswith("}"):
-            wire = piece[1:-1]
-            match = next((p for p in params if p.location == "path" and p.wire == wire), None)
-            if match is not None:
-                segs.append(("param", match.name))
-                continue
-        if piece:
-            segs.append(("text", piece))
-    files = (
-        [p.wire for p in fields if p.location == "file"]
-        if op.request_body and op.request_body.content_type.startswith("multipart/")
-        else None
-    )
+    if model_body and body_model is not None:
+        impl, overloads = _model_body_overloads(impl, overloads, returns, body_model)
+    segs = _path_segments(op, params)
+    files = _files(op, fields)
     return Method(
         name=name,
         op=op,
@@ -413,53 +351,3 @@ def build_method(
         stream_flag=stream_flag,
         model_body=model_body,
     )
-
-
-def build_resources(
-    api: Api, cfg: ClientConfig, client_name: str
-) -> tuple[Resource, dict[str, Any]]:
-    """The resource tree (a root holding the top-level resources) and the error tables."""
-    collections: set[tuple[str, ...]] = set()
-    for op in api.operations:
-        head, _ = _static_head(op.path)
-        segs = _segments(op.path)
-        static = [s for p, s in segs if not p and not VERSION.match(s)]
-        if len(static) == len(head):  # the path is the collection itself or one item of it
-            collections.add(tuple(head))
-    error_tables: dict[tuple[tuple[int, str], ...], str] = {}
-    root = Resource("", client_name)
-    for op in api.operations:
-        override = cfg.methods.get(op.python_name)
-        if override:
-            *resource, name = override.split(".")
-        else:
-            resource, name = _default_name(api, op, collections)
-        errors = tuple(
-            (int(r.status), runtime_type(r.schema))
-            for r in op.responses
-            if r.status.isdigit() and int(r.status) >= 400 and r.schema is not None
-        )
-        table = None
-        if errors:
-            table = error_tables.setdefault(errors, f"_ERRORS_{len(error_tables)}")
-        node = root
-        for i, part in enumerate(resource):
-            attr = snake(part)
-            if i == 0 and attr in CLIENT_ATTRS:
-                attr += "_"
-            if attr not in node.children:
-                cls = "".join(pascal(p) for p in resource[: i + 1]) + "Resource"
-                node.children[attr] = Resource(attr, cls)
-            node = node.children[attr]
-        taken = {m.name for m in node.methods} | set(node.children)
-        candidate = snake(name)
-        if candidate in taken:
-            _, version = _static_head(op.path)
-            candidate = f"{candidate}_{version}" if version else candidate
-            n = 2
-            base = candidate
-            while candidate in taken:
-                candidate, n = f"{base}_{n}", n + 1
-        node.methods.append(build_method(api, op, candidate, cfg, table))
-    tables = {name: list(errors) for errors, name in error_tables.items()}
-    return root, tables

@@ -1,8 +1,8 @@
 """Render the generated client: ``_client.py`` (from ``templates/client/_client.py.jinja``)
 and ``_runtime.py`` (``templates/runtime/_runtime.py``, copied as is).
 
-The template context is computed in :mod:`generator.render.client_context`; the
-``[client]`` config table is validated in :mod:`generator.render.client_config`.
+The client's surface (the ``[client]`` config, the resource tree, the methods and the
+credentials) is computed in :mod:`generator.render.surface`, shared with the docs.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from typing import Any
 
 from generator.config import ApiConfig
 from generator.ir import Api
-from generator.render.client_config import ClientConfig, client_config
-from generator.render.client_context import build_resources
+from generator.render.surface.auth import auth_context
+from generator.render.surface.config import client_config
+from generator.render.surface.resources import build_resources
 from generator.render.templates import builtin_templates, render
 
 RUNTIME_NAMES = (
@@ -42,54 +43,12 @@ STDLIB_TYPES = (
     ("uuid", ("UUID",)),
 )
 TYPING_NAMES = ("Any", "Literal", "Optional", "Union", "cast", "overload")
-CREDENTIAL = {
-    "http-basic": ("api_key", "basic", "Authorization", "API key, sent as the HTTP Basic username"),
-    "http-bearer": ("bearer_token", "bearer", "Authorization", "bearer token"),
-    "oauth2": ("bearer_token", "bearer", "Authorization", "bearer token"),
-    "openid": ("bearer_token", "bearer", "Authorization", "bearer token"),
-}
-
-
 PLACEHOLDER = "# -- apismith: imports --"
 
 
 def _names(text: str) -> set[str]:
     """Every bare name the code uses (not an attribute such as ``_m.Any``)."""
     return set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", text))
-
-
-def auth_context(api: Api, cfg: ClientConfig) -> dict[str, Any]:
-    """Constructor credentials, the alternative auth headers (first given wins) and the
-    extra headers (``[client.auth.headers]``)."""
-    credentials: list[dict[str, str]] = []
-    alternatives: list[tuple[str, str, str]] = []
-    used = {name for req in (api.security or ()) for name in req}
-    used |= {name for op in api.operations for req in op.security for name in req}
-    for scheme in api.security_schemes:
-        if scheme.name not in used:
-            continue
-        if scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
-            param, kind, header, doc = "api_key", "header", scheme.parameter_name, "API key"
-            doc = f"API key, sent as the {scheme.parameter_name} header"
-        elif scheme.kind in CREDENTIAL:
-            param, kind, header, doc = CREDENTIAL[scheme.kind]
-        else:
-            continue
-        if any(a[2] == param for a in alternatives):
-            continue
-        alternatives.append((kind, header, param))
-        credentials.append({"param": param, "env": f"{cfg.env_prefix}_{param.upper()}", "doc": doc})
-    extra = []
-    for h in cfg.auth_headers:
-        credentials.append(
-            {
-                "param": h.param,
-                "env": h.env or f"{cfg.env_prefix}_{h.param.upper()}",
-                "doc": f"sent as the {h.header} header",
-            }
-        )
-        extra.append((h.header, h.param))
-    return {"credentials": credentials, "alternatives": alternatives, "extra_headers": extra}
 
 
 def render_client(

@@ -1,4 +1,5 @@
-"""Minimal valid JSON instances of IR types, for the generated mock service.
+"""Minimal valid JSON instances of IR types: the generated mock service's answers and the
+docs' examples (shared by both renderers).
 
 Computed at generation time, so the mock module holds plain literals (deterministic,
 readable, no schema walking at run time). An instance honours required fields, enums,

@@ -2,14 +2,15 @@
 security, ``create_router``, ``create_app``) and ``mock.py`` (a schema-valid mock service).
 
 APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
-in :mod:`generator.render.server_context`; see ``docs/server.md``.
+in :mod:`generator.render.server.context` (routes in :mod:`.routes`, security in
+:mod:`.security`); see ``docs/server.md``.
 """
 
 from __future__ import annotations
 
 from generator.config import ApiConfig
 from generator.ir import Api
-from generator.render.server_context import build_context
+from generator.render.server.context import build_context
 from generator.render.templates import render
 
 

@@ -1,0 +1,309 @@
+"""The docs of the client's operations, page by page: one page per top-level resource,
+each operation with its call, parameters, body, responses and samples."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.ir import Api, Operation, Response
+from generator.render.docs.samples import (
+    Examples,
+    curl_sample,
+    example,
+    python_sample,
+    request_values,
+    required_params,
+)
+from generator.render.docs.tables import (
+    MODELS_PAGE,
+    Row,
+    child_model,
+    constraints_md,
+    default_md,
+    describe,
+    field_rows,
+    model_anchor,
+    op_anchor,
+    type_md,
+)
+from generator.render.docs.text import cell, code, inline, markdown
+from generator.render.examples import Synthesizer
+from generator.render.surface import ClientConfig, Method, Resource
+
+
+@dataclass
+class ResponseDoc:
+    status: str
+    description: str
+    content_type: str
+    type: str
+    rows: list[Row]
+    example: str | None
+
+
+@dataclass
+class OpDoc:
+    op: Operation
+    anchor: str
+    page: str
+    call: str  # client.chat.completions.create
+    signature: str  # client.chat.completions.create(model, messages, ...)
+    returns: str  # Markdown, models linked
+    method: str
+    path: str  # a code span
+    request_line: str  # a code span: POST /v1/x
+    summary: str
+    title: str
+    description: str
+    deprecated: bool
+    auth: str
+    params: list[Row]
+    body: dict[str, Any] | None
+    responses: list[ResponseDoc]
+    python: str
+    python_stream: str | None
+    curl: str
+    curl_stream: str | None
+
+
+@dataclass
+class ResourceDoc:
+    attr: str  # chat_completions
+    title: str
+    page: str  # chat_completions.md
+    nav_title: str  # plain text: letters, digits, spaces and ()._- only
+    summary: str
+    description: str
+    ops: list[OpDoc] = field(default_factory=list)
+
+
+def _walk(resource: Resource, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, ...], Method]]:
+    for m in resource.methods:
+        yield path, m
+    for attr, child in resource.children.items():
+        yield from _walk(child, (*path, attr))
+
+
+_RETURN_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def returns_md(annotation: str, page: str, models: set[str]) -> str:
+    """A client return annotation as Markdown, with model names linked."""
+    text = annotation.replace("_m.", "").replace("builtins.", "")
+    out: list[str] = []
+    last = 0
+    for m in _RETURN_NAME.finditer(text):
+        out.append(_escape_plain(text[last : m.start()]))
+        name = m.group(0)
+        if name in models:
+            out.append(f"[{name}]({MODELS_PAGE}#{model_anchor(name)})")
+        else:
+            out.append(code(name))
+        last = m.end()
+    out.append(_escape_plain(text[last:]))
+    return "".join(out)
+
+
+def _escape_plain(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]|<>])", r"\\\1", text)
+
+
+def _auth(api: Api, op: Operation, cfg: ClientConfig) -> tuple[str, list[str]]:
+    """Who may call ``op`` (Markdown), and the curl options of its first requirement."""
+    if not op.security:
+        return "none", []
+    parts = []
+    for req in op.security:
+        parts.append(" and ".join(code(n) for n in req) if req else "anonymous")
+    curl: list[str] = []
+    first = op.security[0]
+    prefix = cfg.env_prefix
+    for name in first:
+        try:
+            scheme = api.security_scheme(name)
+        except KeyError:
+            continue
+        if scheme.kind == "http-basic":
+            curl.append(f'-u "${prefix}_API_KEY:"')
+        elif scheme.kind in ("http-bearer", "oauth2", "openid"):
+            curl.append(f'-H "Authorization: Bearer ${prefix}_BEARER_TOKEN"')
+        elif scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
+            curl.append(f'-H "{scheme.parameter_name}: ${prefix}_API_KEY"')
+    return " or ".join(parts), curl
+
+
+def _response(
+    api: Api, r: Response, page: str, models: set[str], cache: dict[str, Examples]
+) -> ResponseDoc:
+    rows: list[Row] = []
+    type_text = ""
+    if r.schema is not None:
+        type_text = type_md(r.schema, page, models=models)
+        child = child_model(api, r.schema)
+        if child is not None and not child[0]:
+            rows = field_rows(api, child[1], page, models, nested=1)
+    return ResponseDoc(
+        status=r.status,
+        description=inline(r.description),
+        content_type=code(r.content_type) if r.content_type else "",
+        type=type_text,
+        rows=rows,
+        example=example(api, r.schema, cache) if r.schema is not None else None,
+    )
+
+
+def _param_rows(api: Api, op: Operation, page: str, models: set[str]) -> list[Row]:
+    rows = []
+    for p in op.parameters:
+        if p.location == "cookie":
+            continue
+        extra = ["Deprecated."] if p.deprecated else []
+        rows.append(
+            Row(
+                name=code(p.name),
+                location=p.location,
+                type=type_md(p.schema, page, models=models),
+                required="required" if p.required else "",
+                default=default_md(p.has_default, p.default),
+                constraints=constraints_md(p.schema.constraints),
+                description=describe(api, p.description, p.schema, extra),
+            )
+        )
+    return rows
+
+
+def _body_doc(api: Api, op: Operation, page: str, models: set[str]) -> dict[str, Any] | None:
+    if op.request_body is None:
+        return None
+    rb = op.request_body
+    child = child_model(api, rb.schema)
+    return {
+        "content_type": code(rb.content_type),
+        "required": rb.required,
+        "type": type_md(rb.schema, page, models=models),
+        "description": markdown(rb.description, 4),
+        "rows": field_rows(api, child[1], page, models, nested=1)
+        if child is not None and not child[0]
+        else [],
+    }
+
+
+def build_op(
+    api: Api,
+    op: Operation,
+    method: Method,
+    path: tuple[str, ...],
+    page: str,
+    cfg: ClientConfig,
+    package: str,
+    client_class: str,
+    models: set[str],
+    synth: Synthesizer,
+    cache: dict[str, Examples],
+) -> OpDoc:
+    call = ".".join(("client", *path, method.name))
+    needed = required_params(api, op, method)
+    required = [p.name for p in needed]
+    more = len(needed) < sum(p.location != "model" for p in method.params)
+    signature = f"{call}({', '.join(required + (['...'] if more else []))})"
+    rows = _param_rows(api, op, page, models)
+    body = _body_doc(api, op, page, models)
+    values = request_values(api, op, method, synth)
+    wires = {p.name: p.wire for p in method.params}
+    auth_text, auth_curl = _auth(api, op, cfg)
+    env_base = f"{cfg.env_prefix}_BASE_URL"
+    flag = method.stream_flag
+    python_stream = None
+    curl_stream = None
+    if method.stream and flag is None:
+        python = python_sample(package, client_class, call, values, stream="always")
+    else:
+        python = python_sample(package, client_class, call, values, stream=None)
+        if method.stream and flag is not None:
+            python_stream = python_sample(package, client_class, call, values, stream=flag.name)
+            curl_stream = curl_sample(op, values, wires, env_base, auth_curl, stream=flag.wire)
+    return OpDoc(
+        op=op,
+        anchor=op_anchor(op),
+        page=page,
+        call=call,
+        signature=signature,
+        returns=returns_md(method.returns, page, models),
+        method=op.method.upper(),
+        path=code(op.path),
+        request_line=code(f"{op.method.upper()} {op.path}"),
+        summary=inline(op.summary),
+        title=inline(op.summary) or code(method.name),
+        description=markdown(op.description, 4),
+        deprecated=op.deprecated,
+        auth=auth_text,
+        params=rows,
+        body=body,
+        responses=[_response(api, r, page, models, cache) for r in op.responses],
+        python=python,
+        python_stream=python_stream,
+        curl=curl_sample(op, values, wires, env_base, auth_curl, stream=None),
+        curl_stream=curl_stream,
+    )
+
+
+def _first_sentence(text: str | None) -> str:
+    if not text:
+        return ""
+    one = " ".join(text.split())
+    m = re.match(r"(.+?[.!?])(\s|$)", one)
+    return (m.group(1) if m else one)[:200]
+
+
+def build_resource_docs(
+    api: Api, root: Resource, cfg: ClientConfig, package: str, client_class: str
+) -> list[ResourceDoc]:
+    models = {m.name for m in api.models}
+    tags = {t.name: t for t in api.tags}
+    synth = Examples(api, depth=0)  # minimal objects, one item per array
+    cache: dict[str, Examples] = {}
+    out: list[ResourceDoc] = []
+    top: list[tuple[str, Resource]] = [(a, r) for a, r in root.children.items()]
+    if root.methods:
+        top.insert(0, ("client", Resource("client", root.class_name, root.methods)))
+    for attr, resource in top:
+        page = f"{attr}.md"
+        ops: list[OpDoc] = []
+        base: tuple[str, ...] = () if attr == "client" else (attr,)
+        for path, method in _walk(resource, base):
+            ops.append(
+                build_op(
+                    api,
+                    method.op,
+                    method,
+                    path,
+                    page,
+                    cfg,
+                    package,
+                    client_class,
+                    models,
+                    synth,
+                    cache,
+                )
+            )
+        tag_names = [op.op.tags[0] for op in ops if op.op.tags]
+        tag = tags.get(tag_names[0]) if tag_names else None
+        title = tag.name if tag else attr.replace("_", " ").capitalize()
+        summary = _first_sentence(tag.description if tag else None) or "; ".join(
+            _first_sentence(o.op.summary) for o in ops[:3] if o.op.summary
+        ) + ("; ..." if len(ops) > 3 else "")
+        out.append(
+            ResourceDoc(
+                attr=attr,
+                title=inline(title),
+                page=page,
+                nav_title=re.sub(r"[^A-Za-z0-9 ()._-]", "", title).strip() or attr,
+                summary=cell(summary),
+                description=markdown(tag.description if tag else None, 2),
+                ops=ops,
+            )
+        )
+    return out

@@ -1,0 +1,132 @@
+"""The context of the server templates, computed from the IR (templates only present it).
+
+Everything that is spec text (paths, names, descriptions, defaults) is passed as raw
+values and quoted in the templates with ``pyrepr``/``docstring``/``comment``. Values that
+are *code* here (annotations, argument lists) are built only from identifiers the IR has
+already made valid (model names, ``python_name``) and from ``repr`` of spec values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.config import ApiConfig
+from generator.errors import ApismithError
+from generator.ir import Api, TypeRef
+from generator.render.examples import Synthesizer
+from generator.render.server.routes import Route, build_route
+from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
+
+
+def imports_of(types: list[TypeRef]) -> list[str]:
+    """``from X import Y`` lines that the annotations of ``types`` need."""
+    needed: set[str] = set()
+    for t in types:
+        needed.update(t.imports())
+    lines: dict[str, set[str]] = {}
+    for item in needed:
+        module, _, name = item.rpartition(".")
+        lines.setdefault(module, set()).add(name)
+    lines.get("typing", set()).discard("Any")  # always imported by the templates
+    return [
+        f"from {module} import {', '.join(sorted(names))}"
+        for module, names in sorted(lines.items())
+        if names
+    ]
+
+
+@dataclass
+class ServerContext:
+    title: str
+    version: str
+    package: str
+    routes: list[Route]
+    schemes: list[Scheme]
+    security_sets: list[SecuritySet]
+    imports: list[str]
+    mock_imports: list[str]
+    has_streaming: bool
+    has_uploads: bool
+    fastapi_imports: list[str]
+    security_imports: list[str]
+    defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
+
+    @property
+    def needs_call(self) -> bool:
+        """Whether a route calls its service method through ``_call`` (see ``direct_call``)."""
+        return any(
+            not r.direct_call and r.stream != "always" and r.returns != "None" for r in self.routes
+        )
+
+
+def _streaming(config: ApiConfig, api: Api) -> dict[str, Mapping[str, Any]]:
+    """The config's ``[streaming]`` table (shared with the client) keyed by operationId;
+    an entry may name its operation by operationId or by Python name."""
+    by_name = {op.python_name: op.operation_id or "" for op in api.operations}
+    table: dict[str, Mapping[str, Any]] = {}
+    for key, entry in config.streaming.items():
+        if not isinstance(entry, Mapping):
+            raise ApismithError(f"config: [streaming.{key}] must be a table")
+        table[by_name.get(key, key)] = entry
+    return table
+
+
+def build_context(api: Api, config: ApiConfig) -> ServerContext:
+    synth = Synthesizer(api)
+    uploads = set(config.server.get("upload_fields", ()))
+    streaming = _streaming(config, api)
+    schemes = {s.name: make_scheme(s, i) for i, s in enumerate(api.security_schemes, 1)}
+    sets: dict[tuple[tuple[str, ...], ...], SecuritySet] = {}
+    types: list[TypeRef] = []
+    mock_types: list[TypeRef] = []
+    routes: list[Route] = []
+    has_uploads = False
+    defaults: list[tuple[str, Any]] = []
+    for op in api.operations:
+        security = None
+        required = tuple(r for r in op.security)
+        if required and () not in required:
+            if required not in sets:
+                alternatives = [[schemes[n] for n in req] for req in required]
+                challenges = dict.fromkeys(challenge(s) for alt in alternatives for s in alt)
+                sets[required] = SecuritySet(
+                    f"require_credentials_{len(sets) + 1}", alternatives, ", ".join(challenges)
+                )
+            security = sets[required].name
+        route, used, uploaded = build_route(
+            api, op, defaults, synth, uploads, streaming.get(op.operation_id or "")
+        )
+        has_uploads = has_uploads or uploaded
+        route.security = security
+        types.extend(used)
+        routes.append(route)
+        mock_types.extend(used)
+    unused = set(streaming) - {op.operation_id for op in api.operations}
+    if unused:
+        raise ApismithError(f"config: [streaming] names unknown operations {sorted(unused)}")
+    used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
+    fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request", "Response"}
+    for r in routes:
+        fastapi_names.update(a.marker.split("(")[0] for a in r.args)
+        fastapi_names.update(
+            name for a in r.args for name in ("UploadFile",) if name in a.annotation
+        )
+    security_names = {s.source.split("(")[0] for s in used_schemes}
+    security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
+    return ServerContext(
+        title=config.title or api.title or config.package,
+        version=api.version,
+        package=config.package,
+        routes=routes,
+        schemes=used_schemes,
+        security_sets=list(sets.values()),
+        imports=imports_of(types),
+        mock_imports=imports_of(mock_types),
+        has_streaming=any(r.stream for r in routes),
+        has_uploads=has_uploads,
+        defaults=defaults,
+        fastapi_imports=sorted(fastapi_names),
+        security_imports=sorted(security_names),
+    )

@@ -1,0 +1,365 @@
+"""The server's routes: one per operation, with its FastAPI arguments, its responses, its
+streaming mode and the mock's answer. Code strings here are built only from identifiers
+the IR has already made valid and from ``repr`` of spec values (see :mod:`.context`).
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import ApismithError
+from generator.format import fits, parameter_annotation
+from generator.ir import Api, Operation, Parameter, TypeRef
+from generator.normalize.naming import RESERVED_PARAMETER_NAMES
+from generator.render.annotations import annotation as qualified
+from generator.render.examples import MockError, Synthesizer
+
+# OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
+_CONSTRAINTS = {
+    "minimum": "ge",
+    "maximum": "le",
+    "exclusiveMinimum": "gt",
+    "exclusiveMaximum": "lt",
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "pattern": "pattern",
+    "multipleOf": "multiple_of",
+    "minItems": "min_length",
+    "maxItems": "max_length",
+}
+_PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
+# names the generated method bodies use: a parameter or form field must not shadow them
+_RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
+
+
+def annotation(t: TypeRef) -> str:
+    """``t.python_type`` with model names qualified as ``models.X``."""
+    return qualified(t, "models")
+
+
+def _safe(name: str, taken: set[str], reserved: set[str] = _RESERVED) -> str:
+    base = f"{name}_" if keyword.iskeyword(name) or name in reserved else name
+    result, n = base, 2
+    while result in taken:
+        result, n = f"{base}_{n}", n + 1
+    taken.add(result)
+    return result
+
+
+@dataclass
+class Arg:
+    """One argument of a route function and of the service method."""
+
+    name: str  # the Python name (route parameter and service keyword)
+    annotation: str  # service-side annotation
+    marker: str  # FastAPI marker call, e.g. ``Query(alias='limit', ge=1)``
+    default: str | None  # source of the default, or None when required
+    route_annotation: str = ""  # the route's annotation, when it differs from the service's
+
+    def __post_init__(self) -> None:
+        self.route_annotation = self.route_annotation or self.annotation
+
+    @property
+    def hint(self) -> str:
+        """The service-side annotation as a method signature writes it (parenthesized when a
+        long union needs it, so that black and ruff format agree)."""
+        return parameter_annotation(self.name, self.annotation, None, indent=8)
+
+
+@dataclass
+class Route:
+    name: str
+    operation_id: str | None
+    method: str
+    path: str
+    summary: str | None
+    description: str | None
+    tags: list[str]
+    deprecated: bool
+    args: list[Arg]
+    returns: str  # service method return annotation
+    response_model: str  # FastAPI response_model source ("None" for no body)
+    status_code: int
+    response_description: str
+    responses: list[tuple[int | str, str | None, str]]  # (status, model source, description)
+    security: str | None  # name of the presence dependency, or None
+    stream: str | None  # None, "always" or "when"
+    stream_field: str | None
+    chunk: str | None  # chunk annotation
+    body_arg: str  # the name of the JSON body argument
+    has_422: bool
+    mock_value: Any = None
+    mock_chunk: Any = None
+    method_kind: str = "async"  # "async" or "asyncgen"
+    event_schema: Any = None  # JSON schema of one server-sent event's data
+
+    @property
+    def call_args(self) -> str:
+        """The service call's keyword arguments (``file_id=file_id, body=body``)."""
+        return ", ".join(f"{a.name}={a.name}" for a in self.args)
+
+    @property
+    def direct_call(self) -> bool:
+        """Whether the route writes ``result = await service.<name>(...)``. Not when that
+        call has no arguments and its line is too long: black then wraps ``await ...`` in
+        parentheses and ruff format does not (nor keeps them), so the route writes
+        ``result = await _call(service.<name>)``, which both break alike."""
+        return bool(self.args) or fits(f"        result = await service.{self.name}()")
+
+
+def sse_event_schema(chunk: str) -> dict[str, Any]:
+    """The schema of one event of a streaming operation's ``text/event-stream`` answer
+    (an event object, as OpenAPI 3.2 describes SSE): its ``data`` is a JSON chunk, or the
+    final ``[DONE]``."""
+    return {
+        "type": "object",
+        "required": ["data"],
+        "properties": {
+            "data": {
+                "anyOf": [
+                    {
+                        "type": "string",
+                        "contentMediaType": "application/json",
+                        "contentSchema": {"$ref": f"#/components/schemas/{chunk}"},
+                    },
+                    {"const": "[DONE]"},
+                ],
+                "description": "A JSON chunk; the last event's data is [DONE].",
+            }
+        },
+    }
+
+
+def _status(status: str) -> int | str:
+    return int(status) if status.isdigit() else status
+
+
+def _marker(p: Parameter, alias: str) -> str:
+    cls = _PARAM_CLASS[p.location]
+    kwargs = [f"alias={alias!r}"]
+    if p.description:
+        kwargs.append(f"description={p.description!r}")
+    if p.deprecated:
+        kwargs.append("deprecated=True")
+    for key, value in p.schema.constraints.items():
+        if key in _CONSTRAINTS and not isinstance(value, bool):
+            kwargs.append(f"{_CONSTRAINTS[key]}={value!r}")
+    return f"{cls}({', '.join(kwargs)})"
+
+
+def _default(value: Any, defaults: list[tuple[str, Any]]) -> str:
+    """Source of a default: its repr, or a module-level constant for lists and dicts
+    (a mutable literal default is a lint error, and FastAPI copies defaults anyway)."""
+    if isinstance(value, (list, dict)):
+        name = f"_DEFAULT_{len(defaults) + 1}"
+        defaults.append((name, value))
+        return name
+    return repr(value)
+
+
+def _param_args(
+    op: Operation, defaults: list[tuple[str, Any]], taken: set[str], used: list[TypeRef]
+) -> list[Arg]:
+    args: list[Arg] = []
+    for p in op.parameters:
+        name = _safe(p.python_name, taken)
+        used.append(p.schema)
+        default = None
+        ann = route_ann = annotation(p.schema)
+        if p.has_default:
+            default = _default(p.default, defaults)
+        elif not p.required:
+            default = "None"
+            if not p.schema.nullable and p.schema.kind not in ("any", "null"):
+                # absent is None for the service; the route keeps the spec's (non-null)
+                # schema, with a default typed Any so that mypy accepts it
+                ann = f"{ann} | None"
+                default = "_ABSENT"
+        args.append(Arg(name, ann, _marker(p, p.name), default, route_ann))
+    return args
+
+
+def _body_args(
+    api: Api,
+    op: Operation,
+    defaults: list[tuple[str, Any]],
+    uploads: set[str],
+    taken: set[str],
+    used: list[TypeRef],
+) -> tuple[list[Arg], str, bool]:
+    """(the body's arguments, the name of the JSON body argument, whether a file is sent)."""
+    args: list[Arg] = []
+    uploaded = False
+    body_arg = "body"
+    body = op.request_body
+    if body is None:
+        return args, body_arg, uploaded
+    used.append(body.schema)
+    media = body.content_type.split(";")[0].strip().lower()
+    if (
+        media in ("multipart/form-data", "application/x-www-form-urlencoded")
+        and body.schema.kind == "model"
+    ):
+        model = api.model(body.schema.name or "")
+        for f in model.fields:
+            name = _safe(f.python_name, taken)
+            is_file = f"{model.name}.{f.name}" in uploads or any(
+                t.format == "binary" for t in f.type.walk()
+            )
+            if is_file:
+                uploaded = True
+                ann = "list[UploadFile]" if f.type.kind == "array" else "UploadFile"
+                marker = f"File(alias={f.name!r})"
+            else:
+                ann = annotation(f.type)
+                used.append(f.type)
+                marker = f"Form(alias={f.name!r})"
+            default = None
+            if not f.required:
+                default = _default(f.default, defaults) if f.has_default else "None"
+                if default == "None" and not ann.endswith("| None"):
+                    ann = f"{ann} | None"
+            args.append(Arg(name, ann, marker, default))
+    else:
+        ann = annotation(body.schema)
+        default = None
+        if not body.required:
+            default = "None"
+            ann = ann if ann.endswith("| None") else f"{ann} | None"
+        body_arg = _safe("body", taken, set())
+        args.append(Arg(body_arg, ann, "Body()", default))
+    return args, body_arg, uploaded
+
+
+def _error_responses(
+    op: Operation, used: list[TypeRef]
+) -> tuple[list[tuple[int | str, str | None, str]], bool]:
+    """(status, model source, description) of every response but the success one, and
+    whether FastAPI's own 422 is among them."""
+    success = op.success_response
+    extra: list[tuple[int | str, str | None, str]] = []
+    has_422 = False
+    for r in op.responses:
+        if r is success:
+            continue
+        if r.status == "422" and r.schema is not None and r.schema.name == "HTTPValidationError":
+            has_422 = True
+        error_model = annotation(r.schema) if r.schema is not None else None
+        if r.schema is not None:
+            used.append(r.schema)
+        extra.append((_status(r.status), error_model, r.description or ""))
+    return extra, has_422
+
+
+@dataclass
+class _Stream:
+    """A streaming route's mode (``"always"`` or ``"when"`` a body field says so)."""
+
+    stream: str | None = None
+    stream_field: str | None = None
+    chunk: str | None = None
+    mock_chunk: Any = None
+    method_kind: str = "async"
+    event_schema: Any = None
+
+
+def _stream(
+    api: Api, op: Operation, synth: Synthesizer, stream_conf: Mapping[str, Any] | None
+) -> _Stream:
+    if stream_conf is None:
+        return _Stream()
+    chunk_name = str(stream_conf.get("chunk", ""))
+    if chunk_name not in {m.name for m in api.models}:
+        raise ApismithError(
+            f"config: [streaming.{op.operation_id}] chunk {chunk_name!r} is not a schema"
+        )
+    chunk_type = TypeRef("model", name=chunk_name)
+    flag = stream_conf.get("flag")
+    return _Stream(
+        stream="when" if flag else "always",
+        stream_field=str(flag) if flag else None,
+        chunk=annotation(chunk_type),
+        mock_chunk=_mock(synth, chunk_type, op),
+        method_kind="async" if flag else "asyncgen",
+        event_schema=sse_event_schema(chunk_name),
+    )
+
+
+def _success(op: Operation, synth: Synthesizer, used: list[TypeRef]) -> tuple[str, Any]:
+    """The success response's model source ("None" without a body) and the mock's answer:
+    the spec's own example when it has one, else a synthesized minimal instance."""
+    success = op.success_response
+    if success is None or success.schema is None:
+        return "None", None
+    used.append(success.schema)
+    examples = success.examples
+    return annotation(success.schema), examples[0] if examples else _mock(synth, success.schema, op)
+
+
+def build_route(
+    api: Api,
+    op: Operation,
+    defaults: list[tuple[str, Any]],
+    synth: Synthesizer,
+    uploads: set[str],
+    stream_conf: Mapping[str, Any] | None,
+) -> tuple[Route, list[TypeRef], bool]:
+    """The route of ``op``, the types its annotations use, and whether it takes files."""
+    taken: set[str] = set()
+    used: list[TypeRef] = []
+    args = _param_args(op, defaults, taken, used)
+    body_args, body_arg, uploaded = _body_args(api, op, defaults, uploads, taken, used)
+    args += body_args
+    extra, has_422 = _error_responses(op, used)
+    success = op.success_response
+    response_model, mock_value = _success(op, synth, used)
+    returns = response_model
+    status_code = _status(success.status) if success is not None else 200
+    if not isinstance(status_code, int):
+        status_code = 200
+    stream = _stream(api, op, synth, stream_conf)
+    if stream.stream == "when":
+        returns = f"{returns} | AsyncIterator[{stream.chunk}]"
+    elif stream.stream == "always":
+        returns = f"AsyncIterator[{stream.chunk}]"
+    route = Route(
+        name=op.python_name,
+        operation_id=op.operation_id,
+        method=op.method,
+        path=op.path,
+        summary=op.summary,
+        description=op.description,
+        tags=list(op.tags),
+        deprecated=op.deprecated,
+        args=[a for a in args if a.default is None] + [a for a in args if a.default is not None],
+        returns=returns,
+        response_model=response_model,
+        status_code=status_code,
+        response_description=(success.description if success is not None else None)
+        or "Successful Response",
+        responses=extra,
+        security=None,
+        stream=stream.stream,
+        stream_field=stream.stream_field,
+        chunk=stream.chunk,
+        body_arg=body_arg,
+        has_422=has_422,
+        mock_value=mock_value,
+        mock_chunk=stream.mock_chunk,
+        method_kind=stream.method_kind,
+        event_schema=stream.event_schema,
+    )
+    return route, used, uploaded
+
+
+def _mock(synth: Synthesizer, t: TypeRef, op: Operation) -> Any:
+    try:
+        return synth.value(t)
+    except MockError as exc:
+        raise ApismithError(
+            f"server: no mock response for {op.operation_id or op.python_name}: {exc}",
+            pointer="#/paths/" + op.path.replace("~", "~0").replace("/", "~1") + f"/{op.method}",
+        ) from None
