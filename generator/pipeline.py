@@ -7,6 +7,7 @@ Writing (``generator.write``) is the only stage with effects.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -232,6 +233,11 @@ def _generate(config: ApiConfig, worker: ModelWorker | None) -> Generated:
     clock.lap("format.models")
     package_files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
     package_files["py.typed"] = b""
+    # the cache goes beside the output directory (ruff writes a .gitignore into it)
+    cache_dir = json.dumps(("../../" if config.meta else "../") + ".ruff_cache")
+    package_files["ruff.toml"] = render(
+        "package/ruff.toml.jinja", {"header": header, "cache_dir": cache_dir}, templates
+    ).encode()
     package_files["openapi.json"] = openapi
     files = package_files
     if config.meta:

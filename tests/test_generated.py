@@ -24,6 +24,7 @@ from generator import __version__
 from tests.conftest import (
     GENERATED,
     PACKAGES,
+    REPO_ROOT,
     SPECS,
     describe,
     import_package,
@@ -136,6 +137,46 @@ def test_ruff(package: str, args: list[str], tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, describe(proc)
+
+
+STRICT_CONSUMER = """[project]
+name = "consumer"
+version = "0"
+
+[tool.ruff]
+line-length = 100
+
+[tool.ruff.lint]
+select = ["E", "F", "W", "I", "B", "UP", "RUF", "PYI", "N", "SIM"]
+"""
+
+
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_a_repositorys_own_ruff_leaves_the_package_alone(package: str, tmp_path: Path) -> None:
+    """Vendored into a repo with its own (stricter, wider) ruff settings, the package's
+    ruff.toml applies: `ruff check .` is clean and `ruff format --check .` changes nothing
+    (this repo's own config included: `ruff check generated/`)."""
+    (tmp_path / "pyproject.toml").write_text(STRICT_CONSUMER, encoding="utf-8")
+    shutil.copytree(package_dir(package), tmp_path / "vendor" / package)
+    for root in (tmp_path, REPO_ROOT):
+        target = "vendor" if root == tmp_path else f"generated/{package}"
+        # in the consumer repo with ruff's cache on, as a user runs it
+        cache = ["--no-cache"] if root == REPO_ROOT else []
+        for args in (["check"], ["format", "--check"]):
+            proc = subprocess.run(
+                [sys.executable, "-m", "ruff", *args, *cache, target],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert proc.returncode == 0, describe(proc)
+    # ruff's cache lands beside the package, never in it (it would be a stray file)
+    vendored = tmp_path / "vendor" / package
+    assert sorted(p.name for p in vendored.iterdir()) == sorted(
+        p.name for p in package_dir(package).iterdir() if p.name != "__pycache__"
+    )
+    assert (tmp_path / "vendor" / ".ruff_cache").is_dir()
 
 
 def test_mypy_strict(tmp_path: Path) -> None:
