@@ -10,6 +10,7 @@ fields are left out, so an instance is as small as the schema allows.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from generator.ir import Api, Model, TypeRef
@@ -97,8 +98,19 @@ class Synthesizer:
         return {}  # any
 
     def _model(self, name: str) -> Any:
-        if name in self._cache:
-            return self._cache[name]
+        return self._memo(name, name, self._cache, self._build)
+
+    def _memo(
+        self,
+        name: str,
+        key: Any,
+        cache: dict[Any, Any],
+        build: Callable[[Model], Any],
+    ) -> Any:
+        """The value ``build`` makes for model ``name``, cached under ``key``; a model that
+        requires itself (through required fields) is a :class:`MockError`."""
+        if key in cache:
+            return cache[key]
         if name in self._active:
             raise MockError(f"{name} requires itself")
         model = self.models.get(name)
@@ -106,10 +118,10 @@ class Synthesizer:
             return {}
         self._active.add(name)
         try:
-            result = self._build(model)
+            result = build(model)
         finally:
             self._active.discard(name)
-        self._cache[name] = result
+        cache[key] = result
         return result
 
     def _build(self, model: Model) -> Any:

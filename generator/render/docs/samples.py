@@ -34,21 +34,7 @@ class Examples(Synthesizer):
         level = len(self._active)
         if level >= self.depth:
             return super()._model(name)  # minimal below the depth limit
-        key = (name, level)
-        if key in self._full:
-            return self._full[key]
-        if name in self._active:
-            raise MockError(f"{name} requires itself")
-        model = self.models.get(name)
-        if model is None:
-            return {}
-        self._active.add(name)
-        try:
-            result = self._build_full(model)
-        finally:
-            self._active.discard(name)
-        self._full[key] = result
-        return result
+        return self._memo(name, (name, level), self._full, self._build_full)
 
     def value(self, t: TypeRef) -> Any:
         if t.kind == "union" and t.discriminator is not None:
