@@ -24,6 +24,7 @@ from generator.selection import generated_package, regenerate_hint, select_confi
 
 if TYPE_CHECKING:
     from generator.pipeline import Generated
+    from generator.render.models import ModelRenderer
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -99,15 +100,16 @@ def _common(fn: F) -> F:
     return fn
 
 
-def run() -> None:
-    """The console script: :func:`main`, then a hard exit.
+def run(models: ModelRenderer | None = None) -> None:
+    """The console script: :func:`main`, then a hard exit. ``models``: the model renderer
+    ``generator.entry`` started early for ``generate`` (the command starts one otherwise).
 
     Tearing down an interpreter that holds datamodel-code-generator, pydantic and the
     generated models takes a noticeable part of a run; everything is written and flushed by
     then, so the process exits at once, as mypy does.
     """
     try:
-        main.main(standalone_mode=False)
+        main.main(standalone_mode=False, obj=models)
         code = 0
     except click.exceptions.Exit as exc:
         code = exc.exit_code
@@ -176,11 +178,12 @@ def generate(
     MANIFEST.json are kept. Output is imported before it replaces the previous output;
     nothing is written on failure.
     """
-    from generator.render.models import take_worker
+    from generator.render.models import ModelRenderer
 
-    # The model worker is forked first (by generator.entry when it can, else here): it
-    # imports datamodel-code-generator while this process imports the pipeline and loads.
-    with take_worker() as worker:
+    # The model renderer starts first (in generator.entry when it can, else here): its
+    # worker imports datamodel-code-generator while this process imports the pipeline.
+    early = click.get_current_context().obj
+    with early if isinstance(early, ModelRenderer) else ModelRenderer() as models:
         from generator.pipeline import generate as run
 
         configs = select_configs(
@@ -199,7 +202,7 @@ def generate(
 
         for c in configs:  # what an interrupted run left: put back, even if this one fails
             repair_target(c.out)
-        results = [run(c, worker) for c in configs]
+        results = [run(c, models) for c in configs]
     from generator.write import write_package
 
     for result in results:

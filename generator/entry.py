@@ -1,7 +1,8 @@
 """The ``apismith`` console script and ``python -m generator``.
 
-For ``apismith generate``, the model worker is forked first, before click and the
-pipeline are imported, so that it imports datamodel-code-generator meanwhile.
+For ``apismith generate``, the model renderer (its worker process) is started first,
+before click and the pipeline are imported, so that it imports datamodel-code-generator
+meanwhile; the command receives it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ import sys
 
 def run() -> None:
     args = sys.argv[1:]
+    models = None
     if args[:1] == ["generate"] and not {"-h", "--help"} & set(args):
-        from generator.render.models import start_early
+        from generator.render.models import ModelRenderer
 
-        start_early()
+        models = ModelRenderer()
     from generator.cli import run as cli
 
-    cli()
+    cli(models)

@@ -1,8 +1,11 @@
 """The whole pipeline for one API, as one pure function of its input files:
 
-    load -> overlays -> normalize -> IR -> render -> format -> (files in memory)
+    load -> overlays -> normalize -> (models start) -> IR -> settings -> render -> format
+    -> (models wait) -> package files -> manifest -> account      (files in memory)
 
-Writing (``generator.write``) is the only stage with effects.
+:func:`generate` reads as that list of steps; each is a small function below. The
+models render through :class:`generator.render.models.ModelRenderer` (in another process
+when it can). Writing (``generator.write``) is the only stage with effects.
 """
 
 from __future__ import annotations
@@ -11,20 +14,23 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__
-from generator.config import ApiConfig
+from generator.config import ApiConfig, ApiSettings, bind_settings
 from generator.errors import ApismithError
 from generator.format import format_python
-from generator.load import load_spec
+from generator.load import LoadedSpec, load_spec
 from generator.manifest import MANIFEST_NAME, build_manifest, generator_fingerprint, input_hashes
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.models import ModelWorker, defined_names, render_models
+from generator.render.models import ModelRenderer, defined_names
 from generator.render.spec import render_spec
 from generator.render.templates import render, unmatched_overrides
+
+if TYPE_CHECKING:
+    from generator.ir import Api
 
 
 @dataclass(frozen=True)
@@ -55,10 +61,33 @@ class Generated:
     timings: tuple[tuple[str, float], ...] = ()
 
 
-def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
+@dataclass(frozen=True)
+class Stamp:
+    """What every rendered file shares: the generated-file header, the template overrides
+    (as the Jinja loader wants them) and the spec's hash."""
+
+    header: str
+    templates: str | None
+    spec_sha256: str
+
+
+# --- the steps --------------------------------------------------------------------------------
+
+
+def load(config: ApiConfig) -> tuple[LoadedSpec, dict[str, Any]]:
+    """The spec as read (its files and the load warnings), and with the overlays applied."""
     loaded = load_spec(config.spec, config.ref_root)
-    doc = apply_overlays(loaded.doc, config.overlays)
-    normalized = normalize(doc, config.passes, config.pass_options, source=config.spec)
+    return loaded, apply_overlays(loaded.doc, config.overlays)
+
+
+def normalize_spec(config: ApiConfig, doc: Mapping[str, Any]) -> Normalized:
+    return normalize(doc, config.passes, config.pass_options, source=config.spec)
+
+
+def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
+    """The first two steps, the load warnings among the diagnostics (``apismith normalize``)."""
+    loaded, doc = load(config)
+    normalized = normalize_spec(config, doc)
     return doc, replace(normalized, diagnostics=loaded.warnings + normalized.diagnostics)
 
 
@@ -112,6 +141,11 @@ class Stopwatch:
         self.laps.append((name, now - self._last))
         self._last = now
 
+    def add(self, name: str, inner: tuple[tuple[str, float], ...]) -> None:
+        """The laps a stage timed itself (``<name>.<part>``), then the stage's own."""
+        self.laps.extend((f"{name}.{part}", seconds) for part, seconds in inner)
+        self.lap(name)
+
 
 def template_overrides(config: ApiConfig) -> tuple[str | None, tuple[Diagnostic, ...]]:
     """The override directory (as the Jinja loader wants it) and a warning for every file
@@ -134,15 +168,145 @@ def template_overrides(config: ApiConfig) -> tuple[str | None, tuple[Diagnostic,
     return str(config.templates), warnings
 
 
-def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
-    """Every output file of one API, in memory. With a ``worker``, the models render in
-    another process while this one renders the rest (same bytes either way).
+def stamp(inputs: list[dict[str, str]], templates: str | None) -> Stamp:
+    spec_sha = inputs[0]["sha256"]
+    header = render(
+        "header.py.jinja",
+        {"generator_version": __version__, "spec_sha256": spec_sha},
+        templates,
+    ).rstrip("\n")
+    return Stamp(header, templates, spec_sha)
+
+
+def with_title(config: ApiConfig, spec: Mapping[str, Any]) -> ApiConfig:
+    """The title every artifact shows: the configured one, else the spec's, else the package."""
+    info = spec.get("info") or {}
+    return replace(config, title=config.title or str(info.get("title") or "") or config.package)
+
+
+def build_api(config: ApiConfig, spec: Mapping[str, Any]) -> tuple[Api, ApiSettings]:
+    """The IR, and the config's tables checked against it (once, for every renderer)."""
+    from generator.ir import build_ir  # imported only now: the models are on their way
+
+    api = build_ir(spec)
+    return api, bind_settings(config, api)
+
+
+def render_artifacts(
+    api: Api,
+    config: ApiConfig,
+    settings: ApiSettings,
+    spec: Mapping[str, Any],
+    stamp: Stamp,
+    diagnostics: tuple[Diagnostic, ...],
+    clock: Stopwatch,
+) -> dict[str, str]:
+    """Every file but ``models.py``, unformatted: ``__init__.py``, client, server, docs."""
+    from generator.render.client import client_names, render_client
+    from generator.render.docs import render_docs
+    from generator.render.server import render_server
+
+    header, templates, info = stamp.header, stamp.templates, spec.get("info") or {}
+    context = {
+        "header": header,
+        "title": config.title,
+        "description": info.get("description"),
+        "version": str(info.get("version") or ""),
+        "package": config.package,
+        "spec_sha256": stamp.spec_sha256,
+        "generator_version": __version__,
+        "clients": client_names(api, settings) if "client" in config.outputs else [],
+    }
+    sources = {"__init__.py": render("package/__init__.py.jinja", context, templates)}
+    if "client" in config.outputs:
+        sources.update(render_client(api, config, settings, header, templates))
+        clock.lap("render.client")
+    if "server" in config.outputs:
+        sources.update(render_server(api, config, settings, header, templates))
+        clock.lap("render.server")
+    if "docs" in config.outputs:
+        docs = render_docs(api, config, settings, templates, diagnostics)
+        sources.update((name, with_header(name, text, header)) for name, text in docs.items())
+        clock.lap("render.docs")
+    return sources
+
+
+def package_files(
+    api: Api,
+    config: ApiConfig,
+    settings: ApiSettings,
+    spec: Mapping[str, Any],
+    stamp: Stamp,
+    formatted: Mapping[str, str],
+    openapi: bytes,
+) -> dict[str, bytes]:
+    """The output's files by name (``MANIFEST.json`` aside): the formatted sources,
+    ``py.typed``, ``ruff.toml`` and ``openapi.json``; for ``meta``, under ``<package>/``
+    beside the project's own files."""
+    files = {name: text.encode() for name, text in formatted.items()}
+    files["py.typed"] = b""
+    # the cache goes beside the output directory (ruff writes a .gitignore into it)
+    cache_dir = json.dumps(("../../" if config.meta else "../") + ".ruff_cache")
+    files["ruff.toml"] = render(
+        "package/ruff.toml.jinja", {"header": stamp.header, "cache_dir": cache_dir}, stamp.templates
+    ).encode()
+    files["openapi.json"] = openapi
+    if config.meta:
+        from generator.render.client import client_names
+        from generator.render.meta import render_meta
+
+        files = {f"{config.package}/{name}": data for name, data in files.items()}
+        clients = client_names(api, settings) if "client" in config.outputs else []
+        project = render_meta(
+            config,
+            spec.get("info") or {},
+            client_class=clients[0] if clients else None,
+            has_server="server" in config.outputs and bool(api.operations),
+            spec_sha256=stamp.spec_sha256,
+            templates=stamp.templates,
+        )
+        files.update((name, text.encode()) for name, text in project.items())
+    return dict(sorted(files.items()))
+
+
+def account_for(
+    doc: Mapping[str, Any], diagnostics: tuple[Diagnostic, ...], models_source: str
+) -> tuple[tuple[Diagnostic, ...], Summary]:
+    """The diagnostics, plus a warning for every schema that produced no model, and the
+    summary line's counts."""
+    classes, aliases = defined_names(models_source)
+    missing = account(original_schemas(doc), diagnostics, classes | aliases)
+    diagnostics += tuple(
+        Diagnostic(
+            "render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model"
+        )
+        for m in missing
+    )
+    summary = Summary(
+        schemas=len(original_schemas(doc)),
+        classes=len(classes),
+        aliases=len(aliases),
+        merged=sum(d.kind == "merge" for d in diagnostics),
+        renamed=sum(d.kind == "rename" for d in diagnostics),
+        warnings=sum(d.kind in ("warning", "drop") for d in diagnostics),
+        unaccounted=missing,
+    )
+    return diagnostics, summary
+
+
+# --- the pipeline -----------------------------------------------------------------------------
+
+
+def generate(config: ApiConfig, models: ModelRenderer | None = None) -> Generated:
+    """Every output file of one API, in memory. With ``models`` (a renderer with a
+    worker), the models render in another process while this one renders the rest (same
+    bytes either way).
 
     File names are relative to ``config.out``: the package's own files, or, for an
     installable project (``config.meta``), ``pyproject.toml``, ``README.md`` and
     ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
     try:
-        return _generate(config, worker)
+        return _generate(config, models or ModelRenderer(fork=False))
     except ApismithError as exc:
         # bad input found past loading (a renderer's refusal): name the spec it came from
         if exc.file is None and exc.exit_code == 2:
@@ -150,135 +314,39 @@ def generate(config: ApiConfig, worker: ModelWorker | None = None) -> Generated:
         raise
 
 
-def _generate(config: ApiConfig, worker: ModelWorker | None) -> Generated:
+def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
     clock = Stopwatch()
     templates, template_warnings = template_overrides(config)
-    loaded = load_spec(config.spec, config.ref_root)
-    doc = apply_overlays(loaded.doc, config.overlays)
+    loaded, doc = load(config)
     clock.lap("load")
-    normalized = normalize(doc, config.passes, config.pass_options, source=config.spec)
-    clock.laps.extend((f"normalize.{name}", t) for name, t in normalized.timings)
-    clock.lap("normalize")
+    normalized = normalize_spec(config, doc)
+    clock.add("normalize", normalized.timings)
     spec = normalized.spec
     inputs = input_hashes(config.spec, loaded.files[1:], config.overlays, config.templates)
-    spec_sha = inputs[0]["sha256"]
-    header = render(
-        "header.py.jinja",
-        {"generator_version": __version__, "spec_sha256": spec_sha},
-        templates,
-    ).rstrip("\n")
-    info = spec.get("info") or {}
-    options = config.options()
-    # the title every artifact shows: the configured one, else the spec's, else the package
-    config = replace(config, title=config.title or str(info.get("title") or "") or config.package)
-    if worker is not None:
-        models_text = worker.render_models(spec, header)
-    else:
-        rendered = render_models(spec, header)
-        clock.lap("render.models")
-
-        def models_text() -> str:
-            return rendered
-
-    # imported only now: the spec is already on its way to the model worker
-    from generator.ir import build_ir
-    from generator.render.client import client_names, render_client
-    from generator.render.docs import render_docs
-    from generator.render.server import render_server
-
-    api = build_ir(spec)
+    options = config.options()  # recorded as configured (before the title is filled in)
+    files_stamp, config = stamp(inputs, templates), with_title(config, spec)
+    pending = models.start(
+        spec, files_stamp.header, lap=clock.lap, server="server" in config.outputs
+    )
+    api, settings = build_api(config, spec)
     clock.lap("ir")
-    sources: dict[str, str] = {
-        "__init__.py": render(
-            "package/__init__.py.jinja",
-            {
-                "header": header,
-                "title": config.title,
-                "description": info.get("description"),
-                "version": str(info.get("version") or ""),
-                "package": config.package,
-                "spec_sha256": spec_sha,
-                "generator_version": __version__,
-                "clients": client_names(api, config) if "client" in config.outputs else [],
-            },
-            templates,
-        ),
-    }
-    if "client" in config.outputs:
-        sources.update(render_client(api, config, header, templates))
-        clock.lap("render.client")
-    if "server" in config.outputs:
-        sources.update(render_server(api, config, header, templates))
-        clock.lap("render.server")
-    docs: dict[str, str] = {}
-    if "docs" in config.outputs:
-        docs = render_docs(api, config, spec, templates, normalized.diagnostics)
-        clock.lap("render.docs")
-    sources.update((name, with_header(name, text, header)) for name, text in docs.items())
-    # everything but the models is formatted and rendered while the worker renders them
-    formatted = format_python(sources)
+    sources = render_artifacts(
+        api, config, settings, spec, files_stamp, normalized.diagnostics, clock
+    )
+    formatted = format_python(sources)  # all this while the models render
     clock.lap("format")
-    openapi = render_spec(spec, __version__, spec_sha)
+    openapi = render_spec(spec, __version__, files_stamp.spec_sha256)
     fingerprint = generator_fingerprint()
     clock.lap("render.spec")
-    if worker is not None:
-        # then, idle until the worker is done: import what the import check will need
-        from generator.write import preload_runtime
-
-        preload_runtime(server="server" in config.outputs)
-        clock.lap("preload")
-    models_source = models_text()
-    clock.lap("render.models (wait)" if worker is not None else "join")
-    formatted.update(format_python({"models.py": models_source}))
+    formatted.update(format_python({"models.py": pending.wait()}))
     clock.lap("format.models")
-    package_files: dict[str, bytes] = {name: text.encode() for name, text in formatted.items()}
-    package_files["py.typed"] = b""
-    # the cache goes beside the output directory (ruff writes a .gitignore into it)
-    cache_dir = json.dumps(("../../" if config.meta else "../") + ".ruff_cache")
-    package_files["ruff.toml"] = render(
-        "package/ruff.toml.jinja", {"header": header, "cache_dir": cache_dir}, templates
-    ).encode()
-    package_files["openapi.json"] = openapi
-    files = package_files
-    if config.meta:
-        from generator.render.meta import render_meta
-
-        files = {f"{config.package}/{name}": data for name, data in package_files.items()}
-        clients = client_names(api, config) if "client" in config.outputs else []
-        project = render_meta(
-            config,
-            info,
-            client_class=clients[0] if clients else None,
-            has_server="server" in config.outputs and bool(api.operations),
-            spec_sha256=spec_sha,
-            templates=templates,
-        )
-        files.update((name, text.encode()) for name, text in project.items())
-    files = dict(sorted(files.items()))
+    files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)
     files[MANIFEST_NAME] = build_manifest(fingerprint, options, inputs, files)
     clock.lap("manifest")
-
-    classes, aliases = defined_names(formatted["models.py"])
-    diags = loaded.warnings + normalized.diagnostics + template_warnings
-    missing = account(original_schemas(doc), diags, classes | aliases)
-    if missing:
-        diags = diags + tuple(
-            Diagnostic(
-                "render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model"
-            )
-            for m in missing
-        )
-    summary = Summary(
-        schemas=len(original_schemas(doc)),
-        classes=len(classes),
-        aliases=len(aliases),
-        merged=sum(d.kind == "merge" for d in diags),
-        renamed=sum(d.kind == "rename" for d in diags),
-        warnings=sum(d.kind in ("warning", "drop") for d in diags),
-        unaccounted=missing,
-    )
+    found = loaded.warnings + normalized.diagnostics + template_warnings + settings.diagnostics
+    diagnostics, summary = account_for(doc, found, formatted["models.py"])
     clock.lap("account")
-    return Generated(config, files, diags, summary, normalized, tuple(clock.laps))
+    return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps))
 
 
 __all__ = ["Generated", "Summary", "generate"]

@@ -16,6 +16,7 @@ Leftovers are named ``.<name>.apismith-staging-<pid>-<n>`` and
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import errno
 import importlib.util
@@ -47,8 +48,8 @@ _between_renames: Callable[[], None] | None = None
 def preload_runtime(*, server: bool = True) -> None:
     """Import what generated packages import (pydantic, httpx, fastapi when installed).
 
-    The CLI calls this while the model worker is busy, so that the import check costs
-    only the generated modules' own work."""
+    The model renderer calls this while its worker is busy (``PendingModels.wait``), so
+    that the import check costs only the generated modules' own work."""
     names = ("pydantic", "httpx", "fastapi", "fastapi.responses") if server else ("pydantic",)
     for name in names:
         if importlib.util.find_spec(name.split(".")[0]) is not None:
@@ -85,17 +86,54 @@ def verify_import(package_dir: Path) -> None:
             if (package_dir / "mock.py").exists():
                 importlib.import_module(f"{name}.mock")
     except Exception as exc:
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        where = Path(frame.filename).name
         raise ApismithError(
-            f"generated code does not import: {type(exc).__name__}: {exc}".splitlines()[0]
-            + f" ({where}:{frame.lineno})",
-            exit_code=1,
+            f"generated code does not import: {import_failure(exc, package_dir)}", exit_code=1
         ) from None
     finally:
         sys.dont_write_bytecode = saved
         for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
             del sys.modules[key]
+
+
+_FIELD = re.compile(r'Field "([^"]+)"')
+
+
+def import_failure(exc: BaseException, package_dir: Path) -> str:
+    """One line on why importing the generated package failed, naming where in it: the
+    module and line, the model being defined there and, for a pydantic schema error, the
+    field (``models.py:12: class Chat, field "role": SchemaError: error: unclosed ...``)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    root = package_dir.resolve()
+    inside = [f for f in frames if Path(f.filename).resolve().parent == root]
+    frame = (inside or frames)[-1]
+    where = f"{Path(frame.filename).name}:{frame.lineno}"
+    model = _class_at(Path(frame.filename), frame.lineno or 0) if inside else None
+    if model:
+        where += f": class {model}"
+    text = str(exc)
+    field = _FIELD.search(text)
+    if field:
+        where += f', field "{field.group(1)}"'
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    why = next((line for line in reversed(lines) if line.startswith("error:")), None)
+    reason = why or (lines[0] if lines else "")
+    return (
+        f"{where}: {type(exc).__name__}: {reason}" if reason else f"{where}: {type(exc).__name__}"
+    )
+
+
+def _class_at(path: Path, line: int) -> str | None:
+    """The innermost class whose body holds ``line`` in the module at ``path``."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.lineno <= line <= (node.end_lineno or 0):
+            if found is None or node.lineno >= found.lineno:
+                found = node
+    return found.name if found else None
 
 
 def write_package(

@@ -2,20 +2,27 @@
 
 Each ``templates/**/*.jinja`` starts with a Jinja comment that names its context; every
 top-level variable the template reads must be named there (checked with
-``jinja2.meta.find_undeclared_variables``). The contexts the renderers really pass are
-exercised by the generation tests, under ``StrictUndefined``.
+``jinja2.meta.find_undeclared_variables``). The contexts the renderers really pass (both
+APIs, and a spec without operations) provide every key a template reads in any branch,
+and every attribute it reads of a context object; every key passed is documented.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import pytest
-from jinja2 import meta
+from jinja2 import meta, nodes
 
+from generator.config import ApiConfig, load_config
+from generator.pipeline import generate
 from generator.render.templates import builtin_templates, environment, py_docstring
+from tests.conftest import SPECS
+from tests.golden import harness
 
 TEMPLATES = sorted(builtin_templates().rglob("*.jinja"))
 COMMENT = re.compile(r"\A\{#(.*?)#\}", re.S)
@@ -52,3 +59,75 @@ def test_header_template_renders_with_strict_context() -> None:
 def test_docstring_filter_keeps_python_valid(hostile: str) -> None:
     source = f'"""{py_docstring(hostile)}"""\n'
     compile(source, "<docstring>", "exec")
+
+
+# --- the contexts the renderers pass ---------------------------------------------------------
+
+
+def _contexts(config: ApiConfig) -> dict[str, list[dict[str, Any]]]:
+    """Template name -> every context it was rendered with, for one generation."""
+    seen: dict[str, list[dict[str, Any]]] = {}
+    original = jinja2.Template.render
+
+    def record(self: jinja2.Template, *args: Any, **kwargs: Any) -> str:
+        seen.setdefault(self.name or "", []).append(dict(*args, **kwargs))
+        return original(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jinja2.Template, "render", record)
+        generate(config)
+    return seen
+
+
+def _attributes(tree: nodes.Template, names: set[str]) -> set[tuple[str, str]]:
+    """``(name, attribute)`` of every ``name.attribute`` the template reads of its context."""
+    return {
+        (node.node.name, node.attr)
+        for node in tree.find_all(nodes.Getattr)
+        if isinstance(node.node, nodes.Name) and node.node.name in names
+    }
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, list[dict[str, Any]]]:
+    """The contexts of both APIs (as installable projects, so the meta templates render
+    too) and of a spec without operations (no client, no server)."""
+    seen: dict[str, list[dict[str, Any]]] = {}
+    configs = [
+        replace(load_config(SPECS / f"{api}.toml"), meta=True) for api in ("llm-engine", "sgp")
+    ]
+    configs.append(harness.case_config("no-components"))
+    for config in configs:
+        for name, contexts in _contexts(config).items():
+            seen.setdefault(name, []).extend(contexts)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "path", TEMPLATES, ids=lambda p: p.relative_to(builtin_templates()).as_posix()
+)
+def test_renderer_provides_what_the_template_uses(
+    path: Path, rendered: dict[str, list[dict[str, Any]]]
+) -> None:
+    """Every context key a template reads (in any branch, not only the rendered ones) is
+    passed, every key passed is documented in its top comment, and every attribute it
+    reads of a context object exists."""
+    name = path.relative_to(builtin_templates()).as_posix()
+    assert name in rendered, f"{name} is rendered by no generation of this test"
+    text = path.read_text(encoding="utf-8")
+    tree = environment().parse(text)
+    used = meta.find_undeclared_variables(tree)
+    comment = COMMENT.match(text)
+    documented = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", comment.group(1) if comment else ""))
+    for context in rendered[name]:
+        assert not used - set(context), (
+            f"{name} reads keys not passed: {sorted(used - set(context))}"
+        )
+        undocumented = set(context) - documented
+        assert not undocumented, f"{name} is passed undocumented keys: {sorted(undocumented)}"
+        for key, attr in sorted(_attributes(tree, used)):
+            value = context[key]
+            if value is None:
+                continue
+            found = attr in value if isinstance(value, dict) else hasattr(value, attr)
+            assert found, f"{name} reads {key}.{attr}, which its context does not have"

@@ -462,3 +462,24 @@ def test_kill_test_two_rename_fallback(tmp_path: Path, specs: tuple[Path, Path])
     stats = kill_runs(rig, 8, seed=6, atomic=False)
     assert stats["kills"] >= 8, stats
     assert stats["mid-write"] >= 2, stats
+
+
+def test_an_import_failure_names_module_line_model_and_field(tmp_path: Path) -> None:
+    """A pydantic schema error is named by where it is in the generated code."""
+    from generator.errors import ApismithError
+    from generator.write import verify_import
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from . import models\n")
+    (package / "models.py").write_text(
+        "from pydantic import BaseModel, Field\n\n\n"
+        "class Good(BaseModel):\n    x: int\n\n\n"
+        'class Chat(BaseModel):\n    role: str = Field(pattern="[[A-Z0-9]{1,18}")\n'
+    )
+    with pytest.raises(ApismithError) as info:
+        verify_import(package)
+    message = str(info.value)
+    where = 'models.py:8: class Chat, field "role"'
+    assert message.startswith(f"generated code does not import: {where}")
+    assert "unclosed character class" in message and "\n" not in message

@@ -4,7 +4,7 @@
 :class:`Api` (operations, models, security, servers, tags). See ``docs/ir.md``.
 """
 
-from generator.ir.build import build_ir, snake_case
+from generator.ir.build import build_ir
 from generator.ir.model import (
     CONSTRAINT_KEYS,
     Api,
@@ -28,6 +28,10 @@ from generator.ir.model import (
     TypeRef,
 )
 from generator.ir.types import TypeReader, schema_ref_name
+
+# The naming rule the IR derives names with, under its old name here (tests import it):
+# the rule itself is ``generator.normalize.naming.python_snake_case``.
+from generator.normalize.naming import python_snake_case as snake_case
 
 __all__ = [
     "CONSTRAINT_KEYS",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any, cast
 
 from generator.ir.model import (
@@ -37,13 +36,6 @@ _OBJECT_KEYS = ("allOf", "anyOf", "oneOf", "enum", "const", "$ref")
 def build_ir(spec: Mapping[str, Any]) -> Api:
     """Build the IR of a normalized OpenAPI 3.1 spec. Pure: ``spec`` is only read."""
     return _Builder(spec).api()
-
-
-@lru_cache(maxsize=4096)
-def snake_case(text: str) -> str:
-    """``createChatCompletion`` / ``POST-V4-/v2/chat-completions`` -> a snake_case
-    identifier (``create_chat_completion`` / ``post_v4_v2_chat_completions``)."""
-    return naming.python_snake_case(text)
 
 
 def _text(value: Any) -> str | None:
@@ -195,7 +187,10 @@ class _Builder:
         # the names pass (or the identifiers pass) set a valid x-apismith-name; a raw spec's
         # is taken only when it passes the same validator
         name, _ = naming.take_name(
-            op.get("x-apismith-name"), snake_case(op_id or f"{method}_{path}"), "method", taken
+            op.get("x-apismith-name"),
+            naming.python_snake_case(op_id or f"{method}_{path}"),
+            "method",
+            taken,
         )
         security = op["security"] if "security" in op else self.spec.get("security")
         responses = self.responses(op.get("responses") or {})
@@ -242,7 +237,7 @@ class _Builder:
         explode = raw.get("explode")
         name = str(raw["name"])
         python_name, _ = naming.take_name(
-            raw.get("x-python-name"), snake_case(name), "parameter", taken
+            raw.get("x-python-name"), naming.python_snake_case(name), "parameter", taken
         )
         return Parameter(
             name=name,

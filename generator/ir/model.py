@@ -8,11 +8,13 @@ hashable (a default value may be a list).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
+
+from generator.ir import annotate
+from generator.ir.annotate import Reading
 
 TypeKind = Literal["model", "primitive", "array", "map", "union", "literal", "any", "null"]
 ModelKind = Literal["object", "enum", "alias"]
@@ -32,50 +34,6 @@ CONSTRAINT_KEYS = (
     "maxItems",
     "multipleOf",
 )
-
-_PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
-# (primitive, format) -> (model type, argument type), each a builtin name or the
-# ``module.Name`` it is imported as. The model type is what ``models.py`` declares: the
-# choices of datamodel-code-generator 0.89 under ``generator.render.models.dcg.DCG_OPTIONS``
-# (plain ``datetime``; email, password, ulid and ``number`` time-delta stay the primitive;
-# ``tests/test_ir_models.py`` checks every entry against DCG). The argument type is what
-# client and server signatures take for it: the stdlib types they convert themselves, else
-# None (the primitive), so a caller never has to construct a pydantic ``AnyUrl`` or an
-# ``IPv4Address`` for a parameter the wire carries as text. Formats not listed (and every
-# ``boolean`` format) are the primitive in both readings.
-_FORMATS: dict[tuple[str, str], tuple[str, str | None]] = {
-    ("string", "date-time"): ("datetime.datetime", "datetime.datetime"),
-    ("string", "timestamp with time zone"): ("datetime.datetime", None),
-    ("string", "date-time-local"): ("pydantic.NaiveDatetime", None),
-    ("string", "date"): ("datetime.date", "datetime.date"),
-    ("string", "time"): ("datetime.time", "datetime.time"),
-    ("string", "time-local"): ("datetime.time", None),
-    ("string", "duration"): ("datetime.timedelta", "datetime.timedelta"),
-    ("string", "uuid"): ("uuid.UUID", "uuid.UUID"),
-    ("string", "uuid1"): ("pydantic.UUID1", "uuid.UUID"),
-    ("string", "uuid2"): ("uuid.UUID", "uuid.UUID"),
-    ("string", "uuid3"): ("pydantic.UUID3", "uuid.UUID"),
-    ("string", "uuid4"): ("pydantic.UUID4", "uuid.UUID"),
-    ("string", "uuid5"): ("pydantic.UUID5", "uuid.UUID"),
-    ("string", "uri"): ("pydantic.AnyUrl", None),
-    ("string", "byte"): ("pydantic.Base64Str", None),
-    ("string", "binary"): ("bytes", "bytes"),
-    ("string", "path"): ("pathlib.Path", None),
-    ("string", "ipv4"): ("ipaddress.IPv4Address", None),
-    ("string", "ipv4-network"): ("ipaddress.IPv4Network", None),
-    ("string", "ipv6"): ("ipaddress.IPv6Address", None),
-    ("string", "ipv6-network"): ("ipaddress.IPv6Network", None),
-    ("string", "decimal"): ("decimal.Decimal", None),
-    ("string", "integer"): ("int", None),
-    ("string", "unixtime"): ("int", None),
-    ("integer", "date-time"): ("datetime.datetime", None),
-    ("number", "date-time"): ("datetime.datetime", None),
-    ("number", "time"): ("datetime.time", None),
-    ("number", "unixtime"): ("int", None),
-    ("number", "decimal"): ("decimal.Decimal", "decimal.Decimal"),
-}
-# Which reading a rendering asks for: ``argument`` (``python_type``), ``model`` (``model_type``).
-Reading = Literal["argument", "model"]
 
 
 @dataclass(frozen=True)
@@ -99,7 +57,8 @@ class TypeRef:
     - ``literal``: ``literals`` (and ``primitive`` when known);
     - ``any`` and ``null``: nothing.
 
-    ``python_type``, ``model_type`` and ``display`` are derived (once, on first use).
+    ``python_type``, ``model_type`` and ``display`` are derived (once, on first use) by
+    :mod:`generator.ir.annotate`, which also spells the other targets.
     """
 
     kind: TypeKind
@@ -120,28 +79,23 @@ class TypeRef:
         """The type as client and server signatures annotate it: ``list[Message] | None``,
         ``dict[str, Any]``. A format whose model type callers should not have to build
         (``AnyUrl``, ``IPv4Address``) is its primitive here; see ``model_type``."""
-        return _annotation(self, "argument")
+        return annotate.python(self, "argument")
 
     @cached_property
     def model_type(self) -> str:
         """The type as ``models.py`` declares it (datamodel-code-generator's reading of
         the format): ``AnyUrl`` where ``python_type`` says ``str``."""
-        return _annotation(self, "model")
+        return annotate.python(self, "model")
 
     @cached_property
     def display(self) -> str:
         """The type for docs: ``integer | null``, ``array of Message``."""
-        shown = _display(self)
-        shows_null = self.nullable and self.kind not in ("any", "null")
-        return f"{shown} | null" if shows_null else shown
+        return annotate.display(self)
 
     def imports(self, reading: Reading = "argument") -> tuple[str, ...]:
         """What ``python_type`` (``model_type`` with ``reading="model"``) needs, as sorted
         ``module.name`` strings (model names, which live in the models module, excepted)."""
-        found: set[str] = set()
-        for t in self.walk():
-            _python(t, reading, found)
-        return tuple(sorted(found))
+        return annotate.imports(self, reading)
 
     def children(self) -> tuple[TypeRef, ...]:
         """The direct sub-types (items, prefix items, values, members)."""
@@ -160,95 +114,6 @@ class TypeRef:
         """Every model this type refers to, in first-use order, without repeats."""
         seen = {t.name: None for t in self.walk() if t.kind == "model" and t.name is not None}
         return tuple(seen)
-
-
-def _literal_source(value: Any) -> str | None:
-    """A value as Python source inside ``Literal[...]``; None when Literal cannot hold it."""
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, int):
-        return str(value)
-    return None
-
-
-def _annotation(t: TypeRef, reading: Reading) -> str:
-    python = _python(t, reading)
-    shows_null = t.nullable and t.kind not in ("any", "null")
-    return f"{python} | None" if shows_null else python
-
-
-def _child(t: TypeRef, reading: Reading) -> str:
-    return t.python_type if reading == "argument" else t.model_type
-
-
-def _python(t: TypeRef, reading: Reading, imports: set[str] | None = None) -> str:
-    """``t``'s Python annotation without its nullability; adds what ``t`` itself (not its
-    children) needs to ``imports``."""
-    needs = imports if imports is not None else set()
-    if t.kind == "model":
-        return t.name or "Any"
-    if t.kind == "primitive":
-        return _primitive(t.primitive, t.format, reading, needs)
-    if t.kind == "array":
-        if t.prefix_items:
-            return f"tuple[{', '.join(_child(m, reading) for m in t.prefix_items)}]"
-        if t.items is None:
-            needs.add("typing.Any")
-        return f"list[{_child(t.items, reading) if t.items else 'Any'}]"
-    if t.kind == "map":
-        if t.values is None:
-            needs.add("typing.Any")
-        return f"dict[str, {_child(t.values, reading) if t.values else 'Any'}]"
-    if t.kind == "union":
-        return " | ".join(_child(m, reading) for m in t.members)
-    if t.kind == "literal":
-        sources = [_literal_source(v) for v in t.literals]
-        if sources and all(s is not None for s in sources):
-            needs.add("typing.Literal")
-            return f"Literal[{', '.join(s for s in sources if s is not None)}]"
-        return _primitive(t.primitive, None, reading, needs)
-    if t.kind == "null":
-        return "None"
-    needs.add("typing.Any")
-    return "Any"
-
-
-def _display(t: TypeRef) -> str:
-    if t.kind == "model":
-        return t.name or "any"
-    if t.kind == "primitive":
-        known = t.primitive in _PRIMITIVES
-        return f"{t.primitive} ({t.format})" if known and t.format else t.primitive or "any"
-    if t.kind == "array":
-        if t.prefix_items:
-            return f"tuple [{', '.join(m.display for m in t.prefix_items)}]"
-        return f"array of {_group(t.items.display)}" if t.items else "array"
-    if t.kind == "map":
-        return f"map of {_group(t.values.display)}" if t.values else "object"
-    if t.kind == "union":
-        return " | ".join(m.display for m in t.members)
-    if t.kind == "literal":
-        return " | ".join(json.dumps(v, ensure_ascii=False) for v in t.literals)
-    return "null" if t.kind == "null" else "any"
-
-
-def _primitive(primitive: str | None, fmt: str | None, reading: Reading, imports: set[str]) -> str:
-    if primitive is None or primitive not in _PRIMITIVES:
-        imports.add("typing.Any")
-        return "Any"
-    model, argument = _FORMATS.get((primitive, fmt or ""), (None, None))
-    special = model if reading == "model" else argument
-    if special is None:
-        return _PRIMITIVES[primitive]
-    if "." in special:
-        imports.add(special)
-    return special.rpartition(".")[2]
-
-
-def _group(display: str) -> str:
-    return f"({display})" if " | " in display else display
 
 
 @dataclass(frozen=True)

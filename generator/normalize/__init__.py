@@ -5,7 +5,8 @@ it never mutates its input, and it can be switched off in an API's config
 (``[passes] <name> = false``). ``options`` is the pass's own config table
 (``[passes.<name>]``), empty when absent.
 
-Two checks run after them and cannot be switched off (``ALWAYS``): ``identifiers``, the
+Three checks run after them and cannot be switched off (``ALWAYS``): ``security``, which
+keeps only security requirements that name a declared scheme, ``identifiers``, the
 boundary every name that becomes code passes, and ``patterns``, which keeps only regexes
 pydantic compiles. A pass may raise :class:`~generator.errors.ApismithError` (exit 2, with
 a pointer) for input no pass can repair.
@@ -26,10 +27,12 @@ from generator.normalize import (
     defaults,
     defs,
     discriminators,
+    form_bodies,
     identifiers,
     names,
     nullable,
     patterns,
+    security,
     text,
     tuples,
     upgrade,
@@ -57,11 +60,13 @@ PASSES: tuple[Pass, ...] = (
     Pass(defaults.NAME, defaults.run, "defaults that violate their own schema dropped"),
     Pass(names.NAME, names.run, "schema, operation and field names made valid and unique"),
     Pass(array_items.NAME, array_items.run, "tagged-union and tuple array items named"),
+    Pass(form_bodies.NAME, form_bodies.run, "inline form request bodies named"),
     Pass(text.NAME, text.run, "descriptions dedented, titles that restate a name dropped"),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 # Always on, after the passes above: not in PASS_NAMES, so a config cannot switch them off.
 ALWAYS: tuple[Pass, ...] = (
+    Pass(security.NAME, security.run, "every security requirement a declared scheme (always on)"),
     Pass(identifiers.NAME, identifiers.run, "every name that becomes code checked (always on)"),
     Pass(patterns.NAME, patterns.run, "every pattern one pydantic compiles (always on)"),
 )

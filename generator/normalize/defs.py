@@ -16,13 +16,13 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from generator.load import escape_token
+from generator.normalize import naming
 from generator.normalize.diagnostics import Diagnostic, PassResult
 from generator.normalize.walk import Schema, child_schemas, json_copy, spec_roots
 
@@ -122,8 +122,7 @@ def _mentions(node: Any, keys: frozenset[str]) -> bool:
 
 def component_name(title: Any) -> str:
     """A class-like name from a schema title: ``"chat request"`` -> ``ChatRequest``."""
-    parts = re.split(r"[^0-9A-Za-z_]+", title) if isinstance(title, str) else []
-    name = "".join(p[:1].upper() + p[1:] for p in parts if p)
+    name = naming.capitalized_words(title, keep_underscores=True) if isinstance(title, str) else ""
     if not name:
         return "Model"
     return "Model" + name if name[0].isdigit() else name

@@ -6,6 +6,8 @@ and refuses things ``re`` accepts (look-around, backreferences). So a pattern is
 pydantic itself (:func:`pattern_error`), never by ``re``:
 
 - one pydantic compiles is kept as it is;
+- one written in ECMA-262 syntax that Rust spells differently (a ``-`` right after a class
+  escape, ``[\\w-.]``; ``[^]``; ``\\0``) is rewritten (:func:`rust_syntax`), with a warning;
 - one that only Python's ``re`` compiles (look-around, backreferences) is dropped, with a
   warning: the generated code could not import with it;
 - one that neither compiles (``(``, ``[``) is an error: exit 2 with its pointer;
@@ -63,6 +65,18 @@ def matches(pattern: str, text: str) -> bool:
     return True
 
 
+_CLASS_ESCAPE_DASH = re.compile(r"(\\[dDwWsS])-(?!\])")
+_NUL = re.compile(r"\\0(?![0-9])")
+
+
+def rust_syntax(pattern: str) -> str:
+    """``pattern`` with what ECMA-262 (JSON Schema's dialect) accepts and Rust's ``regex``
+    spells otherwise rewritten: in a class, ``-`` after ``\\d``/``\\w``/``\\s`` is a literal
+    ``-``; ``[^]`` is any character; ``\\0`` is NUL."""
+    text = _CLASS_ESCAPE_DASH.sub(r"\1\\-", pattern)
+    return _NUL.sub(r"\\x00", text.replace("[^]", r"[\s\S]"))
+
+
 def _python_compiles(pattern: str) -> bool:
     try:
         re.compile(pattern)
@@ -79,6 +93,7 @@ def _show(pattern: object) -> str:
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
     diags: list[Diagnostic] = []
     drops: list[str] = []
+    rewrites: dict[str, str] = {}
     for pointer, schema in iter_schemas(dict(spec)):
         if "pattern" not in schema:
             continue
@@ -90,6 +105,15 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             continue
         why = pattern_error(pattern)
         if why is None:
+            continue
+        rewritten = rust_syntax(pattern)
+        if rewritten != pattern and pattern_error(rewritten) is None:
+            rewrites[pointer] = rewritten
+            message = (
+                f"pattern {_show(pattern)} is ECMA-262 syntax pydantic's regex engine does not "
+                f"read ({why}): rewritten as {_show(rewritten)}"
+            )
+            diags.append(Diagnostic(NAME, "warning", pointer + "/pattern", message))
             continue
         if _python_compiles(pattern):
             drops.append(pointer)
@@ -103,11 +127,13 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             f"invalid regular expression in pattern {_show(pattern)}: {why}",
             pointer=pointer + "/pattern",
         )
-    if not drops:
+    if not drops and not rewrites:
         return PassResult(spec=dict(spec), diagnostics=tuple(diags))
     out: dict[str, Any] = json_copy(dict(spec))
     targets = set(drops)
     for pointer, schema in iter_schemas(out):
         if pointer in targets:
             schema.pop("pattern", None)
+        elif pointer in rewrites:
+            schema["pattern"] = rewrites[pointer]
     return PassResult(spec=out, diagnostics=tuple(diags))

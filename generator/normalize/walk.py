@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from generator.load import escape_token
+from generator.normalize.naming import HTTP_METHODS
 
 Schema = dict[str, Any]
 
@@ -34,6 +35,18 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
+
+
+def operations(spec: Any) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    """(pointer, path, method, operation) of every operation object, in spec order."""
+    paths = spec.get("paths") if isinstance(spec, dict) else None
+    for path, item in paths.items() if isinstance(paths, dict) else ():
+        if not isinstance(item, dict):
+            continue
+        for method in HTTP_METHODS:
+            op = item.get(method)
+            if isinstance(op, dict):
+                yield f"#/paths/{escape_token(str(path))}/{method}", str(path), method, op
 
 
 def pointer_join(base: str, *tokens: str | int) -> str:

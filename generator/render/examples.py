@@ -3,7 +3,7 @@ docs' examples (shared by both renderers).
 
 Computed at generation time, so the mock module holds plain literals (deterministic,
 readable, no schema walking at run time). An instance honours required fields, enums,
-consts, numeric and length constraints, simple patterns and the common formats. Optional
+consts, numeric and length constraints, patterns and the common formats. Optional
 fields are left out, so an instance is as small as the schema allows.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.ir import Api, Model, TypeRef
-from generator.normalize.patterns import matches as pattern_matches
+from generator.render.pattern_values import matching_string
 
 _FORMATS: dict[str, str] = {
     "date-time": "2024-01-01T00:00:00Z",
@@ -35,9 +35,6 @@ _FORMATS: dict[str, str] = {
     "byte": "",
     "binary": "",
 }
-
-# Strings tried in turn against a ``pattern``; the first that matches wins.
-_PATTERN_CANDIDATES = ("a", "0", "000000000000", "a-1", "A", "a_1", "2024-01-01", "x@y.z", "")
 
 
 class MockError(ValueError):
@@ -191,13 +188,8 @@ def _string(fmt: str | None, c: Any) -> str:
     max_len = c.get("maxLength")
     if fmt in _FORMATS and not pattern:
         return _FORMATS[fmt]
-    candidates = [_FORMATS.get(fmt or "", "a" * max(min_len, 1))]
-    candidates += [s * max(min_len, 1) for s in _PATTERN_CANDIDATES if s]
-    candidates += list(_PATTERN_CANDIDATES)
-    for text in candidates:
-        if len(text) < min_len or (max_len is not None and len(text) > max_len):
-            continue
-        if pattern and not pattern_matches(pattern, text):  # pydantic's regex engine
-            continue
-        return text
+    preferred = _FORMATS.get(fmt or "", "a" * max(min_len, 1))
+    found = matching_string(pattern or "", min_len, max_len, preferred)
+    if found is not None:
+        return found
     raise MockError(f"no string matches pattern {pattern!r} (length {min_len}..{max_len})")

@@ -19,6 +19,7 @@ from typing import Any
 
 from generator import __version__
 from generator.config import ApiConfig
+from generator.normalize.naming import distribution_name
 from generator.render.templates import render
 
 # Runtime dependencies of the generated code, each with the lowest release it was tested
@@ -124,12 +125,6 @@ def normalize_version(value: object) -> str | None:
         parts.append(f".dev{int(match['dev_n'] or 0)}")
     version = "".join(parts)
     return version if CANONICAL_PUBLIC.match(version) else None
-
-
-def distribution_name(package: str) -> str:
-    """The PEP 503 normalized project name of a package (``llm_engine`` -> ``llm-engine``)."""
-    name = re.sub(r"[^A-Za-z0-9]+", "-", package).strip("-").lower()
-    return name or "api"
 
 
 # --- TOML -------------------------------------------------------------------------------

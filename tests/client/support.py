@@ -23,10 +23,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 
-from generator.config import load_config
+from generator.config import bind_settings, load_config
 from generator.ir import Api, build_ir
 from generator.pipeline import load_and_normalize
-from generator.render.surface import Method, build_resources, client_config
+from generator.render.surface import Method, build_resources
 from tests.conftest import GENERATED, SPECS, import_package
 
 APIS = {"llm-engine": "llm_engine", "sgp": "sgp"}
@@ -175,7 +175,7 @@ def methods(api: str) -> list[tuple[tuple[str, ...], Method]]:
     """Every method with its resource path (attribute names from the client down)."""
     config = load_config(SPECS / f"{api}.toml")
     _, ir = spec_and_ir(api)
-    root, _ = build_resources(ir, client_config(config, ir), "Client")
+    root, _ = build_resources(ir, bind_settings(config, ir), "Client")
     out: list[tuple[tuple[str, ...], Method]] = []
 
     def walk(node: Any, trail: tuple[str, ...]) -> None:

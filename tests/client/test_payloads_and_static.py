@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.config import load_config
+from generator.config import bind_settings, build_config, load_config
 from generator.errors import ApismithError
-from generator.render.surface import client_config
 from tests.client.support import APIS, Case, Server, cases, resolve, spec_and_ir
 from tests.client.test_operations import client_for, reply
 from tests.conftest import GENERATED, REPO_ROOT, SPECS, load_payload_cases
@@ -106,20 +104,21 @@ def test_client_config_is_validated(client: dict[str, Any], message: str) -> Non
     _, api = spec_and_ir("llm-engine")
     # [streaming] is a top-level table (shared with the server); the rest is [client]
     streaming = client.pop("streaming", None) if "streaming" in client else None
-    config = replace(config, client=client)
+    options = {**config.options(), "client": client}
     if streaming is not None:
-        config = replace(config, streaming=streaming)
+        options["streaming"] = streaming
     with pytest.raises(ApismithError) as info:
-        client_config(config, api)
+        read = build_config(config.name, config.spec, config.out, options, base=config.spec.parent)
+        bind_settings(read, api)
     assert message in str(info.value)
 
 
 def test_configs_of_both_apis_are_valid() -> None:
     for api in APIS:
         config = load_config(SPECS / f"{api}.toml")
-        cfg = client_config(config, spec_and_ir(api)[1])
+        cfg = bind_settings(config, spec_and_ir(api)[1])
         assert cfg.name in ("LlmEngine", "Sgp")
-    le = client_config(load_config(SPECS / "llm-engine.toml"), spec_and_ir("llm-engine")[1])
+    le = bind_settings(load_config(SPECS / "llm-engine.toml"), spec_and_ir("llm-engine")[1])
     assert {s.chunk for s in le.streaming.values()} >= {
         "CompletionStreamV1Response",
         "CreateChatCompletionStreamResponse",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from generator.config import load_config
+from generator.config import bind_settings, load_config
 from generator.ir import Api, build_ir
 from generator.pipeline import load_and_normalize
 from generator.render.docs import render_docs
@@ -41,10 +41,11 @@ class Rendered:
 
     @property
     def pages(self) -> dict[str, str]:
+        """The Markdown pages, by name (the stylesheet is not a page)."""
         return {
             k.removeprefix("docs/pages/"): v
             for k, v in self.files.items()
-            if k.startswith("docs/pages/")
+            if k.startswith("docs/pages/") and k.endswith(".md")
         }
 
 
@@ -53,7 +54,7 @@ def rendered(name: str) -> Rendered:
     config = load_config(SPECS / f"{name}.toml")
     _doc, normalized = load_and_normalize(config)
     api = build_ir(normalized.spec)
-    files = render_docs(api, config, normalized.spec, None, normalized.diagnostics)
+    files = render_docs(api, config, bind_settings(config, api), None, normalized.diagnostics)
     return Rendered(api, files)
 
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from generator.config import load_config
-from generator.render.surface import build_resources, client_config
+from generator.config import bind_settings, load_config
+from generator.render.surface import build_resources
 from tests.conftest import SPECS
 from tests.docs.support import APIS, SERVED, fences, plain, rendered, section, tables
 
@@ -23,7 +23,9 @@ def test_every_model_has_a_section(name: str) -> None:
         text = section(page, f"model-{m.name}")
         if m.kind == "object" and m.fields:
             rows = [row for t in tables(text) for row in t]
-            assert [plain(row["field"]) for row in rows] == [f.name for f in m.fields]
+            ordered = [f.name for f in m.fields if f.required]
+            ordered += [f.name for f in m.fields if not f.required]
+            assert [plain(row["field"]) for row in rows] == ordered  # required first
         if m.kind == "enum":
             assert "Available options" in text
 
@@ -35,7 +37,7 @@ def test_every_operation_has_a_section_and_a_client_method(name: str) -> None:
     everything = "\n".join(pages.values())
     api_page = pages["client-methods.md"]
     config = load_config(SPECS / f"{name}.toml")
-    cfg = client_config(config, r.api)
+    cfg = bind_settings(config, r.api)
     root, _ = build_resources(r.api, cfg, f"{cfg.name}Client")
     calls: dict[str, str] = {}
 
@@ -60,8 +62,9 @@ def test_every_operation_has_a_section_and_a_client_method(name: str) -> None:
         for resp in op.responses:
             assert re.search(rf"^#### {re.escape(resp.status)}\b", text, re.M), resp.status
         params = [row for t in tables(text) for row in t if "in" in row]
+        shown = [p for p in op.parameters if p.location != "cookie"]
         assert [plain(p["name"]) for p in params] == [
-            p.name for p in op.parameters if p.location != "cookie"
+            p.name for p in sorted(shown, key=lambda p: not p.required)
         ]
     for streamed in cfg.streaming:  # every streaming method has a streaming sample
         anchor = f"op-{r.api.operation(streamed).python_name}"

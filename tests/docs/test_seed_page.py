@@ -164,3 +164,82 @@ def test_seed_parser_is_structural() -> None:
         "range": "0 <= x <= 1",
     }
     assert seed["response"]["bar"]["allowed"] == '"x"'
+
+
+# --- what the seed page has and the first docs lacked (issue 10) -----------------------------
+
+
+def test_every_success_response_with_fields_has_a_field_table() -> None:
+    """Not only an example: a 2xx response whose example is an object (or objects) gets a
+    table of name, type, required and description, for arrays, maps and unions too."""
+    checked = 0
+    for name in ("sgp", "llm-engine"):
+        for page_name, text in rendered(name).pages.items():
+            for part in re.split(r"\n#### ", text)[1:]:
+                status = part.split(":", 1)[0].split("\n", 1)[0]
+                part = re.split(r"\n#{1,3} ", part, maxsplit=1)[0]
+                examples = fences(part, "json")
+                if not status.startswith("2") or not examples:
+                    continue
+                value = json.loads(examples[0][1])
+                items = value if isinstance(value, list) else [value]
+                if not items or not all(isinstance(v, dict) and v for v in items):
+                    continue
+                found = tables(part.split("Example:", 1)[0])
+                assert found, f"{name} {page_name}: {status} has only an example"
+                for rows in found:
+                    assert {"field", "type", "required", "description"} <= set(rows[0])
+                checked += 1
+    assert checked > 200, checked
+
+
+def test_auth_names_the_header_or_scheme() -> None:
+    sgp = rendered("sgp")
+    page = section(sgp.page("chat_completions.md"), "op-post_v2_chat_completions")
+    assert "Auth: `x-api-key` header (`APIKeyHeader`)" in page
+    llm = rendered("llm-engine")
+    auth = {
+        line
+        for text in llm.pages.values()
+        for line in text.splitlines()
+        if line.startswith("Auth: ")
+    }
+    assert auth - {"Auth: none"} == {
+        "Auth: HTTP Basic, with the API key as the username (`HTTPBasic`) or OAuth2 bearer "
+        "token in the `Authorization` header (`OAuth2PasswordBearer`)"
+    }
+    schemes = {
+        plain(row["scheme"]): row["sent as"]
+        for t in tables(llm.page("index.md"))
+        for row in t
+        if "sent as" in row
+    }
+    assert schemes["HTTPBasic"].startswith("HTTP Basic, with the API key as the username")
+    assert "`Authorization`" in schemes["OAuth2PasswordBearer"]
+
+
+def _groups(rows: list[dict[str, str]]) -> dict[str, list[bool]]:
+    """Parent field ("" at the top) -> its rows' required flags, in table order."""
+    out: dict[str, list[bool]] = {}
+    for row in rows:
+        name = plain(row.get("field", row.get("name", "")))
+        parent = re.sub(r"(\[\]|\{\})*\.?[^.]*$", "", name) if "↳" in row.get("field", "") else ""
+        out.setdefault(parent, []).append(row["required"] == "required")
+    return out
+
+
+def test_required_fields_are_listed_first_in_every_table() -> None:
+    checked = 0
+    for name in ("sgp", "llm-engine"):
+        for text in rendered(name).pages.values():
+            for rows in tables(text):
+                if not rows or "required" not in rows[0]:
+                    continue
+                for flags in _groups(rows).values():
+                    assert flags == sorted(flags, reverse=True), rows
+                    checked += 1
+    op = section(rendered("sgp").page("chat_completions.md"), "op-post_v2_chat_completions")
+    assert list(rows_after(op, "### Request body"))[:2] == ["model", "messages"]  # spec order
+    ok = list(rows_after(op, "#### 200"))
+    assert ok.index("token_usage.total") < ok.index("token_usage.prompt")  # required first
+    assert checked > 1000, checked

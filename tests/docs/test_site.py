@@ -3,6 +3,7 @@ anchor: validation is set to warn in mkdocs.yml, and strict turns warnings into 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import cli_env
-from tests.docs.support import APIS, rendered, write
+from tests.docs.support import APIS, rendered, tables, write
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
@@ -48,6 +49,42 @@ def test_mkdocs_build_strict(name: str, tmp_path: Path) -> None:
     for page in pages:
         html = site / ("index.html" if page == "index.md" else f"{page[:-3]}/index.html")
         assert html.is_file(), page
+        assert "stylesheets/extra.css" in html.read_text(encoding="utf-8"), page
+    assert (site / "stylesheets" / "extra.css").is_file()
+
+
+def _rule(css: str, selector: str) -> str:
+    """The declarations of the rule whose selector list ends with ``selector``."""
+    m = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", css)
+    assert m, selector
+    return m.group(1)
+
+
+@pytest.mark.parametrize("name", sorted(APIS))
+def test_tables_leave_the_description_room(name: str) -> None:
+    """At 1280 px mkdocs-material leaves ~690 px for a page's content. Its 5rem minimum per
+    header made six columns (~790 px with padding) overflow, so every column sat at its
+    minimum, and the description, whose words alone can wrap, got ~100 px. Now: no header
+    minimum, no column that no row fills, and the last column keeps 16rem (the table
+    scrolls sideways before it is squeezed)."""
+    files = rendered(name).files
+    site = files["docs/mkdocs.yml"].splitlines()
+    assert '  - "stylesheets/extra.css"' in site[site.index("extra_css:") + 1]
+    css = files["docs/pages/stylesheets/extra.css"]
+    assert "min-width: 0;" in _rule(css, "table:not([class]) th")
+    width = re.search(r"min-width:\s*([\d.]+)rem", _rule(css, "td:last-child"))
+    assert width and float(width.group(1)) >= 12
+    for page, text in rendered(name).pages.items():
+        for rows in tables(text):
+            columns = list(rows[0]) if rows else []
+            if "type" in columns:  # a field or parameter table
+                assert columns[-1] == "description", page
+                for sparse in ("default", "constraints"):
+                    if sparse in columns:
+                        assert any(r[sparse] for r in rows), (page, columns)
+    if name == "sgp":
+        op = rendered(name).page("chat_completions.md").split("#### 200", 1)[1]
+        assert list(tables(op)[0][0]) == ["field", "type", "required", "description"]
 
 
 def test_building_the_site_never_dirties_the_package(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from generator.config import load_config
+from generator.config import bind_settings, load_config
 from generator.render.docs import docs_context
 from generator.render.templates import builtin_templates
 from tests.conftest import SPECS
@@ -26,13 +26,15 @@ def documented(template: str) -> str:
 @pytest.mark.parametrize("name", ["llm-engine", "sgp-chat-request"])
 def test_every_context_key_is_documented(name: str) -> None:
     r = rendered(name)
-    ctx = docs_context(r.api, load_config(SPECS / f"{name}.toml"))
+    config = load_config(SPECS / f"{name}.toml")
+    ctx = docs_context(r.api, config, bind_settings(config, r.api))
     passed = {
         "index.md.jinja": set(ctx["index"]),
         "mkdocs.yml.jinja": set(ctx["site"]),
         "models.md.jinja": {"models"},
         "resource.md.jinja": {"resource"},
         "api.md.jinja": {"resources"},
+        "extra.css.jinja": set(),  # a stylesheet: no context
     }
     assert {p.name for p in DOCS.glob("*.jinja")} == set(passed)
     for template, keys in passed.items():

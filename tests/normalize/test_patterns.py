@@ -105,3 +105,22 @@ def test_always_on() -> None:
     assert patterns.NAME in {p.name for p in ALWAYS} and patterns.NAME not in PASS_NAMES
     with pytest.raises(ApismithError):
         normalize(spec_with("["), {name: False for name in PASS_NAMES})
+
+
+@pytest.mark.parametrize(
+    ("pattern", "rewritten"),
+    [
+        ("^[\\w\\d-_]+$", "^[\\w\\d\\-_]+$"),
+        ("[\\w-.]", "[\\w\\-.]"),
+        ("a[^]b", "a[\\s\\S]b"),
+        ("^\\0$", "^\\x00$"),
+    ],
+)
+def test_ecma_syntax_rust_spells_otherwise_is_rewritten(pattern: str, rewritten: str) -> None:
+    """Valid ECMA-262 (JSON Schema's dialect), refused by both Rust's engine and ``re``."""
+    assert not compiles_in_pydantic(pattern)
+    out, diags = run(spec_with(pattern))
+    assert out["components"]["schemas"]["M"]["properties"]["a"]["pattern"] == rewritten
+    assert compiles_in_pydantic(rewritten)
+    assert [d.kind for d in diags] == ["warning"]
+    assert "rewritten as" in diags[0].message

@@ -44,7 +44,7 @@ def with_streams(spec: dict[str, Any], streaming: dict[str, Any]) -> dict[str, A
     for item in spec["paths"].values():
         for op in item.values():
             if isinstance(op, dict) and op.get("operationId") in streaming:
-                chunk = streaming[op["operationId"]]["chunk"]
+                chunk = streaming[op["operationId"]].chunk
                 for status, response in op["responses"].items():
                     if status.startswith("2"):
                         response.setdefault("content", {})["text/event-stream"] = {

@@ -243,11 +243,11 @@ def test_apismith_serve(tmp_path: Path) -> None:
 
 
 def test_render_server_files() -> None:
-    from generator.config import load_config
+    from generator.config import bind_settings, load_config
     from generator.ir import build_ir
     from generator.render.server import render_server
 
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
-    files = render_server(api, config, "# header", None)
+    files = render_server(api, config, bind_settings(config, api), "# header", None)
     assert sorted(files) == ["mock.py", "server.py"]

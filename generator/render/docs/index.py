@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generator.config import ApiConfig
+from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
+from generator.render.docs.auth import curl_option, scheme_md
 from generator.render.docs.models import diagram
 from generator.render.docs.operations import ResourceDoc
 from generator.render.docs.text import cell, code, inline, markdown
-from generator.render.surface import ClientConfig, auth_context
+from generator.render.surface import auth_context
 
 
-def _client_sample(config: ApiConfig, cfg: ClientConfig, credentials: list[dict[str, str]]) -> str:
+def _client_sample(config: ApiConfig, cfg: ApiSettings, credentials: list[dict[str, str]]) -> str:
     """Python: a client from the environment, and one given its credentials explicitly."""
     client_class = f"{cfg.name}Client"
     env_base = f"{cfg.env_prefix}_BASE_URL"
@@ -38,23 +39,14 @@ def _client_sample(config: ApiConfig, cfg: ClientConfig, credentials: list[dict[
     )
 
 
-def _curl_lines(api: Api, cfg: ClientConfig) -> list[str]:
+def _curl_lines(api: Api, cfg: ApiSettings) -> list[str]:
     """A curl command per security scheme, with the credential from the environment."""
-    curl_lines = []
     url = f'"${cfg.env_prefix}_BASE_URL/..."'
-    for scheme in api.security_schemes:
-        if scheme.kind == "http-basic":
-            curl_lines.append(f'curl -u "${cfg.env_prefix}_API_KEY:" {url}')
-        elif scheme.kind in ("http-bearer", "oauth2", "openid"):
-            token = f"${cfg.env_prefix}_BEARER_TOKEN"
-            curl_lines.append(f'curl -H "Authorization: Bearer {token}" {url}')
-        elif scheme.kind == "api-key" and scheme.parameter_name:
-            key = f"${cfg.env_prefix}_API_KEY"
-            curl_lines.append(f'curl -H "{scheme.parameter_name}: {key}" {url}')
-    return curl_lines
+    options = (curl_option(scheme, cfg.env_prefix) for scheme in api.security_schemes)
+    return [f"curl {option} {url}" for option in options if option is not None]
 
 
-def _auth_doc(api: Api, config: ApiConfig, cfg: ClientConfig) -> dict[str, Any]:
+def _auth_doc(api: Api, config: ApiConfig, cfg: ApiSettings) -> dict[str, Any]:
     """The index's auth section: credentials, samples and the spec's schemes."""
     ctx = auth_context(api, cfg)
     credentials = [
@@ -64,7 +56,7 @@ def _auth_doc(api: Api, config: ApiConfig, cfg: ClientConfig) -> dict[str, Any]:
         {
             "name": code(s.name),
             "kind": s.kind,
-            "where": code(s.parameter_name) + f" ({s.location})" if s.parameter_name else "",
+            "where": scheme_md(s),
             "description": cell(s.description),
         }
         for s in api.security_schemes
@@ -81,7 +73,7 @@ def _auth_doc(api: Api, config: ApiConfig, cfg: ClientConfig) -> dict[str, Any]:
 
 
 def index_context(
-    api: Api, config: ApiConfig, cfg: ClientConfig | None, resources: Sequence[ResourceDoc]
+    api: Api, config: ApiConfig, cfg: ApiSettings | None, resources: Sequence[ResourceDoc]
 ) -> dict[str, Any]:
     base_urls: list[dict[str, str]] = []
     if config.base_url:

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from generator.ir import Api, TypeRef
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.operations import ResourceDoc
-from generator.render.docs.tables import MODELS_PAGE, Row, field_rows, model_anchor, type_md
+from generator.render.docs.tables import (
+    MODELS_PAGE,
+    Table,
+    field_rows,
+    model_anchor,
+    table,
+    type_md,
+)
 from generator.render.docs.text import as_json, code, markdown
 
 DIAGRAM_NODES = 14
@@ -23,7 +30,7 @@ class ModelDoc:
     kind: str
     description: str
     notes: list[str]
-    rows: list[Row]
+    table: Table | None  # objects with fields
     options: list[str]
     type: str
     used_by: list[str]
@@ -97,6 +104,7 @@ def build_model_docs(
                 )
             )
         rows = field_rows(api, m, MODELS_PAGE, models) if m.kind == "object" else []
+        fields = table(rows) if rows else None
         options = [code(as_json(v)) for v in m.enum_values] if m.kind == "enum" else []
         type_text = type_md(m.root, MODELS_PAGE, models=models) if m.root is not None else ""
         out.append(
@@ -106,7 +114,7 @@ def build_model_docs(
                 kind=m.kind,
                 description=markdown(m.description, 3),
                 notes=notes,
-                rows=rows,
+                table=fields,
                 options=options,
                 type=type_text,
                 used_by=used.get(m.name, []),

@@ -8,7 +8,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.config import ApiSettings
 from generator.ir import Api, Operation, Response
+from generator.render.docs.auth import curl_option, requirement_md
 from generator.render.docs.samples import (
     Examples,
     curl_sample,
@@ -19,19 +21,22 @@ from generator.render.docs.samples import (
 )
 from generator.render.docs.tables import (
     MODELS_PAGE,
+    PARAM_COLUMNS,
     Row,
-    child_model,
+    Table,
+    body_tables,
     constraints_md,
     default_md,
     describe,
-    field_rows,
     model_anchor,
     op_anchor,
+    required_first,
+    table,
     type_md,
 )
 from generator.render.docs.text import cell, code, inline, markdown
 from generator.render.examples import Synthesizer
-from generator.render.surface import ClientConfig, Method, Resource
+from generator.render.surface import Method, Resource
 
 
 @dataclass
@@ -40,7 +45,7 @@ class ResponseDoc:
     description: str
     content_type: str
     type: str
-    rows: list[Row]
+    tables: list[Table]
     example: str | None
 
 
@@ -60,7 +65,7 @@ class OpDoc:
     description: str
     deprecated: bool
     auth: str
-    params: list[Row]
+    params: Table | None
     body: dict[str, Any] | None
     responses: list[ResponseDoc]
     python: str
@@ -111,51 +116,36 @@ def _escape_plain(text: str) -> str:
     return re.sub(r"([\\`*_\[\]|<>])", r"\\\1", text)
 
 
-def _auth(api: Api, op: Operation, cfg: ClientConfig) -> tuple[str, list[str]]:
+def _auth(api: Api, op: Operation, cfg: ApiSettings) -> tuple[str, list[str]]:
     """Who may call ``op`` (Markdown), and the curl options of its first requirement."""
     if not op.security:
         return "none", []
-    parts = []
-    for req in op.security:
-        parts.append(" and ".join(code(n) for n in req) if req else "anonymous")
     curl: list[str] = []
-    first = op.security[0]
-    prefix = cfg.env_prefix
-    for name in first:
+    for name in op.security[0]:
         try:
-            scheme = api.security_scheme(name)
+            option = curl_option(api.security_scheme(name), cfg.env_prefix)
         except KeyError:
             continue
-        if scheme.kind == "http-basic":
-            curl.append(f'-u "${prefix}_API_KEY:"')
-        elif scheme.kind in ("http-bearer", "oauth2", "openid"):
-            curl.append(f'-H "Authorization: Bearer ${prefix}_BEARER_TOKEN"')
-        elif scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
-            curl.append(f'-H "{scheme.parameter_name}: ${prefix}_API_KEY"')
-    return " or ".join(parts), curl
+        if option is not None:
+            curl.append(option)
+    return " or ".join(requirement_md(api, req) for req in op.security), curl
 
 
 def _response(
     api: Api, r: Response, page: str, models: set[str], cache: dict[str, Examples]
 ) -> ResponseDoc:
-    rows: list[Row] = []
-    type_text = ""
-    if r.schema is not None:
-        type_text = type_md(r.schema, page, models=models)
-        child = child_model(api, r.schema)
-        if child is not None and not child[0]:
-            rows = field_rows(api, child[1], page, models, nested=1)
     return ResponseDoc(
         status=r.status,
         description=inline(r.description),
         content_type=code(r.content_type) if r.content_type else "",
-        type=type_text,
-        rows=rows,
+        type=type_md(r.schema, page, models=models) if r.schema is not None else "",
+        tables=body_tables(api, r.schema, page, models) if r.schema is not None else [],
         example=example(api, r.schema, cache) if r.schema is not None else None,
     )
 
 
-def _param_rows(api: Api, op: Operation, page: str, models: set[str]) -> list[Row]:
+def _params(api: Api, op: Operation, page: str, models: set[str]) -> Table | None:
+    """The parameters table (required parameters first), None without parameters."""
     rows = []
     for p in op.parameters:
         if p.location == "cookie":
@@ -172,22 +162,19 @@ def _param_rows(api: Api, op: Operation, page: str, models: set[str]) -> list[Ro
                 description=describe(api, p.description, p.schema, extra),
             )
         )
-    return rows
+    return table(required_first(rows), PARAM_COLUMNS) if rows else None
 
 
 def _body_doc(api: Api, op: Operation, page: str, models: set[str]) -> dict[str, Any] | None:
     if op.request_body is None:
         return None
     rb = op.request_body
-    child = child_model(api, rb.schema)
     return {
         "content_type": code(rb.content_type),
         "required": rb.required,
         "type": type_md(rb.schema, page, models=models),
         "description": markdown(rb.description, 4),
-        "rows": field_rows(api, child[1], page, models, nested=1)
-        if child is not None and not child[0]
-        else [],
+        "tables": body_tables(api, rb.schema, page, models),
     }
 
 
@@ -197,7 +184,7 @@ def build_op(
     method: Method,
     path: tuple[str, ...],
     page: str,
-    cfg: ClientConfig,
+    cfg: ApiSettings,
     package: str,
     client_class: str,
     models: set[str],
@@ -209,7 +196,7 @@ def build_op(
     required = [p.name for p in needed]
     more = len(needed) < sum(p.location != "model" for p in method.params)
     signature = f"{call}({', '.join(required + (['...'] if more else []))})"
-    rows = _param_rows(api, op, page, models)
+    params = _params(api, op, page, models)
     body = _body_doc(api, op, page, models)
     values = request_values(api, op, method, synth)
     wires = {p.name: p.wire for p in method.params}
@@ -240,7 +227,7 @@ def build_op(
         description=markdown(op.description, 4),
         deprecated=op.deprecated,
         auth=auth_text,
-        params=rows,
+        params=params,
         body=body,
         responses=[_response(api, r, page, models, cache) for r in op.responses],
         python=python,
@@ -259,7 +246,7 @@ def _first_sentence(text: str | None) -> str:
 
 
 def build_resource_docs(
-    api: Api, root: Resource, cfg: ClientConfig, package: str, client_class: str
+    api: Api, root: Resource, cfg: ApiSettings, package: str, client_class: str
 ) -> list[ResourceDoc]:
     models = {m.name for m in api.models}
     tags = {t.name: t for t in api.tags}

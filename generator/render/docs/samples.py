@@ -31,7 +31,11 @@ class Examples(Synthesizer):
         self._full: dict[tuple[str, int], Any] = {}
 
     def _model(self, name: str) -> Any:
-        level = len(self._active)
+        # the depth counts objects only: an alias (such as a hoisted array item naming a
+        # union, ``...MetricScoresItem``) adds a name, not a level of the example
+        level = sum(
+            1 for n in self._active if (m := self.models.get(n)) is not None and m.kind != "alias"
+        )
         if level >= self.depth:
             return super()._model(name)  # minimal below the depth limit
         return self._memo(name, (name, level), self._full, self._build_full)

@@ -7,6 +7,7 @@ Layout, relative to the package directory::
     docs/pages/<resource>.md   one page per top-level client resource
     docs/pages/models-reference.md   every model, with field tables and cross-links
     docs/pages/client-methods.md     every client method: client.x.y.create(...) -> Model
+    docs/pages/stylesheets/extra.css the site's table widths (mkdocs.yml ``extra_css``)
 
 (``mkdocs`` refuses a ``docs_dir`` that is the directory of ``mkdocs.yml``, hence
 ``pages/``.) An API without operations gets the index, the models page and the site.
@@ -20,22 +21,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from generator.config import ApiConfig
+from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.index import index_context
 from generator.render.docs.models import build_model_docs
 from generator.render.docs.operations import build_resource_docs
 from generator.render.docs.tables import MODELS_PAGE
-from generator.render.surface import build_resources, client_config
+from generator.render.surface import build_resources
 from generator.render.templates import render
 
 DOCS_DIR = "docs"
 PAGES_DIR = "pages"
 API_PAGE = "client-methods.md"  # hyphenated, as MODELS_PAGE: never a resource page
+STYLESHEET = "stylesheets/extra.css"  # under the pages: mkdocs copies it into the site
 
 
 def site_dir(config: ApiConfig) -> str:
@@ -46,10 +48,10 @@ def site_dir(config: ApiConfig) -> str:
 
 
 def docs_context(
-    api: Api, config: ApiConfig, diagnostics: Sequence[Diagnostic] = ()
+    api: Api, config: ApiConfig, settings: ApiSettings, diagnostics: Sequence[Diagnostic] = ()
 ) -> dict[str, Any]:
     """Everything the docs templates receive, page by page."""
-    cfg = client_config(config, api) if api.operations else None
+    cfg = settings if api.operations else None
     resources = []
     if cfg is not None:
         client_class = f"{cfg.name}Client"
@@ -71,6 +73,7 @@ def docs_context(
                 {"title": json.dumps(r.nav_title), "page": json.dumps(r.page)} for r in resources
             ],
             "has_api": bool(resources),
+            "extra_css": json.dumps(STYLESHEET),
         },
     }
 
@@ -78,17 +81,15 @@ def docs_context(
 def render_docs(
     api: Api,
     config: ApiConfig,
-    spec: Mapping[str, Any],
+    settings: ApiSettings,
     templates: str | None = None,
     diagnostics: Sequence[Diagnostic] = (),
 ) -> dict[str, str]:
     """Relative path (under the package) -> text of every docs file.
 
-    ``spec`` is the normalized spec (unused today: the IR holds all the docs need; kept so
-    that the call stays stable). ``diagnostics`` are the normalization findings: merges and
-    renames are explained on the models page."""
-    del spec
-    ctx = docs_context(api, config, diagnostics)
+    ``diagnostics`` are the normalization findings: merges and renames are explained on the
+    models page."""
+    ctx = docs_context(api, config, settings, diagnostics)
     base = f"{DOCS_DIR}/{PAGES_DIR}"
     out: dict[str, str] = {
         f"{DOCS_DIR}/mkdocs.yml": render("docs/mkdocs.yml.jinja", ctx["site"], templates),
@@ -96,6 +97,7 @@ def render_docs(
         f"{base}/{MODELS_PAGE}": render(
             "docs/models.md.jinja", {"models": ctx["models"]}, templates
         ),
+        f"{base}/{STYLESHEET}": render("docs/extra.css.jinja", {}, templates),
     }
     for resource in ctx["resources"]:
         out[f"{base}/{resource.page}"] = render(

@@ -3,11 +3,11 @@ and a row per field or parameter (every cell ready-made, safe Markdown)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.ir import Api, Model, Operation, TypeRef
+from generator.ir import Api, Model, Operation, TypeRef, annotate
 from generator.render.docs.text import as_json, cell, code, constraints
 
 MODELS_PAGE = "models-reference.md"  # hyphenated: never a resource page (snake_case)
@@ -28,47 +28,14 @@ def op_anchor(op: Operation) -> str:
 def type_md(t: TypeRef, page: str, *, models: set[str]) -> str:
     """``TypeRef.display`` as Markdown (safe in a table cell): model names link to the
     models page, literal values are code spans, ``|`` is escaped."""
-    shown = _type_md(t, page, models)
-    if t.nullable and t.kind not in ("any", "null"):
-        shown += " \\| null"
-    return shown
 
+    def link(name: str) -> str:
+        if name not in models:
+            return name
+        anchor = f"#{model_anchor(name)}"
+        return f"[{name}]({anchor if page == MODELS_PAGE else MODELS_PAGE + anchor})"
 
-def _group(text: str) -> str:
-    return f"({text})" if " \\| " in text else text
-
-
-def _type_md(t: TypeRef, page: str, models: set[str]) -> str:
-    if t.kind == "model":
-        name = t.name or "any"
-        if name in models:
-            target = (
-                f"#{model_anchor(name)}"
-                if page == MODELS_PAGE
-                else f"{MODELS_PAGE}#{model_anchor(name)}"
-            )
-            return f"[{name}]({target})"
-        return name
-    if t.kind == "array":
-        if t.prefix_items:
-            return (
-                "tuple [" + ", ".join(type_md(m, page, models=models) for m in t.prefix_items) + "]"
-            )
-        return f"array of {_group(type_md(t.items, page, models=models))}" if t.items else "array"
-    if t.kind == "map":
-        return f"map of {_group(type_md(t.values, page, models=models))}" if t.values else "object"
-    if t.kind == "union":
-        return " \\| ".join(type_md(m, page, models=models) for m in t.members)
-    if t.kind == "literal":
-        return " \\| ".join(code(as_json(v)) for v in t.literals)
-    if t.kind == "primitive":
-        return _display_plain(t)
-    return "null" if t.kind == "null" else "any"
-
-
-def _display_plain(t: TypeRef) -> str:
-    plain = TypeRef(kind=t.kind, primitive=t.primitive, format=t.format)
-    return cell(plain.display)
+    return annotate.markdown(t, link=link, value=code, plain=cell)
 
 
 # --- field rows ------------------------------------------------------------------------------
@@ -86,6 +53,40 @@ class Row:
     description: str
     location: str = ""
     depth: int = 0
+
+
+FIELD_COLUMNS = ("field", "type", "required", "default", "constraints", "description")
+PARAM_COLUMNS = ("name", "in", "type", "required", "default", "constraints", "description")
+# shown only when a row of the table has one: most tables have neither, and every empty
+# column narrows the description's (docs/pages/stylesheets/extra.css)
+SPARSE_COLUMNS = ("default", "constraints")
+
+
+@dataclass
+class Table:
+    """A table ready to print: a Markdown line above it (or ""), the column titles and
+    each row's cells."""
+
+    caption: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+def _cell_of(row: Row, column: str) -> str:
+    if column in ("field", "name"):
+        return "↳ " * row.depth + row.name
+    return row.location if column == "in" else str(getattr(row, column))
+
+
+def table(rows: Sequence[Row], columns: Sequence[str] = FIELD_COLUMNS, caption: str = "") -> Table:
+    """``rows`` as a table, without the sparse columns that no row fills."""
+    shown = [c for c in columns if c not in SPARSE_COLUMNS or any(_cell_of(r, c) for r in rows)]
+    return Table(caption, shown, [[_cell_of(r, c) for c in shown] for r in rows])
+
+
+def required_first(rows: Iterable[Row]) -> list[Row]:
+    """Required rows first, each group in spec order (``sorted`` is stable)."""
+    return sorted(rows, key=lambda r: r.required != "required")
 
 
 def _options(api: Api, t: TypeRef) -> tuple[str, list[Any]]:
@@ -165,10 +166,11 @@ def field_rows(
     _depth: int = 0,
     _seen: tuple[str, ...] = (),
 ) -> list[Row]:
-    """A row per field; with ``nested`` > 0, the fields of object-typed fields follow their
-    parent (``parent.child``), down to ``nested`` levels (child attributes)."""
+    """A row per field, required fields first (then spec order); with ``nested`` > 0, the
+    fields of object-typed fields follow their parent (``parent.child``), down to
+    ``nested`` levels (child attributes)."""
     rows: list[Row] = []
-    for f in model.fields:
+    for f in sorted(model.fields, key=lambda f: not f.required):
         name = _prefix + f.name
         extra = []
         if f.python_name != f.name:
@@ -204,3 +206,89 @@ def field_rows(
                 _seen=(*_seen, model.name),
             )
     return rows
+
+
+# --- the tables of a body ---------------------------------------------------------------------
+
+
+def _unaliased(api: Api, t: TypeRef) -> TypeRef:
+    """``t`` with alias models replaced by what they alias (a discriminator kept)."""
+    seen: set[str] = set()
+    while t.kind == "model" and t.name and t.name not in seen:
+        seen.add(t.name)
+        try:
+            model = api.model(t.name)
+        except KeyError:
+            break
+        if model.kind != "alias" or model.root is None:
+            break
+        root = model.root
+        if model.discriminator is not None and root.discriminator is None:
+            root = replace(root, discriminator=model.discriminator)
+        t = root
+    return t
+
+
+def _each(suffix: str) -> str:
+    """``[]{}`` (an array of maps of ...) -> "each value of each item"."""
+    words = ["item" if suffix[i : i + 2] == "[]" else "value" for i in range(0, len(suffix), 2)]
+    return " of ".join(f"each {w}" for w in reversed(words))
+
+
+def _peel(api: Api, t: TypeRef) -> tuple[str, TypeRef]:
+    """(``[]``/``{}`` per array or map level, what they hold), aliases read through."""
+    suffix = ""
+    t = _unaliased(api, t)
+    seen: set[int] = set()  # an alias may hold itself (``Tree = list[Tree]``)
+    while t.kind in ("array", "map") and not t.prefix_items and id(t) not in seen:
+        seen.add(id(t))
+        inner = t.items if t.kind == "array" else t.values
+        if inner is None:
+            break
+        suffix += "[]" if t.kind == "array" else "{}"
+        t = _unaliased(api, inner)
+    return suffix, t
+
+
+def _declared_tag(model: Model, prop: str, tag: str) -> Any:
+    """A variant's tag as the model declares it (``restore: false``), else the mapping's
+    key (always a string)."""
+    for f in model.fields:
+        if f.name == prop and f.type.kind == "literal" and len(f.type.literals) == 1:
+            return f.type.literals[0]
+    return tag
+
+
+def body_tables(api: Api, t: TypeRef, page: str, models: set[str]) -> list[Table]:
+    """The field tables of a request or response body of type ``t``: an object model's
+    fields; for an array or a map of objects, those of each item or value; for a union
+    (or an alias of one), a table per object member, captioned with it and its tag."""
+    outer, t = _peel(api, t)
+    union = t.kind == "union" and len(t.members) > 1
+    members = t.members if t.kind == "union" else (t,)
+    tags = {n: tag for tag, n in t.discriminator.mapping.items()} if t.discriminator else {}
+    out: list[Table] = []
+    for member in members:
+        inner, held = _peel(api, member)
+        child = child_model(api, held)
+        if child is None:
+            continue
+        model = child[1]
+        link = type_md(TypeRef(kind="model", name=model.name), page, models=models)
+        words = []
+        if union:
+            when = ""
+            if t.discriminator is not None and model.name in tags:
+                prop = t.discriminator.property_name
+                tag = _declared_tag(model, prop, tags[model.name])
+                when = f" (when {code(prop)} is {code(as_json(tag))})"
+            lead = f"{_each(outer)}: variant" if outer else "variant"
+            words.append(f"{lead} {type_md(member, page, models=models)}{when}")
+            if inner:
+                words.append(f"{_each(inner)} is of type {link}")
+        elif outer + inner:
+            words.append(f"{_each(outer + inner)} is of type {link}")
+        caption = "; ".join(words)
+        caption = caption[:1].upper() + caption[1:] + ":" if caption else ""
+        out.append(table(field_rows(api, model, page, models, nested=1), caption=caption))
+    return out

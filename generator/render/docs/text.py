@@ -13,6 +13,11 @@ The spec's Markdown is kept as Markdown, but made safe for the site:
 The functions that put spec text *inside* generated Markdown (``inline``, ``cell``,
 ``code``) escape what could change the page's structure (``|`` in tables, line breaks,
 backticks).
+
+Lists survive: in prose (``markdown``) a list that interrupts a paragraph gets the blank
+line Python-Markdown (mkdocs) needs before it, and in a table cell (``cell``, one line)
+each item starts a ``<br>`` line with a bullet. Both split list items that a docstring's
+line continuation ran together (``- a.            - b.``, SGP's chat ``role`` docs).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ _REF_DEF = re.compile(r"^( {0,3})\[([^\]]+)\]:\s*(\S+).*$", re.M)
 _SAFE_SCHEME = re.compile(r"^(https?://|mailto:)", re.I)
 _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)", re.M)
 _SETEXT = re.compile(r"^( {0,3})(=+|-+)\s*$", re.M)
+# a list item: its indentation, its marker (a bullet, or a number and ``.`` or ``)``)
+_ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 
 
 def _safe_url(url: str) -> bool:
@@ -83,6 +90,71 @@ def _prose(text: str, shift: int) -> str:
     return text
 
 
+def _width(indent: str) -> int:
+    return len(indent.expandtabs(4))
+
+
+def _split_items(line: str) -> list[str]:
+    """A bullet item holding more items that a line continuation ran into it
+    (``- a.            - b.``), one item per line. Only a run of two or more spaces before
+    the item's own marker splits, and never inside a code span."""
+    m = _ITEM.match(line)
+    if m is None or m.group(2) not in ("-", "*", "+"):
+        return [line]
+    run_on = re.compile(r"[ \t]{2,}(?=" + re.escape(m.group(2)) + r"[ \t]+\S)")
+    spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
+    pieces: list[str] = []
+    last = 0
+    for r in run_on.finditer(line, m.end()):
+        if not any(a <= r.start() < b for a, b in spans):
+            pieces.append(line[last : r.start()])
+            last = r.end()
+    pieces.append(line[last:])
+    return [pieces[0], *(m.group(1) + p for p in pieces[1:])]
+
+
+def _starts_item(m: re.Match[str] | None, after_text: bool) -> bool:
+    """Whether a line matched by ``_ITEM`` starts a list item; right after a paragraph line
+    only a bullet or ``1.`` does (CommonMark's rule for a list interrupting a paragraph)."""
+    if m is None:
+        return False
+    return not after_text or not m.group(2)[0].isdigit() or m.group(2)[:-1] == "1"
+
+
+def _list_lines(lines: list[str]) -> list[str]:
+    """Prose lines with run-on items split, and a blank line before a list that interrupts
+    a paragraph: CommonMark (GitHub) allows that, Python-Markdown (mkdocs) needs the blank
+    line or reads the items as the paragraph's text. A nested item indented less than
+    four columns past the list's first item gets four (GitHub nests it either way;
+    Python-Markdown only then). Indented code is left alone."""
+    out: list[str] = []
+    in_list = False
+    base = 0  # the indentation of the current list's first item
+    gap = True  # at the start, or after a blank line
+    for line in lines:
+        if not line.strip():
+            out.append(line)
+            gap = True
+            continue
+        m = _ITEM.match(line)
+        indent = _width(line[: len(line) - len(line.lstrip(" \t"))])
+        if (in_list or indent < 4) and _starts_item(m, not gap and not in_list):
+            if not gap and not in_list:
+                out.append("")
+            if not in_list:
+                base = indent
+            elif base < indent < base + 4:
+                line = " " * (base + 4) + line.lstrip(" \t")
+            in_list = True
+            out.extend(_split_items(line))
+        else:
+            if gap and indent < 2:
+                in_list = False
+            out.append(line)
+        gap = False
+    return out
+
+
 def _spans(text: str, shift: int) -> str:
     """Escape prose (headings pushed down ``shift`` levels), keep code spans as they are."""
     out: list[str] = []
@@ -113,7 +185,7 @@ def markdown(text: str | None, floor: int = 4) -> str:
 
     def flush() -> None:
         if prose:
-            block = "\n".join(prose)
+            block = "\n".join(_list_lines(prose))
             block = _SETEXT.sub(
                 lambda m: (
                     m.group(1) + ("&#61;" if m.group(2)[0] == "=" else "&#45;") + m.group(2)[1:]
@@ -160,7 +232,75 @@ def inline(text: str | None) -> str:
 
 
 def cell(text: str | None) -> str:
-    """Spec text inside a table cell: one line, ``|`` escaped outside code spans."""
+    """Spec text inside a table cell, which Markdown keeps on one line: ``|`` escaped
+    outside code spans; paragraphs apart by an empty line (``<br><br>``); each list item,
+    line of fenced code and table row on a line of its own (``<br>``).
+
+    A list item reads ``• item`` (``◦`` nested; an ordered item keeps its number), not
+    ``<ul><li>``: Python-Markdown (mkdocs) reads a cell as inline text, where a block tag is
+    out of place, and mkdocs-material's list margins would stretch the row; ``<br>`` lines
+    render the same on GitHub and in the site, and match the cell's other ``<br>`` lines."""
+    if not text:
+        return ""
+    return "".join(
+        sep + marker + (body if kind == "code" else _cell_line(body))
+        for sep, marker, body, kind in _cell_pieces(text)
+    )
+
+
+def _cell_pieces(text: str) -> list[list[str]]:
+    """[separator before it, marker, spec text, kind] of each line of a cell: the separator
+    is ``<br><br>`` after a blank line, else ``<br>`` ("" first); kind is ``text``, ``item``,
+    ``row`` (of a table) or ``code`` (a ready code span)."""
+    pieces: list[list[str]] = []  # [separator, marker, text, kind]
+    gap = False
+    fence: str | None = None
+    base: int | None = None  # the indentation of the current list's first item
+
+    def add(marker: str, body: str, kind: str) -> None:
+        sep = "" if not pieces else "<br><br>" if gap else "<br>"
+        pieces.append([sep, marker, body, kind])
+
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
+                fence = None
+            elif line.strip():
+                add("", code(line), "code")
+                gap = False
+            continue
+        if m:
+            fence = m.group(2)
+            continue
+        if not line.strip():
+            gap = True
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            width = _width(item.group(1))
+            base = width if base is None or width < base else base
+            bullet = item.group(2) in ("-", "*", "+")
+            marker = ("◦ " if width >= base + 2 else "• ") if bullet else item.group(2) + " "
+            for one in _split_items(line):
+                start = (_ITEM.match(one) or item).end()
+                add(("&emsp;" if width >= base + 2 else "") + marker, one[start:], "item")
+                gap = False
+            continue
+        if line.lstrip().startswith("|"):
+            add("", line, "row")
+        elif pieces and not gap and pieces[-1][3] in ("text", "item"):
+            pieces[-1][2] += " " + line.strip()
+        else:
+            if gap:
+                base = None
+            add("", line, "text")
+        gap = False
+    return pieces
+
+
+def _cell_line(text: str) -> str:
+    """Spec text as one line of a cell, ``|`` escaped outside code spans."""
     line = inline(text)
     out: list[str] = []
     last = 0

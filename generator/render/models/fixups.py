@@ -38,7 +38,8 @@ CONSTRAINT_KEYWORDS = frozenset(
 _STATEMENT_START = re.compile(r"^(?=[^\s)\]}])", re.MULTILINE)
 _KEYWORD = re.compile(r"\b(?:" + "|".join(sorted(CONSTRAINT_KEYWORDS)) + r")=")
 _CLASS = re.compile(r"^class (\w+)\b", re.MULTILINE)
-_ALIAS = re.compile(r"^(\w+) = TypeAliasType\(", re.MULTILINE)
+# ruff wraps a long one as ``Name = (\n    TypeAliasType(...)\n)``
+_ALIAS = re.compile(r"^(\w+) = (?:\(\s*)?TypeAliasType\(", re.MULTILINE)
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 Edit = tuple[int, int, int, int, str]

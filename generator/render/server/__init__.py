@@ -8,19 +8,19 @@ in :mod:`generator.render.server.context` (routes in :mod:`.routes`, security in
 
 from __future__ import annotations
 
-from generator.config import ApiConfig
+from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
 from generator.render.server.context import build_context
 from generator.render.templates import render
 
 
 def render_server(
-    api: Api, config: ApiConfig, header: str, templates: str | None
+    api: Api, config: ApiConfig, settings: ApiSettings, header: str, templates: str | None
 ) -> dict[str, str]:
     """Relative path -> Python source of every server file of the package."""
     if not api.operations:
         return {}
-    ctx = build_context(api, config)
+    ctx = build_context(api, config, settings)
     context: dict[str, object] = {"header": header, "ctx": ctx}
     return {
         "server.py": render("server/server.py.jinja", context, templates),

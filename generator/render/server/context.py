@@ -8,12 +8,10 @@ already made valid (model names, ``python_name``) and from ``repr`` of spec valu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.config import ApiConfig
-from generator.errors import ApismithError
+from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api, TypeRef
 from generator.render.examples import Synthesizer
 from generator.render.server.routes import Route, build_route
@@ -49,8 +47,8 @@ class ServerContext:
     mock_imports: list[str]
     has_streaming: bool
     has_uploads: bool
-    fastapi_imports: list[str]
-    security_imports: list[str]
+    fastapi_names: str  # what ``from fastapi import`` lists
+    security_names: str  # what ``from fastapi.security import`` lists ("": nothing)
     defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
 
     @property
@@ -61,22 +59,9 @@ class ServerContext:
         )
 
 
-def _streaming(config: ApiConfig, api: Api) -> dict[str, Mapping[str, Any]]:
-    """The config's ``[streaming]`` table (shared with the client) keyed by operationId;
-    an entry may name its operation by operationId or by Python name."""
-    by_name = {op.python_name: op.operation_id or "" for op in api.operations}
-    table: dict[str, Mapping[str, Any]] = {}
-    for key, entry in config.streaming.items():
-        if not isinstance(entry, Mapping):
-            raise ApismithError(f"config: [streaming.{key}] must be a table")
-        table[by_name.get(key, key)] = entry
-    return table
-
-
-def build_context(api: Api, config: ApiConfig) -> ServerContext:
+def build_context(api: Api, config: ApiConfig, settings: ApiSettings) -> ServerContext:
+    """The server templates' context; streaming and uploads come from ``settings``."""
     synth = Synthesizer(api)
-    uploads = set(config.server.get("upload_fields", ()))
-    streaming = _streaming(config, api)
     schemes = {s.name: make_scheme(s, i) for i, s in enumerate(api.security_schemes, 1)}
     sets: dict[tuple[tuple[str, ...], ...], SecuritySet] = {}
     types: list[TypeRef] = []
@@ -96,23 +81,21 @@ def build_context(api: Api, config: ApiConfig) -> ServerContext:
                 )
             security = sets[required].name
         route, used, uploaded = build_route(
-            api, op, defaults, synth, uploads, streaming.get(op.operation_id or "")
+            api,
+            op,
+            defaults,
+            synth,
+            settings.uploads.get(op.python_name, ()),
+            settings.streaming.get(op.python_name),
         )
         has_uploads = has_uploads or uploaded
         route.security = security
         types.extend(used)
         routes.append(route)
         mock_types.extend(used)
-    unused = set(streaming) - {op.operation_id for op in api.operations}
-    if unused:
-        raise ApismithError(f"config: [streaming] names unknown operations {sorted(unused)}")
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
     fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request", "Response"}
-    for r in routes:
-        fastapi_names.update(a.marker.split("(")[0] for a in r.args)
-        fastapi_names.update(
-            name for a in r.args for name in ("UploadFile",) if name in a.annotation
-        )
+    fastapi_names.update(name for r in routes for a in r.args for name in a.fastapi)
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
     return ServerContext(
@@ -127,6 +110,6 @@ def build_context(api: Api, config: ApiConfig) -> ServerContext:
         has_streaming=any(r.stream for r in routes),
         has_uploads=has_uploads,
         defaults=defaults,
-        fastapi_imports=sorted(fastapi_names),
-        security_imports=sorted(security_names),
+        fastapi_names=", ".join(sorted(fastapi_names)),
+        security_names=", ".join(sorted(security_names)),
     )

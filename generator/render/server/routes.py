@@ -6,15 +6,15 @@ the IR has already made valid and from ``repr`` of spec values (see :mod:`.conte
 from __future__ import annotations
 
 import keyword
-from collections.abc import Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from generator.config import StreamTable
 from generator.errors import ApismithError
 from generator.format import fits, parameter_annotation
-from generator.ir import Api, Operation, Parameter, TypeRef
+from generator.ir import Api, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
-from generator.render.annotations import annotation as qualified
 from generator.render.examples import MockError, Synthesizer
 
 # OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
@@ -37,7 +37,7 @@ _RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARA
 
 def annotation(t: TypeRef) -> str:
     """``t.python_type`` with model names qualified as ``models.X``."""
-    return qualified(t, "models")
+    return annotate.python(t, module="models")
 
 
 def _safe(name: str, taken: set[str], reserved: set[str] = _RESERVED) -> str:
@@ -58,6 +58,7 @@ class Arg:
     marker: str  # FastAPI marker call, e.g. ``Query(alias='limit', ge=1)``
     default: str | None  # source of the default, or None when required
     route_annotation: str = ""  # the route's annotation, when it differs from the service's
+    fastapi: tuple[str, ...] = ()  # the ``fastapi`` names its marker and annotations use
 
     def __post_init__(self) -> None:
         self.route_annotation = self.route_annotation or self.annotation
@@ -95,6 +96,11 @@ class Route:
     mock_chunk: Any = None
     method_kind: str = "async"  # "async" or "asyncgen"
     event_schema: Any = None  # JSON schema of one server-sent event's data
+
+    @property
+    def doc_summary(self) -> str:
+        """Spec text: the service method's docstring (its summary, else its name)."""
+        return self.summary or self.name
 
     @property
     def call_args(self) -> str:
@@ -178,7 +184,8 @@ def _param_args(
                 # schema, with a default typed Any so that mypy accepts it
                 ann = f"{ann} | None"
                 default = "_ABSENT"
-        args.append(Arg(name, ann, _marker(p, p.name), default, route_ann))
+        fastapi = (_PARAM_CLASS[p.location],)
+        args.append(Arg(name, ann, _marker(p, p.name), default, route_ann, fastapi))
     return args
 
 
@@ -186,11 +193,12 @@ def _body_args(
     api: Api,
     op: Operation,
     defaults: list[tuple[str, Any]],
-    uploads: set[str],
+    uploads: Collection[str],
     taken: set[str],
     used: list[TypeRef],
 ) -> tuple[list[Arg], str, bool]:
-    """(the body's arguments, the name of the JSON body argument, whether a file is sent)."""
+    """(the body's arguments, the name of the JSON body argument, whether a file is sent);
+    ``uploads`` names the body fields the config says are files."""
     args: list[Arg] = []
     uploaded = False
     body_arg = "body"
@@ -206,23 +214,22 @@ def _body_args(
         model = api.model(body.schema.name or "")
         for f in model.fields:
             name = _safe(f.python_name, taken)
-            is_file = f"{model.name}.{f.name}" in uploads or any(
-                t.format == "binary" for t in f.type.walk()
-            )
+            is_file = f.name in uploads or any(t.format == "binary" for t in f.type.walk())
+            fastapi: tuple[str, ...]
             if is_file:
                 uploaded = True
                 ann = "list[UploadFile]" if f.type.kind == "array" else "UploadFile"
-                marker = f"File(alias={f.name!r})"
+                marker, fastapi = f"File(alias={f.name!r})", ("File", "UploadFile")
             else:
                 ann = annotation(f.type)
                 used.append(f.type)
-                marker = f"Form(alias={f.name!r})"
+                marker, fastapi = f"Form(alias={f.name!r})", ("Form",)
             default = None
             if not f.required:
                 default = _default(f.default, defaults) if f.has_default else "None"
                 if default == "None" and not ann.endswith("| None"):
                     ann = f"{ann} | None"
-            args.append(Arg(name, ann, marker, default))
+            args.append(Arg(name, ann, marker, default, fastapi=fastapi))
     else:
         ann = annotation(body.schema)
         default = None
@@ -230,7 +237,7 @@ def _body_args(
             default = "None"
             ann = ann if ann.endswith("| None") else f"{ann} | None"
         body_arg = _safe("body", taken, set())
-        args.append(Arg(body_arg, ann, "Body()", default))
+        args.append(Arg(body_arg, ann, "Body()", default, fastapi=("Body",)))
     return args, body_arg, uploaded
 
 
@@ -266,25 +273,19 @@ class _Stream:
     event_schema: Any = None
 
 
-def _stream(
-    api: Api, op: Operation, synth: Synthesizer, stream_conf: Mapping[str, Any] | None
-) -> _Stream:
-    if stream_conf is None:
+def _stream(op: Operation, synth: Synthesizer, streaming: StreamTable | None) -> _Stream:
+    """The mode of ``op``'s ``[streaming]`` entry (already checked against the IR)."""
+    if streaming is None:
         return _Stream()
-    chunk_name = str(stream_conf.get("chunk", ""))
-    if chunk_name not in {m.name for m in api.models}:
-        raise ApismithError(
-            f"config: [streaming.{op.operation_id}] chunk {chunk_name!r} is not a schema"
-        )
-    chunk_type = TypeRef("model", name=chunk_name)
-    flag = stream_conf.get("flag")
+    chunk_type = TypeRef("model", name=streaming.chunk)
+    flag = streaming.flag
     return _Stream(
         stream="when" if flag else "always",
-        stream_field=str(flag) if flag else None,
+        stream_field=flag or None,
         chunk=annotation(chunk_type),
         mock_chunk=_mock(synth, chunk_type, op),
         method_kind="async" if flag else "asyncgen",
-        event_schema=sse_event_schema(chunk_name),
+        event_schema=sse_event_schema(streaming.chunk),
     )
 
 
@@ -304,10 +305,11 @@ def build_route(
     op: Operation,
     defaults: list[tuple[str, Any]],
     synth: Synthesizer,
-    uploads: set[str],
-    stream_conf: Mapping[str, Any] | None,
+    uploads: Collection[str],
+    streaming: StreamTable | None,
 ) -> tuple[Route, list[TypeRef], bool]:
-    """The route of ``op``, the types its annotations use, and whether it takes files."""
+    """The route of ``op``, the types its annotations use, and whether it takes files
+    (``uploads``: the body fields that are files; ``streaming``: its ``[streaming]``)."""
     taken: set[str] = set()
     used: list[TypeRef] = []
     args = _param_args(op, defaults, taken, used)
@@ -320,7 +322,7 @@ def build_route(
     status_code = _status(success.status) if success is not None else 200
     if not isinstance(status_code, int):
         status_code = 200
-    stream = _stream(api, op, synth, stream_conf)
+    stream = _stream(op, synth, streaming)
     if stream.stream == "when":
         returns = f"{returns} | AsyncIterator[{stream.chunk}]"
     elif stream.stream == "always":

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.config import ApiSettings
 from generator.ir import Api
-from generator.render.surface.config import ClientConfig
 
 CREDENTIAL = {
     "http-basic": ("api_key", "basic", "Authorization", "API key, sent as the HTTP Basic username"),
@@ -17,7 +17,7 @@ CREDENTIAL = {
 }
 
 
-def auth_context(api: Api, cfg: ClientConfig) -> dict[str, Any]:
+def auth_context(api: Api, cfg: ApiSettings) -> dict[str, Any]:
     """Constructor credentials, the alternative auth headers (first given wins) and the
     extra headers (``[client.auth.headers]``)."""
     credentials: list[dict[str, str]] = []

@@ -9,11 +9,11 @@ import keyword
 import re
 from dataclasses import dataclass
 
+from generator.config import ApiSettings
+from generator.config.tables import StreamTable
 from generator.format import parameter_annotation
-from generator.ir import Api, Operation, TypeRef
-from generator.normalize.naming import RESERVED_PARAMETER_NAMES
-from generator.render.annotations import annotation as qualified
-from generator.render.surface.config import ClientConfig
+from generator.ir import Api, Operation, TypeRef, annotate
+from generator.normalize.naming import RESERVED_PARAMETER_NAMES, client_snake_case
 
 # the method's own keywords, and the names its body uses (``cast``, ``path_param``...)
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
@@ -21,51 +21,45 @@ RESERVED |= RESERVED_PARAMETER_NAMES
 VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
 
 
-def snake(text: str) -> str:
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)
-    name = re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower() or "x"
-    if name[0].isdigit():
-        name = f"n{name}"
-    return f"{name}_" if keyword.iskeyword(name) else name
-
-
-def pascal(text: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in snake(text).split("_") if p)
-
-
 # --- types -----------------------------------------------------------------------------------
 
 
 def annotation(t: TypeRef) -> str:
-    """``t.python_type`` with models qualified by the models module (``_m.Message``)."""
-    return qualified(t, "_m", "builtins.list")
+    """``t.python_type`` with models qualified by the models module (``_m.Message``) and
+    ``builtins.list`` (a resource may have a method called ``list``)."""
+    return annotate.python(t, module="_m", list_name="builtins.list")
 
 
 def runtime_type(t: TypeRef) -> str:
     """An expression that evaluates to the type at run time (``Union``/``Optional``, since
     ``|`` does not work on every alias)."""
-    if t.kind == "model":
-        inner = f"_m.{t.name}"
-    elif t.kind == "array" and t.prefix_items:
-        inner = f"tuple[{', '.join(runtime_type(i) for i in t.prefix_items)}]"
-    elif t.kind == "array":
-        inner = f"builtins.list[{runtime_type(t.items) if t.items else 'Any'}]"
-    elif t.kind == "map":
-        inner = f"dict[str, {runtime_type(t.values) if t.values else 'Any'}]"
-    elif t.kind == "union":
-        inner = f"Union[{', '.join(runtime_type(m) for m in t.members)}]"
-    elif t.kind in ("any", "null"):
-        return t.python_type
-    else:
-        inner = (
-            TypeRef(**{**t.__dict__, "nullable": False}).python_type
-            if t.nullable
-            else t.python_type
-        )
-    return f"Optional[{inner}]" if t.nullable else inner
+    return annotate.runtime(t, module="_m", list_name="builtins.list")
 
 
 # --- the context -----------------------------------------------------------------------------
+
+# the generated package's runtime module: ``_runtime.Stream`` is ``from ._runtime import Stream``
+RUNTIME = "_runtime"
+NOT_GIVEN = f"{RUNTIME}.NotGiven"
+STREAMS = frozenset({f"{RUNTIME}.Stream", f"{RUNTIME}.AsyncStream"})
+PAGES = frozenset({f"{RUNTIME}.SyncPage", f"{RUNTIME}.AsyncPage"})
+
+
+def annotation_imports(t: TypeRef) -> frozenset[str]:
+    """What ``annotation(t)`` needs imported, as ``module.name`` (``typing.Any``)."""
+    return frozenset(t.imports())
+
+
+def runtime_type_imports(t: TypeRef) -> frozenset[str]:
+    """What ``runtime_type(t)`` needs imported: the annotation's names, and
+    ``typing.Union``/``typing.Optional`` for the unions and nullable types it spells so."""
+    found = set(t.imports())
+    for s in t.walk():
+        if s.kind == "union":
+            found.add("typing.Union")
+        if s.nullable and s.kind not in ("any", "null"):
+            found.add("typing.Optional")
+    return frozenset(found)
 
 
 @dataclass
@@ -76,6 +70,7 @@ class Param:
     annotation: str
     required: bool
     doc: str = ""
+    imports: frozenset[str] = frozenset()  # what the annotation needs (``module.name``)
 
     @property
     def hint(self) -> str:
@@ -88,7 +83,8 @@ class Param:
 @dataclass
 class Signature:
     params: list[Param]
-    returns: str  # sync return annotation (the async one is the same)
+    returns: str  # the sync client's return annotation
+    returns_async: str  # the async client's (``AsyncStream``, ``AsyncPage``)
 
 
 @dataclass
@@ -110,6 +106,8 @@ class Method:
     deprecated: bool
     stream_flag: Param | None = None  # the body field that switches streaming on
     model_body: bool = False  # the body may also be passed whole, as `body: Model`
+    # what its annotations, return types, runtime type and path need (``module.name``)
+    imports: frozenset[str] = frozenset()
 
     @property
     def query(self) -> list[Param]:
@@ -137,7 +135,7 @@ class Method:
 
 
 def _params(
-    api: Api, op: Operation, cfg: ClientConfig
+    api: Api, op: Operation, cfg: ApiSettings
 ) -> tuple[list[Param], list[Param], TypeRef | None, str | None]:
     """(non-body params, body params, whole-body type, body model name)."""
     taken = set(RESERVED)
@@ -145,13 +143,14 @@ def _params(
     for p in op.parameters:
         if p.location == "cookie":
             continue
-        name = snake(p.python_name)
+        name = client_snake_case(p.python_name)
         while name in taken:
             name += "_"
         taken.add(name)
         required = p.required
         ann = annotation(p.schema) if required else f"{annotation(p.schema)} | NotGiven"
-        params.append(Param(name, p.name, p.location, ann, required, p.description or ""))
+        imports = annotation_imports(p.schema) | (set() if required else {NOT_GIVEN})
+        params.append(Param(name, p.name, p.location, ann, required, p.description or "", imports))
     body = op.request_body
     if body is None:
         return params, [], None, None
@@ -172,7 +171,9 @@ def _params(
                 and f.type.items.format == "binary"
             )
         )
-        name = snake(f.python_name) if not f.python_name.isidentifier() else f.python_name
+        name = (
+            client_snake_case(f.python_name) if not f.python_name.isidentifier() else f.python_name
+        )
         if keyword.iskeyword(name):
             name += "_"
         while name in taken:
@@ -180,13 +181,13 @@ def _params(
         taken.add(name)
         if is_file:
             ann = "builtins.list[FileInput]" if f.type.kind == "array" else "FileInput"
+            imports = frozenset({f"{RUNTIME}.FileInput"})
         else:
-            ann = annotation(f.type)
+            ann, imports = annotation(f.type), annotation_imports(f.type)
         if not f.required:
-            ann += " | NotGiven"
-        fields.append(
-            Param(name, f.name, "file" if is_file else "body", ann, f.required, f.description or "")
-        )
+            ann, imports = f"{ann} | NotGiven", imports | {NOT_GIVEN}
+        location, doc = "file" if is_file else "body", f.description or ""
+        fields.append(Param(name, f.name, location, ann, f.required, doc, imports))
     return params, fields, None, model.name
 
 
@@ -196,11 +197,14 @@ def _ordered(params: list[Param]) -> list[Param]:
 
 def _optional(p: Param) -> Param:
     if p.required:
-        return Param(p.name, p.wire, p.location, f"{p.annotation} | NotGiven", False, p.doc)
+        ann, imports = f"{p.annotation} | NotGiven", p.imports | {NOT_GIVEN}
+        return Param(p.name, p.wire, p.location, ann, False, p.doc, imports)
     return p
 
 
-def _page_item(api: Api, t: TypeRef | None) -> str | None:
+def _page_item(api: Api, t: TypeRef | None) -> tuple[str, frozenset[str]] | None:
+    """The item annotation of a page model (``items``, ``current_page``,
+    ``total_item_count``) and what it needs imported; None for any other answer."""
     if t is None or t.kind != "model" or not t.name:
         return None
     model = api.model(t.name)
@@ -208,7 +212,9 @@ def _page_item(api: Api, t: TypeRef | None) -> str | None:
     if not {"items", "current_page", "total_item_count"} <= set(fields):
         return None
     items = fields["items"].type
-    return annotation(items.items) if items.kind == "array" and items.items else "Any"
+    if items.kind == "array" and items.items:
+        return annotation(items.items), annotation_imports(items.items)
+    return "Any", frozenset({"typing.Any"})
 
 
 def _paged(op: Operation, params: list[Param]) -> bool:
@@ -228,52 +234,104 @@ def _whole_param(op: Operation, whole: TypeRef | None) -> Param | None:
         return None
     required = bool(op.request_body and op.request_body.required)
     ann = annotation(whole) if required else f"{annotation(whole)} | NotGiven"
-    return Param(
-        "body",
-        "",
-        "whole",
-        ann,
-        required,
-        op.request_body.description or "" if op.request_body else "",
+    imports = annotation_imports(whole) | (set() if required else {NOT_GIVEN})
+    doc = op.request_body.description or "" if op.request_body else ""
+    return Param("body", "", "whole", ann, required, doc, imports)
+
+
+@dataclass
+class _Answer:
+    """What a method returns: its annotations (sync, async), the runtime type of the answer
+    (``kind``), the chunk type of a stream, and what they need imported. A stream switched
+    on by a body flag also gives the annotations without it (``plain``)."""
+
+    returns: str
+    returns_async: str
+    kind: str
+    page: bool
+    imports: frozenset[str]
+    chunk: str | None = None
+    plain: str = ""
+    plain_async: str = ""
+
+
+def _answer(api: Api, op: Operation, params: list[Param], stream: StreamTable | None) -> _Answer:
+    ok = op.success_response
+    schema = ok.schema if ok is not None else None
+    returns, kind = "None", "None"
+    returns_imports: frozenset[str] = frozenset()
+    kind_imports: frozenset[str] = frozenset()
+    if schema is not None:
+        returns, kind = annotation(schema), runtime_type(schema)
+        returns_imports, kind_imports = annotation_imports(schema), runtime_type_imports(schema)
+    page_item = _page_item(api, schema) if _paged(op, params) else None
+    returns_async = returns
+    if page_item is not None:
+        item, item_imports = page_item
+        returns, returns_async = f"SyncPage[{returns}, {item}]", f"AsyncPage[{returns}, {item}]"
+        returns_imports |= PAGES | item_imports
+    page = page_item is not None
+    if stream is None:
+        return _Answer(returns, returns_async, kind, page, returns_imports | kind_imports)
+    chunk = f"_m.{stream.chunk}"
+    if stream.flag is None:
+        sync, asynchronous = f"Stream[{chunk}]", f"AsyncStream[{chunk}]"
+        return _Answer(sync, asynchronous, kind, page, kind_imports | STREAMS, chunk)
+    if stream.response:
+        returns = returns_async = kind = f"_m.{stream.response}"
+        returns_imports = kind_imports = frozenset()
+    return _Answer(
+        f"{returns} | Stream[{chunk}]",
+        f"{returns_async} | AsyncStream[{chunk}]",
+        kind,
+        page,
+        returns_imports | kind_imports | STREAMS,
+        chunk,
+        returns,
+        returns_async,
     )
 
 
 def _flag_overloads(
-    impl: list[Param], flag: Param, plain: str, chunk: str
+    impl: list[Param], flag: Param, answer: _Answer
 ) -> tuple[list[Param], list[Signature], Param]:
     """A body flag switches streaming on: the overloads by the flag's literal type, and the
     implementation's parameters with the flag as ``bool | NotGiven``."""
     others = [p for p in impl if p is not flag]
     req = [p for p in others if p.required]
     opt = [p for p in others if not p.required]
-    f_false = Param(flag.name, flag.wire, "body", "Literal[False] | NotGiven", False)
-    f_true = Param(flag.name, flag.wire, "body", "Literal[True]", True)
+    literal = frozenset({"typing.Literal"})
+    f_false = Param(
+        flag.name, flag.wire, "body", "Literal[False] | NotGiven", False, "", literal | {NOT_GIVEN}
+    )
+    f_true = Param(flag.name, flag.wire, "body", "Literal[True]", True, "", literal)
     f_bool = Param(flag.name, flag.wire, "body", "bool", True)
+    chunk = answer.chunk
     overloads = [
-        Signature(req + [f_false] + opt, plain),
-        Signature(req + [f_true] + opt, f"Stream[{chunk}]"),
-        Signature(req + [f_bool] + opt, f"{plain} | Stream[{chunk}]"),
+        Signature(req + [f_false] + opt, answer.plain, answer.plain_async),
+        Signature(req + [f_true] + opt, f"Stream[{chunk}]", f"AsyncStream[{chunk}]"),
+        Signature(req + [f_bool] + opt, answer.returns, answer.returns_async),
     ]
-    stream_flag = Param(flag.name, flag.wire, "body", "bool | NotGiven", False)
+    flag_ann = "bool | NotGiven"
+    stream_flag = Param(flag.name, flag.wire, "body", flag_ann, False, "", frozenset({NOT_GIVEN}))
     return req + [stream_flag] + opt, overloads, stream_flag
 
 
 def _model_body_overloads(
-    impl: list[Param], overloads: list[Signature], returns: str, body_model: str
+    impl: list[Param], overloads: list[Signature], answer: _Answer, body_model: str
 ) -> tuple[list[Param], list[Signature]]:
     """The body as a model instance: an overload with ``body: Model`` instead of its fields,
     and the implementation's body fields made optional."""
     non_body = [p for p in impl if p.location not in ("body", "file")]
+    returns = (answer.returns, answer.returns_async)
     if not overloads:
-        overloads = [Signature(impl, returns)]
-    overloads.append(
-        Signature(
-            _ordered(non_body + [Param("body", "", "whole", f"_m.{body_model}", True)]),
-            returns,
-        )
-    )
+        overloads = [Signature(impl, *returns)]
+    whole = Param("body", "", "whole", f"_m.{body_model}", True)
+    overloads.append(Signature(_ordered(non_body + [whole]), *returns))
     impl = [_optional(p) if p.location in ("body", "file") else p for p in impl]
-    impl.append(Param("body", "", "model", f"_m.{body_model} | NotGiven", False))
+    impl.append(
+        Param("body", "", "model", f"_m.{body_model} | NotGiven", False, "", frozenset({NOT_GIVEN}))
+    )
     return impl, overloads
 
 
@@ -293,45 +351,31 @@ def _path_segments(op: Operation, params: list[Param]) -> list[tuple[str, str]]:
 
 
 def build_method(
-    api: Api, op: Operation, name: str, cfg: ClientConfig, errors: str | None
+    api: Api, op: Operation, name: str, cfg: ApiSettings, errors: str | None
 ) -> Method:
     params, fields, whole, body_model = _params(api, op, cfg)
-    ok = op.success_response
-    schema = ok.schema if ok is not None else None
-    returns = annotation(schema) if schema is not None else "None"
-    kind = runtime_type(schema) if schema is not None else "None"
     stream = cfg.streaming.get(op.python_name)
-    page_item = _page_item(api, schema) if _paged(op, params) else None
-    stream_kind = None
-    if page_item is not None:
-        returns = f"SyncPage[{returns}, {page_item}]"
-    returns_async = returns.replace("SyncPage[", "AsyncPage[", 1)
+    answer = _answer(api, op, params, stream)
     whole_param = _whole_param(op, whole)
     tail = [p for p in params if p.location != "path"] + fields
     tail += [whole_param] if whole_param else []
     impl = [p for p in params if p.location == "path"] + _ordered(tail)
     overloads: list[Signature] = []
     stream_flag = None
-    if stream is not None:
-        chunk = f"_m.{stream.chunk}"
-        stream_kind = chunk
-        if stream.flag is None:
-            returns = f"Stream[{chunk}]"
-            returns_async = f"AsyncStream[{chunk}]"
-        else:
-            plain = f"_m.{stream.response}" if stream.response else returns
-            kind = plain.replace("_m.", "_m.", 1) if stream.response else kind
-            flag = next(p for p in fields if p.wire == stream.flag)
-            impl, overloads, stream_flag = _flag_overloads(impl, flag, plain, chunk)
-            returns = f"{plain} | Stream[{chunk}]"
-            returns_async = f"{plain} | AsyncStream[{chunk}]"
+    if stream is not None and stream.flag is not None:
+        flag = next(p for p in fields if p.wire == stream.flag)
+        impl, overloads, stream_flag = _flag_overloads(impl, flag, answer)
     model_body = (
         body_model is not None and bool(fields) and not any(p.location == "file" for p in fields)
     )
     if model_body and body_model is not None:
-        impl, overloads = _model_body_overloads(impl, overloads, returns, body_model)
+        impl, overloads = _model_body_overloads(impl, overloads, answer, body_model)
     segs = _path_segments(op, params)
-    files = _files(op, fields)
+    imports = set(answer.imports)
+    for p in [*impl, *(p for s in overloads for p in s.params)]:
+        imports |= p.imports
+    if any(kind == "param" for kind, _ in segs):
+        imports.add(f"{RUNTIME}.path_param")
     return Method(
         name=name,
         op=op,
@@ -340,14 +384,15 @@ def build_method(
         path=segs,
         params=impl,
         overloads=overloads,
-        returns=returns,
-        returns_async=returns_async,
-        kind=kind,
-        stream=stream_kind,
-        page=page_item is not None,
-        files=files,
+        returns=answer.returns,
+        returns_async=answer.returns_async,
+        kind=answer.kind,
+        stream=answer.chunk,
+        page=answer.page,
+        files=_files(op, fields),
         errors=errors,
         deprecated=op.deprecated,
         stream_flag=stream_flag,
         model_body=model_body,
+        imports=frozenset(imports),
     )

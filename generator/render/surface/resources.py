@@ -12,17 +12,16 @@ name (``restart``). Clashes get the path's version (``list_v2``), then a number.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from generator.config import ApiSettings
 from generator.ir import Api, Operation
-from generator.render.surface.config import ClientConfig
+from generator.normalize.naming import client_pascal_case, client_snake_case
 from generator.render.surface.methods import (
     VERSION,
     Method,
     build_method,
-    pascal,
     runtime_type,
-    snake,
+    runtime_type_imports,
 )
 
 CLIENT_ATTRS = {"close", "with_options", "with_raw_response", "base_url", "timeout", "max_retries"}
@@ -43,6 +42,34 @@ class Resource:
             out.extend(child.walk())
         out.append(self)
         return out
+
+
+@dataclass(frozen=True)
+class ErrorTable:
+    """A module-level table of error answers that methods share: status -> runtime type."""
+
+    name: str
+    entries: tuple[tuple[int, str], ...]
+    imports: frozenset[str]  # what the runtime types need (``module.name``)
+
+
+def _error_table(
+    op: Operation, tables: dict[tuple[tuple[int, str], ...], ErrorTable]
+) -> str | None:
+    """The name of the table of ``op``'s error answers, added to ``tables`` by the first
+    operation that has them; None for an operation without error bodies."""
+    answers = [
+        (int(r.status), r.schema)
+        for r in op.responses
+        if r.status.isdigit() and int(r.status) >= 400 and r.schema is not None
+    ]
+    entries = tuple((status, runtime_type(schema)) for status, schema in answers)
+    if not entries:
+        return None
+    if entries not in tables:
+        imports = frozenset(i for _, schema in answers for i in runtime_type_imports(schema))
+        tables[entries] = ErrorTable(f"_ERRORS_{len(tables)}", entries, imports)
+    return tables[entries].name
 
 
 def _segments(path: str) -> list[tuple[bool, str]]:
@@ -72,13 +99,13 @@ def _default_name(
 ) -> tuple[list[str], str]:
     head, _ = _static_head(op.path)
     if op.tags:
-        resource = [snake(op.tags[0])]
+        resource = [client_snake_case(op.tags[0])]
         root_len = 1 if head else 0
     else:
         root_len = len(head)
         while root_len > 1 and tuple(head[:root_len]) not in collections:
             root_len -= 1
-        resource = [snake(s) for s in head[:root_len]] or ["root"]
+        resource = [client_snake_case(s) for s in head[:root_len]] or ["root"]
     segs = _segments(op.path)
     rest = [seg for _, seg in segs]
     version_seen = False
@@ -101,7 +128,7 @@ def _default_name(
         else:
             name = VERB.get(method, method)
     else:
-        suffix = snake("_".join(tail))
+        suffix = client_snake_case("_".join(tail))
         if ends_param or method in ("get", "delete", "patch"):
             name = f"{'get' if method == 'get' else VERB.get(method, method)}_{suffix}"
         else:
@@ -110,8 +137,8 @@ def _default_name(
 
 
 def build_resources(
-    api: Api, cfg: ClientConfig, client_name: str
-) -> tuple[Resource, dict[str, Any]]:
+    api: Api, cfg: ApiSettings, client_name: str
+) -> tuple[Resource, list[ErrorTable]]:
     """The resource tree (a root holding the top-level resources) and the error tables."""
     collections: set[tuple[str, ...]] = set()
     for op in api.operations:
@@ -120,7 +147,7 @@ def build_resources(
         static = [s for p, s in segs if not p and not VERSION.match(s)]
         if len(static) == len(head):  # the path is the collection itself or one item of it
             collections.add(tuple(head))
-    error_tables: dict[tuple[tuple[int, str], ...], str] = {}
+    error_tables: dict[tuple[tuple[int, str], ...], ErrorTable] = {}
     root = Resource("", client_name)
     for op in api.operations:
         override = cfg.methods.get(op.python_name)
@@ -128,25 +155,18 @@ def build_resources(
             *resource, name = override.split(".")
         else:
             resource, name = _default_name(api, op, collections)
-        errors = tuple(
-            (int(r.status), runtime_type(r.schema))
-            for r in op.responses
-            if r.status.isdigit() and int(r.status) >= 400 and r.schema is not None
-        )
-        table = None
-        if errors:
-            table = error_tables.setdefault(errors, f"_ERRORS_{len(error_tables)}")
+        table = _error_table(op, error_tables)
         node = root
         for i, part in enumerate(resource):
-            attr = snake(part)
+            attr = client_snake_case(part)
             if i == 0 and attr in CLIENT_ATTRS:
                 attr += "_"
             if attr not in node.children:
-                cls = "".join(pascal(p) for p in resource[: i + 1]) + "Resource"
+                cls = "".join(client_pascal_case(p) for p in resource[: i + 1]) + "Resource"
                 node.children[attr] = Resource(attr, cls)
             node = node.children[attr]
         taken = {m.name for m in node.methods} | set(node.children)
-        candidate = snake(name)
+        candidate = client_snake_case(name)
         if candidate in taken:
             _, version = _static_head(op.path)
             candidate = f"{candidate}_{version}" if version else candidate
@@ -155,5 +175,4 @@ def build_resources(
             while candidate in taken:
                 candidate, n = f"{base}_{n}", n + 1
         node.methods.append(build_method(api, op, candidate, cfg, table))
-    tables = {name: list(errors) for errors, name in error_tables.items()}
-    return root, tables
+    return root, list(error_tables.values())

@@ -1,4 +1,8 @@
-"""Pure naming rules of the ``names`` pass: class names, method names, field names.
+"""The one naming module: pure rules for every name the generator makes.
+
+Case rules (PascalCase, snake_case and their variants) live in
+:mod:`generator.normalize.naming.case` and are imported from here; this module holds the
+identifier validator and the ``names`` pass's class, method and field names.
 
 Everything here is a function of its arguments only (no installed-pydantic or
 Python-version lookups), so the generated names never depend on the environment.
@@ -7,22 +11,25 @@ Python-version lookups), so the generated names never depend on the environment.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, Literal, TypeVar
 
+from generator.normalize.naming.case import PY_KEYWORDS as PY_KEYWORDS
+from generator.normalize.naming.case import ascii_text as ascii_text
+from generator.normalize.naming.case import capitalized_words as capitalized_words
+from generator.normalize.naming.case import client_pascal_case as client_pascal_case
+from generator.normalize.naming.case import client_snake_case as client_snake_case
+from generator.normalize.naming.case import distribution_name as distribution_name
+from generator.normalize.naming.case import package_name as package_name
+from generator.normalize.naming.case import pascal_case as pascal_case
+from generator.normalize.naming.case import python_snake_case as python_snake_case
+from generator.normalize.naming.case import snake_case as snake_case
+from generator.normalize.naming.case import words as words
+
 K = TypeVar("K", bound=Hashable)
 
-# keyword.kwlist of Python 3.10 to 3.13 and softkwlist of 3.12+, hardcoded.
-PY_KEYWORDS = frozenset(
-    {
-        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-        "return", "try", "while", "with", "yield",
-    }
-)  # fmt: skip
+# softkwlist of Python 3.12+, hardcoded (``PY_KEYWORDS`` is in ``case``).
 SOFT_KEYWORDS = frozenset({"_", "case", "match", "type"})
 
 # Every public attribute of pydantic.BaseModel (v2, with the deprecated v1 ones), hardcoded.
@@ -67,12 +74,7 @@ RESERVED_PARAMETER_NAMES = frozenset(
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 _PASCAL = re.compile(r"[A-Z][A-Za-z0-9]*")
-_IR_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # already snake_case
-_IR_NOT_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
-_CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
-_CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 # pydantic's ``<Enum.MEMBER: 'value'>`` inside a generic's name, after FastAPI replaced
 # every character outside [A-Za-z0-9._-] by "_": ``Enum.MEMBER___value___``.
 _ENUM_REPR = re.compile(r"[A-Za-z][A-Za-z0-9]*\.([A-Za-z_][A-Za-z0-9_]*?)___.*?___")
@@ -80,46 +82,6 @@ _GENERIC = re.compile(r"[A-Za-z][A-Za-z0-9]*_.*_")
 _TYPING_NOISE = frozenset({"Literal", "Optional", "Union", "Annotated", "typing"})
 _MODULE_SEGMENT = re.compile(r"[a-z_][a-z0-9_]*")
 _CLASS_SEGMENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
-
-
-_LATIN = str.maketrans(
-    {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE", "ł": "l",
-     "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
-)  # fmt: skip
-
-
-def ascii_text(text: str) -> str:
-    """``text`` with accents stripped (``ø`` -> ``o``, ``ß`` -> ``ss``) and any other
-    non-ASCII character dropped."""
-    if text.isascii():
-        return text
-    text = unicodedata.normalize("NFKD", text.translate(_LATIN))
-    return text.encode("ascii", "ignore").decode("ascii")
-
-
-def words(text: str) -> list[str]:
-    """The alphanumeric runs of ``text`` (ASCII only)."""
-    return [w for w in _NON_ALNUM.split(ascii_text(text)) if w]
-
-
-def pascal_case(text: str) -> str:
-    """``"SGP_ERROR_CODES"`` -> ``"SgpErrorCodes"``, ``"chatCompletion-v2"`` ->
-    ``"ChatCompletionV2"``: all-caps words are capitalized, other words keep their case
-    after an upper-cased first letter."""
-    out = []
-    for word in words(text):
-        if word.isupper() and len(word) > 1:
-            word = word.capitalize()
-        out.append(word[0].upper() + word[1:])
-    return "".join(out)
-
-
-def snake_case(text: str) -> str:
-    """``"POST-V4-/chat-completions"`` -> ``"post_v4_chat_completions"``,
-    ``"getHTTPResponse"`` -> ``"get_http_response"``."""
-    text = ascii_text(text)
-    text = _CAMEL_2.sub(r"\1_\2", _CAMEL_1.sub(r"\1_\2", text))
-    return "_".join(w.lower() for w in _NON_ALNUM.split(text) if w)
 
 
 # --- the identifier validator --------------------------------------------------------------
@@ -183,21 +145,6 @@ def identifier_problem(
     if soft_keywords and name in SOFT_KEYWORDS:
         return "a soft keyword"
     return None
-
-
-def python_snake_case(text: str) -> str:
-    """``createChatCompletion`` / ``POST-V4-/v2/chat-completions`` -> a snake_case
-    identifier (``create_chat_completion`` / ``post_v4_v2_chat_completions``): the names
-    the IR derives for parameters, and for operations without ``x-apismith-name``."""
-    if not _IR_SNAKE.fullmatch(text):
-        text = _CAMEL_2.sub(r"\1_\2", text)
-        text = _CAMEL_1.sub(r"\1_\2", text)
-        text = _IR_NOT_WORD.sub("_", text).strip("_").lower()
-    if not text:
-        return "unnamed"
-    if text[0].isdigit():
-        text = f"n_{text}"
-    return f"{text}_" if text in PY_KEYWORDS or text in ("self", "cls") else text
 
 
 def take_name(

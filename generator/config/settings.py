@@ -1,0 +1,157 @@
+"""The config's tables checked against the IR, once per generation: the settings that the
+client, server and docs renderers all read (:class:`ApiSettings`).
+
+Here an operation is named by its Python name, whatever name the config used (its
+``operationId`` or its Python name), and the deprecated spellings of ``[uploads]`` are
+translated (:mod:`generator.config.tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from generator.config.tables import ENV_PREFIX, IDENT, AuthHeader, StreamTable
+from generator.errors import ApismithError
+
+if TYPE_CHECKING:
+    from generator.config.api import ApiConfig
+    from generator.ir import Api, Operation
+    from generator.normalize.diagnostics import Diagnostic
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    """What the renderers need of the config, bound to the IR."""
+
+    name: str  # the client classes are <name>Client and Async<name>Client
+    env_prefix: str  # env fallbacks <prefix>_API_KEY, <prefix>_BASE_URL, ...
+    methods: Mapping[str, str] = field(default_factory=dict)  # python_name -> dotted
+    streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # python_name -> entry
+    uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # python_name -> fields
+    auth_headers: tuple[AuthHeader, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()  # deprecation warnings of the config
+
+
+class _Binder:
+    """Checks the tables against the IR; every mistake is one line."""
+
+    def __init__(self, config: ApiConfig, api: Api) -> None:
+        self.api = api
+        self.where = str(config.config_file) if config.config_file else None
+
+    def fail(self, message: str) -> ApismithError:
+        return ApismithError(f"config: {message}", file=self.where)
+
+    def operation(self, key: str, section: str) -> Operation:
+        for op in self.api.operations:
+            if key in (op.operation_id, op.python_name):
+                return op
+        raise self.fail(f"{section}: unknown operation {key!r}")
+
+    def model(self, name: str, section: str) -> str:
+        try:
+            self.api.model(name)
+        except KeyError:
+            raise self.fail(f"{section}: unknown model {name!r}") from None
+        return name
+
+    def body_fields(self, op: Operation) -> set[str]:
+        body = op.request_body
+        if body is None or body.schema.kind != "model" or not body.schema.name:
+            return set()
+        return {f.name for f in self.api.model(body.schema.name).fields}
+
+    def methods(self, table: Mapping[str, str]) -> dict[str, str]:
+        return {
+            self.operation(key, "[client] methods").python_name: dotted
+            for key, dotted in table.items()
+        }
+
+    def streaming(self, table: Mapping[str, StreamTable]) -> dict[str, StreamTable]:
+        streaming: dict[str, StreamTable] = {}
+        for key, entry in table.items():
+            section = f"[streaming.{key}]"
+            op = self.operation(key, section)
+            if entry.flag is not None and entry.flag not in self.body_fields(op):
+                raise self.fail(
+                    f"{section}: flag {entry.flag!r} is not a field of the request body"
+                )
+            self.model(entry.chunk, section)
+            if entry.response is not None:
+                self.model(entry.response, section)
+            streaming[op.python_name] = entry
+        return streaming
+
+    def uploads(self, table: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        uploads: dict[str, tuple[str, ...]] = {}
+        for key, names in table.items():
+            op = self.operation(key, "[uploads]")
+            body = op.request_body
+            multipart = body is not None and body.content_type.startswith("multipart/")
+            if body is None or not multipart or not body.schema.name:
+                raise self.fail(f"[uploads] {key}: the operation has no multipart body")
+            known = self.body_fields(op)
+            if not known or not set(names) <= known:
+                raise self.fail(
+                    f"[uploads] {key}: expected a list of body fields of {sorted(known)}"
+                )
+            uploads[op.python_name] = names
+        return uploads
+
+    def model_uploads(self, fields: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """``[server] upload_fields`` (``"Model.field"``) as ``[uploads]`` entries: the field
+        of every operation whose multipart body is that model."""
+        uploads: dict[str, tuple[str, ...]] = {}
+        for item in fields:
+            model_name, _, name = item.partition(".")
+            model = self.api.model(self.model(model_name, "[server] upload_fields"))
+            if name not in {f.name for f in model.fields}:
+                raise self.fail(f"[server] upload_fields: {model_name} has no field {name!r}")
+            for op in self.api.operations:
+                body = op.request_body
+                if (
+                    body is not None
+                    and body.content_type.startswith("multipart/")
+                    and body.schema.name == model_name
+                ):
+                    uploads[op.python_name] = (*uploads.get(op.python_name, ()), name)
+        return uploads
+
+
+def default_client_name(package: str) -> str:
+    """The client class stem of a package when ``[client] name`` is not given."""
+    from generator.normalize.naming import capitalized_words
+
+    return capitalized_words(package) or "Api"
+
+
+def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
+    """The settings of ``config`` for ``api``: unknown operations, models and fields, and a
+    streaming flag that is not a body field, are refused here, once."""
+    from generator.normalize.diagnostics import Diagnostic
+
+    bind = _Binder(config, api)
+    client = config.client
+    name = client.name if client.name is not None else default_client_name(config.package)
+    if not IDENT.match(name):
+        raise bind.fail(f"[client] name {name!r} is not a Python identifier")
+    prefix = client.env_prefix if client.env_prefix is not None else config.package.upper()
+    if not ENV_PREFIX.match(prefix):
+        raise bind.fail(f"[client] env_prefix {prefix!r} must be UPPER_SNAKE_CASE")
+    methods = bind.methods(client.methods)
+    streaming = bind.streaming(config.streaming)
+    uploads = bind.uploads(config.uploads)
+    for op_name, fields in bind.model_uploads(config.server.upload_fields).items():
+        uploads[op_name] = tuple(dict.fromkeys((*uploads.get(op_name, ()), *fields)))
+    where = str(config.config_file or config.spec)
+    return ApiSettings(
+        name=name,
+        env_prefix=prefix,
+        methods=methods,
+        streaming=streaming,
+        uploads=uploads,
+        auth_headers=client.auth_headers,
+        diagnostics=tuple(Diagnostic("config", "warning", where, d) for d in config.deprecations),
+    )

@@ -1,0 +1,252 @@
+"""The tables of an API config besides ``[api]`` and ``[passes]``, typed: read and
+shape-checked once, when the config is read (:func:`read_tables`), and checked against the
+IR once, later (:func:`generator.config.settings.bind_settings`)::
+
+    [client]
+    name = "LlmEngine"           # classes <name>Client / Async<name>Client (default: from package)
+    env_prefix = "LLM_ENGINE"    # env fallbacks <prefix>_API_KEY, <prefix>_BASE_URL, ...
+
+    [client.methods]             # grouping overrides: operation -> "resource[.sub].method"
+    create_completion_sync_task_v1_llm_completions_sync_post = "llm.completions.create"
+
+    [client.auth.headers.account_id]   # an extra credential sent as a header
+    header = "x-selected-account-id"
+    env = "SGP_ACCOUNT_ID"
+
+    [streaming.<operation>]      # server-sent events, for the client and the server alike
+    chunk = "CompletionStreamV1Response"   # the model of each `data:` event
+    flag = "stream"                         # optional: body field that switches streaming on
+    response = "CreateChatCompletionResponse"  # optional (with flag): the non-streamed return
+
+    [uploads]                    # multipart fields that are files (besides format: binary),
+    upload_file_v1_files_post = ["file"]    # for the client and the server alike
+
+An ``<operation>`` is its ``operationId`` or its Python name. Two older spellings of
+``[uploads]`` are still read, each with a deprecation warning: ``[client.uploads]`` (the
+same table under ``[client]``) and ``[server] upload_fields = ["Model.field", ...]`` (the
+field of every multipart operation whose body is ``Model``). Every mistake is one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.errors import ApismithError
+
+CLIENT_KEYS = {"name", "env_prefix", "methods", "uploads", "auth"}
+STREAM_KEYS = {"chunk", "flag", "response"}
+SERVER_KEYS = {"upload_fields"}
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
+ENV_PREFIX = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+MODEL_FIELD = re.compile(r"^[^.\s]+\.[^.\s]+$")
+CLIENT_UPLOADS_DEPRECATED = (
+    "[client.uploads] is deprecated: move its entries to a top-level [uploads] table"
+)
+SERVER_UPLOADS_DEPRECATED = (
+    "[server] upload_fields is deprecated: list the fields per operation in a top-level"
+    ' [uploads] table (<operation> = ["field", ...])'
+)
+
+
+@dataclass(frozen=True)
+class AuthHeader:
+    """An extra credential of the client, sent as a header."""
+
+    param: str
+    header: str
+    env: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientTable:
+    """``[client]`` as given (``None``: take the default, see ``bind_settings``)."""
+
+    name: str | None = None
+    env_prefix: str | None = None
+    methods: Mapping[str, str] = field(default_factory=dict)  # operation -> dotted
+    auth_headers: tuple[AuthHeader, ...] = ()
+
+    def recorded(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.env_prefix is not None:
+            out["env_prefix"] = self.env_prefix
+        if self.methods:
+            out["methods"] = dict(self.methods)
+        if self.auth_headers:
+            out["auth"] = {
+                "headers": {
+                    h.param: {"header": h.header, **({"env": h.env} if h.env else {})}
+                    for h in self.auth_headers
+                }
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class StreamTable:
+    """One ``[streaming.<operation>]`` entry."""
+
+    chunk: str
+    flag: str | None = None
+    response: str | None = None
+
+    def recorded(self) -> dict[str, str]:
+        out = {"chunk": self.chunk}
+        if self.flag is not None:
+            out["flag"] = self.flag
+        if self.response is not None:
+            out["response"] = self.response
+        return out
+
+
+@dataclass(frozen=True)
+class ServerTable:
+    """``[server]``: only the deprecated ``upload_fields`` (``"Model.field"``) today."""
+
+    upload_fields: tuple[str, ...] = ()
+
+    def recorded(self) -> dict[str, Any]:
+        return {"upload_fields": list(self.upload_fields)} if self.upload_fields else {}
+
+
+@dataclass(frozen=True)
+class Tables:
+    client: ClientTable = ClientTable()
+    server: ServerTable = ServerTable()
+    streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # operation -> entry
+    uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # operation -> fields
+    deprecations: tuple[str, ...] = ()  # one line each, for the old spellings read
+
+    def recorded(self) -> dict[str, Any]:
+        """The tables as the manifest records them (they read back to the same tables)."""
+        return {
+            "client": self.client.recorded(),
+            "server": self.server.recorded(),
+            "streaming": {key: s.recorded() for key, s in self.streaming.items()},
+            "uploads": {key: list(names) for key, names in self.uploads.items()},
+        }
+
+
+class _Reader:
+    """Shape checks of the tables, one line per mistake, naming the config and the key."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def fail(self, message: str) -> ApismithError:
+        return ApismithError(f"config: {message}", file=self.where)
+
+    def table(self, value: object, section: str) -> Mapping[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(f"{section} must be a table")
+        return value
+
+    def names(self, value: object, section: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            raise self.fail(f"{section}: expected a list of body fields, got {value!r}")
+        return tuple(value)
+
+    def client(self, value: object) -> tuple[ClientTable, dict[str, tuple[str, ...]]]:
+        """``[client]``, and the entries of its deprecated ``uploads`` sub-table."""
+        table = self.table(value, "[client]")
+        unknown = sorted(set(table) - CLIENT_KEYS)
+        if unknown:
+            raise self.fail(f"[client] unknown key(s) {unknown}; expected {sorted(CLIENT_KEYS)}")
+        name = table.get("name")
+        if name is not None and (not isinstance(name, str) or not IDENT.match(name)):
+            raise self.fail(f"[client] name {name!r} is not a Python identifier")
+        prefix = table.get("env_prefix")
+        if prefix is not None and (not isinstance(prefix, str) or not ENV_PREFIX.match(prefix)):
+            raise self.fail(f"[client] env_prefix {prefix!r} must be UPPER_SNAKE_CASE")
+        methods: dict[str, str] = {}
+        for key, dotted in self.table(table.get("methods", {}), "[client] methods").items():
+            if not isinstance(dotted, str) or not DOTTED.match(dotted):
+                raise self.fail(
+                    f"[client] methods.{key}: {dotted!r} is not 'resource.method' (snake_case)"
+                )
+            methods[key] = dotted
+        uploads = self.uploads(table.get("uploads", {}), "[client] uploads")
+        auth = self.auth(table.get("auth", {}))
+        return ClientTable(name, prefix, methods, auth), uploads
+
+    def auth(self, value: object) -> tuple[AuthHeader, ...]:
+        auth: list[AuthHeader] = []
+        table = self.table(value, "[client] auth")
+        if sorted(set(table) - {"headers"}):
+            raise self.fail("[client] auth: only [client.auth.headers.<param>] tables are allowed")
+        for param, spec in self.table(table.get("headers", {}), "[client] auth.headers").items():
+            where = f"[client] auth.headers.{param}"
+            spec = self.table(spec, where)
+            if not IDENT.match(param) or not isinstance(spec.get("header"), str):
+                raise self.fail(f"{where}: needs a Python name and header = '<name>'")
+            if sorted(set(spec) - {"header", "env"}):
+                raise self.fail(f"{where}: only header and env are allowed")
+            env = spec.get("env")
+            if env is not None and not isinstance(env, str):
+                raise self.fail(f"{where}: env must be a string")
+            auth.append(AuthHeader(param, spec["header"], env))
+        return tuple(auth)
+
+    def streaming(self, value: object) -> dict[str, StreamTable]:
+        streaming: dict[str, StreamTable] = {}
+        for key, spec in self.table(value, "[streaming]").items():
+            section = f"[streaming.{key}]"
+            spec = self.table(spec, section)
+            if sorted(set(spec) - STREAM_KEYS) or "chunk" not in spec:
+                raise self.fail(
+                    f"{section}: needs chunk (and optional flag, response); got {sorted(spec)}"
+                )
+            for name in sorted(spec):
+                if not isinstance(spec[name], str):
+                    raise self.fail(f"{section}: {name} must be a string, got {spec[name]!r}")
+            if "response" in spec and "flag" not in spec:
+                raise self.fail(f"{section}: response needs flag")
+            streaming[key] = StreamTable(spec["chunk"], spec.get("flag"), spec.get("response"))
+        return streaming
+
+    def uploads(self, value: object, section: str = "[uploads]") -> dict[str, tuple[str, ...]]:
+        return {
+            key: self.names(names, f"{section} {key}")
+            for key, names in self.table(value, section).items()
+        }
+
+    def server(self, value: object) -> ServerTable:
+        table = self.table(value, "[server]")
+        unknown = sorted(set(table) - SERVER_KEYS)
+        if unknown:
+            raise self.fail(f"[server] unknown key(s) {unknown}; expected {sorted(SERVER_KEYS)}")
+        fields = table.get("upload_fields", [])
+        if not isinstance(fields, list) or not all(
+            isinstance(f, str) and MODEL_FIELD.match(f) for f in fields
+        ):
+            raise self.fail(
+                f"[server] upload_fields must be a list of 'Model.field', got {fields!r}"
+            )
+        return ServerTable(tuple(fields))
+
+
+def read_tables(where: str, options: Mapping[str, Any]) -> Tables:
+    """The typed ``client``, ``server``, ``streaming`` and ``uploads`` tables of ``options``
+    (a config entry, or options recorded in a manifest); ``where`` names it in errors."""
+    read = _Reader(where)
+    client, client_uploads = read.client(options.get("client") or {})
+    server = read.server(options.get("server") or {})
+    uploads = read.uploads(options.get("uploads") or {})
+    deprecations = []
+    if client_uploads:
+        deprecations.append(CLIENT_UPLOADS_DEPRECATED)
+    if server.upload_fields:
+        deprecations.append(SERVER_UPLOADS_DEPRECATED)
+    return Tables(
+        client=client,
+        server=server,
+        streaming=read.streaming(options.get("streaming") or {}),
+        uploads={**client_uploads, **uploads},
+        deprecations=tuple(deprecations),
+    )

@@ -1,0 +1,321 @@
+"""The context of ``templates/client/_client.py.jinja``: the client's surface
+(:mod:`generator.render.surface`) made ready to print, once per flavor (the sync client,
+then the async one), and the import lines that the code needs.
+
+Spec text (paths, header names, descriptions, environment names) is passed raw: the
+template quotes it with ``pyrepr``/``docstring``. Values that are *code* here (dict
+literals, call arguments, class names) are built only from identifiers the IR has already
+made valid and from ``repr`` of spec values. The imports come from what each piece of
+code needs (``Method.imports``, ``ErrorTable.imports``, the features the template prints),
+not from reading the rendered text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from generator.render.surface.methods import RUNTIME, Method, Param, Signature
+from generator.render.surface.resources import ErrorTable, Resource
+
+# what the template's own text uses in every client: signatures, constructors, bases
+TEMPLATE_IMPORTS = frozenset(
+    {
+        f"{RUNTIME}.{name}"
+        for name in (
+            "AsyncAPIClient",
+            "Body",
+            "DEFAULT_MAX_RETRIES",
+            "Headers",
+            "NOT_GIVEN",
+            "NotGiven",
+            "Query",
+            "SyncAPIClient",
+            "Timeout",
+        )
+    }
+)
+# what the template's text of one method uses: ``return cast(...)`` and the raw variants
+METHOD_IMPORTS = frozenset({"typing.cast", f"{RUNTIME}.to_raw", f"{RUNTIME}.async_to_raw"})
+OVERLOAD_IMPORTS = frozenset({"typing.overload"})
+ERROR_TABLE_IMPORTS = frozenset({"typing.Any"})  # ``_ERRORS_0: dict[int, Any] = {...}``
+# the import lines every client starts with, before the modules its types need
+FIXED_IMPORTS = (
+    "import builtins",
+    "import copy",
+    "import os",
+    "from collections.abc import Mapping",
+    "from functools import cached_property",
+)
+
+
+@dataclass(frozen=True)
+class Call:
+    """The ``self._client._request(...)`` arguments of a method, ready to print; None (or
+    False) for an argument it does not pass."""
+
+    method: str  # spec text: the HTTP method
+    path: str  # code: the request path
+    kind: str  # code: the runtime type of the answer (or of each chunk)
+    query: str | None  # code: a dict literal
+    headers: str | None  # code: a dict literal
+    body: str | None  # code
+    files: list[str] | None  # spec text: the multipart file fields' wire names
+    stream: str | None  # code
+    page: bool
+    errors: str | None  # code: the name of an error table
+
+
+@dataclass(frozen=True)
+class SignatureCode:
+    params: list[Param]
+    returns: str  # code: this flavor's return annotation
+
+
+@dataclass(frozen=True)
+class MethodCode:
+    """One method of one flavor of the client."""
+
+    name: str
+    def_: str  # "def" or "async def"
+    await_: str  # "" or "await "
+    overloads: list[SignatureCode]
+    params: list[Param]
+    returns: str  # code: the implementation's return annotation
+    verb: str  # the HTTP method, upper case (the docstring's first word)
+    path: str  # spec text: the path template
+    summary: str  # spec text
+    description: str  # spec text
+    deprecated_note: str  # " (deprecated)" or ""
+    call: Call
+
+
+@dataclass(frozen=True)
+class Child:
+    """A resource attribute: ``self.<attr> = <class_name>(client)``."""
+
+    attr: str
+    class_name: str
+    raw_class_name: str
+
+
+@dataclass(frozen=True)
+class ResourceCode:
+    """One resource class of one flavor (and its ``...WithRawResponse`` class)."""
+
+    has_class: bool  # False for the root, whose class is the client itself
+    class_name: str
+    raw_class_name: str
+    children: list[Child]
+    methods: list[MethodCode]
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """The sync client or the async one."""
+
+    is_async: bool
+    client: str  # the client class
+    base_client: str  # its base class (and the resources' client type)
+    http_client: str  # the httpx client class it may be given
+    noun: str  # "Client" or "Async client" (its docstring's first word)
+    to_raw: str  # the function that makes a method return the raw response
+    resources: list[ResourceCode]  # children before parents
+    top: ResourceCode  # the root: the client's own attributes
+
+
+@dataclass(frozen=True)
+class AuthHeader:
+    """One alternative auth header of the constructor: the first one given is sent."""
+
+    keyword: str  # "if" for the first alternative, then "elif"
+    param: str  # the constructor parameter
+    header: str  # spec text: the header name
+    value: str  # code: the header's value
+
+
+def dict_literal(params: Iterable[Param]) -> str:
+    """``{ 'wire': name, }``: a dict literal from wire names (repr) to parameter names."""
+    return "{ " + "".join(f"{p.wire!r}: {p.name}, " for p in params) + "}"
+
+
+def _body(m: Method) -> str | None:
+    """The ``body=`` argument: the fields as a dict literal, or the whole body. A body that
+    may also be a model instance is a conditional expression, in parentheses: black adds
+    them when the line breaks, ruff format does not, and both keep them when present."""
+    if m.body_fields:
+        fields = dict_literal(m.body_fields)
+        if m.model_body:
+            return f"(body if not isinstance(body, NotGiven) else {fields})"
+        return fields
+    return "body" if m.whole_body else None
+
+
+def _stream(m: Method) -> str | None:
+    """The ``stream=`` argument: the chunk type, or None when a body flag is not True."""
+    flag = m.stream_flag
+    if flag is None:
+        return m.stream
+    condition = f"{flag.name} is True"
+    if m.model_body:
+        condition += f" or getattr(body, {flag.name!r}, None) is True"
+    return f"({m.stream} if {condition} else None)"
+
+
+def call(m: Method) -> Call:
+    return Call(
+        method=m.op.method,
+        path=m.path_expr,
+        kind=m.kind,
+        query=dict_literal(m.query) if m.query else None,
+        headers=dict_literal(m.headers) if m.headers else None,
+        body=_body(m),
+        files=m.files,
+        stream=_stream(m),
+        page=m.page,
+        errors=m.errors,
+    )
+
+
+def _method_code(m: Method, is_async: bool) -> MethodCode:
+    def returns(s: Signature) -> str:
+        return s.returns_async if is_async else s.returns
+
+    return MethodCode(
+        name=m.name,
+        def_="async def" if is_async else "def",
+        await_="await " if is_async else "",
+        overloads=[SignatureCode(s.params, returns(s)) for s in m.overloads],
+        params=m.params,
+        returns=m.returns_async if is_async else m.returns,
+        verb=m.op.method.upper(),
+        path=m.op.path,
+        summary=m.summary,
+        description=m.description,
+        deprecated_note=" (deprecated)" if m.op.deprecated else "",
+        call=call(m),
+    )
+
+
+def flavor(root: Resource, is_async: bool) -> Flavor:
+    """The sync client's classes (resources, raw-response variants, the client), or the
+    async client's."""
+    prefix = "Async" if is_async else ""
+
+    def child(attr: str, r: Resource) -> Child:
+        return Child(attr, f"{prefix}{r.class_name}", f"{prefix}{r.class_name}WithRawResponse")
+
+    def resource(r: Resource) -> ResourceCode:
+        return ResourceCode(
+            has_class=bool(r.attr),
+            class_name=f"{prefix}{r.class_name}",
+            raw_class_name=f"{prefix}{r.class_name}WithRawResponse",
+            children=[child(attr, c) for attr, c in r.children.items()],
+            methods=[_method_code(m, is_async) for m in r.methods],
+        )
+
+    resources = [resource(r) for r in root.walk()]
+    return Flavor(
+        is_async=is_async,
+        client=f"{prefix}{root.class_name}",
+        base_client="AsyncAPIClient" if is_async else "SyncAPIClient",
+        http_client="httpx.AsyncClient" if is_async else "httpx.Client",
+        noun="Async client" if is_async else "Client",
+        to_raw="async_to_raw" if is_async else "to_raw",
+        resources=resources,
+        top=resources[-1],
+    )
+
+
+def auth_headers(alternatives: list[tuple[str, str, str]]) -> list[AuthHeader]:
+    """The constructor's alternative auth headers, from ``auth_context``'s
+    ``(kind, header, param)``: Basic, Bearer, or the credential itself."""
+    out = []
+    for i, (kind, header, param) in enumerate(alternatives):
+        if kind == "basic":
+            value = f"basic_auth({param})"
+        elif kind == "bearer":
+            value = 'f"Bearer {' + param + '}"'
+        else:
+            value = param
+        out.append(AuthHeader("if" if i == 0 else "elif", param, header, value))
+    return out
+
+
+def error_literals(tables: list[ErrorTable]) -> list[tuple[str, str]]:
+    """``(name, dict literal)`` of every error table: ``{ 404: _m.NotFound, }``."""
+    return [
+        (t.name, "{ " + "".join(f"{status}: {kind}, " for status, kind in t.entries) + "}")
+        for t in tables
+    ]
+
+
+def needed_imports(
+    root: Resource, tables: list[ErrorTable], alternatives: list[AuthHeader]
+) -> set[str]:
+    """Every ``module.name`` the client's code uses: the template's own text, each method's
+    annotations and features, the error tables and the auth headers."""
+    needed = set(TEMPLATE_IMPORTS)
+    for r in root.walk():
+        for m in r.methods:
+            needed |= METHOD_IMPORTS | m.imports
+            if m.overloads:
+                needed |= OVERLOAD_IMPORTS
+    for t in tables:
+        needed |= ERROR_TABLE_IMPORTS | t.imports
+    if any(a.value.startswith("basic_auth(") for a in alternatives):
+        needed.add(f"{RUNTIME}.basic_auth")
+    return needed
+
+
+def import_lines(needed: set[str]) -> list[str]:
+    """The client's import block: the fixed modules, the standard-library modules the types
+    need, ``typing``, httpx, the models and the runtime (names sorted)."""
+    by_module: dict[str, set[str]] = {}
+    for item in needed:
+        module, _, name = item.rpartition(".")
+        by_module.setdefault(module, set()).add(name)
+
+    def names(module: str) -> str:
+        return ", ".join(sorted(by_module.get(module, ())))
+
+    others = sorted(m for m in by_module if m not in ("typing", RUNTIME))
+    return [
+        *FIXED_IMPORTS,
+        *(f"from {module} import {names(module)}" for module in others),
+        f"from typing import {names('typing')}",
+        "",
+        "import httpx",
+        "",
+        "from . import models as _m",
+        f"from .{RUNTIME} import {names(RUNTIME)}",
+    ]
+
+
+def client_context(
+    root: Resource,
+    tables: list[ErrorTable],
+    auth: dict[str, Any],
+    *,
+    header: str,
+    title: str | None,
+    base_url: str | None,
+    env_prefix: str,
+) -> dict[str, Any]:
+    """Everything ``_client.py.jinja`` prints (its top comment lists the keys)."""
+    alternatives = auth_headers(auth["alternatives"])
+    return {
+        "header": header,
+        "title": title,
+        "imports": import_lines(needed_imports(root, tables, alternatives)),
+        "client": root.class_name,
+        "async_client": f"Async{root.class_name}",
+        "default_base_url": base_url or "",
+        "env_base_url": f"{env_prefix}_BASE_URL",
+        "credentials": auth["credentials"],
+        "alternatives": alternatives,
+        "extra_headers": auth["extra_headers"],
+        "error_tables": error_literals(tables),
+        "flavors": [flavor(root, False), flavor(root, True)],
+    }
