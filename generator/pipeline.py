@@ -27,7 +27,7 @@ from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
 from generator.render.models import ModelRenderer, defined_names
 from generator.render.spec import render_spec
-from generator.render.templates import render, unmatched_overrides
+from generator.render.templates import render, render_header, unmatched_overrides
 
 if TYPE_CHECKING:
     from generator.ir import Api
@@ -170,11 +170,7 @@ def template_overrides(config: ApiConfig) -> tuple[str | None, tuple[Diagnostic,
 
 def stamp(inputs: list[dict[str, str]], templates: str | None) -> Stamp:
     spec_sha = inputs[0]["sha256"]
-    header = render(
-        "header.py.jinja",
-        {"generator_version": __version__, "spec_sha256": spec_sha},
-        templates,
-    ).rstrip("\n")
+    header = render_header(spec_sha, templates)
     return Stamp(header, templates, spec_sha)
 
 
@@ -207,6 +203,7 @@ def render_artifacts(
     from generator.render.server import render_server
 
     header, templates, info = stamp.header, stamp.templates, spec.get("info") or {}
+    clients = client_names(api, settings) if "client" in config.outputs else []
     context = {
         "header": header,
         "title": config.title,
@@ -215,7 +212,8 @@ def render_artifacts(
         "package": config.package,
         "spec_sha256": stamp.spec_sha256,
         "generator_version": __version__,
-        "clients": client_names(api, settings) if "client" in config.outputs else [],
+        "clients": clients,
+        "client_list": ", ".join(clients),
     }
     sources = {"__init__.py": render("package/__init__.py.jinja", context, templates)}
     if "client" in config.outputs:

@@ -42,14 +42,7 @@ ALLOWED_FILTERS = {
 REGISTERED = ("pyrepr", "docstring", "comment")
 
 # template -> what it still computes (issue 10), until its owner moves it into the context
-PENDING: dict[str, set[str]] = {
-    "header.py.jinja": {"slice"},
-    "meta/pyproject.toml.jinja": {"filter join"},
-    "package/__init__.py.jinja": {"filter join"},
-    "docs/index.md.jinja": {"filter length"},
-    "docs/models.md.jinja": {"filter join"},
-    "docs/resource.md.jinja": {"filter join", "arithmetic Mul"},
-}
+PENDING: dict[str, set[str]] = {}
 
 ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
 # what a printed value may be made of (besides allowed filters and macro calls)

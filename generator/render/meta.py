@@ -20,7 +20,7 @@ from typing import Any
 from generator import __version__
 from generator.config import ApiConfig
 from generator.normalize.naming import distribution_name
-from generator.render.templates import render
+from generator.render.templates import render, render_header
 
 # Runtime dependencies of the generated code, each with the lowest release it was tested
 # with. pydantic < 2.10 cannot build the llm-engine models (a "definition ... was never
@@ -254,7 +254,7 @@ def _pyproject(
         "meta/pyproject.toml.jinja",
         {
             "header": toml_comment_lines(header),
-            "build_requires": [toml_string(d) for d in BUILD_REQUIRES],
+            "build_requires": ", ".join(toml_string(d) for d in BUILD_REQUIRES),
             "name": toml_string(distribution_name(config.package)),
             "version": toml_string(version),
             "description": toml_string(title),
@@ -292,11 +292,7 @@ def render_meta(
     version = normalized or FALLBACK_VERSION
     spec_version = one_line(str(raw_version)) if raw_version is not None else ""
     title = one_line(config.title or "") or one_line(str(info.get("title") or "")) or config.package
-    header = render(
-        "header.py.jinja",
-        {"generator_version": __version__, "spec_sha256": spec_sha256},
-        templates,
-    )
+    header = render_header(spec_sha256, templates)
     pyproject = _pyproject(
         config, header, version, title, bool(client_class), has_server, templates
     )

@@ -143,3 +143,14 @@ def render(name: str, context: dict[str, object], user_dir: str | None = None) -
         raise
     except Exception as exc:  # a broken template: user overrides are untrusted input
         raise _template_error(exc, name, user_dir) from None
+
+
+def render_header(spec_sha256: str, user_dir: str | None = None) -> str:
+    """The generated-file header (``header.py.jinja``), without its final newline."""
+    from generator import __version__
+
+    context: dict[str, object] = {
+        "generator_version": __version__,
+        "spec_sha256_short": spec_sha256[:16],
+    }
+    return render("header.py.jinja", context, user_dir).rstrip("\n")

@@ -31,9 +31,9 @@ class ModelDoc:
     description: str
     notes: list[str]
     table: Table | None  # objects with fields
-    options: list[str]
+    options: str  # an enum's values, comma-separated
     type: str
-    used_by: list[str]
+    used_by: str  # links to the operations that use the model, comma-separated
 
 
 def _merges_and_renames(
@@ -105,7 +105,7 @@ def build_model_docs(
             )
         rows = field_rows(api, m, MODELS_PAGE, models) if m.kind == "object" else []
         fields = table(rows) if rows else None
-        options = [code(as_json(v)) for v in m.enum_values] if m.kind == "enum" else []
+        options = ", ".join(code(as_json(v)) for v in m.enum_values) if m.kind == "enum" else ""
         type_text = type_md(m.root, MODELS_PAGE, models=models) if m.root is not None else ""
         out.append(
             ModelDoc(
@@ -117,7 +117,7 @@ def build_model_docs(
                 table=fields,
                 options=options,
                 type=type_text,
-                used_by=used.get(m.name, []),
+                used_by=", ".join(used.get(m.name, [])),
             )
         )
     return out

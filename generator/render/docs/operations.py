@@ -84,6 +84,10 @@ class ResourceDoc:
     description: str
     ops: list[OpDoc] = field(default_factory=list)
 
+    @property
+    def op_count(self) -> int:
+        return len(self.ops)
+
 
 def _walk(resource: Resource, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, ...], Method]]:
     for m in resource.methods:

@@ -65,11 +65,20 @@ SPARSE_COLUMNS = ("default", "constraints")
 @dataclass
 class Table:
     """A table ready to print: a Markdown line above it (or ""), the column titles and
-    each row's cells."""
+    each row's cells; ``lines`` are the Markdown table's lines (header, rule, rows)."""
 
     caption: str
     columns: list[str]
     rows: list[list[str]]
+
+    @property
+    def lines(self) -> list[str]:
+        rule = "|" + "---|" * len(self.columns)
+        return [_line(self.columns), rule, *(_line(cells) for cells in self.rows)]
+
+
+def _line(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def _cell_of(row: Row, column: str) -> str:
