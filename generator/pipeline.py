@@ -196,8 +196,10 @@ def render_artifacts(
     stamp: Stamp,
     diagnostics: tuple[Diagnostic, ...],
     clock: Stopwatch,
-) -> dict[str, str]:
-    """Every file but ``models.py``, unformatted: ``__init__.py``, client, server, docs."""
+) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
+    """Every file but ``models.py``, unformatted (``__init__.py``, client, server, docs),
+    and the renderers' warnings."""
+    warnings: tuple[Diagnostic, ...] = ()
     from generator.render.client import client_names, render_client
     from generator.render.docs import render_docs
     from generator.render.server import render_server
@@ -220,13 +222,15 @@ def render_artifacts(
         sources.update(render_client(api, config, settings, header, templates))
         clock.lap("render.client")
     if "server" in config.outputs:
-        sources.update(render_server(api, config, settings, header, templates))
+        server, server_warnings = render_server(api, config, settings, header, templates)
+        sources.update(server)
+        warnings += server_warnings
         clock.lap("render.server")
     if "docs" in config.outputs:
         docs = render_docs(api, config, settings, templates, diagnostics)
         sources.update((name, with_header(name, text, header)) for name, text in docs.items())
         clock.lap("render.docs")
-    return sources
+    return sources, warnings
 
 
 def package_files(
@@ -328,7 +332,7 @@ def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
     )
     api, settings = build_api(config, spec)
     clock.lap("ir")
-    sources = render_artifacts(
+    sources, render_warnings = render_artifacts(
         api, config, settings, spec, files_stamp, normalized.diagnostics, clock
     )
     formatted = format_python(sources)  # all this while the models render
@@ -341,7 +345,13 @@ def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
     files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)
     files[MANIFEST_NAME] = build_manifest(fingerprint, options, inputs, files)
     clock.lap("manifest")
-    found = loaded.warnings + normalized.diagnostics + template_warnings + settings.diagnostics
+    found = (
+        loaded.warnings
+        + normalized.diagnostics
+        + template_warnings
+        + settings.diagnostics
+        + render_warnings
+    )
     diagnostics, summary = account_for(doc, found, formatted["models.py"])
     clock.lap("account")
     return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps))

@@ -55,7 +55,7 @@ EXPECTED = {
         "Message | str | None",
         "Message | str | None",
         "_m.Message | str | None",
-        "Union[_m.Message, Optional[str]]",
+        "Union[_m.Message, str | None]",
         "Message | string | null",
         "[Message](#model-Message) \\| string \\| null",
     ),
@@ -72,7 +72,7 @@ EXPECTED = {
         "str | None",
         "AnyUrl | None",
         "str | None",
-        "Optional[str]",
+        "str | None",
         "string (uri) | null",
         "string \\(uri) \\| null",
     ),
@@ -80,7 +80,7 @@ EXPECTED = {
         'Literal["a|b", 1] | None',
         'Literal["a|b", 1] | None',
         'Literal["a|b", 1] | None',
-        'Optional[Literal["a|b", 1]]',
+        'Literal["a|b", 1] | None',
         '"a|b" | 1 | null',
         '`"a|b"` \\| `1` \\| null',
     ),
@@ -127,9 +127,9 @@ def test_imports_follow_what_is_spelled() -> None:
     assert TYPES["uri"].imports("model") == ("pydantic.AnyUrl",)
     assert TYPES["literal"].imports() == ("typing.Literal",)
     assert TYPES["map of any"].imports() == ("typing.Any",)
-    # the runtime expression also needs the Union and Optional it spells
-    assert annotate.runtime_imports(TYPES["union"]) == ("typing.Optional", "typing.Union")
-    assert annotate.runtime_imports(TYPES["literal"]) == ("typing.Literal", "typing.Optional")
+    # the runtime expression also needs the Union and Optional it spells (with models)
+    assert annotate.runtime_imports(TYPES["union"]) == ("typing.Union",)
+    assert annotate.runtime_imports(TYPES["literal"]) == ("typing.Literal",)
     assert annotate.runtime_imports(TYPES["nullable any"]) == ("typing.Any",)
 
 

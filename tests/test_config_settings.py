@@ -204,7 +204,7 @@ UPLOAD_FORMS = {
 def _rendered(path: Path) -> tuple[ApiSettings, dict[str, str]]:
     config, api, settings = _bound(path)
     files = render_client(api, config, settings, "# header", None)
-    files.update(render_server(api, config, settings, "# header", None))
+    files.update(render_server(api, config, settings, "# header", None)[0])
     return settings, files
 
 

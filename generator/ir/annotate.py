@@ -207,13 +207,24 @@ class Python(Spelling):
 @dataclass(frozen=True)
 class Runtime(Python):
     """An expression that evaluates to the type at run time: ``Union[...]`` and
-    ``Optional[...]`` where an annotation writes ``|``."""
+    ``Optional[...]`` where an annotation writes ``|`` and a model is involved (a model
+    may be a type alias, on which ``|`` does not work everywhere); plain ``|`` otherwise,
+    as ruff's pyupgrade rules want it. Models are told apart by their module prefix."""
+
+    module: str | None = "_m"
+
+    def _has_model(self, texts: Sequence[str]) -> bool:
+        return any(f"{self.module}." in text for text in texts)
 
     def union(self, members: Sequence[str], needs: set[str]) -> str:
+        if not self._has_model(members):
+            return super().union(members, needs)
         needs.add("typing.Union")
         return f"Union[{', '.join(members)}]"
 
     def nullable(self, text: str, needs: set[str]) -> str:
+        if not self._has_model([text]):
+            return super().nullable(text, needs)
         needs.add("typing.Optional")
         return f"Optional[{text}]"
 
@@ -231,7 +242,7 @@ def python(
     return spell(t, Python(reading, module, list_name))
 
 
-def runtime(t: TypeRef, *, module: str | None = None, list_name: str = "list") -> str:
+def runtime(t: TypeRef, *, module: str = "_m", list_name: str = "list") -> str:
     """``t`` as an expression evaluating to its type at run time (see :class:`Runtime`)."""
     return spell(t, Runtime("argument", module, list_name))
 

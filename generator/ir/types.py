@@ -51,6 +51,7 @@ class TypeReader:
         self._following: list[str] = []
         # TypeRefs are immutable, so the common simple ones are shared (and built once).
         self._shared: dict[tuple[str, str | None, str | None, bool], TypeRef] = {}
+        self._bases: dict[str, TypeRef | None] = {}  # see ``_variants``
 
     def read(self, schema: Any) -> TypeRef:
         if not is_map(schema):
@@ -109,7 +110,7 @@ class TypeReader:
     def _ref(self, ref: str) -> TypeRef:
         name = schema_ref_name(ref)
         if name is not None:
-            return self._simple("model", name, None, None, False)
+            return self._variants(name) or self._simple("model", name, None, None, False)
         if ref in self._following or not ref.startswith("#"):
             return _ANY
         try:
@@ -121,6 +122,28 @@ class TypeReader:
             return self.read(target)
         finally:
             self._following.pop()
+
+    def _variants(self, name: str) -> TypeRef | None:
+        """A reference to a base object with a discriminator (``allOf`` inheritance) reads
+        as the union of the variants its mapping names, tagged, as ``models.py`` types it
+        (datamodel-code-generator's reading); None for any other schema."""
+        if name in self._bases:
+            return self._bases[name]
+        found: TypeRef | None = None
+        schemas = (self.spec.get("components") or {}).get("schemas") or {}
+        schema = schemas.get(name) if is_map(schemas) else None
+        if is_map(schema) and is_map(schema.get("properties")) and "anyOf" not in schema:
+            tag = self.discriminator(schema)
+            targets = [t for t in dict.fromkeys(tag.mapping.values()) if t != name] if tag else []
+            if tag is not None and targets and all(t in schemas for t in targets):
+                members = tuple(self._simple("model", t, None, None, False) for t in targets)
+                found = (
+                    members[0]
+                    if len(members) == 1
+                    else TypeRef("union", members=members, discriminator=tag)
+                )
+        self._bases[name] = found
+        return found
 
     def _literal(self, schema: Mapping[str, Any], values: list[Any]) -> TypeRef:
         kept = tuple(own(v) for v in values if v is not None)

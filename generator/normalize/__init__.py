@@ -29,6 +29,7 @@ from generator.normalize import (
     discriminators,
     form_bodies,
     identifiers,
+    inline_objects,
     names,
     nullable,
     patterns,
@@ -60,6 +61,7 @@ PASSES: tuple[Pass, ...] = (
     Pass(defaults.NAME, defaults.run, "defaults that violate their own schema dropped"),
     Pass(names.NAME, names.run, "schema, operation and field names made valid and unique"),
     Pass(array_items.NAME, array_items.run, "tagged-union and tuple array items named"),
+    Pass(inline_objects.NAME, inline_objects.run, "inline object properties named"),
     Pass(form_bodies.NAME, form_bodies.run, "inline form request bodies named"),
     Pass(text.NAME, text.run, "descriptions dedented, titles that restate a name dropped"),
 )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -79,7 +80,9 @@ def rust_syntax(pattern: str) -> str:
 
 def _python_compiles(pattern: str) -> bool:
     try:
-        re.compile(pattern)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. FutureWarning: possible nested set
+            re.compile(pattern)
     except (re.error, ValueError, OverflowError, RecursionError):
         return False
     return True

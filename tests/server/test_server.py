@@ -249,5 +249,5 @@ def test_render_server_files() -> None:
 
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
-    files = render_server(api, config, bind_settings(config, api), "# header", None)
+    files, _ = render_server(api, config, bind_settings(config, api), "# header", None)
     assert sorted(files) == ["mock.py", "server.py"]

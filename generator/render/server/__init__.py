@@ -10,19 +10,22 @@ from __future__ import annotations
 
 from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
+from generator.normalize.diagnostics import Diagnostic
 from generator.render.server.context import build_context
 from generator.render.templates import render
 
 
 def render_server(
     api: Api, config: ApiConfig, settings: ApiSettings, header: str, templates: str | None
-) -> dict[str, str]:
-    """Relative path -> Python source of every server file of the package."""
+) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
+    """Relative path -> Python source of every server file of the package, and a warning
+    per operation the mock cannot answer (it answers 501 there; generation goes on)."""
     if not api.operations:
-        return {}
+        return {}, ()
     ctx = build_context(api, config, settings)
     context: dict[str, object] = {"header": header, "ctx": ctx}
-    return {
+    files = {
         "server.py": render("server/server.py.jinja", context, templates),
         "mock.py": render("server/mock.py.jinja", context, templates),
     }
+    return files, ctx.diagnostics

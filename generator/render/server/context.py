@@ -13,6 +13,8 @@ from typing import Any
 
 from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api, TypeRef
+from generator.load import escape_token
+from generator.normalize.diagnostics import Diagnostic
 from generator.render.examples import Synthesizer
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
@@ -50,6 +52,24 @@ class ServerContext:
     fastapi_names: str  # what ``from fastapi import`` lists
     security_names: str  # what ``from fastapi.security import`` lists ("": nothing)
     defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
+    mock_responses: list[tuple[str, Any]]  # (operation, JSON body) the mock answers
+    mock_chunks: list[tuple[str, Any]]  # (operation, JSON chunk) a mock stream repeats
+    mock_gaps: list[tuple[str, str]]  # (operation, the 501's detail) where it cannot answer
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """A warning per operation the mock cannot answer."""
+        return tuple(
+            Diagnostic(
+                "server",
+                "warning",
+                "#/paths/" + escape_token(r.path) + f"/{r.method}",
+                f"no mock response for {r.operation_id or r.name}: {r.mock_gap};"
+                " the mock answers 501 there",
+            )
+            for r in self.routes
+            if r.mock_gap is not None
+        )
 
     @property
     def needs_call(self) -> bool:
@@ -57,6 +77,20 @@ class ServerContext:
         return any(
             not r.direct_call and r.stream != "always" and r.returns != "None" for r in self.routes
         )
+
+
+def _mock_tables(routes: list[Route]) -> dict[str, Any]:
+    """The mock's answers, stream chunks and gaps (operations it cannot answer: 501)."""
+    answered = [r for r in routes if r.mock_gap is None]
+    return {
+        "mock_responses": [(r.name, r.mock_value) for r in answered if r.response_model != "None"],
+        "mock_chunks": [(r.name, r.mock_chunk) for r in answered if r.stream],
+        "mock_gaps": [
+            (r.name, f"{r.name} (the mock cannot build its response: {r.mock_gap})")
+            for r in routes
+            if r.mock_gap is not None
+        ],
+    }
 
 
 def build_context(api: Api, config: ApiConfig, settings: ApiSettings) -> ServerContext:
@@ -110,6 +144,7 @@ def build_context(api: Api, config: ApiConfig, settings: ApiSettings) -> ServerC
         has_streaming=any(r.stream for r in routes),
         has_uploads=has_uploads,
         defaults=defaults,
+        **_mock_tables(routes),
         fastapi_names=", ".join(sorted(fastapi_names)),
         security_names=", ".join(sorted(security_names)),
     )

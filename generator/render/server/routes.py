@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.config import StreamTable
-from generator.errors import ApismithError
 from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
@@ -96,6 +95,7 @@ class Route:
     mock_chunk: Any = None
     method_kind: str = "async"  # "async" or "asyncgen"
     event_schema: Any = None  # JSON schema of one server-sent event's data
+    mock_gap: str | None = None  # why the mock has no answer (it answers 501), or None
 
     @property
     def doc_summary(self) -> str:
@@ -354,14 +354,28 @@ def build_route(
         method_kind=stream.method_kind,
         event_schema=stream.event_schema,
     )
+    route.mock_gap = mock_gap(route)
     return route, used, uploaded
+
+
+@dataclass(frozen=True)
+class MockGap:
+    """No value could be synthesized (an impossible schema, a required self-reference): the
+    mock's operation answers 501 and says why, and generation goes on with a warning."""
+
+    reason: str
 
 
 def _mock(synth: Synthesizer, t: TypeRef, op: Operation) -> Any:
     try:
         return synth.value(t)
     except MockError as exc:
-        raise ApismithError(
-            f"server: no mock response for {op.operation_id or op.python_name}: {exc}",
-            pointer="#/paths/" + op.path.replace("~", "~0").replace("/", "~1") + f"/{op.method}",
-        ) from None
+        return MockGap(str(exc))
+
+
+def mock_gap(route: Route) -> str | None:
+    """Why ``route``'s mock cannot answer, or None."""
+    for value in (route.mock_value, route.mock_chunk):
+        if isinstance(value, MockGap):
+            return value.reason
+    return None

@@ -1,0 +1,115 @@
+"""Normalization pass `inline_objects`: inline object properties get a name.
+
+A component schema's property written as an inline object (``properties``, or an
+``allOf`` composition) becomes a nested class in ``models.py`` that datamodel-code-generator
+names by itself, while the IR, the client, the mock and the docs would see an anonymous
+``dict``: the mock would answer ``{}`` where the model requires fields. Such a property
+schema becomes a component of its own, ``<Model><Property>`` (``2``, ``3``, ... on a clash),
+and the property a ``$ref`` to it; an inline object array item becomes
+``<Model><Property>Item``. A nullable property (``anyOf: [{...}, {"type": "null"}]``) keeps
+its null member. Hoisted schemas are looked at in turn, so nested inline objects get
+``<Model><Property><Property>``.
+
+It runs after ``names`` and ``array_items`` (the names it builds on are final), and before
+the ``identifiers`` check, which every new name passes. New components are appended in
+model-name order, nested ones after their parent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from generator.normalize.diagnostics import PassResult
+from generator.normalize.naming import is_valid_class_name, pascal_case
+from generator.normalize.walk import json_copy
+
+NAME = "inline_objects"
+
+
+def _is_object(schema: Any) -> bool:
+    """An inline object with declared fields, or a composition of objects."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return False
+    if isinstance(schema.get("allOf"), list) and schema["allOf"]:
+        return True
+    return isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+
+
+def _holders(sub: dict[str, Any]) -> list[dict[str, Any]]:
+    """The property schema and, for a union, its members (where an inline object sits)."""
+    members = sub.get("anyOf")
+    if isinstance(members, list):
+        return [m for m in members if isinstance(m, dict)]
+    return [sub]
+
+
+def _hoist(
+    schemas: dict[str, Any], taken: set[str], base: str, schema: dict[str, Any]
+) -> str | None:
+    if not is_valid_class_name(base):
+        return None
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}{n}", n + 1
+    taken.add(name)
+    schemas[name] = schema
+    return name
+
+
+def _name_properties(
+    schemas: dict[str, Any], taken: set[str], model: str, schema: Any
+) -> list[str]:
+    """Hoist the inline objects of ``model``'s properties; the names of the new schemas."""
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict):
+        return []
+    made: list[str] = []
+    for prop, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        base = f"{model}{pascal_case(str(prop))}"
+        if _is_object(sub):
+            name = _hoist(schemas, taken, base, sub)
+            if name is not None:
+                props[prop] = {"$ref": f"#/components/schemas/{name}"}
+                made.append(name)
+            continue
+        for holder in _holders(sub):
+            if _is_object(holder) and holder is not sub:
+                name = _hoist(schemas, taken, base, dict(holder))
+                if name is not None:
+                    holder.clear()
+                    holder["$ref"] = f"#/components/schemas/{name}"
+                    made.append(name)
+            elif _is_object(holder.get("items")):
+                name = _hoist(schemas, taken, f"{base}Item", holder["items"])
+                if name is not None:
+                    holder["items"] = {"$ref": f"#/components/schemas/{name}"}
+                    made.append(name)
+    return made
+
+
+def _has_inline(schema: Any) -> bool:
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return isinstance(props, dict) and any(
+        _is_object(s) or any(_is_object(h) or _is_object(h.get("items")) for h in _holders(s))
+        for s in props.values()
+        if isinstance(s, dict)
+    )
+
+
+def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    components = spec.get("components")
+    schemas = components.get("schemas") if isinstance(components, Mapping) else None
+    if not isinstance(schemas, Mapping) or not any(map(_has_inline, schemas.values())):
+        return PassResult(spec=dict(spec))
+    doc: dict[str, Any] = json_copy(dict(spec))
+    out = doc["components"]["schemas"]
+    taken = set(out)
+    queue = sorted(out)
+    while queue:
+        model = queue.pop(0)
+        made = _name_properties(out, taken, model, out[model])
+        queue[:0] = made  # nested ones next, in the order they were made
+    return PassResult(spec=doc)
