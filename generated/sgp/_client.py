@@ -25,6 +25,7 @@ from ._runtime import (
     FileInput,
     Headers,
     NotGiven,
+    Paging,
     Query,
     Stream,
     SyncAPIClient,
@@ -93,7 +94,7 @@ class KnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -524,7 +525,7 @@ class KnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -654,7 +655,7 @@ class KnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -862,7 +863,7 @@ class KnowledgeBasesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -2465,7 +2466,7 @@ class ModelsResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -2616,7 +2617,7 @@ class ModelsResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -2766,7 +2767,7 @@ class ModelsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -3095,7 +3096,7 @@ class ModelsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -3746,7 +3747,7 @@ class QuestionSetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4000,7 +4001,7 @@ class EvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4109,7 +4110,7 @@ class EvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4298,7 +4299,7 @@ class EvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4649,7 +4650,7 @@ class EvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4723,7 +4724,7 @@ class EvaluationConfigsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4928,7 +4929,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -5116,7 +5117,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -5276,7 +5277,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -5581,7 +5582,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -5656,7 +5657,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -6334,7 +6335,7 @@ class StudioProjectsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -6605,7 +6606,7 @@ class ApplicationSpecsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -6840,7 +6841,7 @@ class QuestionsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7021,7 +7022,7 @@ class KnowledgeBaseDataSourcesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7296,7 +7297,7 @@ class ModelTemplatesV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7513,7 +7514,7 @@ class FineTuningJobsV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7745,7 +7746,7 @@ class TrainingDatasetsV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -8145,7 +8146,7 @@ class ApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -8358,7 +8359,7 @@ class ApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -8593,7 +8594,7 @@ class ApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -8764,7 +8765,7 @@ class ApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -9991,7 +9992,7 @@ class ChatThemesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -10324,7 +10325,7 @@ class AsyncKnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -10755,7 +10756,7 @@ class AsyncKnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -10885,7 +10886,7 @@ class AsyncKnowledgeBasesResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -11093,7 +11094,7 @@ class AsyncKnowledgeBasesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -12700,7 +12701,7 @@ class AsyncModelsResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -12851,7 +12852,7 @@ class AsyncModelsResource:
                     "page": page,
                     "limit": limit,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -13001,7 +13002,7 @@ class AsyncModelsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -13330,7 +13331,7 @@ class AsyncModelsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -13983,7 +13984,7 @@ class AsyncQuestionSetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -14237,7 +14238,7 @@ class AsyncEvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -14346,7 +14347,7 @@ class AsyncEvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -14535,7 +14536,7 @@ class AsyncEvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -14886,7 +14887,7 @@ class AsyncEvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -14962,7 +14963,7 @@ class AsyncEvaluationConfigsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15167,7 +15168,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15355,7 +15356,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15515,7 +15516,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15820,7 +15821,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15895,7 +15896,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -16579,7 +16580,7 @@ class AsyncStudioProjectsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -16850,7 +16851,7 @@ class AsyncApplicationSpecsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17085,7 +17086,7 @@ class AsyncQuestionsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17266,7 +17267,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17541,7 +17542,7 @@ class AsyncModelTemplatesV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17758,7 +17759,7 @@ class AsyncFineTuningJobsV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17990,7 +17991,7 @@ class AsyncTrainingDatasetsV3BetaResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -18392,7 +18393,7 @@ class AsyncApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -18605,7 +18606,7 @@ class AsyncApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -18840,7 +18841,7 @@ class AsyncApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -19011,7 +19012,7 @@ class AsyncApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -20238,7 +20239,7 @@ class AsyncChatThemesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                page=True,
+                page=Paging("page", items="items", param="page"),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -296,7 +296,10 @@ class _Builder:
             content = self.content(resp.get("content"))
             chosen = _preferred(m.content_type for m in content)
             schema = next((m.schema for m in content if m.content_type == chosen), None)
-            found.append(Response(status, _text(resp.get("description")), chosen, schema, content))
+            headers = resp.get("headers")
+            names = tuple(sorted(str(h).lower() for h in headers)) if is_map(headers) else ()
+            description = _text(resp.get("description"))
+            found.append(Response(status, description, chosen, schema, content, names))
         return tuple(found)
 
     def model(self, name: str, schema: Any) -> Model:

@@ -198,6 +198,7 @@ class Response:
     content_type: str | None = None
     schema: TypeRef | None = None
     content: tuple[MediaType, ...] = ()
+    headers: tuple[str, ...] = ()  # the declared response headers' names, lower case, sorted
 
     @property
     def is_success(self) -> bool:

@@ -10,6 +10,7 @@ import json
 import mimetypes
 import os
 import random
+import re
 import time
 from collections.abc import (
     AsyncGenerator,
@@ -68,6 +69,20 @@ NOT_GIVEN = NotGiven()
 
 
 @dataclass(frozen=True)
+class Paging:
+    """How a list call pages (``items``: the answer's item field, "": the answer itself).
+    "page": ``param`` = ``current`` + 1 while fewer than ``total`` items were seen; "cursor":
+    ``param`` = the answer's ``next`` until it is empty; "link": ``Link: <url>; rel=next``."""
+
+    style: str
+    items: str = "items"
+    param: str = ""
+    next: str = ""
+    current: str = "current_page"
+    total: str = "total_item_count"
+
+
+@dataclass(frozen=True)
 class RequestOptions:
     """One call, as the generated method describes it to :meth:`BaseClient._request`."""
 
@@ -79,7 +94,7 @@ class RequestOptions:
     body: object = NOT_GIVEN  # a dict of fields, a model, or any JSON value
     files: list[str] | None = None  # the body's file fields (sent as multipart)
     stream: Any = None  # the chunk type of a server-sent-event response
-    page: bool = False  # the response is a page: a SyncPage / AsyncPage
+    page: Paging | None = None  # the response is a page: a SyncPage / AsyncPage
     errors: Errors | None = None
     extra_headers: Headers | None = None
     extra_query: Query | None = None
@@ -381,45 +396,79 @@ class AsyncStream(_StreamBase, Generic[T]):
 
 
 # === Pages ============================================================================
+_NEXT_LINK = re.compile(r'<([^>]*)>\s*;[^,]*\brel="?next"?', re.IGNORECASE)
+
+
 class _Page(Generic[P, T]):
-    """Page-number paging (``items``, ``current_page``, ``total_item_count``): the next
-    page is the same call with the query parameter ``param`` one higher."""
+    """One page (``.page``: the typed answer, ``.items``: its items). Iterating it yields
+    every page's items; ``iter_pages()`` every page, this one first (see :class:`Paging`)."""
 
-    param = "page"
+    def __init__(self, page: P, fetch: Send, o: RequestOptions, link: str = "",
+                 seen: int = 0) -> None:  # fmt: skip
+        self.page, self._fetch, self._options, self._link = page, fetch, o, link
+        self._paging = paging = o.page or Paging("page")
+        found = getattr(page, paging.items) if paging.items else page
+        self.items: list[T] = list(cast(Any, found))
+        self._seen = seen + len(self.items)
 
-    def __init__(self, page: P, fetch: Send, o: RequestOptions) -> None:
-        self.page, self._fetch, self._options = page, fetch, o
-        self.items: list[T] = list(cast(Any, page).items)
+    def _next_options(self) -> RequestOptions | None:
+        o, paging, page, value = self._options, self._paging, self.page, None
+        if paging.style == "link":
+            found = _NEXT_LINK.search(self._link) if self.items else None
+            return replace(o, path=found.group(1), query=None) if found else None
+        if paging.style == "cursor":
+            value = getattr(page, paging.next, None)
+        elif self._seen < (getattr(page, paging.total, None) or 0):
+            value = getattr(page, paging.current) + 1
+        query = {**(o.query or {}), paging.param: value}
+        return replace(o, query=query) if value and self.items else None
 
-    def _next(self, page: Any) -> Any:  # the next page (an awaitable when async)
-        query = {**(self._options.query or {}), self.param: page.current_page + 1}
-        return self._fetch(replace(self._options, query=query, page=False, raw=False))
+    def has_next_page(self) -> bool:
+        return self._next_options() is not None
+
+    def _turn(self, raw: APIResponse[Any], o: RequestOptions) -> Any:
+        return type(self)(
+            raw.parse(), self._fetch, o, raw.headers.get("link", ""), self._seen
+        )
+
+    def _call(
+        self,
+    ) -> tuple[Any, RequestOptions]:  # the next page's call (awaitable if async)
+        if (o := self._next_options()) is None:
+            raise RuntimeError("no next page: check has_next_page() first")
+        return self._fetch(replace(o, raw=True, page=None)), o
 
 
 class SyncPage(_Page[P, T]):
-    """One page (``.page``: the typed response); iterating it yields every page's items."""
+    def get_next_page(self) -> SyncPage[P, T]:
+        return cast("SyncPage[P, T]", self._turn(*self._call()))
+
+    def iter_pages(self) -> Iterator[SyncPage[P, T]]:
+        page = self
+        yield page
+        while page.has_next_page():
+            yield (page := page.get_next_page())
 
     def __iter__(self) -> Iterator[T]:
-        page: Any = self.page
-        seen = len(page.items)
-        yield from page.items
-        while page.items and seen < page.total_item_count:
-            page = self._next(page)
-            seen += len(page.items)
+        for page in self.iter_pages():
             yield from page.items
 
 
 class AsyncPage(_Page[P, T]):
     """The async :class:`SyncPage`: ``async for item in await client.x.list()``."""
 
+    async def get_next_page(self) -> AsyncPage[P, T]:
+        call, o = self._call()
+        return cast("AsyncPage[P, T]", self._turn(await call, o))
+
+    async def iter_pages(self) -> AsyncIterator[AsyncPage[P, T]]:
+        page = self
+        yield page
+        while page.has_next_page():
+            yield (page := await page.get_next_page())
+
     async def __aiter__(self) -> AsyncIterator[T]:
-        page: Any = self.page
-        seen = len(page.items)
-        for item in page.items:
-            yield item
-        while page.items and seen < page.total_item_count:
-            page = await self._next(page)
-            seen += len(page.items)
+        async for page in self.iter_pages():
             for item in page.items:
                 yield item
 
@@ -521,7 +570,9 @@ class BaseClient:
             hdrs["content-type"] = "application/json"
         return self._http.build_request(
             o.method,
-            self.base_url + o.path,
+            o.path
+            if "://" in o.path
+            else self.base_url + o.path,  # (a Link header's URL)
             params=cast(Any, params) or None,
             headers=hdrs,
             content=content,
@@ -551,7 +602,9 @@ class BaseClient:
         if o.stream is not None:
             return self._stream_class(response, o.stream)
         result = parse_json(o.kind, response)
-        return self._page_class(result, self._send, o) if o.page else result
+        if o.page is None:
+            return result
+        return self._page_class(result, self._send, o, response.headers.get("link", ""))
 
 
 class SyncAPIClient(BaseClient):

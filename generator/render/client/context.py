@@ -63,7 +63,7 @@ class Call:
     body: str | None  # code
     files: list[str] | None  # spec text: the multipart file fields' wire names
     stream: str | None  # code
-    page: bool
+    page: str | None  # code: a runtime Paging(...) call
     errors: str | None  # code: the name of an error table
 
 

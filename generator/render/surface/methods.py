@@ -42,7 +42,7 @@ def runtime_type(t: TypeRef) -> str:
 RUNTIME = "_runtime"
 NOT_GIVEN = f"{RUNTIME}.NotGiven"
 STREAMS = frozenset({f"{RUNTIME}.Stream", f"{RUNTIME}.AsyncStream"})
-PAGES = frozenset({f"{RUNTIME}.SyncPage", f"{RUNTIME}.AsyncPage"})
+PAGES = frozenset({f"{RUNTIME}.SyncPage", f"{RUNTIME}.AsyncPage", f"{RUNTIME}.Paging"})
 
 
 def annotation_imports(t: TypeRef) -> frozenset[str]:
@@ -100,7 +100,7 @@ class Method:
     returns_async: str
     kind: str  # runtime expression of the response type (or chunk type)
     stream: str | None
-    page: bool
+    page: str | None  # code: the runtime Paging of a paged answer, else None
     files: list[str] | None
     errors: str | None
     deprecated: bool
@@ -202,23 +202,66 @@ def _optional(p: Param) -> Param:
     return p
 
 
-def _page_item(api: Api, t: TypeRef | None) -> tuple[str, frozenset[str]] | None:
-    """The item annotation of a page model (``items``, ``current_page``,
-    ``total_item_count``) and what it needs imported; None for any other answer."""
-    if t is None or t.kind != "model" or not t.name:
-        return None
-    model = api.model(t.name)
-    fields = {f.name: f for f in model.fields}
-    if not {"items", "current_page", "total_item_count"} <= set(fields):
-        return None
-    items = fields["items"].type
-    if items.kind == "array" and items.items:
-        return annotation(items.items), annotation_imports(items.items)
+# Page-selecting query parameters and the answer fields that carry the next value, by
+# style (see ``Paging`` in the runtime); the first match wins, in this order.
+CURSOR_PARAMS = (
+    *("cursor", "page_token", "pageToken", "next_token", "nextToken", "after"),
+    *("starting_after", "continuation_token", "continuationToken", "page_cursor"),
+)
+NEXT_FIELDS = (
+    *("next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token"),
+    *("nextToken", "continuation_token", "continuationToken", "cursor", "next"),
+)
+ITEM_FIELDS = ("items", "data", "results", "records", "entries", "values", "elements", "nodes")
+
+
+@dataclass(frozen=True)
+class Paging:
+    """How a list operation pages: the runtime ``Paging(...)`` call (code built from
+    ``repr`` of wire names) and the item annotation (with what it needs imported)."""
+
+    code: str
+    item: str
+    imports: frozenset[str]
+
+
+def _items(t: TypeRef) -> tuple[str, frozenset[str]]:
+    if t.kind == "array" and t.items is not None:
+        return annotation(t.items), annotation_imports(t.items)
     return "Any", frozenset({"typing.Any"})
 
 
-def _paged(op: Operation, params: list[Param]) -> bool:
-    return op.method == "get" and "page" in {p.wire for p in params}
+def _paging_of(api: Api, op: Operation, wires: set[str], t: TypeRef) -> Paging | None:
+    """The paging of a GET answering ``t`` with query parameters ``wires``, or None: page
+    numbers (``page`` with ``items``, ``current_page``, ``total_item_count``), a cursor or
+    token (a ``CURSOR_PARAMS`` parameter and a ``NEXT_FIELDS`` string field beside an array
+    of items), or a ``Link`` header on an answer that is a list."""
+    ok = op.success_response
+    if t.kind == "array" and ok is not None and "link" in ok.headers:
+        return Paging("Paging('link', items='')", *_items(t))
+    if t.kind != "model" or not t.name:
+        return None
+    fields = {f.name: f for f in api.model(t.name).fields}
+    arrays = [n for n, f in fields.items() if f.type.kind == "array"]
+    items = next((n for n in ITEM_FIELDS if n in arrays), arrays[0] if len(arrays) == 1 else None)
+    if items is None:
+        return None
+    item, imports = _items(fields[items].type)
+    if "page" in wires and {"current_page", "total_item_count"} <= set(fields):
+        return Paging(f"Paging('page', items={items!r}, param='page')", item, imports)
+    param = next((p for p in CURSOR_PARAMS if p in wires), None)
+    strings = {n for n, f in fields.items() if f.type.primitive == "string" and n != items}
+    field = next((n for n in NEXT_FIELDS if n in strings), None)
+    if param is None or field is None:
+        return None
+    code = f"Paging('cursor', items={items!r}, param={param!r}, next={field!r})"
+    return Paging(code, item, imports)
+
+
+def _paging(api: Api, op: Operation, params: list[Param], t: TypeRef | None) -> Paging | None:
+    if op.method != "get" or t is None:
+        return None
+    return _paging_of(api, op, {p.wire for p in params if p.location == "query"}, t)
 
 
 def _files(op: Operation, fields: list[Param]) -> list[str] | None:
@@ -248,7 +291,7 @@ class _Answer:
     returns: str
     returns_async: str
     kind: str
-    page: bool
+    page: str | None  # code: the runtime Paging of a page, or None
     imports: frozenset[str]
     chunk: str | None = None
     plain: str = ""
@@ -264,13 +307,13 @@ def _answer(api: Api, op: Operation, params: list[Param], stream: StreamTable | 
     if schema is not None:
         returns, kind = annotation(schema), runtime_type(schema)
         returns_imports, kind_imports = annotation_imports(schema), runtime_type_imports(schema)
-    page_item = _page_item(api, schema) if _paged(op, params) else None
+    paging = _paging(api, op, params, schema)
     returns_async = returns
-    if page_item is not None:
-        item, item_imports = page_item
+    if paging is not None:
+        item = paging.item
         returns, returns_async = f"SyncPage[{returns}, {item}]", f"AsyncPage[{returns}, {item}]"
-        returns_imports |= PAGES | item_imports
-    page = page_item is not None
+        returns_imports |= PAGES | paging.imports
+    page = paging.code if paging is not None else None
     if stream is None:
         return _Answer(returns, returns_async, kind, page, returns_imports | kind_imports)
     chunk = f"_m.{stream.chunk}"
