@@ -38,3 +38,16 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# Corpus benchmark (issue 11): real public specs, fetched outside the repo, and the peers.
+CORPUS ?= $(HOME)/.cache/apismith-corpus
+OPC_VENV ?= $(CORPUS)/opc-venv
+CORPUS_ARGS ?= --sample 723 --seed 11 --jobs 1 --timeout 300 --out /tmp/corpus-results.json
+.PHONY: bench-corpus
+$(CORPUS)/manifest.json: bench/corpus_fetch.py
+	$(BIN)/python bench/corpus_fetch.py --dest $(CORPUS)
+$(OPC_VENV)/bin/openapi-python-client:
+	$(PYTHON) -m venv $(OPC_VENV)
+	$(OPC_VENV)/bin/python -m pip install --quiet openapi-python-client==0.29.1 python-dateutil
+bench-corpus: $(STAMP) $(CORPUS)/manifest.json $(OPC_VENV)/bin/openapi-python-client
+	$(BIN)/python bench/corpus.py $(CORPUS)/specs --opc $(OPC_VENV)/bin/openapi-python-client $(CORPUS_ARGS)

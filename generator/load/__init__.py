@@ -2,7 +2,7 @@
 
 A spec is untrusted input: reading it is bounded, and confined to the spec's folder.
 
-- **Files.** Only regular files are read, at most ``MAX_BYTES`` (64 MiB) each, as UTF-8
+- **Files.** Only regular files are read, at most ``MAX_BYTES`` (128 MiB) each, as UTF-8
   (a leading BOM is allowed).
 - **Parsing.** JSON, or YAML through a safe loader that builds JSON values only: every
   mapping key is taken as its text (``200:`` is the key ``"200"``), timestamps stay text,

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 Json = Any
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = 128 * 1024 * 1024  # GitHub's dereferenced specs are 70-80 MB
 MAX_DEPTH = 128
 MAX_ALIAS_NODES = 1_000_000
 MAX_INT_DIGITS = 4300

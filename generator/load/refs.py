@@ -42,11 +42,27 @@ def _walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]
             if isinstance(cur.get("$ref"), str):
                 found.append((here, cur))
             for key in reversed(list(cur)):
-                stack.append((f"{here}/{escape_token(str(key))}", cur[key]))
+                if not _literal(here, str(key), cur[key]):
+                    stack.append((f"{here}/{escape_token(str(key))}", cur[key]))
         elif isinstance(cur, list):
             for i in reversed(range(len(cur))):
                 stack.append((f"{here}/{i}", cur[i]))
     return found
+
+
+_LITERAL_KEYS = frozenset({"example", "default", "const", "enum"})
+
+
+def _literal(pointer: str, key: str, value: Json) -> bool:
+    """Whether ``pointer/key`` holds data, not spec: examples (an Example Object's
+    ``value``, a schema's ``examples`` list), defaults, enums, consts and ``x-`` extensions.
+    A ``$ref`` key there is part of the data (GitHub's examples, Azure's
+    ``x-ms-examples``), never read."""
+    if key in _LITERAL_KEYS or key.startswith("x-"):
+        return True
+    if key == "examples" and isinstance(value, list):
+        return True
+    return key == "value" and "/examples/" in pointer
 
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")

@@ -30,7 +30,8 @@ _OBJECT_MAPS = {
     "links": "a link",
     "callbacks": "a callback",
 }
-_SCHEMA_TEXT = ("$ref", "title", "description", "format", "pattern", "$id", "$schema", "$comment")
+# (a ``pattern`` that is no string is the ``patterns`` pass's: dropped with a warning)
+_SCHEMA_TEXT = ("$ref", "title", "description", "format", "$id", "$schema", "$comment")
 
 
 def _kind(value: Any) -> str:
@@ -184,7 +185,7 @@ class Shape:
         callback = self.member(value, link, "a callback")
         if callback is not None:
             for name, item in callback.items():
-                if not name.startswith("x-"):
+                if not name.startswith("x-") and name != "$ref":  # (a Reference Object)
                     self.path_item(item, self.sub(link, name))
 
     def parameter(self, value: Any, link: Link) -> None:

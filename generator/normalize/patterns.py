@@ -8,8 +8,9 @@ pydantic itself (:func:`pattern_error`), never by ``re``:
 - one pydantic compiles is kept as it is;
 - one written in ECMA-262 syntax that Rust spells differently (a ``-`` right after a class
   escape, ``[\\w-.]``; ``[^]``; ``\\0``) is rewritten (:func:`rust_syntax`), with a warning;
-- one that only Python's ``re`` compiles (look-around, backreferences) is dropped, with a
-  warning: the generated code could not import with it;
+- one that uses what Rust's engine does not support (look-around, backreferences) is
+  dropped, with a warning: the generated code could not import with it (Python's ``re``
+  may not read it either: ``(?!\\s+$)[\\p{L}]``);
 - one that neither compiles (``(``, ``[``) is an error: exit 2 with its pointer;
 - a ``pattern`` that is not a string is dropped, with a warning.
 
@@ -118,7 +119,7 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             )
             diags.append(Diagnostic(NAME, "warning", pointer + "/pattern", message))
             continue
-        if _python_compiles(pattern):
+        if _python_compiles(pattern) or "not supported" in why:
             drops.append(pointer)
             message = (
                 f"pattern {_show(pattern)} is not supported by pydantic's regex engine "
