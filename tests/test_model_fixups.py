@@ -18,3 +18,28 @@ def test_splice_counts_lines_like_the_parser(newline: str) -> None:
     assert node.end_lineno is not None and node.end_col_offset is not None
     edit = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, "y = 2")
     assert _splice(source, [edit]) == source.replace("y = 1", "y = 2")
+
+
+def test_a_type_alias_loses_deprecated_and_imports_without_warnings() -> None:
+    """pydantic honours ``deprecated`` only on a model field, and warns anywhere else."""
+    import warnings
+
+    from generator.render.models.fixups import fix_up
+
+    source = (
+        "from typing import Annotated, Literal\n\n"
+        "from pydantic import BaseModel, Field\n"
+        "from typing_extensions import TypeAliasType\n\n"
+        'Kind = TypeAliasType("Kind", Annotated[Literal["a", "b"], Field(deprecated=True,'
+        ' description="Old.")])\n'
+        'Bare = TypeAliasType("Bare", Annotated[Literal["c"], Field(deprecated=True)])\n\n\n'
+        "class M(BaseModel):\n    kind: Kind\n    bare: Bare\n"
+    )
+    fixed = fix_up(source)
+    assert "deprecated" not in fixed and "Old." in fixed
+    assert "Literal['c'])" in fixed  # nothing left of its Field: the bare type
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        namespace: dict[str, object] = {}
+        exec(compile(fixed, "models.py", "exec"), namespace)
+        namespace["M"].model_validate({"kind": "a", "bare": "c"})  # type: ignore[attr-defined]

@@ -6,6 +6,8 @@
    constraint (or a discriminator) visibly applies to the value, never to ``None``.
 2. A model-typed field whose default is a dict or list literal gets
    ``default_factory=lambda: M.model_validate({...})``: a dict is no ``M`` to a type checker.
+3. A type alias loses ``deprecated=True`` from its ``Field``: pydantic honours it only on a
+   model field, and warns at import time anywhere else (the IR and the docs still say so).
 
 Only the top-level statements that may need a rewrite are parsed: one ``ast.parse`` of a
 whole 8,000-line module costs more than all the rest of this stage. A changed annotation is
@@ -153,9 +155,28 @@ def _edits(tree: ast.Module, classes: set[str]) -> list[Edit]:
         ):
             target = node.value.args[1]
             new = split_constraints(target)
-            if new is not None:
-                edits.append(_span(target, ast.unparse(new)))
+            undeprecated = _without_deprecated(new if new is not None else target)
+            if new is not None or undeprecated is not None:
+                edits.append(_span(target, ast.unparse(undeprecated or new or target)))
     return edits
+
+
+def _without_deprecated(node: ast.expr) -> ast.expr | None:
+    """``Annotated[T, Field(..., deprecated=True, ...)]`` without that keyword (``T``
+    alone when nothing else is left), or None when there is nothing to remove."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)):
+        return None
+    parts = node.slice.elts
+    field = parts[-1] if len(parts) == 2 else None
+    if not (isinstance(field, ast.Call) and isinstance(field.func, ast.Name)):
+        return None
+    keep = [k for k in field.keywords if k.arg != "deprecated"]
+    if field.func.id != "Field" or len(keep) == len(field.keywords):
+        return None
+    if not keep and not field.args:
+        return parts[0]
+    call = ast.Call(field.func, field.args, keep)
+    return ast.Subscript(node.value, ast.Tuple([parts[0], call], ast.Load()), ast.Load())
 
 
 def _span(node: ast.stmt | ast.expr, text: str) -> Edit:
@@ -178,8 +199,10 @@ def _splice(source: str, edits: list[Edit]) -> str:
 
 
 def _may_need_fix(chunk: str) -> bool:
-    return ("None" in chunk and _KEYWORD.search(chunk) is not None) or (
-        "validate_default=True" in chunk
+    return (
+        ("None" in chunk and _KEYWORD.search(chunk) is not None)
+        or "validate_default=True" in chunk
+        or ("deprecated=True" in chunk and "TypeAliasType" in chunk)
     )
 
 
