@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +23,7 @@ def test_splice_counts_lines_like_the_parser(newline: str) -> None:
     assert _splice(source, [edit]) == source.replace("y = 1", "y = 2")
 
 
-def test_a_type_alias_loses_deprecated_and_imports_without_warnings() -> None:
+def test_a_type_alias_loses_deprecated_and_imports_without_warnings(tmp_path: Path) -> None:
     """pydantic honours ``deprecated`` only on a model field, and warns anywhere else."""
     import warnings
 
@@ -38,8 +41,13 @@ def test_a_type_alias_loses_deprecated_and_imports_without_warnings() -> None:
     fixed = fix_up(source)
     assert "deprecated" not in fixed and "Old." in fixed
     assert "Literal['c'])" in fixed  # nothing left of its Field: the bare type
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        namespace: dict[str, object] = {}
-        exec(compile(fixed, "models.py", "exec"), namespace)
-        namespace["M"].model_validate({"kind": "a", "bare": "c"})  # type: ignore[attr-defined]
+    (tmp_path / "fixed_models.py").write_text(fixed)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            module = importlib.import_module("fixed_models")
+            module.M.model_validate({"kind": "a", "bare": "c"})
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("fixed_models", None)
