@@ -73,8 +73,9 @@ NOT_GIVEN = NotGiven()
 @dataclass(frozen=True)
 class Paging:
     """How a list call pages (``items``: the answer's item field, "": the answer itself).
-    "page": ``param`` = ``current`` + 1 while fewer than ``total`` items were seen; "cursor":
-    ``param`` = the answer's ``next`` until it is empty; "link": ``Link: <url>; rel=next``."""
+    "page": ``param`` = ``current`` + 1 while fewer than ``total`` items were seen;
+    "cursor": ``param`` = the answer's ``next`` until it is empty; "link": the URL of the
+    ``Link`` header's ``rel="next"``."""
 
     style: str
     items: str = "items"
@@ -403,7 +404,7 @@ _NEXT_LINK = re.compile(r'<([^>]*)>\s*;[^,]*\brel="?next"?', re.IGNORECASE)
 
 class _Page(Generic[P, T]):
     """One page (``.page``: the typed answer, ``.items``: its items). Iterating it yields
-    every page's items; ``iter_pages()`` every page, this one first (see :class:`Paging`)."""
+    every page's items; ``iter_pages()``, every page (this one first)."""
 
     def __init__(self, page: P, fetch: Send, o: RequestOptions, link: str = "",
                  seen: int = 0) -> None:  # fmt: skip
@@ -570,11 +571,10 @@ class BaseClient:
                 body = {**(body if isinstance(body, dict) else {}), **extra_body}
             content = to_json(jsonable(body))
             hdrs["content-type"] = "application/json"
+        url = o.path if "://" in o.path else self.base_url + o.path  # (a Link's URL)
         return self._http.build_request(
             o.method,
-            o.path
-            if "://" in o.path
-            else self.base_url + o.path,  # (a Link header's URL)
+            url,
             params=cast(Any, params) or None,
             headers=hdrs,
             content=content,
