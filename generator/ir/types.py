@@ -137,11 +137,8 @@ class TypeReader:
             targets = [t for t in dict.fromkeys(tag.mapping.values()) if t != name] if tag else []
             if tag is not None and targets and all(t in schemas for t in targets):
                 members = tuple(self._simple("model", t, None, None, False) for t in targets)
-                found = (
-                    members[0]
-                    if len(members) == 1
-                    else TypeRef("union", members=members, discriminator=tag)
-                )
+                # (a union even of one member: the tag is what the mock must send)
+                found = TypeRef("union", members=members, discriminator=tag)
         self._bases[name] = found
         return found
 

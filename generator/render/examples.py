@@ -79,9 +79,9 @@ class Synthesizer:
                         errors.append(str(exc))
                         continue
                     if isinstance(found, dict):
-                        # the member's own const wins: mapping keys are strings even
-                        # when the tag is a boolean
-                        return {t.discriminator.property_name: tag, **found}
+                        prop = t.discriminator.property_name
+                        rest = {k: v for k, v in found.items() if k != prop}
+                        return {prop: self._tag(name, prop, tag), **rest}
             for member in t.members:
                 try:
                     return self.value(member)
@@ -93,6 +93,16 @@ class Synthesizer:
         if kind == "null":
             return None
         return {}  # any
+
+    def _tag(self, name: str, prop: str, tag: str) -> Any:
+        """The tag of member ``name``: its own const where it declares one (mapping keys
+        are strings even when the tag is a boolean), else the mapping's key (a plain string
+        field would otherwise get a made-up value the union refuses)."""
+        model = self.models.get(name)
+        for f in model.fields if model is not None else ():
+            if f.name == prop and f.type.kind == "literal" and len(f.type.literals) == 1:
+                return f.type.literals[0]
+        return tag
 
     def _model(self, name: str) -> Any:
         return self._memo(name, name, self._cache, self._build)
