@@ -4,7 +4,8 @@ A component schema's property written as an inline object (``properties``, or an
 ``allOf`` composition) becomes a nested class in ``models.py`` that datamodel-code-generator
 names by itself, while the IR, the client, the mock and the docs would see an anonymous
 ``dict``: the mock would answer ``{}`` where the model requires fields. Such a property
-schema becomes a component of its own, ``<Model><Property>`` (``2``, ``3``, ... on a clash),
+schema (of the model, or of an inline part of its ``allOf``) becomes a component of its
+own, ``<Model><Property>`` (``2``, ``3``, ... on a clash),
 and the property a ``$ref`` to it; an inline object array item becomes
 ``<Model><Property>Item``. A nullable property (``anyOf: [{...}, {"type": "null"}]``) keeps
 its null member. Hoisted schemas are looked at in turn, so nested inline objects get
@@ -61,10 +62,15 @@ def _name_properties(
     schemas: dict[str, Any], taken: set[str], model: str, schema: Any
 ) -> list[str]:
     """Hoist the inline objects of ``model``'s properties; the names of the new schemas."""
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(props, dict):
+    if not isinstance(schema, dict):
         return []
     made: list[str] = []
+    for part in schema.get("allOf") or ():  # an allOf's own inline parts: the model's fields
+        if isinstance(part, dict) and "$ref" not in part:
+            made += _name_properties(schemas, taken, model, part)
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return made
     for prop, sub in props.items():
         if not isinstance(sub, dict):
             continue
@@ -91,6 +97,9 @@ def _name_properties(
 
 
 def _has_inline(schema: Any) -> bool:
+    parts = schema.get("allOf") if isinstance(schema, dict) else None
+    if isinstance(parts, list) and any(_has_inline(p) for p in parts):
+        return True
     props = schema.get("properties") if isinstance(schema, dict) else None
     return isinstance(props, dict) and any(
         _is_object(s) or any(_is_object(h) or _is_object(h.get("items")) for h in _holders(s))

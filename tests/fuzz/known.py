@@ -8,7 +8,7 @@ with ``FUZZ_STRICT=1`` to treat every entry as deleted. The test's summary lists
 entries that matched, so an entry that never matches any more is easy to spot.
 
 The entries are what ``bench/fuzz.py`` (2,000 random examples a run) found from commit
-52ee8ee (before issue 11's fixes) to 7dfeca4, reduced to the minimal specs of
+52ee8ee (before issue 11's fixes) to 80fde6d, reduced to the minimal specs of
 :mod:`tests.fuzz.reproductions`; :data:`FIXED` keeps the entries whose fixes landed.
 """
 
@@ -49,19 +49,16 @@ KNOWN: tuple[Known, ...] = (
         "not in issue 11: a discriminator property whose Python name differs by member",
         r"model rendering failed: Discriminator .* resolves to different field names",
     ),
-    # [new-discriminator-plain-tag] a base with a discriminator and a mapping
-    # {"cat": "Bird"}, a member Bird (allOf the base) whose tag is a plain string, and
-    # another schema with a property of the base's type: an operation answering the base
-    # is mocked as Bird with the tag "a", not "cat" (Bird's tag is Literal["cat"]); without
-    # the other schema, or without the mapping, it works. Not in issue 11.
-    Known(
-        "not in issue 11: a member with a plain-string tag is mocked with a tag off the mapping",
-        r"^mock \S+: ValidationError: .* literal_error \(input 'a'\)",
-    ),
 )
 # Entries deleted as their fixes landed (their reproductions now must pass), with the
 # line each matched; to see one again, put it back in KNOWN:
 FIXED: tuple[Known, ...] = (
+    # [7-allof-extension-object] fixed after 80fde6d: the inline_objects pass also names
+    # the inline object properties of a model's own allOf parts (they were mocked as {})
+    Known(
+        "issue 11 cause 7: the mock answers {} for an allOf (or an inline object) property",
+        r"^mock \S+: ValidationError: .* missing \(input \{\}\)",
+    ),
     # [1-pattern, 1-pattern-script] fixed in e603116 (rstr), b5eadb6 (the mock's gaps
     # answer 501 instead of blocking generation)
     Known(
@@ -90,7 +87,7 @@ FIXED: tuple[Known, ...] = (
         r"internal error: KeyError: ",
         has("security:undefined"),
     ),
-    # [7-allof-property, 7-inline-object] fixed in b5eadb6
+    # [7-allof-property, 7-inline-object] fixed in b5eadb6 (7-allof-extension-object not)
     Known(
         "issue 11 cause 7: the mock answers {} for an allOf (or an inline object) property",
         r"^mock \S+: ValidationError: .* missing \(input \{\}\)",
@@ -110,6 +107,15 @@ FIXED: tuple[Known, ...] = (
     Known(
         "not in issue 11: a property typed as a discriminator base is mocked with a bad tag",
         r"^mock \S+: ValidationError: .* union_tag_invalid",
+    ),
+    # [new-discriminator-plain-tag] a base with a discriminator and a mapping
+    # {"cat": "Bird"}, a member Bird (allOf the base) whose tag is a plain string, and
+    # another schema with a property of the base's type: an operation answering the base
+    # is mocked as Bird with the tag "a", not "cat" (Bird's tag is Literal["cat"]); without
+    # the other schema, or without the mapping, it works. Not in issue 11; fixed after 7dfeca4.
+    Known(
+        "not in issue 11: a member with a plain-string tag is mocked with a tag off the mapping",
+        r"^mock \S+: ValidationError: .* literal_error \(input 'a'\)",
     ),
     # Never seen: cause 2 (\\p{L} already generated at 52ee8ee; patterns neither engine
     # compiles are refused with the pattern and its pointer), cause 3 (an operationId equal

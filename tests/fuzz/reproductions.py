@@ -177,6 +177,36 @@ REPRODUCTIONS: dict[str, FuzzSpec] = {
         ),
         frozenset({"inline-allOf"}),
     ),
+    # cause 7: the same, for a property of an allOf model's extension
+    "7-allof-extension-object": FuzzSpec(
+        _returning(
+            _ref("Item"),
+            {
+                "User": {
+                    "type": "object",
+                    "required": ["x"],
+                    "properties": {"x": {"type": "string"}},
+                },
+                "Item": {
+                    "allOf": [
+                        _ref("User"),
+                        {
+                            "type": "object",
+                            "required": ["p"],
+                            "properties": {
+                                "p": {
+                                    "type": "object",
+                                    "required": ["y"],
+                                    "properties": {"y": {"type": "string"}},
+                                }
+                            },
+                        },
+                    ]
+                },
+            },
+        ),
+        frozenset({"schema:allOf", "inline-object"}),
+    ),
     # cause 7, wider than issue 11 says: any required inline object is mocked as {}
     "7-inline-object": FuzzSpec(
         _returning(
