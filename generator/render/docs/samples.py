@@ -67,14 +67,6 @@ class Examples(Synthesizer):
                     return "string"
         return super().value(t)
 
-    def _tag(self, model_name: str, prop: str, tag: str) -> Any:
-        """The tag value as the member declares it (``enum: [false]``), else ``tag``."""
-        model = self.models.get(model_name)
-        for f in model.fields if model is not None else ():
-            if f.name == prop and f.type.kind == "literal" and len(f.type.literals) == 1:
-                return f.type.literals[0]
-        return tag
-
     def _build_full(self, model: Model) -> Any:
         if model.kind != "object":
             return self._build(model)
