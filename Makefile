@@ -51,3 +51,10 @@ $(OPC_VENV)/bin/openapi-python-client:
 	$(OPC_VENV)/bin/python -m pip install --quiet openapi-python-client==0.29.1 python-dateutil
 bench-corpus: $(STAMP) $(CORPUS)/manifest.json $(OPC_VENV)/bin/openapi-python-client
 	$(BIN)/python bench/corpus.py $(CORPUS)/specs --opc $(OPC_VENV)/bin/openapi-python-client $(CORPUS_ARGS)
+
+# Mock benchmark (issue 12): the official SDKs' calls and latency, apismith's mock beside
+# Prism (npm-installed outside the repo; needs node). Prints a Markdown report.
+BENCH_MOCK_ARGS ?= --requests 1000
+.PHONY: bench-mock
+bench-mock: $(STAMP)
+	$(BIN)/python bench/mock_vs_prism.py $(BENCH_MOCK_ARGS)

@@ -363,35 +363,52 @@ _OUT_OPTION = click.option(
 @main.command()
 @click.argument("api", required=False)
 @_OUT_OPTION
+@click.option("--spec", type=click.Path(path_type=Path), help="Generate from a spec, then serve.")
+@click.option("--config", type=click.Path(path_type=Path), help="An API config file (TOML).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Vary the data (and faults).")
+@click.option("--required-only", is_flag=True, help="Answer the required fields only.")
+@click.option("--stateful", is_flag=True, help="Keep created resources: GET, list, update, delete.")
+@click.option("--latency", default=0.0, type=float, help="Delay every answer by MS milliseconds.")
+@click.option(
+    "--error-rate", default=0.0, type=float, help="Answer a documented error with probability P."
+)
 @_ROOT_OPTION
 @friendly
-def serve(api: str | None, out: Path | None, host: str, port: int, root: Path | None) -> None:
-    """Run the generated mock server of API (or of the package at --out) with uvicorn.
+def serve(
+    api: str | None,
+    out: Path | None,
+    spec: Path | None,
+    config: Path | None,
+    host: str,
+    port: int,
+    seed: int,
+    required_only: bool,
+    stateful: bool,
+    latency: float,
+    error_rate: float,
+    root: Path | None,
+) -> None:
+    """Run the mock server of API (or of the package at --out, or --spec FILE) with uvicorn.
 
-    Every operation answers a schema-valid response; streaming operations send
-    server-sent events.
+    Every operation answers realistic, schema-valid data; streaming operations send
+    server-sent events. --stateful keeps what POST creates; --latency and --error-rate
+    inject delays and documented errors (with Retry-After where it applies).
     """
-    import importlib
+    from generator.serve import MockSettings, mock_app, resolve
 
-    name, package_dir = generated_package(api, out, root)
-    if not (package_dir / "server.py").is_file():
-        raise ApismithError(
-            f"{name}: no server in {package_dir} (an API without operations, or not"
-            " generated yet: run `apismith generate` first)"
-        )
+    settings = MockSettings(seed, required_only, stateful, latency, error_rate)
+    name, package_dir, cfg = resolve(api, out, spec, config, root)
+    app = mock_app(package_dir, cfg, settings)
     try:
         import uvicorn
     except ImportError:
         raise ApismithError(
             "`apismith serve` needs uvicorn, which apismith depends on: pip install apismith"
         ) from None
-    sys.path.insert(0, str(package_dir.resolve().parent))
-    server = importlib.import_module(f"{package_dir.name}.server")
-    mock = importlib.import_module(f"{package_dir.name}.mock")
     click.echo(f"apismith: serving the {name} mock on http://{host}:{port}", err=True)
-    uvicorn.run(server.create_app(mock.MockService()), host=host, port=port)
+    uvicorn.run(app, host=host, port=port)
 
 
 @main.command()

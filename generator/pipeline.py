@@ -81,7 +81,13 @@ def load(config: ApiConfig) -> tuple[LoadedSpec, dict[str, Any]]:
 
 
 def normalize_spec(config: ApiConfig, doc: Mapping[str, Any]) -> Normalized:
-    return normalize(doc, config.passes, config.pass_options, source=config.spec)
+    options = dict(config.pass_options)
+    streamed = {
+        key: {"chunk": entry.chunk, "terminator": entry.terminator}
+        for key, entry in config.streaming.items()
+    }
+    options["streams"] = {**options.get("streams", {}), "operations": streamed}
+    return normalize(doc, config.passes, options, source=config.spec)
 
 
 def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:

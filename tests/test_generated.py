@@ -45,6 +45,7 @@ CLIENT_DEPS = {"httpx"}
 OPTIONAL_MODULES = {
     "server.py": SERVER_DEPS,
     "mock.py": SERVER_DEPS,
+    "_mock_engine.py": SERVER_DEPS,
     "client.py": CLIENT_DEPS,
     "_client.py": CLIENT_DEPS,
     "_runtime.py": CLIENT_DEPS,

@@ -81,13 +81,17 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venv]:
 
 @pytest.fixture(scope="module")
 def consumer_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """(a) A git repo that vendors llm_engine: pyproject + spec + the committed package."""
+    """(a) A git repo that vendors llm_engine: pyproject + spec (and its overlay) + the
+    committed package."""
     root = tmp_path_factory.mktemp("consumer-template") / "consumer"
     root.mkdir()
     git_init(root)
     (root / "pyproject.toml").write_text(CONSUMER_PYPROJECT, encoding="utf-8")
     (root / "api").mkdir()
     shutil.copy2(SPECS / "llm-engine" / "openapi.json", root / "api" / "openapi.json")
+    # the spec's overlay travels with it (the manifest lists it, relative to the spec)
+    overlay = "mock-data.overlay.yaml"
+    shutil.copy2(SPECS / "llm-engine" / overlay, root / "api" / overlay)
     shutil.copytree(
         GENERATED / "llm_engine",
         root / LLM_OUT,

@@ -2,9 +2,14 @@
 # Regenerate: apismith generate --spec <spec file> --out <the folder holding MANIFEST.json>
 """A mock LLM Engine service: every operation answers a schema-valid response.
 
-Responses are minimal valid instances of the response schemas (required fields only;
-enums, consts, constraints and formats honoured). Streaming operations send a few
-chunks, then ``data: [DONE]``. Run it: ``python -m llm_engine.server``.
+Responses are realistic instances of the response schemas, computed when the package was
+generated: every property present, arrays of one to three items, formats, patterns,
+enums and bounds honoured, the spec's examples where they fit. Path parameters are echoed
+into the response fields of the same name. Streaming operations send several chunks.
+
+Run it: ``python -m llm_engine.server`` (``--stateful``, ``--latency MS``,
+``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
+answer required fields only (``--required-only``). See :func:`create_mock_app`.
 """
 
 from __future__ import annotations
@@ -12,313 +17,2506 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
-from fastapi import UploadFile
-from pydantic import TypeAdapter
+from fastapi import FastAPI, UploadFile
 
 from . import models
-from .server import BaseService
+from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockService"]
+__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
 
-# operation name -> minimal valid response body (JSON)
+# operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = {
-    "create_batch_job_v1_batch_jobs_post": {"job_id": "a"},
+    "create_batch_job_v1_batch_jobs_post": {"job_id": "job_id-169"},
     "get_batch_job_v1_batch_jobs__batch_job_id__get": {
         "status": "PENDING",
-        "duration": "PT0S",
+        "result": "result-269",
+        "duration": "PT3452S",
+        "num_tasks_pending": 49,
+        "num_tasks_completed": 8,
     },
-    "update_batch_job_v1_batch_jobs__batch_job_id__put": {"success": False},
-    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": {"jobs": []},
-    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": {"job_id": "a"},
+    "update_batch_job_v1_batch_jobs__batch_job_id__put": {"success": True},
+    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": {
+        "jobs": [
+            {
+                "id": "id-241",
+                "created_by": "created_by-533",
+                "owner": "owner-969",
+                "created_at": "2024-05-01T17:02:43Z",
+                "completed_at": "2024-01-31T00:38:39Z",
+                "status": "PENDING",
+                "annotations": {"key": "annotations-51"},
+                "override_job_max_runtime_s": 29,
+                "num_workers": 4,
+            }
+        ]
+    },
+    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": {
+        "job_id": "job_id-285"
+    },
     "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": {
         "status": "PENDING"
     },
     "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": {
-        "success": False
+        "success": True
     },
-    "create_async_inference_task_v1_async_tasks_post": {"task_id": "a"},
+    "create_async_inference_task_v1_async_tasks_post": {"task_id": "task_id-194"},
     "get_async_inference_task_v1_async_tasks__task_id__get": {
-        "task_id": "a",
+        "task_id": "task_id-832",
         "status": "PENDING",
+        "result": {},
+        "traceback": "traceback-624",
+        "status_code": 7,
     },
-    "create_sync_inference_task_v1_sync_tasks_post": {"status": "PENDING"},
+    "create_sync_inference_task_v1_sync_tasks_post": {
+        "status": "PENDING",
+        "result": {},
+        "traceback": "traceback-172",
+        "status_code": 6,
+    },
     "create_streaming_inference_task_v1_streaming_tasks_post": {},
-    "list_model_bundles_v1_model_bundles_get": {"model_bundles": []},
-    "create_model_bundle_v1_model_bundles_post": {"model_bundle_id": "a"},
+    "list_model_bundles_v1_model_bundles_get": {
+        "model_bundles": [
+            {
+                "id": "id-380",
+                "name": "name-1",
+                "location": "location-554",
+                "requirements": ["requirements-149", "requirements-952"],
+                "env_params": {
+                    "framework_type": "pytorch",
+                    "pytorch_image_tag": "pytorch_image_tag-622",
+                    "tensorflow_version": "tensorflow_version-738",
+                    "ecr_repo": "ecr_repo-420",
+                    "image_tag": "image_tag-299",
+                },
+                "packaging_type": "cloudpickle",
+                "metadata": {},
+                "app_config": {},
+                "created_at": "2024-07-27T04:14:16Z",
+                "model_artifact_ids": [
+                    "model_artifact_ids-427",
+                    "model_artifact_ids-160",
+                ],
+                "schema_location": "schema_location-411",
+            },
+            {
+                "id": "id-824",
+                "name": "name-99",
+                "location": "location-618",
+                "requirements": [
+                    "requirements-992",
+                    "requirements-570",
+                    "requirements-541",
+                ],
+                "env_params": {
+                    "framework_type": "pytorch",
+                    "pytorch_image_tag": "pytorch_image_tag-255",
+                    "tensorflow_version": "tensorflow_version-268",
+                    "ecr_repo": "ecr_repo-31",
+                    "image_tag": "image_tag-350",
+                },
+                "packaging_type": "cloudpickle",
+                "metadata": {},
+                "app_config": {},
+                "created_at": "2024-09-27T07:35:36Z",
+                "model_artifact_ids": [
+                    "model_artifact_ids-865",
+                    "model_artifact_ids-72",
+                ],
+                "schema_location": "schema_location-660",
+            },
+            {
+                "id": "id-521",
+                "name": "name-967",
+                "location": "location-636",
+                "requirements": ["requirements-831"],
+                "env_params": {
+                    "framework_type": "pytorch",
+                    "pytorch_image_tag": "pytorch_image_tag-157",
+                    "tensorflow_version": "tensorflow_version-340",
+                    "ecr_repo": "ecr_repo-172",
+                    "image_tag": "image_tag-434",
+                },
+                "packaging_type": "cloudpickle",
+                "metadata": {},
+                "app_config": {},
+                "created_at": "2024-01-07T06:24:43Z",
+                "model_artifact_ids": [
+                    "model_artifact_ids-811",
+                    "model_artifact_ids-829",
+                    "model_artifact_ids-817",
+                ],
+                "schema_location": "schema_location-476",
+            },
+        ]
+    },
+    "create_model_bundle_v1_model_bundles_post": {
+        "model_bundle_id": "model_bundle_id-481"
+    },
     "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post": {
-        "model_bundle_id": "a"
+        "model_bundle_id": "model_bundle_id-481"
     },
     "get_latest_model_bundle_v1_model_bundles_latest_get": {
-        "id": "a",
-        "name": "a",
-        "location": "a",
-        "requirements": [],
-        "env_params": {"framework_type": "pytorch"},
+        "id": "id-380",
+        "name": "name-1",
+        "location": "location-554",
+        "requirements": ["requirements-149", "requirements-952"],
+        "env_params": {
+            "framework_type": "pytorch",
+            "pytorch_image_tag": "pytorch_image_tag-622",
+            "tensorflow_version": "tensorflow_version-738",
+            "ecr_repo": "ecr_repo-420",
+            "image_tag": "image_tag-299",
+        },
         "packaging_type": "cloudpickle",
         "metadata": {},
-        "created_at": "2024-01-01T00:00:00Z",
-        "model_artifact_ids": [],
+        "app_config": {},
+        "created_at": "2024-07-27T04:14:16Z",
+        "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"],
+        "schema_location": "schema_location-411",
     },
     "get_model_bundle_v1_model_bundles__model_bundle_id__get": {
-        "id": "a",
-        "name": "a",
-        "location": "a",
-        "requirements": [],
-        "env_params": {"framework_type": "pytorch"},
+        "id": "id-380",
+        "name": "name-1",
+        "location": "location-554",
+        "requirements": ["requirements-149", "requirements-952"],
+        "env_params": {
+            "framework_type": "pytorch",
+            "pytorch_image_tag": "pytorch_image_tag-622",
+            "tensorflow_version": "tensorflow_version-738",
+            "ecr_repo": "ecr_repo-420",
+            "image_tag": "image_tag-299",
+        },
         "packaging_type": "cloudpickle",
         "metadata": {},
-        "created_at": "2024-01-01T00:00:00Z",
-        "model_artifact_ids": [],
+        "app_config": {},
+        "created_at": "2024-07-27T04:14:16Z",
+        "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"],
+        "schema_location": "schema_location-411",
     },
-    "list_model_bundles_v2_model_bundles_get": {"model_bundles": []},
-    "create_model_bundle_v2_model_bundles_post": {"model_bundle_id": "a"},
+    "list_model_bundles_v2_model_bundles_get": {
+        "model_bundles": [
+            {
+                "id": "id-409",
+                "name": "name-438",
+                "metadata": {},
+                "created_at": "2024-07-03T15:31:10Z",
+                "model_artifact_ids": ["model_artifact_ids-596"],
+                "schema_location": "schema_location-38",
+                "flavor": {
+                    "flavor": "cloudpickle_artifact",
+                    "requirements": [
+                        "requirements-749",
+                        "requirements-538",
+                        "requirements-417",
+                    ],
+                    "framework": {
+                        "framework_type": "custom_base_image",
+                        "image_repository": "image_repository-507",
+                        "image_tag": "image_tag-295",
+                    },
+                    "app_config": {},
+                    "location": "location-466",
+                    "load_predict_fn": "load_predict_fn-477",
+                    "load_model_fn": "load_model_fn-557",
+                },
+            },
+            {
+                "id": "id-777",
+                "name": "name-841",
+                "metadata": {},
+                "created_at": "2024-04-06T15:36:14Z",
+                "model_artifact_ids": [
+                    "model_artifact_ids-40",
+                    "model_artifact_ids-324",
+                    "model_artifact_ids-401",
+                ],
+                "schema_location": "schema_location-25",
+                "flavor": {
+                    "flavor": "cloudpickle_artifact",
+                    "requirements": ["requirements-820"],
+                    "framework": {
+                        "framework_type": "custom_base_image",
+                        "image_repository": "image_repository-157",
+                        "image_tag": "image_tag-171",
+                    },
+                    "app_config": {},
+                    "location": "location-735",
+                    "load_predict_fn": "load_predict_fn-237",
+                    "load_model_fn": "load_model_fn-756",
+                },
+            },
+        ]
+    },
+    "create_model_bundle_v2_model_bundles_post": {
+        "model_bundle_id": "model_bundle_id-180"
+    },
     "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post": {
-        "model_bundle_id": "a"
+        "model_bundle_id": "model_bundle_id-180"
     },
     "get_latest_model_bundle_v2_model_bundles_latest_get": {
-        "id": "a",
-        "name": "a",
+        "id": "id-409",
+        "name": "name-438",
         "metadata": {},
-        "created_at": "2024-01-01T00:00:00Z",
-        "model_artifact_ids": [],
+        "created_at": "2024-07-03T15:31:10Z",
+        "model_artifact_ids": ["model_artifact_ids-596"],
+        "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
-            "requirements": [],
+            "requirements": [
+                "requirements-749",
+                "requirements-538",
+                "requirements-417",
+            ],
             "framework": {
                 "framework_type": "custom_base_image",
-                "image_repository": "a",
-                "image_tag": "a",
+                "image_repository": "image_repository-507",
+                "image_tag": "image_tag-295",
             },
-            "location": "a",
-            "load_predict_fn": "a",
-            "load_model_fn": "a",
+            "app_config": {},
+            "location": "location-466",
+            "load_predict_fn": "load_predict_fn-477",
+            "load_model_fn": "load_model_fn-557",
         },
     },
     "get_model_bundle_v2_model_bundles__model_bundle_id__get": {
-        "id": "a",
-        "name": "a",
+        "id": "id-409",
+        "name": "name-438",
         "metadata": {},
-        "created_at": "2024-01-01T00:00:00Z",
-        "model_artifact_ids": [],
+        "created_at": "2024-07-03T15:31:10Z",
+        "model_artifact_ids": ["model_artifact_ids-596"],
+        "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
-            "requirements": [],
+            "requirements": [
+                "requirements-749",
+                "requirements-538",
+                "requirements-417",
+            ],
             "framework": {
                 "framework_type": "custom_base_image",
-                "image_repository": "a",
-                "image_tag": "a",
+                "image_repository": "image_repository-507",
+                "image_tag": "image_tag-295",
             },
-            "location": "a",
-            "load_predict_fn": "a",
-            "load_model_fn": "a",
+            "app_config": {},
+            "location": "location-466",
+            "load_predict_fn": "load_predict_fn-477",
+            "load_model_fn": "load_model_fn-557",
         },
     },
-    "list_model_endpoints_v1_model_endpoints_get": {"model_endpoints": []},
-    "create_model_endpoint_v1_model_endpoints_post": {"endpoint_creation_task_id": "a"},
+    "list_model_endpoints_v1_model_endpoints_get": {
+        "model_endpoints": [
+            {
+                "id": "id-91",
+                "name": "name-906",
+                "endpoint_type": "streaming",
+                "destination": "destination-531",
+                "deployment_name": "deployment_name-269",
+                "metadata": {},
+                "bundle_name": "bundle_name-153",
+                "status": "READY",
+                "post_inference_hooks": [
+                    "post_inference_hooks-58",
+                    "post_inference_hooks-760",
+                    "post_inference_hooks-932",
+                ],
+                "default_callback_url": "https://example.com/default-callback-url-332",
+                "default_callback_auth": {
+                    "kind": "basic",
+                    "username": "username-618",
+                    "password": "password-115",
+                },
+                "labels": {"key": "labels-106"},
+                "aws_role": "aws_role-411",
+                "results_s3_bucket": "results_s3_bucket-451",
+                "created_by": "created_by-50",
+                "created_at": "2024-10-21T18:02:46Z",
+                "last_updated_at": "2024-02-16T21:06:28Z",
+                "deployment_state": {
+                    "min_workers": 24,
+                    "max_workers": 93,
+                    "per_worker": 48,
+                    "concurrent_requests_per_worker": 12,
+                    "forwarder_max_concurrency": 20,
+                    "available_workers": 79,
+                    "unavailable_workers": 98,
+                },
+                "resource_state": {
+                    "cpus": "cpus-875",
+                    "gpus": 79,
+                    "memory": "memory-630",
+                    "gpu_type": "nvidia-tesla-t4",
+                    "storage": "storage-619",
+                    "nodes_per_worker": 66,
+                    "optimize_costs": True,
+                },
+                "num_queued_items": 86,
+                "public_inference": False,
+                "task_expires_seconds": 45,
+                "queue_message_timeout_seconds": 86,
+            },
+            {
+                "id": "id-394",
+                "name": "name-925",
+                "endpoint_type": "streaming",
+                "destination": "destination-910",
+                "deployment_name": "deployment_name-393",
+                "metadata": {},
+                "bundle_name": "bundle_name-317",
+                "status": "READY",
+                "post_inference_hooks": ["post_inference_hooks-312"],
+                "default_callback_url": "https://example.com/default-callback-url-786",
+                "default_callback_auth": {
+                    "kind": "basic",
+                    "username": "username-219",
+                    "password": "password-791",
+                },
+                "labels": {"key": "labels-399"},
+                "aws_role": "aws_role-573",
+                "results_s3_bucket": "results_s3_bucket-183",
+                "created_by": "created_by-370",
+                "created_at": "2024-03-11T19:57:02Z",
+                "last_updated_at": "2024-04-13T10:11:46Z",
+                "deployment_state": {
+                    "min_workers": 6,
+                    "max_workers": 71,
+                    "per_worker": 44,
+                    "concurrent_requests_per_worker": 5,
+                    "forwarder_max_concurrency": 19,
+                    "available_workers": 49,
+                    "unavailable_workers": 29,
+                },
+                "resource_state": {
+                    "cpus": "cpus-387",
+                    "gpus": 31,
+                    "memory": "memory-722",
+                    "gpu_type": "nvidia-tesla-t4",
+                    "storage": "storage-524",
+                    "nodes_per_worker": 86,
+                    "optimize_costs": True,
+                },
+                "num_queued_items": 38,
+                "public_inference": False,
+                "task_expires_seconds": 57,
+                "queue_message_timeout_seconds": 82,
+            },
+        ]
+    },
+    "create_model_endpoint_v1_model_endpoints_post": {
+        "endpoint_creation_task_id": "endpoint_creation_task_i-897"
+    },
     "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": {
-        "id": "a",
-        "name": "a",
-        "endpoint_type": "async",
-        "destination": "a",
-        "bundle_name": "a",
+        "id": "id-91",
+        "name": "name-906",
+        "endpoint_type": "streaming",
+        "destination": "destination-531",
+        "deployment_name": "deployment_name-269",
+        "metadata": {},
+        "bundle_name": "bundle_name-153",
         "status": "READY",
-        "created_by": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "last_updated_at": "2024-01-01T00:00:00Z",
+        "post_inference_hooks": [
+            "post_inference_hooks-58",
+            "post_inference_hooks-760",
+            "post_inference_hooks-932",
+        ],
+        "default_callback_url": "https://example.com/default-callback-url-332",
+        "default_callback_auth": {
+            "kind": "basic",
+            "username": "username-618",
+            "password": "password-115",
+        },
+        "labels": {"key": "labels-106"},
+        "aws_role": "aws_role-411",
+        "results_s3_bucket": "results_s3_bucket-451",
+        "created_by": "created_by-50",
+        "created_at": "2024-10-21T18:02:46Z",
+        "last_updated_at": "2024-02-16T21:06:28Z",
+        "deployment_state": {
+            "min_workers": 24,
+            "max_workers": 93,
+            "per_worker": 48,
+            "concurrent_requests_per_worker": 12,
+            "forwarder_max_concurrency": 20,
+            "available_workers": 79,
+            "unavailable_workers": 98,
+        },
+        "resource_state": {
+            "cpus": "cpus-875",
+            "gpus": 79,
+            "memory": "memory-630",
+            "gpu_type": "nvidia-tesla-t4",
+            "storage": "storage-619",
+            "nodes_per_worker": 66,
+            "optimize_costs": True,
+        },
+        "num_queued_items": 86,
+        "public_inference": False,
+        "task_expires_seconds": 45,
+        "queue_message_timeout_seconds": 86,
     },
     "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": {
-        "endpoint_creation_task_id": "a"
+        "endpoint_creation_task_id": "endpoint_creation_task_i-428"
     },
     "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": {
-        "deleted": False
+        "deleted": True
     },
     "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post": {
-        "restarted": False
+        "restarted": True
     },
     "get_model_endpoints_schema_v1_model_endpoints_schema_json_get": {},
     "get_model_endpoints_api_v1_model_endpoints_api_get": {},
     "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": {
-        "docker_image_batch_job_bundles": []
+        "docker_image_batch_job_bundles": [
+            {
+                "id": "id-341",
+                "name": "name-621",
+                "created_at": "2024-10-24T12:24:49Z",
+                "image_repository": "image_repository-736",
+                "image_tag": "image_tag-982",
+                "command": ["command-261", "command-897", "command-48"],
+                "env": {"key": "env-683"},
+                "mount_location": "mount_location-540",
+                "cpus": "cpus-361",
+                "memory": "memory-42",
+                "storage": "storage-703",
+                "gpus": 58,
+                "gpu_type": "gpu_type-932",
+                "public": True,
+            },
+            {
+                "id": "id-108",
+                "name": "name-178",
+                "created_at": "2024-03-28T03:13:54Z",
+                "image_repository": "image_repository-893",
+                "image_tag": "image_tag-570",
+                "command": ["command-454", "command-484"],
+                "env": {"key": "env-965"},
+                "mount_location": "mount_location-465",
+                "cpus": "cpus-58",
+                "memory": "memory-432",
+                "storage": "storage-216",
+                "gpus": 16,
+                "gpu_type": "gpu_type-760",
+                "public": False,
+            },
+        ]
     },
     "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": {
-        "docker_image_batch_job_bundle_id": "a"
+        "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-650"
     },
     "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get": {
-        "id": "a",
-        "name": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "image_repository": "a",
-        "image_tag": "a",
-        "command": [],
-        "env": {},
+        "id": "id-341",
+        "name": "name-621",
+        "created_at": "2024-10-24T12:24:49Z",
+        "image_repository": "image_repository-736",
+        "image_tag": "image_tag-982",
+        "command": ["command-261", "command-897", "command-48"],
+        "env": {"key": "env-683"},
+        "mount_location": "mount_location-540",
+        "cpus": "cpus-361",
+        "memory": "memory-42",
+        "storage": "storage-703",
+        "gpus": 58,
+        "gpu_type": "gpu_type-932",
+        "public": True,
     },
     "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": {
-        "id": "a",
-        "name": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "image_repository": "a",
-        "image_tag": "a",
-        "command": [],
-        "env": {},
+        "id": "id-341",
+        "name": "name-621",
+        "created_at": "2024-10-24T12:24:49Z",
+        "image_repository": "image_repository-736",
+        "image_tag": "image_tag-982",
+        "command": ["command-261", "command-897", "command-48"],
+        "env": {"key": "env-683"},
+        "mount_location": "mount_location-540",
+        "cpus": "cpus-361",
+        "memory": "memory-42",
+        "storage": "storage-703",
+        "gpus": 58,
+        "gpu_type": "gpu_type-932",
+        "public": True,
     },
-    "list_model_endpoints_v1_llm_model_endpoints_get": {"model_endpoints": []},
+    "list_model_endpoints_v1_llm_model_endpoints_get": {
+        "model_endpoints": [
+            {
+                "id": "id-812",
+                "name": "name-101",
+                "model_name": "model_name-122",
+                "source": "hugging_face",
+                "status": "READY",
+                "inference_framework": "deepspeed",
+                "inference_framework_image_tag": "inference_framework_imag-688",
+                "num_shards": 81,
+                "quantize": "bitsandbytes",
+                "checkpoint_path": "checkpoint_path-522",
+                "chat_template_override": "chat_template_override-471",
+                "task_expires_seconds": 45,
+                "queue_message_timeout_seconds": 44,
+                "spec": {
+                    "id": "id-91",
+                    "name": "name-906",
+                    "endpoint_type": "streaming",
+                    "destination": "destination-531",
+                    "deployment_name": "deployment_name-269",
+                    "metadata": {},
+                    "bundle_name": "bundle_name-153",
+                    "status": "READY",
+                    "post_inference_hooks": [
+                        "post_inference_hooks-58",
+                        "post_inference_hooks-760",
+                        "post_inference_hooks-932",
+                    ],
+                    "default_callback_url": "https://example.com/default-callback-url-332",
+                    "default_callback_auth": {
+                        "kind": "basic",
+                        "username": "username-618",
+                        "password": "password-115",
+                    },
+                    "labels": {"key": "labels-106"},
+                    "aws_role": "aws_role-411",
+                    "results_s3_bucket": "results_s3_bucket-451",
+                    "created_by": "created_by-50",
+                    "created_at": "2024-10-21T18:02:46Z",
+                    "last_updated_at": "2024-02-16T21:06:28Z",
+                    "deployment_state": {
+                        "min_workers": 24,
+                        "max_workers": 93,
+                        "per_worker": 48,
+                        "concurrent_requests_per_worker": 12,
+                        "forwarder_max_concurrency": 20,
+                        "available_workers": 79,
+                        "unavailable_workers": 98,
+                    },
+                    "resource_state": {
+                        "cpus": "cpus-875",
+                        "gpus": 79,
+                        "memory": "memory-630",
+                        "gpu_type": "nvidia-tesla-t4",
+                        "storage": "storage-619",
+                        "nodes_per_worker": 66,
+                        "optimize_costs": True,
+                    },
+                    "num_queued_items": 86,
+                    "public_inference": False,
+                    "task_expires_seconds": 45,
+                    "queue_message_timeout_seconds": 86,
+                },
+            }
+        ]
+    },
     "create_model_endpoint_v1_llm_model_endpoints_post": {
-        "endpoint_creation_task_id": "a"
+        "endpoint_creation_task_id": "endpoint_creation_task_i-26"
     },
     "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": {
-        "id": "a",
-        "name": "a",
-        "model_name": "a",
+        "id": "id-812",
+        "name": "name-101",
+        "model_name": "model_name-122",
         "source": "hugging_face",
         "status": "READY",
         "inference_framework": "deepspeed",
+        "inference_framework_image_tag": "inference_framework_imag-688",
+        "num_shards": 81,
+        "quantize": "bitsandbytes",
+        "checkpoint_path": "checkpoint_path-522",
+        "chat_template_override": "chat_template_override-471",
+        "task_expires_seconds": 45,
+        "queue_message_timeout_seconds": 44,
+        "spec": {
+            "id": "id-91",
+            "name": "name-906",
+            "endpoint_type": "streaming",
+            "destination": "destination-531",
+            "deployment_name": "deployment_name-269",
+            "metadata": {},
+            "bundle_name": "bundle_name-153",
+            "status": "READY",
+            "post_inference_hooks": [
+                "post_inference_hooks-58",
+                "post_inference_hooks-760",
+                "post_inference_hooks-932",
+            ],
+            "default_callback_url": "https://example.com/default-callback-url-332",
+            "default_callback_auth": {
+                "kind": "basic",
+                "username": "username-618",
+                "password": "password-115",
+            },
+            "labels": {"key": "labels-106"},
+            "aws_role": "aws_role-411",
+            "results_s3_bucket": "results_s3_bucket-451",
+            "created_by": "created_by-50",
+            "created_at": "2024-10-21T18:02:46Z",
+            "last_updated_at": "2024-02-16T21:06:28Z",
+            "deployment_state": {
+                "min_workers": 24,
+                "max_workers": 93,
+                "per_worker": 48,
+                "concurrent_requests_per_worker": 12,
+                "forwarder_max_concurrency": 20,
+                "available_workers": 79,
+                "unavailable_workers": 98,
+            },
+            "resource_state": {
+                "cpus": "cpus-875",
+                "gpus": 79,
+                "memory": "memory-630",
+                "gpu_type": "nvidia-tesla-t4",
+                "storage": "storage-619",
+                "nodes_per_worker": 66,
+                "optimize_costs": True,
+            },
+            "num_queued_items": 86,
+            "public_inference": False,
+            "task_expires_seconds": 45,
+            "queue_message_timeout_seconds": 86,
+        },
     },
     "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": {
-        "endpoint_creation_task_id": "a"
+        "endpoint_creation_task_id": "endpoint_creation_task_i-983"
     },
     "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": {
-        "deleted": False
+        "deleted": True
     },
-    "create_completion_sync_task_v1_llm_completions_sync_post": {},
-    "create_completion_stream_task_v1_llm_completions_stream_post": {"request_id": "a"},
-    "list_fine_tunes_v1_llm_fine_tunes_get": {"jobs": []},
-    "create_fine_tune_v1_llm_fine_tunes_post": {"id": "a"},
+    "create_completion_sync_task_v1_llm_completions_sync_post": {
+        "request_id": "request_id-557",
+        "output": {
+            "text": "text-37",
+            "num_prompt_tokens": 60,
+            "num_completion_tokens": 99,
+            "tokens": [
+                {"token": "token-220", "log_prob": 29.1},
+                {"token": "token-343", "log_prob": 64.1},
+                {"token": "token-260", "log_prob": 80.8},
+            ],
+        },
+    },
+    "create_completion_stream_task_v1_llm_completions_stream_post": {
+        "request_id": "request_id-880",
+        "output": {
+            "text": "text-645",
+            "finished": True,
+            "num_prompt_tokens": 28,
+            "num_completion_tokens": 24,
+            "token": {"token": "token-220", "log_prob": 29.1},
+        },
+        "error": None,
+    },
+    "list_fine_tunes_v1_llm_fine_tunes_get": {
+        "jobs": [
+            {
+                "id": "id-596",
+                "fine_tuned_model": "fine_tuned_model-236",
+                "status": "PENDING",
+            }
+        ]
+    },
+    "create_fine_tune_v1_llm_fine_tunes_post": {"id": "id-831"},
     "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": {
-        "id": "a",
+        "id": "id-596",
+        "fine_tuned_model": "fine_tuned_model-236",
         "status": "PENDING",
     },
     "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": {"success": False},
-    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": {"events": []},
-    "download_model_endpoint_v1_llm_model_endpoints_download_post": {"urls": {}},
-    "create_batch_completions_v1_llm_batch_completions_post": {"job_id": "a"},
-    "list_files_v1_files_get": {"files": []},
-    "upload_file_v1_files_post": {"id": "a"},
-    "get_file_v1_files__file_id__get": {"id": "a", "filename": "a", "size": 0},
-    "delete_file_v1_files__file_id__delete": {"deleted": False},
-    "get_file_content_v1_files__file_id__content_get": {"id": "a", "content": "a"},
-    "list_triggers_v1_triggers_get": {"triggers": []},
-    "create_trigger_v1_triggers_post": {"trigger_id": "a"},
-    "get_trigger_v1_triggers__trigger_id__get": {
-        "id": "a",
-        "name": "a",
-        "owner": "a",
-        "created_by": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "cron_schedule": "a",
-        "docker_image_batch_job_bundle_id": "a",
+    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": {
+        "events": [{"timestamp": 12.2, "message": "message-198", "level": "level-344"}]
     },
-    "update_trigger_v1_triggers__trigger_id__put": {"success": False},
+    "download_model_endpoint_v1_llm_model_endpoints_download_post": {
+        "urls": {"key": "urls-405"}
+    },
+    "create_batch_completions_v1_llm_batch_completions_post": {"job_id": "job_id-213"},
+    "list_files_v1_files_get": {
+        "files": [{"id": "id-608", "filename": "filename-16", "size": 93}]
+    },
+    "upload_file_v1_files_post": {"id": "id-781"},
+    "get_file_v1_files__file_id__get": {
+        "id": "id-608",
+        "filename": "filename-16",
+        "size": 93,
+    },
+    "delete_file_v1_files__file_id__delete": {"deleted": False},
+    "get_file_content_v1_files__file_id__content_get": {
+        "id": "id-95",
+        "content": "content-247",
+    },
+    "list_triggers_v1_triggers_get": {
+        "triggers": [
+            {
+                "id": "id-549",
+                "name": "name-327",
+                "owner": "owner-716",
+                "created_by": "created_by-550",
+                "created_at": "2024-10-13T04:47:02Z",
+                "cron_schedule": "cron_schedule-498",
+                "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321",
+                "default_job_config": {},
+                "default_job_metadata": {"key": "default_job_metadata-538"},
+            }
+        ]
+    },
+    "create_trigger_v1_triggers_post": {"trigger_id": "trigger_id-951"},
+    "get_trigger_v1_triggers__trigger_id__get": {
+        "id": "id-549",
+        "name": "name-327",
+        "owner": "owner-716",
+        "created_by": "created_by-550",
+        "created_at": "2024-10-13T04:47:02Z",
+        "cron_schedule": "cron_schedule-498",
+        "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321",
+        "default_job_config": {},
+        "default_job_metadata": {"key": "default_job_metadata-538"},
+    },
+    "update_trigger_v1_triggers__trigger_id__put": {"success": True},
     "delete_trigger_v1_triggers__trigger_id__delete": {"success": False},
     "batch_completions_v2_batch_completions_post": {
-        "job_id": "a",
-        "output_data_path": "a",
-        "model_config": {"model": "a"},
+        "job_id": "job_id-959",
+        "input_data_path": "input_data_path-722",
+        "output_data_path": "output_data_path-704",
+        "model_config": {
+            "max_model_len": 8,
+            "max_num_seqs": 83,
+            "enforce_eager": True,
+            "trust_remote_code": True,
+            "pipeline_parallel_size": 17,
+            "tensor_parallel_size": 48,
+            "quantization": "quantization-168",
+            "disable_log_requests": True,
+            "chat_template": "chat_template-420",
+            "tool_call_parser": "tool_call_parser-12",
+            "enable_auto_tool_choice": True,
+            "load_format": "load_format-453",
+            "config_format": "config_format-684",
+            "tokenizer_mode": "tokenizer_mode-731",
+            "limit_mm_per_prompt": "limit_mm_per_prompt-485",
+            "max_num_batched_tokens": 55,
+            "tokenizer": "tokenizer-635",
+            "dtype": "dtype-459",
+            "seed": 15,
+            "revision": "revision-541",
+            "code_revision": "code_revision-788",
+            "rope_scaling": {},
+            "tokenizer_revision": "tokenizer_revision-368",
+            "quantization_param_path": "quantization_param_path-44",
+            "max_seq_len_to_capture": 10,
+            "disable_sliding_window": True,
+            "skip_tokenizer_init": False,
+            "served_model_name": "served_model_name-21",
+            "override_neuron_config": {},
+            "mm_processor_kwargs": {},
+            "block_size": 39,
+            "gpu_memory_utilization": 86.7,
+            "swap_space": 55.5,
+            "cache_dtype": "cache_dtype-265",
+            "num_gpu_blocks_override": 56,
+            "enable_prefix_caching": True,
+            "model": "mixtral-8x7b-instruct",
+            "checkpoint_path": "checkpoint_path-958",
+            "num_shards": 39,
+            "max_context_length": 86,
+            "response_role": "response_role-622",
+        },
+        "priority": "priority-649",
         "status": "queued",
-        "created_at": "a",
-        "expires_at": "a",
-        "completed_at": "a",
-        "metadata": {},
+        "created_at": "created_at-612",
+        "expires_at": "expires_at-959",
+        "completed_at": "completed_at-851",
+        "metadata": {"key": "metadata-295"},
     },
     "get_batch_completion_v2_batch_completions__batch_completion_id__get": {
         "job": {
-            "job_id": "a",
-            "output_data_path": "a",
-            "model_config": {"model": "a"},
+            "job_id": "job_id-959",
+            "input_data_path": "input_data_path-722",
+            "output_data_path": "output_data_path-704",
+            "model_config": {
+                "max_model_len": 8,
+                "max_num_seqs": 83,
+                "enforce_eager": True,
+                "trust_remote_code": True,
+                "pipeline_parallel_size": 17,
+                "tensor_parallel_size": 48,
+                "quantization": "quantization-168",
+                "disable_log_requests": True,
+                "chat_template": "chat_template-420",
+                "tool_call_parser": "tool_call_parser-12",
+                "enable_auto_tool_choice": True,
+                "load_format": "load_format-453",
+                "config_format": "config_format-684",
+                "tokenizer_mode": "tokenizer_mode-731",
+                "limit_mm_per_prompt": "limit_mm_per_prompt-485",
+                "max_num_batched_tokens": 55,
+                "tokenizer": "tokenizer-635",
+                "dtype": "dtype-459",
+                "seed": 15,
+                "revision": "revision-541",
+                "code_revision": "code_revision-788",
+                "rope_scaling": {},
+                "tokenizer_revision": "tokenizer_revision-368",
+                "quantization_param_path": "quantization_param_path-44",
+                "max_seq_len_to_capture": 10,
+                "disable_sliding_window": True,
+                "skip_tokenizer_init": False,
+                "served_model_name": "served_model_name-21",
+                "override_neuron_config": {},
+                "mm_processor_kwargs": {},
+                "block_size": 39,
+                "gpu_memory_utilization": 86.7,
+                "swap_space": 55.5,
+                "cache_dtype": "cache_dtype-265",
+                "num_gpu_blocks_override": 56,
+                "enable_prefix_caching": True,
+                "model": "mixtral-8x7b-instruct",
+                "checkpoint_path": "checkpoint_path-958",
+                "num_shards": 39,
+                "max_context_length": 86,
+                "response_role": "response_role-622",
+            },
+            "priority": "priority-649",
             "status": "queued",
-            "created_at": "a",
-            "expires_at": "a",
-            "completed_at": "a",
-            "metadata": {},
+            "created_at": "created_at-612",
+            "expires_at": "expires_at-959",
+            "completed_at": "completed_at-851",
+            "metadata": {"key": "metadata-295"},
         }
     },
     "update_batch_completion_v2_batch_completions__batch_completion_id__post": {
-        "job_id": "a",
-        "output_data_path": "a",
-        "model_config": {"model": "a"},
+        "job_id": "job_id-384",
+        "input_data_path": "input_data_path-757",
+        "output_data_path": "output_data_path-727",
+        "model_config": {
+            "max_model_len": 8,
+            "max_num_seqs": 83,
+            "enforce_eager": True,
+            "trust_remote_code": True,
+            "pipeline_parallel_size": 17,
+            "tensor_parallel_size": 48,
+            "quantization": "quantization-168",
+            "disable_log_requests": True,
+            "chat_template": "chat_template-420",
+            "tool_call_parser": "tool_call_parser-12",
+            "enable_auto_tool_choice": True,
+            "load_format": "load_format-453",
+            "config_format": "config_format-684",
+            "tokenizer_mode": "tokenizer_mode-731",
+            "limit_mm_per_prompt": "limit_mm_per_prompt-485",
+            "max_num_batched_tokens": 55,
+            "tokenizer": "tokenizer-635",
+            "dtype": "dtype-459",
+            "seed": 15,
+            "revision": "revision-541",
+            "code_revision": "code_revision-788",
+            "rope_scaling": {},
+            "tokenizer_revision": "tokenizer_revision-368",
+            "quantization_param_path": "quantization_param_path-44",
+            "max_seq_len_to_capture": 10,
+            "disable_sliding_window": True,
+            "skip_tokenizer_init": False,
+            "served_model_name": "served_model_name-21",
+            "override_neuron_config": {},
+            "mm_processor_kwargs": {},
+            "block_size": 39,
+            "gpu_memory_utilization": 86.7,
+            "swap_space": 55.5,
+            "cache_dtype": "cache_dtype-265",
+            "num_gpu_blocks_override": 56,
+            "enable_prefix_caching": True,
+            "model": "mixtral-8x7b-instruct",
+            "checkpoint_path": "checkpoint_path-958",
+            "num_shards": 39,
+            "max_context_length": 86,
+            "response_role": "response_role-622",
+        },
+        "priority": "priority-636",
         "status": "queued",
-        "created_at": "a",
-        "expires_at": "a",
-        "completed_at": "a",
-        "metadata": {},
-        "success": False,
+        "created_at": "created_at-953",
+        "expires_at": "expires_at-224",
+        "completed_at": "completed_at-797",
+        "metadata": {"key": "metadata-737"},
+        "success": True,
     },
     "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post": {
         "success": False
     },
     "chat_completion_v2_chat_completions_post": {
-        "id": "a",
-        "choices": [],
-        "created": 0,
-        "model": "a",
+        "id": "id-136",
+        "choices": [
+            {
+                "finish_reason": "stop",
+                "index": 49,
+                "message": {
+                    "content": "content-510",
+                    "refusal": "refusal-114",
+                    "tool_calls": [
+                        {
+                            "id": "id-577",
+                            "type": "function",
+                            "function": {
+                                "name": "name-522",
+                                "arguments": "arguments-222",
+                            },
+                        },
+                        {
+                            "id": "id-441",
+                            "type": "function",
+                            "function": {
+                                "name": "name-202",
+                                "arguments": "arguments-432",
+                            },
+                        },
+                    ],
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url_citation": {
+                                "end_index": 90,
+                                "start_index": 74,
+                                "url": "https://example.com/url-948",
+                                "title": "title-499",
+                            },
+                        }
+                    ],
+                    "role": "assistant",
+                    "function_call": {"arguments": "arguments-186", "name": "name-740"},
+                    "audio": {
+                        "id": "id-838",
+                        "expires_at": 62,
+                        "data": "data-469",
+                        "transcript": "transcript-544",
+                    },
+                },
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-983",
+                            "logprob": 1.9,
+                            "bytes": [41, 89],
+                            "top_logprobs": [
+                                {
+                                    "token": "token-419",
+                                    "logprob": 14.4,
+                                    "bytes": [28, 63],
+                                },
+                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                            ],
+                        },
+                        {
+                            "token": "token-797",
+                            "logprob": 56.9,
+                            "bytes": [22],
+                            "top_logprobs": [
+                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-126",
+                                    "logprob": 75.4,
+                                    "bytes": [60, 37, 36],
+                                },
+                                {
+                                    "token": "token-162",
+                                    "logprob": 23.5,
+                                    "bytes": [93, 85, 23],
+                                },
+                            ],
+                        },
+                    ],
+                    "refusal": [
+                        {
+                            "token": "token-983",
+                            "logprob": 1.9,
+                            "bytes": [41, 89],
+                            "top_logprobs": [
+                                {
+                                    "token": "token-419",
+                                    "logprob": 14.4,
+                                    "bytes": [28, 63],
+                                },
+                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                            ],
+                        }
+                    ],
+                },
+            },
+            {
+                "finish_reason": "stop",
+                "index": 72,
+                "message": {
+                    "content": "content-311",
+                    "refusal": "refusal-555",
+                    "tool_calls": [
+                        {
+                            "id": "id-441",
+                            "type": "function",
+                            "function": {
+                                "name": "name-202",
+                                "arguments": "arguments-432",
+                            },
+                        }
+                    ],
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url_citation": {
+                                "end_index": 64,
+                                "start_index": 87,
+                                "url": "https://example.com/url-810",
+                                "title": "title-52",
+                            },
+                        },
+                        {
+                            "type": "url_citation",
+                            "url_citation": {
+                                "end_index": 24,
+                                "start_index": 4,
+                                "url": "https://example.com/url-55",
+                                "title": "title-997",
+                            },
+                        },
+                    ],
+                    "role": "assistant",
+                    "function_call": {"arguments": "arguments-204", "name": "name-261"},
+                    "audio": {
+                        "id": "id-141",
+                        "expires_at": 17,
+                        "data": "data-510",
+                        "transcript": "transcript-667",
+                    },
+                },
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-797",
+                            "logprob": 56.9,
+                            "bytes": [22],
+                            "top_logprobs": [
+                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-126",
+                                    "logprob": 75.4,
+                                    "bytes": [60, 37, 36],
+                                },
+                                {
+                                    "token": "token-162",
+                                    "logprob": 23.5,
+                                    "bytes": [93, 85, 23],
+                                },
+                            ],
+                        }
+                    ],
+                    "refusal": [
+                        {
+                            "token": "token-797",
+                            "logprob": 56.9,
+                            "bytes": [22],
+                            "top_logprobs": [
+                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-126",
+                                    "logprob": 75.4,
+                                    "bytes": [60, 37, 36],
+                                },
+                                {
+                                    "token": "token-162",
+                                    "logprob": 23.5,
+                                    "bytes": [93, 85, 23],
+                                },
+                            ],
+                        },
+                        {
+                            "token": "token-210",
+                            "logprob": 2.8,
+                            "bytes": [15, 72],
+                            "top_logprobs": [
+                                {
+                                    "token": "token-126",
+                                    "logprob": 75.4,
+                                    "bytes": [60, 37, 36],
+                                },
+                                {
+                                    "token": "token-8",
+                                    "logprob": 72.9,
+                                    "bytes": [70, 13],
+                                },
+                                {"token": "token-642", "logprob": 5.8, "bytes": [98]},
+                            ],
+                        },
+                    ],
+                },
+            },
+        ],
+        "created": 85,
+        "model": "model-450",
+        "service_tier": "auto",
+        "system_fingerprint": "system_fingerprint-353",
         "object": "chat.completion",
+        "usage": {
+            "completion_tokens": 64,
+            "prompt_tokens": 4,
+            "total_tokens": 88,
+            "completion_tokens_details": {
+                "accepted_prediction_tokens": 67,
+                "audio_tokens": 88,
+                "reasoning_tokens": 86,
+                "rejected_prediction_tokens": 1,
+            },
+            "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
+        },
     },
     "completion_v2_completions_post": {
-        "id": "a",
-        "choices": [],
-        "created": 0,
-        "model": "a",
+        "id": "id-233",
+        "choices": [
+            {
+                "finish_reason": "stop",
+                "index": 58,
+                "logprobs": {
+                    "text_offset": [98, 15],
+                    "token_logprobs": [45.6, 91.5],
+                    "tokens": ["tokens-987", "tokens-539", "tokens-851"],
+                    "top_logprobs": [{"key": 22.7}],
+                },
+                "text": "text-570",
+            },
+            {
+                "finish_reason": "stop",
+                "index": 92,
+                "logprobs": {
+                    "text_offset": [40],
+                    "token_logprobs": [35.4, 82.4, 67.8],
+                    "tokens": ["tokens-887", "tokens-680"],
+                    "top_logprobs": [{"key": 72.9}, {"key": 67.1}],
+                },
+                "text": "text-262",
+            },
+            {
+                "finish_reason": "stop",
+                "index": 88,
+                "logprobs": {
+                    "text_offset": [49],
+                    "token_logprobs": [15.5],
+                    "tokens": ["tokens-909"],
+                    "top_logprobs": [{"key": 60.0}, {"key": 6.5}, {"key": 90.0}],
+                },
+                "text": "text-359",
+            },
+        ],
+        "created": 59,
+        "model": "model-706",
+        "system_fingerprint": "system_fingerprint-393",
         "object": "text_completion",
+        "usage": {
+            "completion_tokens": 64,
+            "prompt_tokens": 4,
+            "total_tokens": 88,
+            "completion_tokens_details": {
+                "accepted_prediction_tokens": 67,
+                "audio_tokens": 88,
+                "reasoning_tokens": 86,
+                "rejected_prediction_tokens": 1,
+            },
+            "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
+        },
     },
     "healthcheck_healthcheck_get": {},
     "healthcheck_healthz_get": {},
     "healthcheck_readyz_get": {},
 }
 
-# operation name -> one streamed chunk (JSON)
-MOCK_CHUNKS: dict[str, Any] = {
-    "create_completion_stream_task_v1_llm_completions_stream_post": {"request_id": "a"},
-    "chat_completion_v2_chat_completions_post": {
-        "id": "a",
-        "choices": [],
-        "created": 0,
-        "model": "a",
-        "object": "chat.completion.chunk",
-    },
-    "completion_v2_completions_post": {
-        "id": "a",
-        "choices": [],
-        "created": 0,
-        "model": "a",
-        "object": "text_completion",
-    },
+# operation name -> the chunks its stream sends (JSON)
+MOCK_CHUNKS: dict[str, list[Any]] = {
+    "create_completion_stream_task_v1_llm_completions_stream_post": [
+        {
+            "request_id": "request_id-880",
+            "output": {
+                "text": "text-645",
+                "finished": True,
+                "num_prompt_tokens": 28,
+                "num_completion_tokens": 24,
+                "token": {"token": "token-220", "log_prob": 29.1},
+            },
+            "error": None,
+        },
+        {
+            "request_id": "request_id-225",
+            "output": {
+                "text": "text-237",
+                "finished": False,
+                "num_prompt_tokens": 50,
+                "num_completion_tokens": 53,
+                "token": {"token": "token-293", "log_prob": 19.5},
+            },
+            "error": None,
+        },
+        {
+            "request_id": "request_id-700",
+            "output": {
+                "text": "text-269",
+                "finished": True,
+                "num_prompt_tokens": 63,
+                "num_completion_tokens": 90,
+                "token": {"token": "token-770", "log_prob": 89.9},
+            },
+            "error": None,
+        },
+    ],
+    "chat_completion_v2_chat_completions_post": [
+        {
+            "id": "id-736",
+            "choices": [
+                {
+                    "delta": {
+                        "content": "content-781",
+                        "function_call": {
+                            "arguments": "arguments-824",
+                            "name": "name-796",
+                        },
+                        "tool_calls": [
+                            {
+                                "index": 72,
+                                "id": "id-561",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-732",
+                                    "arguments": "arguments-83",
+                                },
+                            },
+                            {
+                                "index": 70,
+                                "id": "id-187",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-148",
+                                    "arguments": "arguments-246",
+                                },
+                            },
+                            {
+                                "index": 69,
+                                "id": "id-112",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-133",
+                                    "arguments": "arguments-972",
+                                },
+                            },
+                        ],
+                        "role": "developer",
+                        "refusal": "refusal-223",
+                    },
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-983",
+                                "logprob": 1.9,
+                                "bytes": [41, 89],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-419",
+                                        "logprob": 14.4,
+                                        "bytes": [28, 63],
+                                    },
+                                    {
+                                        "token": "token-311",
+                                        "logprob": 90.7,
+                                        "bytes": [40],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-797",
+                                "logprob": 56.9,
+                                "bytes": [22],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-311",
+                                        "logprob": 90.7,
+                                        "bytes": [40],
+                                    },
+                                    {
+                                        "token": "token-126",
+                                        "logprob": 75.4,
+                                        "bytes": [60, 37, 36],
+                                    },
+                                    {
+                                        "token": "token-162",
+                                        "logprob": 23.5,
+                                        "bytes": [93, 85, 23],
+                                    },
+                                ],
+                            },
+                        ],
+                        "refusal": [
+                            {
+                                "token": "token-983",
+                                "logprob": 1.9,
+                                "bytes": [41, 89],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-419",
+                                        "logprob": 14.4,
+                                        "bytes": [28, 63],
+                                    },
+                                    {
+                                        "token": "token-311",
+                                        "logprob": 90.7,
+                                        "bytes": [40],
+                                    },
+                                ],
+                            }
+                        ],
+                    },
+                    "finish_reason": "stop",
+                    "index": 45,
+                }
+            ],
+            "created": 30,
+            "model": "model-792",
+            "service_tier": "auto",
+            "system_fingerprint": "system_fingerprint-386",
+            "object": "chat.completion.chunk",
+            "usage": {
+                "completion_tokens": 64,
+                "prompt_tokens": 4,
+                "total_tokens": 88,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 67,
+                    "audio_tokens": 88,
+                    "reasoning_tokens": 86,
+                    "rejected_prediction_tokens": 1,
+                },
+                "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
+            },
+        },
+        {
+            "id": "id-34",
+            "choices": [
+                {
+                    "delta": {
+                        "content": "content-809",
+                        "function_call": {
+                            "arguments": "arguments-868",
+                            "name": "name-136",
+                        },
+                        "tool_calls": [
+                            {
+                                "index": 34,
+                                "id": "id-697",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-777",
+                                    "arguments": "arguments-993",
+                                },
+                            },
+                            {
+                                "index": 14,
+                                "id": "id-290",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-67",
+                                    "arguments": "arguments-914",
+                                },
+                            },
+                            {
+                                "index": 7,
+                                "id": "id-951",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-178",
+                                    "arguments": "arguments-599",
+                                },
+                            },
+                        ],
+                        "role": "developer",
+                        "refusal": "refusal-988",
+                    },
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-664",
+                                "logprob": 42.2,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-285",
+                                        "logprob": 89.0,
+                                        "bytes": [86, 96, 94],
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-965",
+                                "logprob": 5.4,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "logprob": 22.0,
+                                        "bytes": [11, 24],
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "logprob": 84.2,
+                                        "bytes": [39, 9],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-163",
+                                "logprob": 31.3,
+                                "bytes": [38],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-305",
+                                        "logprob": 33.5,
+                                        "bytes": [44, 49],
+                                    }
+                                ],
+                            },
+                        ],
+                        "refusal": [
+                            {
+                                "token": "token-664",
+                                "logprob": 42.2,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-285",
+                                        "logprob": 89.0,
+                                        "bytes": [86, 96, 94],
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-965",
+                                "logprob": 5.4,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "logprob": 22.0,
+                                        "bytes": [11, 24],
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "logprob": 84.2,
+                                        "bytes": [39, 9],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-163",
+                                "logprob": 31.3,
+                                "bytes": [38],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-305",
+                                        "logprob": 33.5,
+                                        "bytes": [44, 49],
+                                    }
+                                ],
+                            },
+                        ],
+                    },
+                    "finish_reason": "stop",
+                    "index": 77,
+                },
+                {
+                    "delta": {
+                        "content": "content-110",
+                        "function_call": {
+                            "arguments": "arguments-948",
+                            "name": "name-126",
+                        },
+                        "tool_calls": [
+                            {
+                                "index": 14,
+                                "id": "id-290",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-67",
+                                    "arguments": "arguments-914",
+                                },
+                            }
+                        ],
+                        "role": "developer",
+                        "refusal": "refusal-718",
+                    },
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-965",
+                                "logprob": 5.4,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "logprob": 22.0,
+                                        "bytes": [11, 24],
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "logprob": 84.2,
+                                        "bytes": [39, 9],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-901",
+                                "logprob": 75.9,
+                                "bytes": [90, 46, 82],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-274",
+                                        "logprob": 5.0,
+                                        "bytes": [12],
+                                    },
+                                    {
+                                        "token": "token-427",
+                                        "logprob": 100.6,
+                                        "bytes": [7, 57, 70],
+                                    },
+                                ],
+                            },
+                        ],
+                        "refusal": [
+                            {
+                                "token": "token-965",
+                                "logprob": 5.4,
+                                "bytes": [48],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "logprob": 22.0,
+                                        "bytes": [11, 24],
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "logprob": 84.2,
+                                        "bytes": [39, 9],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-901",
+                                "logprob": 75.9,
+                                "bytes": [90, 46, 82],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-862",
+                                        "logprob": 92.6,
+                                        "bytes": [35],
+                                    },
+                                    {
+                                        "token": "token-274",
+                                        "logprob": 5.0,
+                                        "bytes": [12],
+                                    },
+                                    {
+                                        "token": "token-427",
+                                        "logprob": 100.6,
+                                        "bytes": [7, 57, 70],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-973",
+                                "logprob": 96.0,
+                                "bytes": [33, 15, 3],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-775",
+                                        "logprob": 84.2,
+                                        "bytes": [39, 9],
+                                    }
+                                ],
+                            },
+                        ],
+                    },
+                    "finish_reason": "stop",
+                    "index": 68,
+                },
+            ],
+            "created": 16,
+            "model": "model-799",
+            "service_tier": "auto",
+            "system_fingerprint": "system_fingerprint-496",
+            "object": "chat.completion.chunk",
+            "usage": {
+                "completion_tokens": 96,
+                "prompt_tokens": 39,
+                "total_tokens": 36,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 8,
+                    "audio_tokens": 86,
+                    "reasoning_tokens": 96,
+                    "rejected_prediction_tokens": 74,
+                },
+                "prompt_tokens_details": {"audio_tokens": 80, "cached_tokens": 60},
+            },
+        },
+        {
+            "id": "id-706",
+            "choices": [
+                {
+                    "delta": {
+                        "content": "content-647",
+                        "function_call": {
+                            "arguments": "arguments-349",
+                            "name": "name-906",
+                        },
+                        "tool_calls": [
+                            {
+                                "index": 83,
+                                "id": "id-969",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-560",
+                                    "arguments": "arguments-728",
+                                },
+                            }
+                        ],
+                        "role": "developer",
+                        "refusal": "refusal-578",
+                    },
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-134",
+                                "logprob": 71.6,
+                                "bytes": [40, 3],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-60",
+                                        "logprob": 66.8,
+                                        "bytes": [59, 82],
+                                    },
+                                    {
+                                        "token": "token-637",
+                                        "logprob": 43.5,
+                                        "bytes": [97],
+                                    },
+                                    {
+                                        "token": "token-105",
+                                        "logprob": 60.1,
+                                        "bytes": [33, 61],
+                                    },
+                                ],
+                            }
+                        ],
+                        "refusal": [
+                            {
+                                "token": "token-134",
+                                "logprob": 71.6,
+                                "bytes": [40, 3],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-60",
+                                        "logprob": 66.8,
+                                        "bytes": [59, 82],
+                                    },
+                                    {
+                                        "token": "token-637",
+                                        "logprob": 43.5,
+                                        "bytes": [97],
+                                    },
+                                    {
+                                        "token": "token-105",
+                                        "logprob": 60.1,
+                                        "bytes": [33, 61],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-934",
+                                "logprob": 35.9,
+                                "bytes": [16],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-637",
+                                        "logprob": 43.5,
+                                        "bytes": [97],
+                                    }
+                                ],
+                            },
+                        ],
+                    },
+                    "finish_reason": "stop",
+                    "index": 70,
+                },
+                {
+                    "delta": {
+                        "content": "content-267",
+                        "function_call": {
+                            "arguments": "arguments-396",
+                            "name": "name-728",
+                        },
+                        "tool_calls": [
+                            {
+                                "index": 25,
+                                "id": "id-395",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-236",
+                                    "arguments": "arguments-60",
+                                },
+                            },
+                            {
+                                "index": 53,
+                                "id": "id-761",
+                                "type": "function",
+                                "function": {
+                                    "name": "name-190",
+                                    "arguments": "arguments-787",
+                                },
+                            },
+                        ],
+                        "role": "developer",
+                        "refusal": "refusal-649",
+                    },
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-934",
+                                "logprob": 35.9,
+                                "bytes": [16],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-637",
+                                        "logprob": 43.5,
+                                        "bytes": [97],
+                                    }
+                                ],
+                            }
+                        ],
+                        "refusal": [
+                            {
+                                "token": "token-934",
+                                "logprob": 35.9,
+                                "bytes": [16],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-637",
+                                        "logprob": 43.5,
+                                        "bytes": [97],
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-194",
+                                "logprob": 56.7,
+                                "bytes": [78, 61],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-358",
+                                        "logprob": 93.6,
+                                        "bytes": [78, 41],
+                                    },
+                                    {
+                                        "token": "token-652",
+                                        "logprob": 84.2,
+                                        "bytes": [18, 88, 85],
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-656",
+                                "logprob": 75.7,
+                                "bytes": [25],
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-802",
+                                        "logprob": 15.3,
+                                        "bytes": [81, 17, 97],
+                                    },
+                                    {
+                                        "token": "token-494",
+                                        "logprob": 50.6,
+                                        "bytes": [42],
+                                    },
+                                ],
+                            },
+                        ],
+                    },
+                    "finish_reason": "stop",
+                    "index": 77,
+                },
+            ],
+            "created": 22,
+            "model": "model-467",
+            "service_tier": "auto",
+            "system_fingerprint": "system_fingerprint-280",
+            "object": "chat.completion.chunk",
+            "usage": {
+                "completion_tokens": 99,
+                "prompt_tokens": 34,
+                "total_tokens": 76,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 69,
+                    "audio_tokens": 75,
+                    "reasoning_tokens": 5,
+                    "rejected_prediction_tokens": 7,
+                },
+                "prompt_tokens_details": {"audio_tokens": 86, "cached_tokens": 95},
+            },
+        },
+    ],
+    "completion_v2_completions_post": [
+        {
+            "id": "id-233",
+            "choices": [
+                {
+                    "finish_reason": "stop",
+                    "index": 58,
+                    "logprobs": {
+                        "text_offset": [98, 15],
+                        "token_logprobs": [45.6, 91.5],
+                        "tokens": ["tokens-987", "tokens-539", "tokens-851"],
+                        "top_logprobs": [{"key": 22.7}],
+                    },
+                    "text": "text-570",
+                },
+                {
+                    "finish_reason": "stop",
+                    "index": 92,
+                    "logprobs": {
+                        "text_offset": [40],
+                        "token_logprobs": [35.4, 82.4, 67.8],
+                        "tokens": ["tokens-887", "tokens-680"],
+                        "top_logprobs": [{"key": 72.9}, {"key": 67.1}],
+                    },
+                    "text": "text-262",
+                },
+                {
+                    "finish_reason": "stop",
+                    "index": 88,
+                    "logprobs": {
+                        "text_offset": [49],
+                        "token_logprobs": [15.5],
+                        "tokens": ["tokens-909"],
+                        "top_logprobs": [{"key": 60.0}, {"key": 6.5}, {"key": 90.0}],
+                    },
+                    "text": "text-359",
+                },
+            ],
+            "created": 59,
+            "model": "model-706",
+            "system_fingerprint": "system_fingerprint-393",
+            "object": "text_completion",
+            "usage": {
+                "completion_tokens": 64,
+                "prompt_tokens": 4,
+                "total_tokens": 88,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 67,
+                    "audio_tokens": 88,
+                    "reasoning_tokens": 86,
+                    "rejected_prediction_tokens": 1,
+                },
+                "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
+            },
+        },
+        {
+            "id": "id-638",
+            "choices": [
+                {
+                    "finish_reason": "stop",
+                    "index": 6,
+                    "logprobs": {
+                        "text_offset": [35],
+                        "token_logprobs": [70.8],
+                        "tokens": ["tokens-760"],
+                        "top_logprobs": [{"key": 5.5}],
+                    },
+                    "text": "text-20",
+                }
+            ],
+            "created": 65,
+            "model": "model-52",
+            "system_fingerprint": "system_fingerprint-341",
+            "object": "text_completion",
+            "usage": {
+                "completion_tokens": 96,
+                "prompt_tokens": 39,
+                "total_tokens": 36,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 8,
+                    "audio_tokens": 86,
+                    "reasoning_tokens": 96,
+                    "rejected_prediction_tokens": 74,
+                },
+                "prompt_tokens_details": {"audio_tokens": 80, "cached_tokens": 60},
+            },
+        },
+        {
+            "id": "id-307",
+            "choices": [
+                {
+                    "finish_reason": "stop",
+                    "index": 41,
+                    "logprobs": {
+                        "text_offset": [95],
+                        "token_logprobs": [50.4, 34.8, 55.2],
+                        "tokens": ["tokens-251"],
+                        "top_logprobs": [{"key": 61.9}, {"key": 24.3}],
+                    },
+                    "text": "text-631",
+                },
+                {
+                    "finish_reason": "stop",
+                    "index": 18,
+                    "logprobs": {
+                        "text_offset": [15],
+                        "token_logprobs": [6.9, 16.9, 13.3],
+                        "tokens": ["tokens-342", "tokens-760", "tokens-343"],
+                        "top_logprobs": [{"key": 31.8}],
+                    },
+                    "text": "text-761",
+                },
+                {
+                    "finish_reason": "stop",
+                    "index": 87,
+                    "logprobs": {
+                        "text_offset": [10],
+                        "token_logprobs": [99.8, 18.9, 3.3],
+                        "tokens": ["tokens-65", "tokens-879"],
+                        "top_logprobs": [{"key": 38.1}, {"key": 59.4}],
+                    },
+                    "text": "text-626",
+                },
+            ],
+            "created": 95,
+            "model": "model-998",
+            "system_fingerprint": "system_fingerprint-357",
+            "object": "text_completion",
+            "usage": {
+                "completion_tokens": 99,
+                "prompt_tokens": 34,
+                "total_tokens": 76,
+                "completion_tokens_details": {
+                    "accepted_prediction_tokens": 69,
+                    "audio_tokens": 75,
+                    "reasoning_tokens": 5,
+                    "rejected_prediction_tokens": 7,
+                },
+                "prompt_tokens_details": {"audio_tokens": 86, "cached_tokens": 95},
+            },
+        },
+    ],
 }
 
-STREAM_LENGTH = 3
+# operation name -> what it does to a resource in stateful mode
+MOCK_ROLES: dict[str, Role] = {
+    "create_batch_job_v1_batch_jobs_post": Role(
+        action="create",
+        collection="/v1/batch-jobs",
+        id_field="job_id",
+    ),
+    "get_batch_job_v1_batch_jobs__batch_job_id__get": Role(
+        action="get",
+        collection="/v1/batch-jobs",
+        id_param="batch_job_id",
+    ),
+    "update_batch_job_v1_batch_jobs__batch_job_id__put": Role(
+        action="update",
+        collection="/v1/batch-jobs",
+        id_param="batch_job_id",
+    ),
+    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": Role(
+        action="list",
+        collection="/v1/docker-image-batch-jobs",
+        id_field="id",
+        items_field="jobs",
+    ),
+    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": Role(
+        action="create",
+        collection="/v1/docker-image-batch-jobs",
+        id_field="job_id",
+    ),
+    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": Role(
+        action="get",
+        collection="/v1/docker-image-batch-jobs",
+        id_param="batch_job_id",
+    ),
+    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": Role(
+        action="update",
+        collection="/v1/docker-image-batch-jobs",
+        id_param="batch_job_id",
+    ),
+    "create_async_inference_task_v1_async_tasks_post": Role(
+        action="create",
+        collection="/v1/async-tasks",
+        id_field="task_id",
+    ),
+    "get_async_inference_task_v1_async_tasks__task_id__get": Role(
+        action="get",
+        collection="/v1/async-tasks",
+        id_field="task_id",
+        id_param="task_id",
+    ),
+    "list_model_bundles_v1_model_bundles_get": Role(
+        action="list",
+        collection="/v1/model-bundles",
+        id_field="id",
+        items_field="model_bundles",
+    ),
+    "create_model_bundle_v1_model_bundles_post": Role(
+        action="create",
+        collection="/v1/model-bundles",
+        id_field="model_bundle_id",
+    ),
+    "get_model_bundle_v1_model_bundles__model_bundle_id__get": Role(
+        action="get",
+        collection="/v1/model-bundles",
+        id_field="id",
+        id_param="model_bundle_id",
+    ),
+    "list_model_bundles_v2_model_bundles_get": Role(
+        action="list",
+        collection="/v2/model-bundles",
+        id_field="id",
+        items_field="model_bundles",
+    ),
+    "create_model_bundle_v2_model_bundles_post": Role(
+        action="create",
+        collection="/v2/model-bundles",
+        id_field="model_bundle_id",
+    ),
+    "get_model_bundle_v2_model_bundles__model_bundle_id__get": Role(
+        action="get",
+        collection="/v2/model-bundles",
+        id_field="id",
+        id_param="model_bundle_id",
+    ),
+    "list_model_endpoints_v1_model_endpoints_get": Role(
+        action="list",
+        collection="/v1/model-endpoints",
+        id_field="id",
+        items_field="model_endpoints",
+    ),
+    "create_model_endpoint_v1_model_endpoints_post": Role(
+        action="create",
+        collection="/v1/model-endpoints",
+        id_field="endpoint_creation_task_id",
+    ),
+    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": Role(
+        action="get",
+        collection="/v1/model-endpoints",
+        id_field="id",
+        id_param="model_endpoint_id",
+    ),
+    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": Role(
+        action="update",
+        collection="/v1/model-endpoints",
+        id_param="model_endpoint_id",
+    ),
+    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": Role(
+        action="delete",
+        collection="/v1/model-endpoints",
+        id_param="model_endpoint_id",
+    ),
+    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": Role(
+        action="list",
+        collection="/v1/docker-image-batch-job-bundles",
+        id_field="id",
+        items_field="docker_image_batch_job_bundles",
+    ),
+    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": Role(
+        action="create",
+        collection="/v1/docker-image-batch-job-bundles",
+        id_field="docker_image_batch_job_bundle_id",
+    ),
+    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": Role(
+        action="get",
+        collection="/v1/docker-image-batch-job-bundles",
+        id_field="id",
+        id_param="docker_image_batch_job_bundle_id",
+    ),
+    "list_model_endpoints_v1_llm_model_endpoints_get": Role(
+        action="list",
+        collection="/v1/llm/model-endpoints",
+        id_field="name",
+        items_field="model_endpoints",
+    ),
+    "create_model_endpoint_v1_llm_model_endpoints_post": Role(
+        action="create",
+        collection="/v1/llm/model-endpoints",
+    ),
+    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": Role(
+        action="get",
+        collection="/v1/llm/model-endpoints",
+        id_field="name",
+        id_param="model_endpoint_name",
+    ),
+    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": Role(
+        action="update",
+        collection="/v1/llm/model-endpoints",
+        id_param="model_endpoint_name",
+    ),
+    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": Role(
+        action="delete",
+        collection="/v1/llm/model-endpoints",
+        id_param="model_endpoint_name",
+    ),
+    "list_fine_tunes_v1_llm_fine_tunes_get": Role(
+        action="list",
+        collection="/v1/llm/fine-tunes",
+        id_field="id",
+        items_field="jobs",
+    ),
+    "create_fine_tune_v1_llm_fine_tunes_post": Role(
+        action="create",
+        collection="/v1/llm/fine-tunes",
+        id_field="id",
+    ),
+    "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": Role(
+        action="get",
+        collection="/v1/llm/fine-tunes",
+        id_field="id",
+        id_param="fine_tune_id",
+    ),
+    "list_files_v1_files_get": Role(
+        action="list",
+        collection="/v1/files",
+        id_field="id",
+        items_field="files",
+    ),
+    "upload_file_v1_files_post": Role(
+        action="create",
+        collection="/v1/files",
+        id_field="id",
+    ),
+    "get_file_v1_files__file_id__get": Role(
+        action="get",
+        collection="/v1/files",
+        id_field="id",
+        id_param="file_id",
+    ),
+    "delete_file_v1_files__file_id__delete": Role(
+        action="delete",
+        collection="/v1/files",
+        id_param="file_id",
+    ),
+    "list_triggers_v1_triggers_get": Role(
+        action="list",
+        collection="/v1/triggers",
+        id_field="id",
+        items_field="triggers",
+    ),
+    "create_trigger_v1_triggers_post": Role(
+        action="create",
+        collection="/v1/triggers",
+        id_field="trigger_id",
+    ),
+    "get_trigger_v1_triggers__trigger_id__get": Role(
+        action="get",
+        collection="/v1/triggers",
+        id_field="id",
+        id_param="trigger_id",
+    ),
+    "update_trigger_v1_triggers__trigger_id__put": Role(
+        action="update",
+        collection="/v1/triggers",
+        id_param="trigger_id",
+    ),
+    "delete_trigger_v1_triggers__trigger_id__delete": Role(
+        action="delete",
+        collection="/v1/triggers",
+        id_param="trigger_id",
+    ),
+    "batch_completions_v2_batch_completions_post": Role(
+        action="create",
+        collection="/v2/batch-completions",
+        id_field="job_id",
+    ),
+    "get_batch_completion_v2_batch_completions__batch_completion_id__get": Role(
+        action="get",
+        collection="/v2/batch-completions",
+        id_param="batch_completion_id",
+    ),
+    "update_batch_completion_v2_batch_completions__batch_completion_id__post": Role(
+        action="update",
+        collection="/v2/batch-completions",
+        id_param="batch_completion_id",
+    ),
+}
+
+# operation name -> the error answers fault injection (--error-rate) picks from
+MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
+    "create_batch_job_v1_batch_jobs_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_batch_job_v1_batch_jobs__batch_job_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_batch_job_v1_batch_jobs__batch_job_id__put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_async_inference_task_v1_async_tasks_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_async_inference_task_v1_async_tasks__task_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_sync_inference_task_v1_sync_tasks_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_streaming_inference_task_v1_streaming_tasks_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_model_bundles_v1_model_bundles_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_model_bundle_v1_model_bundles_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_latest_model_bundle_v1_model_bundles_latest_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_bundle_v1_model_bundles__model_bundle_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_model_bundles_v2_model_bundles_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_model_bundle_v2_model_bundles_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_latest_model_bundle_v2_model_bundles_latest_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_bundle_v2_model_bundles__model_bundle_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_model_endpoints_v1_model_endpoints_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_model_endpoint_v1_model_endpoints_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_endpoints_schema_v1_model_endpoints_schema_json_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_endpoints_api_v1_model_endpoints_api_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_model_endpoints_v1_llm_model_endpoints_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_model_endpoint_v1_llm_model_endpoints_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_completion_sync_task_v1_llm_completions_sync_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_completion_stream_task_v1_llm_completions_stream_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_fine_tunes_v1_llm_fine_tunes_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_fine_tune_v1_llm_fine_tunes_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "download_model_endpoint_v1_llm_model_endpoints_download_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_batch_completions_v1_llm_batch_completions_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_files_v1_files_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "upload_file_v1_files_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_file_v1_files__file_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_file_v1_files__file_id__delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_file_content_v1_files__file_id__content_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "list_triggers_v1_triggers_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "create_trigger_v1_triggers_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_trigger_v1_triggers__trigger_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_trigger_v1_triggers__trigger_id__put": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_trigger_v1_triggers__trigger_id__delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "batch_completions_v2_batch_completions_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_batch_completion_v2_batch_completions__batch_completion_id__get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "update_batch_completion_v2_batch_completions__batch_completion_id__post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "chat_completion_v2_chat_completions_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "completion_v2_completions_post": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "healthcheck_healthcheck_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "healthcheck_healthz_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "healthcheck_readyz_get": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+}
 
 
-def _value(tp: Any, data: Any) -> Any:
-    """``data`` validated as ``tp`` (so the service returns real model instances)."""
-    return TypeAdapter(tp).validate_python(data)
+def create_mock_app(
+    options: MockOptions | None = None,
+    *,
+    responses: dict[str, Any] | None = None,
+    chunks: dict[str, list[Any]] | None = None,
+) -> FastAPI:
+    """The mock app: :class:`MockService` served by ``create_app``, with ``options``
+    (stateful mode, latency, fault injection; all off by default).
+
+    ``responses`` and ``chunks`` replace the generated tables (``apismith serve --seed``
+    passes its own).
+    """
+    options = options or MockOptions()
+    engine = MockEngine(
+        MOCK_RESPONSES if responses is None else responses,
+        MOCK_CHUNKS if chunks is None else chunks,
+        MOCK_ROLES,
+        options,
+    )
+    app = create_app(MockService(engine))
+    install_faults(app, MOCK_FAULTS, options)
+    return app
 
 
 class MockService(BaseService):
-    """Answers every operation with a minimal valid response."""
+    """Answers every operation from the mock tables, through a :class:`MockEngine`."""
+
+    def __init__(self, engine: MockEngine | None = None) -> None:
+        self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
 
     async def create_batch_job_v1_batch_jobs_post(
         self,
         *,
         body: models.CreateBatchJobV1Request,
     ) -> models.CreateBatchJobV1Response:
-        return cast(
-            "models.CreateBatchJobV1Response",
-            _value(
-                models.CreateBatchJobV1Response,
-                MOCK_RESPONSES["create_batch_job_v1_batch_jobs_post"],
-            ),
+        answer = self.engine.answer(
+            "create_batch_job_v1_batch_jobs_post",
+            models.CreateBatchJobV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateBatchJobV1Response", answer)
 
     async def get_batch_job_v1_batch_jobs__batch_job_id__get(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetBatchJobV1Response:
-        return cast(
-            "models.GetBatchJobV1Response",
-            _value(
-                models.GetBatchJobV1Response,
-                MOCK_RESPONSES["get_batch_job_v1_batch_jobs__batch_job_id__get"],
-            ),
+        answer = self.engine.answer(
+            "get_batch_job_v1_batch_jobs__batch_job_id__get",
+            models.GetBatchJobV1Response,
+            {"batch_job_id": batch_job_id},
+            None,
         )
+        return cast("models.GetBatchJobV1Response", answer)
 
     async def update_batch_job_v1_batch_jobs__batch_job_id__put(
         self,
@@ -326,58 +2524,52 @@ class MockService(BaseService):
         batch_job_id: str,
         body: models.UpdateBatchJobV1Request,
     ) -> models.UpdateBatchJobV1Response:
-        return cast(
-            "models.UpdateBatchJobV1Response",
-            _value(
-                models.UpdateBatchJobV1Response,
-                MOCK_RESPONSES["update_batch_job_v1_batch_jobs__batch_job_id__put"],
-            ),
+        answer = self.engine.answer(
+            "update_batch_job_v1_batch_jobs__batch_job_id__put",
+            models.UpdateBatchJobV1Response,
+            {"batch_job_id": batch_job_id},
+            body,
         )
+        return cast("models.UpdateBatchJobV1Response", answer)
 
     async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
         self,
         *,
         trigger_id: str | None,
     ) -> models.ListDockerImageBatchJobsV1Response:
-        return cast(
-            "models.ListDockerImageBatchJobsV1Response",
-            _value(
-                models.ListDockerImageBatchJobsV1Response,
-                MOCK_RESPONSES[
-                    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get",
+            models.ListDockerImageBatchJobsV1Response,
+            {},
+            None,
         )
+        return cast("models.ListDockerImageBatchJobsV1Response", answer)
 
     async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
         self,
         *,
         body: models.CreateDockerImageBatchJobV1Request,
     ) -> models.CreateDockerImageBatchJobV1Response:
-        return cast(
-            "models.CreateDockerImageBatchJobV1Response",
-            _value(
-                models.CreateDockerImageBatchJobV1Response,
-                MOCK_RESPONSES[
-                    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "create_docker_image_batch_job_v1_docker_image_batch_jobs_post",
+            models.CreateDockerImageBatchJobV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateDockerImageBatchJobV1Response", answer)
 
     async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetDockerImageBatchJobV1Response:
-        return cast(
-            "models.GetDockerImageBatchJobV1Response",
-            _value(
-                models.GetDockerImageBatchJobV1Response,
-                MOCK_RESPONSES[
-                    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get",
+            models.GetDockerImageBatchJobV1Response,
+            {"batch_job_id": batch_job_id},
+            None,
         )
+        return cast("models.GetDockerImageBatchJobV1Response", answer)
 
     async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
         self,
@@ -385,15 +2577,13 @@ class MockService(BaseService):
         batch_job_id: str,
         body: models.UpdateDockerImageBatchJobV1Request,
     ) -> models.UpdateDockerImageBatchJobV1Response:
-        return cast(
-            "models.UpdateDockerImageBatchJobV1Response",
-            _value(
-                models.UpdateDockerImageBatchJobV1Response,
-                MOCK_RESPONSES[
-                    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put"
-                ],
-            ),
+        answer = self.engine.answer(
+            "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put",
+            models.UpdateDockerImageBatchJobV1Response,
+            {"batch_job_id": batch_job_id},
+            body,
         )
+        return cast("models.UpdateDockerImageBatchJobV1Response", answer)
 
     async def create_async_inference_task_v1_async_tasks_post(
         self,
@@ -401,26 +2591,26 @@ class MockService(BaseService):
         model_endpoint_id: str,
         body: models.EndpointPredictV1Request,
     ) -> models.CreateAsyncTaskV1Response:
-        return cast(
-            "models.CreateAsyncTaskV1Response",
-            _value(
-                models.CreateAsyncTaskV1Response,
-                MOCK_RESPONSES["create_async_inference_task_v1_async_tasks_post"],
-            ),
+        answer = self.engine.answer(
+            "create_async_inference_task_v1_async_tasks_post",
+            models.CreateAsyncTaskV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateAsyncTaskV1Response", answer)
 
     async def get_async_inference_task_v1_async_tasks__task_id__get(
         self,
         *,
         task_id: str,
     ) -> models.GetAsyncTaskV1Response:
-        return cast(
-            "models.GetAsyncTaskV1Response",
-            _value(
-                models.GetAsyncTaskV1Response,
-                MOCK_RESPONSES["get_async_inference_task_v1_async_tasks__task_id__get"],
-            ),
+        answer = self.engine.answer(
+            "get_async_inference_task_v1_async_tasks__task_id__get",
+            models.GetAsyncTaskV1Response,
+            {"task_id": task_id},
+            None,
         )
+        return cast("models.GetAsyncTaskV1Response", answer)
 
     async def create_sync_inference_task_v1_sync_tasks_post(
         self,
@@ -428,13 +2618,13 @@ class MockService(BaseService):
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> models.SyncEndpointPredictV1Response:
-        return cast(
-            "models.SyncEndpointPredictV1Response",
-            _value(
-                models.SyncEndpointPredictV1Response,
-                MOCK_RESPONSES["create_sync_inference_task_v1_sync_tasks_post"],
-            ),
+        answer = self.engine.answer(
+            "create_sync_inference_task_v1_sync_tasks_post",
+            models.SyncEndpointPredictV1Response,
+            {},
+            body,
         )
+        return cast("models.SyncEndpointPredictV1Response", answer)
 
     async def create_streaming_inference_task_v1_streaming_tasks_post(
         self,
@@ -442,15 +2632,10 @@ class MockService(BaseService):
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES[
-                    "create_streaming_inference_task_v1_streaming_tasks_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "create_streaming_inference_task_v1_streaming_tasks_post", Any, {}, body
         )
+        return cast("Any", answer)
 
     async def list_model_bundles_v1_model_bundles_get(
         self,
@@ -458,69 +2643,65 @@ class MockService(BaseService):
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV1Response:
-        return cast(
-            "models.ListModelBundlesV1Response",
-            _value(
-                models.ListModelBundlesV1Response,
-                MOCK_RESPONSES["list_model_bundles_v1_model_bundles_get"],
-            ),
+        answer = self.engine.answer(
+            "list_model_bundles_v1_model_bundles_get",
+            models.ListModelBundlesV1Response,
+            {},
+            None,
         )
+        return cast("models.ListModelBundlesV1Response", answer)
 
     async def create_model_bundle_v1_model_bundles_post(
         self,
         *,
         body: models.CreateModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
-        return cast(
-            "models.CreateModelBundleV1Response",
-            _value(
-                models.CreateModelBundleV1Response,
-                MOCK_RESPONSES["create_model_bundle_v1_model_bundles_post"],
-            ),
+        answer = self.engine.answer(
+            "create_model_bundle_v1_model_bundles_post",
+            models.CreateModelBundleV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateModelBundleV1Response", answer)
 
     async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
         self,
         *,
         body: models.CloneModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
-        return cast(
-            "models.CreateModelBundleV1Response",
-            _value(
-                models.CreateModelBundleV1Response,
-                MOCK_RESPONSES[
-                    "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post",
+            models.CreateModelBundleV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateModelBundleV1Response", answer)
 
     async def get_latest_model_bundle_v1_model_bundles_latest_get(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV1Response:
-        return cast(
-            "models.ModelBundleV1Response",
-            _value(
-                models.ModelBundleV1Response,
-                MOCK_RESPONSES["get_latest_model_bundle_v1_model_bundles_latest_get"],
-            ),
+        answer = self.engine.answer(
+            "get_latest_model_bundle_v1_model_bundles_latest_get",
+            models.ModelBundleV1Response,
+            {},
+            None,
         )
+        return cast("models.ModelBundleV1Response", answer)
 
     async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV1Response:
-        return cast(
-            "models.ModelBundleV1Response",
-            _value(
-                models.ModelBundleV1Response,
-                MOCK_RESPONSES[
-                    "get_model_bundle_v1_model_bundles__model_bundle_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_model_bundle_v1_model_bundles__model_bundle_id__get",
+            models.ModelBundleV1Response,
+            {"model_bundle_id": model_bundle_id},
+            None,
         )
+        return cast("models.ModelBundleV1Response", answer)
 
     async def list_model_bundles_v2_model_bundles_get(
         self,
@@ -528,69 +2709,65 @@ class MockService(BaseService):
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV2Response:
-        return cast(
-            "models.ListModelBundlesV2Response",
-            _value(
-                models.ListModelBundlesV2Response,
-                MOCK_RESPONSES["list_model_bundles_v2_model_bundles_get"],
-            ),
+        answer = self.engine.answer(
+            "list_model_bundles_v2_model_bundles_get",
+            models.ListModelBundlesV2Response,
+            {},
+            None,
         )
+        return cast("models.ListModelBundlesV2Response", answer)
 
     async def create_model_bundle_v2_model_bundles_post(
         self,
         *,
         body: models.CreateModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
-        return cast(
-            "models.CreateModelBundleV2Response",
-            _value(
-                models.CreateModelBundleV2Response,
-                MOCK_RESPONSES["create_model_bundle_v2_model_bundles_post"],
-            ),
+        answer = self.engine.answer(
+            "create_model_bundle_v2_model_bundles_post",
+            models.CreateModelBundleV2Response,
+            {},
+            body,
         )
+        return cast("models.CreateModelBundleV2Response", answer)
 
     async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
         self,
         *,
         body: models.CloneModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
-        return cast(
-            "models.CreateModelBundleV2Response",
-            _value(
-                models.CreateModelBundleV2Response,
-                MOCK_RESPONSES[
-                    "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post",
+            models.CreateModelBundleV2Response,
+            {},
+            body,
         )
+        return cast("models.CreateModelBundleV2Response", answer)
 
     async def get_latest_model_bundle_v2_model_bundles_latest_get(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV2Response:
-        return cast(
-            "models.ModelBundleV2Response",
-            _value(
-                models.ModelBundleV2Response,
-                MOCK_RESPONSES["get_latest_model_bundle_v2_model_bundles_latest_get"],
-            ),
+        answer = self.engine.answer(
+            "get_latest_model_bundle_v2_model_bundles_latest_get",
+            models.ModelBundleV2Response,
+            {},
+            None,
         )
+        return cast("models.ModelBundleV2Response", answer)
 
     async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV2Response:
-        return cast(
-            "models.ModelBundleV2Response",
-            _value(
-                models.ModelBundleV2Response,
-                MOCK_RESPONSES[
-                    "get_model_bundle_v2_model_bundles__model_bundle_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_model_bundle_v2_model_bundles__model_bundle_id__get",
+            models.ModelBundleV2Response,
+            {"model_bundle_id": model_bundle_id},
+            None,
         )
+        return cast("models.ModelBundleV2Response", answer)
 
     async def list_model_endpoints_v1_model_endpoints_get(
         self,
@@ -598,41 +2775,39 @@ class MockService(BaseService):
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListModelEndpointsV1Response:
-        return cast(
-            "models.ListModelEndpointsV1Response",
-            _value(
-                models.ListModelEndpointsV1Response,
-                MOCK_RESPONSES["list_model_endpoints_v1_model_endpoints_get"],
-            ),
+        answer = self.engine.answer(
+            "list_model_endpoints_v1_model_endpoints_get",
+            models.ListModelEndpointsV1Response,
+            {},
+            None,
         )
+        return cast("models.ListModelEndpointsV1Response", answer)
 
     async def create_model_endpoint_v1_model_endpoints_post(
         self,
         *,
         body: models.CreateModelEndpointV1Request,
     ) -> models.CreateModelEndpointV1Response:
-        return cast(
-            "models.CreateModelEndpointV1Response",
-            _value(
-                models.CreateModelEndpointV1Response,
-                MOCK_RESPONSES["create_model_endpoint_v1_model_endpoints_post"],
-            ),
+        answer = self.engine.answer(
+            "create_model_endpoint_v1_model_endpoints_post",
+            models.CreateModelEndpointV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateModelEndpointV1Response", answer)
 
     async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.GetModelEndpointV1Response:
-        return cast(
-            "models.GetModelEndpointV1Response",
-            _value(
-                models.GetModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get",
+            models.GetModelEndpointV1Response,
+            {"model_endpoint_id": model_endpoint_id},
+            None,
         )
+        return cast("models.GetModelEndpointV1Response", answer)
 
     async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
         self,
@@ -640,69 +2815,58 @@ class MockService(BaseService):
         model_endpoint_id: str,
         body: models.UpdateModelEndpointV1Request,
     ) -> models.UpdateModelEndpointV1Response:
-        return cast(
-            "models.UpdateModelEndpointV1Response",
-            _value(
-                models.UpdateModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put"
-                ],
-            ),
+        answer = self.engine.answer(
+            "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put",
+            models.UpdateModelEndpointV1Response,
+            {"model_endpoint_id": model_endpoint_id},
+            body,
         )
+        return cast("models.UpdateModelEndpointV1Response", answer)
 
     async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.DeleteModelEndpointV1Response:
-        return cast(
-            "models.DeleteModelEndpointV1Response",
-            _value(
-                models.DeleteModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete",
+            models.DeleteModelEndpointV1Response,
+            {"model_endpoint_id": model_endpoint_id},
+            None,
         )
+        return cast("models.DeleteModelEndpointV1Response", answer)
 
     async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.RestartModelEndpointV1Response:
-        return cast(
-            "models.RestartModelEndpointV1Response",
-            _value(
-                models.RestartModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post",
+            models.RestartModelEndpointV1Response,
+            {"model_endpoint_id": model_endpoint_id},
+            None,
         )
+        return cast("models.RestartModelEndpointV1Response", answer)
 
     async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
         self,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES[
-                    "get_model_endpoints_schema_v1_model_endpoints_schema_json_get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_model_endpoints_schema_v1_model_endpoints_schema_json_get",
+            Any,
+            {},
+            None,
         )
+        return cast("Any", answer)
 
     async def get_model_endpoints_api_v1_model_endpoints_api_get(
         self,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES["get_model_endpoints_api_v1_model_endpoints_api_get"],
-            ),
+        answer = self.engine.answer(
+            "get_model_endpoints_api_v1_model_endpoints_api_get", Any, {}, None
         )
+        return cast("Any", answer)
 
     async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
         self,
@@ -710,60 +2874,52 @@ class MockService(BaseService):
         bundle_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListDockerImageBatchJobBundleV1Response:
-        return cast(
-            "models.ListDockerImageBatchJobBundleV1Response",
-            _value(
-                models.ListDockerImageBatchJobBundleV1Response,
-                MOCK_RESPONSES[
-                    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get",
+            models.ListDockerImageBatchJobBundleV1Response,
+            {},
+            None,
         )
+        return cast("models.ListDockerImageBatchJobBundleV1Response", answer)
 
     async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
         self,
         *,
         body: models.CreateDockerImageBatchJobBundleV1Request,
     ) -> models.CreateDockerImageBatchJobBundleV1Response:
-        return cast(
-            "models.CreateDockerImageBatchJobBundleV1Response",
-            _value(
-                models.CreateDockerImageBatchJobBundleV1Response,
-                MOCK_RESPONSES[
-                    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post",
+            models.CreateDockerImageBatchJobBundleV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateDockerImageBatchJobBundleV1Response", answer)
 
     async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
         self,
         *,
         bundle_name: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
-        return cast(
-            "models.DockerImageBatchJobBundleV1Response",
-            _value(
-                models.DockerImageBatchJobBundleV1Response,
-                MOCK_RESPONSES[
-                    "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get",
+            models.DockerImageBatchJobBundleV1Response,
+            {},
+            None,
         )
+        return cast("models.DockerImageBatchJobBundleV1Response", answer)
 
     async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
         self,
         *,
         docker_image_batch_job_bundle_id: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
-        return cast(
-            "models.DockerImageBatchJobBundleV1Response",
-            _value(
-                models.DockerImageBatchJobBundleV1Response,
-                MOCK_RESPONSES[
-                    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get",
+            models.DockerImageBatchJobBundleV1Response,
+            {"docker_image_batch_job_bundle_id": docker_image_batch_job_bundle_id},
+            None,
         )
+        return cast("models.DockerImageBatchJobBundleV1Response", answer)
 
     async def list_model_endpoints_v1_llm_model_endpoints_get(
         self,
@@ -771,41 +2927,39 @@ class MockService(BaseService):
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListLLMModelEndpointsV1Response:
-        return cast(
-            "models.ListLLMModelEndpointsV1Response",
-            _value(
-                models.ListLLMModelEndpointsV1Response,
-                MOCK_RESPONSES["list_model_endpoints_v1_llm_model_endpoints_get"],
-            ),
+        answer = self.engine.answer(
+            "list_model_endpoints_v1_llm_model_endpoints_get",
+            models.ListLLMModelEndpointsV1Response,
+            {},
+            None,
         )
+        return cast("models.ListLLMModelEndpointsV1Response", answer)
 
     async def create_model_endpoint_v1_llm_model_endpoints_post(
         self,
         *,
         body: models.CreateLLMModelEndpointV1Request,
     ) -> models.CreateLLMModelEndpointV1Response:
-        return cast(
-            "models.CreateLLMModelEndpointV1Response",
-            _value(
-                models.CreateLLMModelEndpointV1Response,
-                MOCK_RESPONSES["create_model_endpoint_v1_llm_model_endpoints_post"],
-            ),
+        answer = self.engine.answer(
+            "create_model_endpoint_v1_llm_model_endpoints_post",
+            models.CreateLLMModelEndpointV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateLLMModelEndpointV1Response", answer)
 
     async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.GetLLMModelEndpointV1Response:
-        return cast(
-            "models.GetLLMModelEndpointV1Response",
-            _value(
-                models.GetLLMModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get",
+            models.GetLLMModelEndpointV1Response,
+            {"model_endpoint_name": model_endpoint_name},
+            None,
         )
+        return cast("models.GetLLMModelEndpointV1Response", answer)
 
     async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
         self,
@@ -813,30 +2967,26 @@ class MockService(BaseService):
         model_endpoint_name: str,
         body: models.UpdateLLMModelEndpointV1Request,
     ) -> models.UpdateLLMModelEndpointV1Response:
-        return cast(
-            "models.UpdateLLMModelEndpointV1Response",
-            _value(
-                models.UpdateLLMModelEndpointV1Response,
-                MOCK_RESPONSES[
-                    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put"
-                ],
-            ),
+        answer = self.engine.answer(
+            "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put",
+            models.UpdateLLMModelEndpointV1Response,
+            {"model_endpoint_name": model_endpoint_name},
+            body,
         )
+        return cast("models.UpdateLLMModelEndpointV1Response", answer)
 
     async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.DeleteLLMEndpointResponse:
-        return cast(
-            "models.DeleteLLMEndpointResponse",
-            _value(
-                models.DeleteLLMEndpointResponse,
-                MOCK_RESPONSES[
-                    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete",
+            models.DeleteLLMEndpointResponse,
+            {"model_endpoint_name": model_endpoint_name},
+            None,
         )
+        return cast("models.DeleteLLMEndpointResponse", answer)
 
     async def create_completion_sync_task_v1_llm_completions_sync_post(
         self,
@@ -844,225 +2994,203 @@ class MockService(BaseService):
         model_endpoint_name: str,
         body: models.CompletionSyncV1Request,
     ) -> models.CompletionSyncV1Response:
-        return cast(
-            "models.CompletionSyncV1Response",
-            _value(
-                models.CompletionSyncV1Response,
-                MOCK_RESPONSES[
-                    "create_completion_sync_task_v1_llm_completions_sync_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "create_completion_sync_task_v1_llm_completions_sync_post",
+            models.CompletionSyncV1Response,
+            {},
+            body,
         )
+        return cast("models.CompletionSyncV1Response", answer)
 
-    async def create_completion_stream_task_v1_llm_completions_stream_post(
+    def create_completion_stream_task_v1_llm_completions_stream_post(
         self,
         *,
         model_endpoint_name: str,
         body: models.CompletionStreamV1Request,
     ) -> AsyncIterator[models.CompletionStreamV1Response]:
-        for _ in range(STREAM_LENGTH):
-            yield cast(
-                "models.CompletionStreamV1Response",
-                _value(
-                    models.CompletionStreamV1Response,
-                    MOCK_CHUNKS[
-                        "create_completion_stream_task_v1_llm_completions_stream_post"
-                    ],
-                ),
-            )
+        return self.engine.stream(
+            "create_completion_stream_task_v1_llm_completions_stream_post",
+            models.CompletionStreamV1Response,
+            {},
+            body,
+        )
 
     async def list_fine_tunes_v1_llm_fine_tunes_get(
         self,
     ) -> models.ListFineTunesResponse:
-        return cast(
-            "models.ListFineTunesResponse",
-            _value(
-                models.ListFineTunesResponse,
-                MOCK_RESPONSES["list_fine_tunes_v1_llm_fine_tunes_get"],
-            ),
+        answer = self.engine.answer(
+            "list_fine_tunes_v1_llm_fine_tunes_get",
+            models.ListFineTunesResponse,
+            {},
+            None,
         )
+        return cast("models.ListFineTunesResponse", answer)
 
     async def create_fine_tune_v1_llm_fine_tunes_post(
         self,
         *,
         body: models.CreateFineTuneRequest,
     ) -> models.CreateFineTuneResponse:
-        return cast(
-            "models.CreateFineTuneResponse",
-            _value(
-                models.CreateFineTuneResponse,
-                MOCK_RESPONSES["create_fine_tune_v1_llm_fine_tunes_post"],
-            ),
+        answer = self.engine.answer(
+            "create_fine_tune_v1_llm_fine_tunes_post",
+            models.CreateFineTuneResponse,
+            {},
+            body,
         )
+        return cast("models.CreateFineTuneResponse", answer)
 
     async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneResponse:
-        return cast(
-            "models.GetFineTuneResponse",
-            _value(
-                models.GetFineTuneResponse,
-                MOCK_RESPONSES["get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get"],
-            ),
+        answer = self.engine.answer(
+            "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get",
+            models.GetFineTuneResponse,
+            {"fine_tune_id": fine_tune_id},
+            None,
         )
+        return cast("models.GetFineTuneResponse", answer)
 
     async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
         self,
         *,
         fine_tune_id: str,
     ) -> models.CancelFineTuneResponse:
-        return cast(
-            "models.CancelFineTuneResponse",
-            _value(
-                models.CancelFineTuneResponse,
-                MOCK_RESPONSES[
-                    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put"
-                ],
-            ),
+        answer = self.engine.answer(
+            "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put",
+            models.CancelFineTuneResponse,
+            {"fine_tune_id": fine_tune_id},
+            None,
         )
+        return cast("models.CancelFineTuneResponse", answer)
 
     async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneEventsResponse:
-        return cast(
-            "models.GetFineTuneEventsResponse",
-            _value(
-                models.GetFineTuneEventsResponse,
-                MOCK_RESPONSES[
-                    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get",
+            models.GetFineTuneEventsResponse,
+            {"fine_tune_id": fine_tune_id},
+            None,
         )
+        return cast("models.GetFineTuneEventsResponse", answer)
 
     async def download_model_endpoint_v1_llm_model_endpoints_download_post(
         self,
         *,
         body: models.ModelDownloadRequest,
     ) -> models.ModelDownloadResponse:
-        return cast(
-            "models.ModelDownloadResponse",
-            _value(
-                models.ModelDownloadResponse,
-                MOCK_RESPONSES[
-                    "download_model_endpoint_v1_llm_model_endpoints_download_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "download_model_endpoint_v1_llm_model_endpoints_download_post",
+            models.ModelDownloadResponse,
+            {},
+            body,
         )
+        return cast("models.ModelDownloadResponse", answer)
 
     async def create_batch_completions_v1_llm_batch_completions_post(
         self,
         *,
         body: models.CreateBatchCompletionsV1Request,
     ) -> models.CreateBatchCompletionsV1Response:
-        return cast(
-            "models.CreateBatchCompletionsV1Response",
-            _value(
-                models.CreateBatchCompletionsV1Response,
-                MOCK_RESPONSES[
-                    "create_batch_completions_v1_llm_batch_completions_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "create_batch_completions_v1_llm_batch_completions_post",
+            models.CreateBatchCompletionsV1Response,
+            {},
+            body,
         )
+        return cast("models.CreateBatchCompletionsV1Response", answer)
 
     async def list_files_v1_files_get(
         self,
     ) -> models.ListFilesResponse:
-        return cast(
-            "models.ListFilesResponse",
-            _value(models.ListFilesResponse, MOCK_RESPONSES["list_files_v1_files_get"]),
+        answer = self.engine.answer(
+            "list_files_v1_files_get", models.ListFilesResponse, {}, None
         )
+        return cast("models.ListFilesResponse", answer)
 
     async def upload_file_v1_files_post(
         self,
         *,
         file: UploadFile,
     ) -> models.UploadFileResponse:
-        return cast(
-            "models.UploadFileResponse",
-            _value(
-                models.UploadFileResponse, MOCK_RESPONSES["upload_file_v1_files_post"]
-            ),
+        answer = self.engine.answer(
+            "upload_file_v1_files_post", models.UploadFileResponse, {}, None
         )
+        return cast("models.UploadFileResponse", answer)
 
     async def get_file_v1_files__file_id__get(
         self,
         *,
         file_id: str,
     ) -> models.GetFileResponse:
-        return cast(
-            "models.GetFileResponse",
-            _value(
-                models.GetFileResponse,
-                MOCK_RESPONSES["get_file_v1_files__file_id__get"],
-            ),
+        answer = self.engine.answer(
+            "get_file_v1_files__file_id__get",
+            models.GetFileResponse,
+            {"file_id": file_id},
+            None,
         )
+        return cast("models.GetFileResponse", answer)
 
     async def delete_file_v1_files__file_id__delete(
         self,
         *,
         file_id: str,
     ) -> models.DeleteFileResponse:
-        return cast(
-            "models.DeleteFileResponse",
-            _value(
-                models.DeleteFileResponse,
-                MOCK_RESPONSES["delete_file_v1_files__file_id__delete"],
-            ),
+        answer = self.engine.answer(
+            "delete_file_v1_files__file_id__delete",
+            models.DeleteFileResponse,
+            {"file_id": file_id},
+            None,
         )
+        return cast("models.DeleteFileResponse", answer)
 
     async def get_file_content_v1_files__file_id__content_get(
         self,
         *,
         file_id: str,
     ) -> models.GetFileContentResponse:
-        return cast(
-            "models.GetFileContentResponse",
-            _value(
-                models.GetFileContentResponse,
-                MOCK_RESPONSES["get_file_content_v1_files__file_id__content_get"],
-            ),
+        answer = self.engine.answer(
+            "get_file_content_v1_files__file_id__content_get",
+            models.GetFileContentResponse,
+            {"file_id": file_id},
+            None,
         )
+        return cast("models.GetFileContentResponse", answer)
 
     async def list_triggers_v1_triggers_get(
         self,
     ) -> models.ListTriggersV1Response:
-        return cast(
-            "models.ListTriggersV1Response",
-            _value(
-                models.ListTriggersV1Response,
-                MOCK_RESPONSES["list_triggers_v1_triggers_get"],
-            ),
+        answer = self.engine.answer(
+            "list_triggers_v1_triggers_get", models.ListTriggersV1Response, {}, None
         )
+        return cast("models.ListTriggersV1Response", answer)
 
     async def create_trigger_v1_triggers_post(
         self,
         *,
         body: models.CreateTriggerV1Request,
     ) -> models.CreateTriggerV1Response:
-        return cast(
-            "models.CreateTriggerV1Response",
-            _value(
-                models.CreateTriggerV1Response,
-                MOCK_RESPONSES["create_trigger_v1_triggers_post"],
-            ),
+        answer = self.engine.answer(
+            "create_trigger_v1_triggers_post", models.CreateTriggerV1Response, {}, body
         )
+        return cast("models.CreateTriggerV1Response", answer)
 
     async def get_trigger_v1_triggers__trigger_id__get(
         self,
         *,
         trigger_id: str,
     ) -> models.GetTriggerV1Response:
-        return cast(
-            "models.GetTriggerV1Response",
-            _value(
-                models.GetTriggerV1Response,
-                MOCK_RESPONSES["get_trigger_v1_triggers__trigger_id__get"],
-            ),
+        answer = self.engine.answer(
+            "get_trigger_v1_triggers__trigger_id__get",
+            models.GetTriggerV1Response,
+            {"trigger_id": trigger_id},
+            None,
         )
+        return cast("models.GetTriggerV1Response", answer)
 
     async def update_trigger_v1_triggers__trigger_id__put(
         self,
@@ -1070,54 +3198,52 @@ class MockService(BaseService):
         trigger_id: str,
         body: models.UpdateTriggerV1Request,
     ) -> models.UpdateTriggerV1Response:
-        return cast(
-            "models.UpdateTriggerV1Response",
-            _value(
-                models.UpdateTriggerV1Response,
-                MOCK_RESPONSES["update_trigger_v1_triggers__trigger_id__put"],
-            ),
+        answer = self.engine.answer(
+            "update_trigger_v1_triggers__trigger_id__put",
+            models.UpdateTriggerV1Response,
+            {"trigger_id": trigger_id},
+            body,
         )
+        return cast("models.UpdateTriggerV1Response", answer)
 
     async def delete_trigger_v1_triggers__trigger_id__delete(
         self,
         *,
         trigger_id: str,
     ) -> models.DeleteTriggerV1Response:
-        return cast(
-            "models.DeleteTriggerV1Response",
-            _value(
-                models.DeleteTriggerV1Response,
-                MOCK_RESPONSES["delete_trigger_v1_triggers__trigger_id__delete"],
-            ),
+        answer = self.engine.answer(
+            "delete_trigger_v1_triggers__trigger_id__delete",
+            models.DeleteTriggerV1Response,
+            {"trigger_id": trigger_id},
+            None,
         )
+        return cast("models.DeleteTriggerV1Response", answer)
 
     async def batch_completions_v2_batch_completions_post(
         self,
         *,
         body: models.CreateBatchCompletionsV2Request,
     ) -> models.BatchCompletionsJob:
-        return cast(
-            "models.BatchCompletionsJob",
-            _value(
-                models.BatchCompletionsJob,
-                MOCK_RESPONSES["batch_completions_v2_batch_completions_post"],
-            ),
+        answer = self.engine.answer(
+            "batch_completions_v2_batch_completions_post",
+            models.BatchCompletionsJob,
+            {},
+            body,
         )
+        return cast("models.BatchCompletionsJob", answer)
 
     async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
         self,
         *,
         batch_completion_id: str,
     ) -> models.GetBatchCompletionV2Response:
-        return cast(
-            "models.GetBatchCompletionV2Response",
-            _value(
-                models.GetBatchCompletionV2Response,
-                MOCK_RESPONSES[
-                    "get_batch_completion_v2_batch_completions__batch_completion_id__get"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_batch_completion_v2_batch_completions__batch_completion_id__get",
+            models.GetBatchCompletionV2Response,
+            {"batch_completion_id": batch_completion_id},
+            None,
         )
+        return cast("models.GetBatchCompletionV2Response", answer)
 
     async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
         self,
@@ -1125,30 +3251,26 @@ class MockService(BaseService):
         batch_completion_id: str,
         body: models.UpdateBatchCompletionsV2Request,
     ) -> models.UpdateBatchCompletionsV2Response:
-        return cast(
-            "models.UpdateBatchCompletionsV2Response",
-            _value(
-                models.UpdateBatchCompletionsV2Response,
-                MOCK_RESPONSES[
-                    "update_batch_completion_v2_batch_completions__batch_completion_id__post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "update_batch_completion_v2_batch_completions__batch_completion_id__post",
+            models.UpdateBatchCompletionsV2Response,
+            {"batch_completion_id": batch_completion_id},
+            body,
         )
+        return cast("models.UpdateBatchCompletionsV2Response", answer)
 
     async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
         self,
         *,
         batch_completion_id: str,
     ) -> models.CancelBatchCompletionsV2Response:
-        return cast(
-            "models.CancelBatchCompletionsV2Response",
-            _value(
-                models.CancelBatchCompletionsV2Response,
-                MOCK_RESPONSES[
-                    "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post"
-                ],
-            ),
+        answer = self.engine.answer(
+            "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post",
+            models.CancelBatchCompletionsV2Response,
+            {"batch_completion_id": batch_completion_id},
+            None,
         )
+        return cast("models.CancelBatchCompletionsV2Response", answer)
 
     async def chat_completion_v2_chat_completions_post(
         self,
@@ -1161,28 +3283,24 @@ class MockService(BaseService):
         | AsyncIterator[models.CreateChatCompletionStreamResponse]
     ):
         if getattr(body, "stream", False):
-            return self._chat_completion_v2_chat_completions_post_chunks()
+            return self.engine.stream(
+                "chat_completion_v2_chat_completions_post",
+                models.CreateChatCompletionStreamResponse,
+                {},
+                body,
+            )
+        answer = self.engine.answer(
+            "chat_completion_v2_chat_completions_post",
+            models.CreateChatCompletionResponse
+            | models.CreateChatCompletionStreamResponse
+            | models.ChatCompletionV2StreamErrorChunk,
+            {},
+            body,
+        )
         return cast(
             "models.CreateChatCompletionResponse | models.CreateChatCompletionStreamResponse | models.ChatCompletionV2StreamErrorChunk",
-            _value(
-                models.CreateChatCompletionResponse
-                | models.CreateChatCompletionStreamResponse
-                | models.ChatCompletionV2StreamErrorChunk,
-                MOCK_RESPONSES["chat_completion_v2_chat_completions_post"],
-            ),
+            answer,
         )
-
-    async def _chat_completion_v2_chat_completions_post_chunks(
-        self,
-    ) -> AsyncIterator[models.CreateChatCompletionStreamResponse]:
-        for _ in range(STREAM_LENGTH):
-            yield cast(
-                "models.CreateChatCompletionStreamResponse",
-                _value(
-                    models.CreateChatCompletionStreamResponse,
-                    MOCK_CHUNKS["chat_completion_v2_chat_completions_post"],
-                ),
-            )
 
     async def completion_v2_completions_post(
         self,
@@ -1194,38 +3312,37 @@ class MockService(BaseService):
         | AsyncIterator[models.CreateCompletionResponse]
     ):
         if getattr(body, "stream", False):
-            return self._completion_v2_completions_post_chunks()
+            return self.engine.stream(
+                "completion_v2_completions_post",
+                models.CreateCompletionResponse,
+                {},
+                body,
+            )
+        answer = self.engine.answer(
+            "completion_v2_completions_post",
+            models.CreateCompletionResponse | models.CompletionV2StreamErrorChunk,
+            {},
+            body,
+        )
         return cast(
             "models.CreateCompletionResponse | models.CompletionV2StreamErrorChunk",
-            _value(
-                models.CreateCompletionResponse | models.CompletionV2StreamErrorChunk,
-                MOCK_RESPONSES["completion_v2_completions_post"],
-            ),
+            answer,
         )
-
-    async def _completion_v2_completions_post_chunks(
-        self,
-    ) -> AsyncIterator[models.CreateCompletionResponse]:
-        for _ in range(STREAM_LENGTH):
-            yield cast(
-                "models.CreateCompletionResponse",
-                _value(
-                    models.CreateCompletionResponse,
-                    MOCK_CHUNKS["completion_v2_completions_post"],
-                ),
-            )
 
     async def healthcheck_healthcheck_get(
         self,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["healthcheck_healthcheck_get"]))
+        answer = self.engine.answer("healthcheck_healthcheck_get", Any, {}, None)
+        return cast("Any", answer)
 
     async def healthcheck_healthz_get(
         self,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["healthcheck_healthz_get"]))
+        answer = self.engine.answer("healthcheck_healthz_get", Any, {}, None)
+        return cast("Any", answer)
 
     async def healthcheck_readyz_get(
         self,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["healthcheck_readyz_get"]))
+        answer = self.engine.answer("healthcheck_readyz_get", Any, {}, None)
+        return cast("Any", answer)

@@ -3712,7 +3712,7 @@ class GetModelEndpointV1Response(BaseModel):
     )
     id: str
     name: str
-    endpoint_type: ModelEndpointType
+    endpoint_type: Annotated[ModelEndpointType, Field(examples=["streaming"])]
     destination: str
     deployment_name: str | None = None
     metadata: dict[str, Any] | None = None

@@ -665,7 +665,8 @@ class BaseService:
     """Every operation answers 501 Not Implemented; subclass and override what you serve.
 
     Streaming operations are async generators: ``yield`` the chunks, each sent as one
-    server-sent event; ``data: [DONE]`` follows the last one.
+    server-sent event; the operation's end event (``data: [DONE]``), if it has one,
+    follows the last.
     """
 
     async def create_batch_job_v1_batch_jobs_post(
@@ -1202,19 +1203,23 @@ class BaseService:
         raise NotImplementedError("healthcheck_readyz_get")
 
 
-async def _sse(chunks: AsyncIterator[Any]) -> AsyncIterator[bytes]:
-    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``."""
+async def _sse(
+    chunks: AsyncIterator[Any], terminator: str | None
+) -> AsyncIterator[bytes]:
+    """Server-sent events: one ``data:`` line per chunk, then ``data: <terminator>``
+    (none when ``terminator`` is None)."""
     async for chunk in chunks:
         if isinstance(chunk, BaseModel):
             data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
         else:
             data = json.dumps(chunk)
         yield f"data: {data}\n\n".encode()
-    yield b"data: [DONE]\n\n"
+    if terminator is not None:
+        yield f"data: {terminator}\n\n".encode()
 
 
-def _stream(chunks: AsyncIterator[Any]) -> StreamingResponse:
-    return StreamingResponse(_sse(chunks), media_type="text/event-stream")
+def _stream(chunks: AsyncIterator[Any], terminator: str | None) -> StreamingResponse:
+    return StreamingResponse(_sse(chunks, terminator), media_type="text/event-stream")
 
 
 async def _call(operation: Callable[[], Awaitable[Any]]) -> Any:
@@ -2271,17 +2276,12 @@ def create_router(service: Service) -> APIRouter:
                             "required": ["data"],
                             "properties": {
                                 "data": {
-                                    "anyOf": [
-                                        {
-                                            "type": "string",
-                                            "contentMediaType": "application/json",
-                                            "contentSchema": {
-                                                "$ref": "#/components/schemas/CompletionStreamV1Response"
-                                            },
-                                        },
-                                        {"const": "[DONE]"},
-                                    ],
-                                    "description": "A JSON chunk; the last event's data is [DONE].",
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": "#/components/schemas/CompletionStreamV1Response"
+                                    },
+                                    "description": "A JSON chunk.",
                                 }
                             },
                         }
@@ -2303,7 +2303,8 @@ def create_router(service: Service) -> APIRouter:
         return _stream(
             service.create_completion_stream_task_v1_llm_completions_stream_post(
                 model_endpoint_name=model_endpoint_name, body=body
-            )
+            ),
+            None,
         )
 
     @router.get(
@@ -2829,7 +2830,7 @@ def create_router(service: Service) -> APIRouter:
     ) -> Any:
         result = await service.chat_completion_v2_chat_completions_post(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result)
+            return _stream(result, "[DONE]")
         return result
 
     @router.post(
@@ -2880,7 +2881,7 @@ def create_router(service: Service) -> APIRouter:
     ) -> Any:
         result = await service.completion_v2_completions_post(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result)
+            return _stream(result, "[DONE]")
         return result
 
     @router.get(
@@ -3011,18 +3012,35 @@ def create_app(service: Service, **kwargs: Any) -> FastAPI:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m llm_engine.server [--host H] [--port P]``: run the mock service."""
+    """``python -m llm_engine.server [--host H] [--port P] [--stateful]
+    [--latency MS] [--error-rate P]``: run the mock service."""
     import argparse
 
     import uvicorn
 
-    from .mock import MockService
+    from .mock import MockOptions, create_mock_app
 
     parser = argparse.ArgumentParser(description=f"Mock {API_TITLE} server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--stateful", action="store_true", help="keep created resources"
+    )
+    parser.add_argument("--latency", type=float, default=0, help="added delay (ms)")
+    parser.add_argument(
+        "--error-rate", type=float, default=0, help="share of injected errors"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the injected errors"
+    )
     args = parser.parse_args(argv)
-    uvicorn.run(create_app(MockService()), host=args.host, port=args.port)
+    options = MockOptions(
+        seed=args.seed,
+        stateful=args.stateful,
+        latency_ms=args.latency,
+        error_rate=args.error_rate,
+    )
+    uvicorn.run(create_mock_app(options), host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

@@ -1529,10 +1529,10 @@ class CompletionsResource:
             | str
         ),
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
         model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1543,12 +1543,188 @@ class CompletionsResource:
     def create(
         self,
         *,
+        model: (
+            Literal[
+                "gpt-4",
+                "gpt-4-0613",
+                "gpt-4-32k",
+                "gpt-4-32k-0613",
+                "gpt-4-vision-preview",
+                "gpt-4o",
+                "gpt-4o-mini",
+                "gpt-4o-2024-08-06",
+                "gpt-3.5-turbo",
+                "gpt-3.5-turbo-0613",
+                "gpt-3.5-turbo-16k",
+                "gpt-3.5-turbo-16k-0613",
+                "gemini-pro",
+                "gemini-1.5-pro-001",
+                "gemini-1.5-pro-preview-0409",
+                "gemini-1.5-pro-preview-0514",
+                "text-davinci-003",
+                "text-davinci-002",
+                "text-curie-001",
+                "text-babbage-001",
+                "text-ada-001",
+                "claude-instant-1",
+                "claude-instant-1.1",
+                "claude-2",
+                "claude-2.0",
+                "llama-7b",
+                "llama-2-7b",
+                "llama-2-7b-chat",
+                "llama-2-13b",
+                "llama-2-13b-chat",
+                "llama-2-70b",
+                "llama-2-70b-chat",
+                "llama-3-8b",
+                "llama-3-8b-instruct",
+                "llama-3-1-8b-instruct",
+                "llama-3-1-70b-instruct",
+                "llama-3-70b-instruct",
+                "Meta-Llama-3-8B-Instruct-RMU",
+                "Meta-Llama-3-8B-Instruct-RR",
+                "Meta-Llama-3-8B-Instruct-DERTA",
+                "Meta-Llama-3-8B-Instruct-LAT",
+                "falcon-7b",
+                "falcon-7b-instruct",
+                "falcon-40b",
+                "falcon-40b-instruct",
+                "mpt-7b",
+                "mpt-7b-instruct",
+                "flan-t5-xxl",
+                "mistral-7b",
+                "mistral-7b-instruct",
+                "mixtral-8x7b",
+                "mixtral-8x7b-instruct",
+                "mixtral-8x22b-instruct",
+                "llm-jp-13b-instruct-full",
+                "llm-jp-13b-instruct-full-dolly",
+                "zephyr-7b-alpha",
+                "zephyr-7b-beta",
+                "zephyr-cat-merged",
+                "codellama-7b",
+                "codellama-7b-instruct",
+                "codellama-13b",
+                "codellama-13b-instruct",
+                "codellama-34b",
+                "codellama-34b-instruct",
+                "phi-3-mini-4k-instruct",
+                "phi-3-cat-merged",
+                "dolphin-2.9-llama3-8b",
+                "dolphin-2.9-llama3-70b",
+            ]
+            | str
+        ),
+        prompt: str,
+        stream: Literal[True],
+        account_id: str | NotGiven = NOT_GIVEN,
+        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
+        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Stream[_m.CreateCompletionResponse]: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        model: (
+            Literal[
+                "gpt-4",
+                "gpt-4-0613",
+                "gpt-4-32k",
+                "gpt-4-32k-0613",
+                "gpt-4-vision-preview",
+                "gpt-4o",
+                "gpt-4o-mini",
+                "gpt-4o-2024-08-06",
+                "gpt-3.5-turbo",
+                "gpt-3.5-turbo-0613",
+                "gpt-3.5-turbo-16k",
+                "gpt-3.5-turbo-16k-0613",
+                "gemini-pro",
+                "gemini-1.5-pro-001",
+                "gemini-1.5-pro-preview-0409",
+                "gemini-1.5-pro-preview-0514",
+                "text-davinci-003",
+                "text-davinci-002",
+                "text-curie-001",
+                "text-babbage-001",
+                "text-ada-001",
+                "claude-instant-1",
+                "claude-instant-1.1",
+                "claude-2",
+                "claude-2.0",
+                "llama-7b",
+                "llama-2-7b",
+                "llama-2-7b-chat",
+                "llama-2-13b",
+                "llama-2-13b-chat",
+                "llama-2-70b",
+                "llama-2-70b-chat",
+                "llama-3-8b",
+                "llama-3-8b-instruct",
+                "llama-3-1-8b-instruct",
+                "llama-3-1-70b-instruct",
+                "llama-3-70b-instruct",
+                "Meta-Llama-3-8B-Instruct-RMU",
+                "Meta-Llama-3-8B-Instruct-RR",
+                "Meta-Llama-3-8B-Instruct-DERTA",
+                "Meta-Llama-3-8B-Instruct-LAT",
+                "falcon-7b",
+                "falcon-7b-instruct",
+                "falcon-40b",
+                "falcon-40b-instruct",
+                "mpt-7b",
+                "mpt-7b-instruct",
+                "flan-t5-xxl",
+                "mistral-7b",
+                "mistral-7b-instruct",
+                "mixtral-8x7b",
+                "mixtral-8x7b-instruct",
+                "mixtral-8x22b-instruct",
+                "llm-jp-13b-instruct-full",
+                "llm-jp-13b-instruct-full-dolly",
+                "zephyr-7b-alpha",
+                "zephyr-7b-beta",
+                "zephyr-cat-merged",
+                "codellama-7b",
+                "codellama-7b-instruct",
+                "codellama-13b",
+                "codellama-13b-instruct",
+                "codellama-34b",
+                "codellama-34b-instruct",
+                "phi-3-mini-4k-instruct",
+                "phi-3-cat-merged",
+                "dolphin-2.9-llama3-8b",
+                "dolphin-2.9-llama3-70b",
+            ]
+            | str
+        ),
+        prompt: str,
+        stream: bool,
+        account_id: str | NotGiven = NOT_GIVEN,
+        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
+        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]: ...
+
+    @overload
+    def create(
+        self,
+        *,
         body: _m.CreateCompletionRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateCompletionResponse: ...
+    ) -> _m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]: ...
 
     def create(
         self,
@@ -1628,16 +1804,16 @@ class CompletionsResource:
             | NotGiven
         ) = NOT_GIVEN,
         prompt: str | NotGiven = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
         model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         body: _m.CreateCompletionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateCompletionResponse:
+    ) -> _m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]:
         """POST /v4/completions: Create Completion
 
         ### Description
@@ -1653,7 +1829,7 @@ class CompletionsResource:
         By default, the endpoint will return the entire response as one whole object. If you would         prefer to stream the completion in real-time, you can achieve this by setting the `stream`         flag to `true`.
         """
         return cast(
-            "_m.CreateCompletionResponse",
+            "_m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]",
             self._client._request(
                 "post",
                 "/v4/completions",
@@ -1664,11 +1840,16 @@ class CompletionsResource:
                     else {
                         "model": model,
                         "prompt": prompt,
+                        "stream": stream,
                         "account_id": account_id,
                         "images": images,
                         "model_parameters": model_parameters,
-                        "stream": stream,
                     }
+                ),
+                stream=(
+                    _m.CreateCompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2210,6 +2391,7 @@ class ModelsResource:
         *,
         model_deployment_id: str,
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -2219,7 +2401,6 @@ class ModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -2235,19 +2416,8 @@ class ModelsResource:
         self,
         *,
         model_deployment_id: str,
-        body: _m.CompletionRequestV2,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse: ...
-
-    def completions(
-        self,
-        *,
-        model_deployment_id: str,
-        prompt: str | NotGiven = NOT_GIVEN,
+        prompt: str,
+        stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -2257,7 +2427,70 @@ class ModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Stream[_m.CompletionResponse]: ...
+
+    @overload
+    def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        prompt: str,
+        stream: bool,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
+
+    @overload
+    def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        body: _m.CompletionRequestV2,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
+
+    def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -2267,7 +2500,7 @@ class ModelsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse:
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]:
         """POST /v4/models/{model_deployment_id}/completions: Generate completion
 
         ### Description
@@ -2281,7 +2514,7 @@ class ModelsResource:
         ```
         """
         return cast(
-            "_m.CompletionResponse",
+            "_m.CompletionResponse | Stream[_m.CompletionResponse]",
             self._client._request(
                 "post",
                 "/v4/models/" + path_param(model_deployment_id) + "/completions",
@@ -2294,6 +2527,7 @@ class ModelsResource:
                     if not isinstance(body, NotGiven)
                     else {
                         "prompt": prompt,
+                        "stream": stream,
                         "model_request_parameters": model_request_parameters,
                         "temperature": temperature,
                         "stop_sequences": stop_sequences,
@@ -2302,12 +2536,16 @@ class ModelsResource:
                         "top_k": top_k,
                         "frequency_penalty": frequency_penalty,
                         "presence_penalty": presence_penalty,
-                        "stream": stream,
                         "logprobs": logprobs,
                         "top_logprobs": top_logprobs,
                         "chat_template": chat_template,
                         "chat_template_kwargs": chat_template_kwargs,
                     }
+                ),
+                stream=(
+                    _m.CompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2324,6 +2562,7 @@ class ModelsResource:
         model_deployment_id: str,
         chat_history: builtins.list[_m.ChatMessageV2],
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -2333,7 +2572,6 @@ class ModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -2349,20 +2587,9 @@ class ModelsResource:
         self,
         *,
         model_deployment_id: str,
-        body: _m.ChatCompletionRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse: ...
-
-    def chat_completions(
-        self,
-        *,
-        model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
-        prompt: str | NotGiven = NOT_GIVEN,
+        chat_history: builtins.list[_m.ChatMessageV2],
+        prompt: str,
+        stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -2372,7 +2599,72 @@ class ModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Stream[_m.CompletionResponse]: ...
+
+    @overload
+    def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        chat_history: builtins.list[_m.ChatMessageV2],
+        prompt: str,
+        stream: bool,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
+
+    @overload
+    def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        body: _m.ChatCompletionRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
+
+    def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
+        prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -2382,7 +2674,7 @@ class ModelsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse:
+    ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]:
         """POST /v4/models/{model_deployment_id}/chat-completions: Generate chat completion
 
         ### Description
@@ -2401,7 +2693,7 @@ class ModelsResource:
         ```
         """
         return cast(
-            "_m.CompletionResponse",
+            "_m.CompletionResponse | Stream[_m.CompletionResponse]",
             self._client._request(
                 "post",
                 "/v4/models/" + path_param(model_deployment_id) + "/chat-completions",
@@ -2415,6 +2707,7 @@ class ModelsResource:
                     else {
                         "chat_history": chat_history,
                         "prompt": prompt,
+                        "stream": stream,
                         "model_request_parameters": model_request_parameters,
                         "temperature": temperature,
                         "stop_sequences": stop_sequences,
@@ -2423,12 +2716,16 @@ class ModelsResource:
                         "top_k": top_k,
                         "frequency_penalty": frequency_penalty,
                         "presence_penalty": presence_penalty,
-                        "stream": stream,
                         "logprobs": logprobs,
                         "top_logprobs": top_logprobs,
                         "chat_template": chat_template,
                         "chat_template_kwargs": chat_template_kwargs,
                     }
+                ),
+                stream=(
+                    _m.CompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -11760,10 +12057,10 @@ class AsyncCompletionsResource:
             | str
         ),
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
         model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -11774,12 +12071,188 @@ class AsyncCompletionsResource:
     async def create(
         self,
         *,
+        model: (
+            Literal[
+                "gpt-4",
+                "gpt-4-0613",
+                "gpt-4-32k",
+                "gpt-4-32k-0613",
+                "gpt-4-vision-preview",
+                "gpt-4o",
+                "gpt-4o-mini",
+                "gpt-4o-2024-08-06",
+                "gpt-3.5-turbo",
+                "gpt-3.5-turbo-0613",
+                "gpt-3.5-turbo-16k",
+                "gpt-3.5-turbo-16k-0613",
+                "gemini-pro",
+                "gemini-1.5-pro-001",
+                "gemini-1.5-pro-preview-0409",
+                "gemini-1.5-pro-preview-0514",
+                "text-davinci-003",
+                "text-davinci-002",
+                "text-curie-001",
+                "text-babbage-001",
+                "text-ada-001",
+                "claude-instant-1",
+                "claude-instant-1.1",
+                "claude-2",
+                "claude-2.0",
+                "llama-7b",
+                "llama-2-7b",
+                "llama-2-7b-chat",
+                "llama-2-13b",
+                "llama-2-13b-chat",
+                "llama-2-70b",
+                "llama-2-70b-chat",
+                "llama-3-8b",
+                "llama-3-8b-instruct",
+                "llama-3-1-8b-instruct",
+                "llama-3-1-70b-instruct",
+                "llama-3-70b-instruct",
+                "Meta-Llama-3-8B-Instruct-RMU",
+                "Meta-Llama-3-8B-Instruct-RR",
+                "Meta-Llama-3-8B-Instruct-DERTA",
+                "Meta-Llama-3-8B-Instruct-LAT",
+                "falcon-7b",
+                "falcon-7b-instruct",
+                "falcon-40b",
+                "falcon-40b-instruct",
+                "mpt-7b",
+                "mpt-7b-instruct",
+                "flan-t5-xxl",
+                "mistral-7b",
+                "mistral-7b-instruct",
+                "mixtral-8x7b",
+                "mixtral-8x7b-instruct",
+                "mixtral-8x22b-instruct",
+                "llm-jp-13b-instruct-full",
+                "llm-jp-13b-instruct-full-dolly",
+                "zephyr-7b-alpha",
+                "zephyr-7b-beta",
+                "zephyr-cat-merged",
+                "codellama-7b",
+                "codellama-7b-instruct",
+                "codellama-13b",
+                "codellama-13b-instruct",
+                "codellama-34b",
+                "codellama-34b-instruct",
+                "phi-3-mini-4k-instruct",
+                "phi-3-cat-merged",
+                "dolphin-2.9-llama3-8b",
+                "dolphin-2.9-llama3-70b",
+            ]
+            | str
+        ),
+        prompt: str,
+        stream: Literal[True],
+        account_id: str | NotGiven = NOT_GIVEN,
+        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
+        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncStream[_m.CreateCompletionResponse]: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        model: (
+            Literal[
+                "gpt-4",
+                "gpt-4-0613",
+                "gpt-4-32k",
+                "gpt-4-32k-0613",
+                "gpt-4-vision-preview",
+                "gpt-4o",
+                "gpt-4o-mini",
+                "gpt-4o-2024-08-06",
+                "gpt-3.5-turbo",
+                "gpt-3.5-turbo-0613",
+                "gpt-3.5-turbo-16k",
+                "gpt-3.5-turbo-16k-0613",
+                "gemini-pro",
+                "gemini-1.5-pro-001",
+                "gemini-1.5-pro-preview-0409",
+                "gemini-1.5-pro-preview-0514",
+                "text-davinci-003",
+                "text-davinci-002",
+                "text-curie-001",
+                "text-babbage-001",
+                "text-ada-001",
+                "claude-instant-1",
+                "claude-instant-1.1",
+                "claude-2",
+                "claude-2.0",
+                "llama-7b",
+                "llama-2-7b",
+                "llama-2-7b-chat",
+                "llama-2-13b",
+                "llama-2-13b-chat",
+                "llama-2-70b",
+                "llama-2-70b-chat",
+                "llama-3-8b",
+                "llama-3-8b-instruct",
+                "llama-3-1-8b-instruct",
+                "llama-3-1-70b-instruct",
+                "llama-3-70b-instruct",
+                "Meta-Llama-3-8B-Instruct-RMU",
+                "Meta-Llama-3-8B-Instruct-RR",
+                "Meta-Llama-3-8B-Instruct-DERTA",
+                "Meta-Llama-3-8B-Instruct-LAT",
+                "falcon-7b",
+                "falcon-7b-instruct",
+                "falcon-40b",
+                "falcon-40b-instruct",
+                "mpt-7b",
+                "mpt-7b-instruct",
+                "flan-t5-xxl",
+                "mistral-7b",
+                "mistral-7b-instruct",
+                "mixtral-8x7b",
+                "mixtral-8x7b-instruct",
+                "mixtral-8x22b-instruct",
+                "llm-jp-13b-instruct-full",
+                "llm-jp-13b-instruct-full-dolly",
+                "zephyr-7b-alpha",
+                "zephyr-7b-beta",
+                "zephyr-cat-merged",
+                "codellama-7b",
+                "codellama-7b-instruct",
+                "codellama-13b",
+                "codellama-13b-instruct",
+                "codellama-34b",
+                "codellama-34b-instruct",
+                "phi-3-mini-4k-instruct",
+                "phi-3-cat-merged",
+                "dolphin-2.9-llama3-8b",
+                "dolphin-2.9-llama3-70b",
+            ]
+            | str
+        ),
+        prompt: str,
+        stream: bool,
+        account_id: str | NotGiven = NOT_GIVEN,
+        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
+        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]: ...
+
+    @overload
+    async def create(
+        self,
+        *,
         body: _m.CreateCompletionRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateCompletionResponse: ...
+    ) -> _m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]: ...
 
     async def create(
         self,
@@ -11859,16 +12332,16 @@ class AsyncCompletionsResource:
             | NotGiven
         ) = NOT_GIVEN,
         prompt: str | NotGiven = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
         model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         body: _m.CreateCompletionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateCompletionResponse:
+    ) -> _m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]:
         """POST /v4/completions: Create Completion
 
         ### Description
@@ -11884,7 +12357,7 @@ class AsyncCompletionsResource:
         By default, the endpoint will return the entire response as one whole object. If you would         prefer to stream the completion in real-time, you can achieve this by setting the `stream`         flag to `true`.
         """
         return cast(
-            "_m.CreateCompletionResponse",
+            "_m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]",
             await self._client._request(
                 "post",
                 "/v4/completions",
@@ -11895,11 +12368,16 @@ class AsyncCompletionsResource:
                     else {
                         "model": model,
                         "prompt": prompt,
+                        "stream": stream,
                         "account_id": account_id,
                         "images": images,
                         "model_parameters": model_parameters,
-                        "stream": stream,
                     }
+                ),
+                stream=(
+                    _m.CreateCompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -12445,6 +12923,7 @@ class AsyncModelsResource:
         *,
         model_deployment_id: str,
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -12454,7 +12933,6 @@ class AsyncModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -12470,19 +12948,8 @@ class AsyncModelsResource:
         self,
         *,
         model_deployment_id: str,
-        body: _m.CompletionRequestV2,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse: ...
-
-    async def completions(
-        self,
-        *,
-        model_deployment_id: str,
-        prompt: str | NotGiven = NOT_GIVEN,
+        prompt: str,
+        stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -12492,7 +12959,70 @@ class AsyncModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncStream[_m.CompletionResponse]: ...
+
+    @overload
+    async def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        prompt: str,
+        stream: bool,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
+
+    @overload
+    async def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        body: _m.CompletionRequestV2,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
+
+    async def completions(
+        self,
+        *,
+        model_deployment_id: str,
+        prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -12502,7 +13032,7 @@ class AsyncModelsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse:
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]:
         """POST /v4/models/{model_deployment_id}/completions: Generate completion
 
         ### Description
@@ -12516,7 +13046,7 @@ class AsyncModelsResource:
         ```
         """
         return cast(
-            "_m.CompletionResponse",
+            "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
             await self._client._request(
                 "post",
                 "/v4/models/" + path_param(model_deployment_id) + "/completions",
@@ -12529,6 +13059,7 @@ class AsyncModelsResource:
                     if not isinstance(body, NotGiven)
                     else {
                         "prompt": prompt,
+                        "stream": stream,
                         "model_request_parameters": model_request_parameters,
                         "temperature": temperature,
                         "stop_sequences": stop_sequences,
@@ -12537,12 +13068,16 @@ class AsyncModelsResource:
                         "top_k": top_k,
                         "frequency_penalty": frequency_penalty,
                         "presence_penalty": presence_penalty,
-                        "stream": stream,
                         "logprobs": logprobs,
                         "top_logprobs": top_logprobs,
                         "chat_template": chat_template,
                         "chat_template_kwargs": chat_template_kwargs,
                     }
+                ),
+                stream=(
+                    _m.CompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -12559,6 +13094,7 @@ class AsyncModelsResource:
         model_deployment_id: str,
         chat_history: builtins.list[_m.ChatMessageV2],
         prompt: str,
+        stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -12568,7 +13104,6 @@ class AsyncModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -12584,20 +13119,9 @@ class AsyncModelsResource:
         self,
         *,
         model_deployment_id: str,
-        body: _m.ChatCompletionRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse: ...
-
-    async def chat_completions(
-        self,
-        *,
-        model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
-        prompt: str | NotGiven = NOT_GIVEN,
+        chat_history: builtins.list[_m.ChatMessageV2],
+        prompt: str,
+        stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
@@ -12607,7 +13131,72 @@ class AsyncModelsResource:
         top_k: float | NotGiven = NOT_GIVEN,
         frequency_penalty: float | NotGiven = NOT_GIVEN,
         presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncStream[_m.CompletionResponse]: ...
+
+    @overload
+    async def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        chat_history: builtins.list[_m.ChatMessageV2],
+        prompt: str,
+        stream: bool,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
+        logprobs: bool | NotGiven = NOT_GIVEN,
+        top_logprobs: int | NotGiven = NOT_GIVEN,
+        chat_template: str | NotGiven = NOT_GIVEN,
+        chat_template_kwargs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
+
+    @overload
+    async def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        body: _m.ChatCompletionRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
+
+    async def chat_completions(
+        self,
+        *,
+        model_deployment_id: str,
+        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
+        prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        temperature: float | NotGiven = NOT_GIVEN,
+        stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
+        max_tokens: int | NotGiven = NOT_GIVEN,
+        top_p: float | NotGiven = NOT_GIVEN,
+        top_k: float | NotGiven = NOT_GIVEN,
+        frequency_penalty: float | NotGiven = NOT_GIVEN,
+        presence_penalty: float | NotGiven = NOT_GIVEN,
         logprobs: bool | NotGiven = NOT_GIVEN,
         top_logprobs: int | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
@@ -12617,7 +13206,7 @@ class AsyncModelsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CompletionResponse:
+    ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]:
         """POST /v4/models/{model_deployment_id}/chat-completions: Generate chat completion
 
         ### Description
@@ -12636,7 +13225,7 @@ class AsyncModelsResource:
         ```
         """
         return cast(
-            "_m.CompletionResponse",
+            "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
             await self._client._request(
                 "post",
                 "/v4/models/" + path_param(model_deployment_id) + "/chat-completions",
@@ -12650,6 +13239,7 @@ class AsyncModelsResource:
                     else {
                         "chat_history": chat_history,
                         "prompt": prompt,
+                        "stream": stream,
                         "model_request_parameters": model_request_parameters,
                         "temperature": temperature,
                         "stop_sequences": stop_sequences,
@@ -12658,12 +13248,16 @@ class AsyncModelsResource:
                         "top_k": top_k,
                         "frequency_penalty": frequency_penalty,
                         "presence_penalty": presence_penalty,
-                        "stream": stream,
                         "logprobs": logprobs,
                         "top_logprobs": top_logprobs,
                         "chat_template": chat_template,
                         "chat_template_kwargs": chat_template_kwargs,
                     }
+                ),
+                stream=(
+                    _m.CompletionResponse
+                    if stream is True or getattr(body, "stream", None) is True
+                    else None
                 ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

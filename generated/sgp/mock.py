@@ -2,9 +2,14 @@
 # Regenerate: apismith generate --spec <spec file> --out <the folder holding MANIFEST.json>
 """A mock SGP service: every operation answers a schema-valid response.
 
-Responses are minimal valid instances of the response schemas (required fields only;
-enums, consts, constraints and formats honoured). Streaming operations send a few
-chunks, then ``data: [DONE]``. Run it: ``python -m sgp.server``.
+Responses are realistic instances of the response schemas, computed when the package was
+generated: every property present, arrays of one to three items, formats, patterns,
+enums and bounds honoured, the spec's examples where they fit. Path parameters are echoed
+into the response fields of the same name. Streaming operations send several chunks.
+
+Run it: ``python -m sgp.server`` (``--stateful``, ``--latency MS``,
+``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
+answer required fields only (``--required-only``). See :func:`create_mock_app`.
 """
 
 from __future__ import annotations
@@ -13,1166 +18,9629 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any, cast
 
-from fastapi import UploadFile
-from pydantic import TypeAdapter
+from fastapi import FastAPI, UploadFile
 
 from . import models
-from .server import BaseService
+from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockService"]
+__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
 
-# operation name -> minimal valid response body (JSON)
+# operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = {
     "get_knowledge_bases": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "knowledge_base_id": "knowledge_base_id-946",
+                "vector_store_id": "vector_store_id-271",
+                "knowledge_base_name": "knowledge_base_name-39",
+                "embedding_config": {
+                    "type": "models_api",
+                    "model_deployment_id": "model_deployment_id-694",
+                },
+                "metadata": {},
+                "created_at": "created_at-839",
+                "updated_at": "updated_at-91",
+                "connections": [
+                    {
+                        "deletion_status": "DELETING",
+                        "last_uploaded_at": "2024-07-03T12:13:36Z",
+                        "knowledge_base_data_source": {
+                            "name": "name-565",
+                            "description": "description-783",
+                            "data_source_config": {
+                                "source": "S3",
+                                "s3_bucket": "s3_bucket-114",
+                                "s3_prefix": "s3_prefix-651",
+                                "aws_region": "aws_region-722",
+                                "aws_account_id": "000000000000",
+                            },
+                            "id": "id-213",
+                            "created_at": "2024-06-20T13:33:47Z",
+                            "updated_at": "2024-10-25T04:45:11Z",
+                            "created_by_user_id": "created_by_user_id-260",
+                            "account_id": "account_id-562",
+                        },
+                    },
+                    {
+                        "deletion_status": "DELETING",
+                        "last_uploaded_at": "2024-11-14T05:10:20Z",
+                        "knowledge_base_data_source": {
+                            "name": "name-810",
+                            "description": "description-45",
+                            "data_source_config": {
+                                "source": "S3",
+                                "s3_bucket": "s3_bucket-470",
+                                "s3_prefix": "s3_prefix-641",
+                                "aws_region": "aws_region-891",
+                                "aws_account_id": "000000000000",
+                            },
+                            "id": "id-894",
+                            "created_at": "2024-09-17T02:06:05Z",
+                            "updated_at": "2024-11-23T21:55:45Z",
+                            "created_by_user_id": "created_by_user_id-896",
+                            "account_id": "account_id-392",
+                        },
+                    },
+                    {
+                        "deletion_status": "DELETING",
+                        "last_uploaded_at": "2024-11-11T06:45:20Z",
+                        "knowledge_base_data_source": {
+                            "name": "name-833",
+                            "description": "description-813",
+                            "data_source_config": {
+                                "source": "S3",
+                                "s3_bucket": "s3_bucket-112",
+                                "s3_prefix": "s3_prefix-439",
+                                "aws_region": "aws_region-849",
+                                "aws_account_id": "000000000000",
+                            },
+                            "id": "id-267",
+                            "created_at": "2024-02-15T03:49:33Z",
+                            "updated_at": "2024-05-08T00:17:37Z",
+                            "created_by_user_id": "created_by_user_id-96",
+                            "account_id": "account_id-362",
+                        },
+                    },
+                ],
+                "artifacts_status": {
+                    "artifacts_chunking": 30,
+                    "artifacts_embedding": 39,
+                    "artifacts_completed": 3,
+                    "artifacts_pending": 79,
+                    "artifacts_uploading": 75,
+                    "artifacts_failed": 77,
+                },
+                "artifact_count": 48,
+                "cluster_status": "cluster_status-598",
+            }
+        ],
+        "total_item_count": 75,
+        "current_page": 10,
+        "items_per_page": 4,
     },
-    "post_v2_knowledge_bases": {"knowledge_base_id": "a"},
+    "post_v2_knowledge_bases": {"knowledge_base_id": "knowledge_base_id-698"},
     "get_v2_knowledge_bases_knowledge_base_id": {
-        "knowledge_base_id": "a",
-        "vector_store_id": "a",
-        "knowledge_base_name": "a",
-        "embedding_config": {"type": "models_api", "model_deployment_id": "a"},
-        "created_at": "a",
+        "knowledge_base_id": "knowledge_base_id-946",
+        "vector_store_id": "vector_store_id-271",
+        "knowledge_base_name": "knowledge_base_name-39",
+        "embedding_config": {
+            "type": "models_api",
+            "model_deployment_id": "model_deployment_id-694",
+        },
+        "metadata": {},
+        "created_at": "created_at-839",
+        "updated_at": "updated_at-91",
+        "connections": [
+            {
+                "deletion_status": "DELETING",
+                "last_uploaded_at": "2024-07-03T12:13:36Z",
+                "knowledge_base_data_source": {
+                    "name": "name-565",
+                    "description": "description-783",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-114",
+                        "s3_prefix": "s3_prefix-651",
+                        "aws_region": "aws_region-722",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-213",
+                    "created_at": "2024-06-20T13:33:47Z",
+                    "updated_at": "2024-10-25T04:45:11Z",
+                    "created_by_user_id": "created_by_user_id-260",
+                    "account_id": "account_id-562",
+                },
+            },
+            {
+                "deletion_status": "DELETING",
+                "last_uploaded_at": "2024-11-14T05:10:20Z",
+                "knowledge_base_data_source": {
+                    "name": "name-810",
+                    "description": "description-45",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-470",
+                        "s3_prefix": "s3_prefix-641",
+                        "aws_region": "aws_region-891",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-894",
+                    "created_at": "2024-09-17T02:06:05Z",
+                    "updated_at": "2024-11-23T21:55:45Z",
+                    "created_by_user_id": "created_by_user_id-896",
+                    "account_id": "account_id-392",
+                },
+            },
+            {
+                "deletion_status": "DELETING",
+                "last_uploaded_at": "2024-11-11T06:45:20Z",
+                "knowledge_base_data_source": {
+                    "name": "name-833",
+                    "description": "description-813",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-112",
+                        "s3_prefix": "s3_prefix-439",
+                        "aws_region": "aws_region-849",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-267",
+                    "created_at": "2024-02-15T03:49:33Z",
+                    "updated_at": "2024-05-08T00:17:37Z",
+                    "created_by_user_id": "created_by_user_id-96",
+                    "account_id": "account_id-362",
+                },
+            },
+        ],
+        "artifacts_status": {
+            "artifacts_chunking": 30,
+            "artifacts_embedding": 39,
+            "artifacts_completed": 3,
+            "artifacts_pending": 79,
+            "artifacts_uploading": 75,
+            "artifacts_failed": 77,
+        },
+        "artifact_count": 48,
+        "cluster_status": "cluster_status-598",
     },
     "delete_v2_knowledge_bases_knowledge_base_id": {
-        "deleted": False,
-        "knowledge_base_id": "a",
+        "deleted": True,
+        "knowledge_base_id": "knowledge_base_id-282",
     },
-    "get_knowledge_bases_knowledge_base_id_async_jobs": [],
-    "get_v2_knowledge_bases_knowledge_base_id_chunks": {"chunks": []},
+    "get_knowledge_bases_knowledge_base_id_async_jobs": [
+        {
+            "job_type": "evaluation-auto-eval",
+            "parent_job_id": "parent_job_id-510",
+            "status": "status-276",
+            "progress": {},
+            "job_metadata": {},
+            "id": "id-237",
+            "created_at": "2024-08-14T11:22:58Z",
+            "account_id": "account_id-619",
+            "updated_at": "2024-10-26T11:07:42Z",
+            "created_by_user_id": "created_by_user_id-161",
+        },
+        {
+            "job_type": "evaluation-auto-eval",
+            "parent_job_id": "parent_job_id-243",
+            "status": "status-956",
+            "progress": {},
+            "job_metadata": {},
+            "id": "id-796",
+            "created_at": "2024-04-26T18:37:56Z",
+            "account_id": "account_id-952",
+            "updated_at": "2024-06-18T19:00:56Z",
+            "created_by_user_id": "created_by_user_id-685",
+        },
+        {
+            "job_type": "evaluation-auto-eval",
+            "parent_job_id": "parent_job_id-867",
+            "status": "status-378",
+            "progress": {},
+            "job_metadata": {},
+            "id": "id-479",
+            "created_at": "2024-09-30T03:02:12Z",
+            "account_id": "account_id-559",
+            "updated_at": "2024-10-23T07:12:24Z",
+            "created_by_user_id": "created_by_user_id-703",
+        },
+    ],
+    "get_v2_knowledge_bases_knowledge_base_id_chunks": {
+        "chunks": [
+            {
+                "chunk_id": "chunk_id-484",
+                "text": "text-435",
+                "embedding": [12.4, 55.9],
+                "metadata": {},
+                "user_supplied_metadata": {},
+                "attachment_url": "https://example.com/attachment-url-259",
+                "title": "title-746",
+            },
+            {
+                "chunk_id": "chunk_id-846",
+                "text": "text-822",
+                "embedding": [12.6, 61.5],
+                "metadata": {},
+                "user_supplied_metadata": {},
+                "attachment_url": "https://example.com/attachment-url-18",
+                "title": "title-801",
+            },
+            {
+                "chunk_id": "chunk_id-350",
+                "text": "text-452",
+                "embedding": [71.6],
+                "metadata": {},
+                "user_supplied_metadata": {},
+                "attachment_url": "https://example.com/attachment-url-330",
+                "title": "title-136",
+            },
+        ]
+    },
     "post_v2_knowledge_bases_knowledge_base_id_query": {},
     "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete": {
-        "artifacts_to_delete": {}
+        "artifacts_to_delete": {"key": 12},
+        "deletion_workflow_id": "deletion_workflow_id-374",
     },
-    "post_knowledge_bases_knowledge_base_id_upload_files": {"upload_ids": []},
+    "post_knowledge_bases_knowledge_base_id_upload_files": {
+        "upload_ids": ["upload_ids-609", "upload_ids-127", "upload_ids-690"]
+    },
     "get_knowledge_bases_knowledge_base_id_uploads": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "id": "id-687",
+                "knowledge_base_id": "knowledge_base_id-656",
+                "data_source_idempotency_key": "data_source_idempotency-738",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-114",
+                    "s3_prefix": "s3_prefix-651",
+                    "aws_region": "aws_region-722",
+                    "aws_account_id": "000000000000",
+                },
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-776",
+                    "chunk_size": 82,
+                    "chunk_overlap": 39,
+                },
+                "created_at": "created_at-134",
+                "updated_at": "updated_at-190",
+                "status": "status-761",
+                "status_reason": "status_reason-599",
+                "created_by_schedule_id": "created_by_schedule_id-81",
+            },
+            {
+                "id": "id-178",
+                "knowledge_base_id": "knowledge_base_id-714",
+                "data_source_idempotency_key": "data_source_idempotency-939",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-470",
+                    "s3_prefix": "s3_prefix-641",
+                    "aws_region": "aws_region-891",
+                    "aws_account_id": "000000000000",
+                },
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-860",
+                    "chunk_size": 33,
+                    "chunk_overlap": 60,
+                },
+                "created_at": "created_at-18",
+                "updated_at": "updated_at-482",
+                "status": "status-302",
+                "status_reason": "status_reason-258",
+                "created_by_schedule_id": "created_by_schedule_id-754",
+            },
+            {
+                "id": "id-8",
+                "knowledge_base_id": "knowledge_base_id-397",
+                "data_source_idempotency_key": "data_source_idempotency-489",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-112",
+                    "s3_prefix": "s3_prefix-439",
+                    "aws_region": "aws_region-849",
+                    "aws_account_id": "000000000000",
+                },
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-849",
+                    "chunk_size": 40,
+                    "chunk_overlap": 59,
+                },
+                "created_at": "created_at-162",
+                "updated_at": "updated_at-353",
+                "status": "status-315",
+                "status_reason": "status_reason-795",
+                "created_by_schedule_id": "created_by_schedule_id-963",
+            },
+        ],
+        "total_item_count": 12,
+        "current_page": 13,
+        "items_per_page": 14,
     },
-    "post_v2_knowledge_bases_knowledge_base_id_uploads": {"upload_id": "a"},
+    "post_v2_knowledge_bases_knowledge_base_id_uploads": {"upload_id": "upload_id-830"},
     "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": {
-        "upload_id": "a",
+        "upload_id": "upload_id-753",
         "data_source_config": {
             "source": "S3",
-            "s3_bucket": "a",
-            "aws_region": "a",
+            "s3_bucket": "s3_bucket-114",
+            "s3_prefix": "s3_prefix-651",
+            "aws_region": "aws_region-722",
             "aws_account_id": "000000000000",
         },
-        "created_at": "a",
-        "updated_at": "a",
-        "status": "Running",
-        "artifacts_status": {
-            "artifacts_chunking": 0,
-            "artifacts_embedding": 0,
-            "artifacts_completed": 0,
-            "artifacts_pending": 0,
-            "artifacts_uploading": 0,
-            "artifacts_failed": 0,
+        "chunking_strategy_config": {
+            "strategy": "character",
+            "separator": "separator-776",
+            "chunk_size": 82,
+            "chunk_overlap": 39,
         },
-        "artifacts": [],
+        "created_at": "created_at-532",
+        "updated_at": "updated_at-482",
+        "status": "Running",
+        "status_reason": "status_reason-415",
+        "artifacts_status": {
+            "artifacts_chunking": 30,
+            "artifacts_embedding": 39,
+            "artifacts_completed": 3,
+            "artifacts_pending": 79,
+            "artifacts_uploading": 75,
+            "artifacts_failed": 77,
+        },
+        "artifacts": [
+            {
+                "artifact_id": "artifact_id-780",
+                "artifact_name": "artifact_name-872",
+                "artifact_uri": "https://example.com/artifact-uri-888",
+                "artifact_uri_public": "artifact_uri_public-982",
+                "status": "status-703",
+                "status_reason": "status_reason-181",
+                "source": "S3",
+                "chunks_status": {
+                    "chunks_completed": 6,
+                    "chunks_pending": 30,
+                    "chunks_failed": 58,
+                },
+                "updated_at": "2024-12-25T08:06:35Z",
+            },
+            {
+                "artifact_id": "artifact_id-402",
+                "artifact_name": "artifact_name-184",
+                "artifact_uri": "https://example.com/artifact-uri-528",
+                "artifact_uri_public": "artifact_uri_public-970",
+                "status": "status-584",
+                "status_reason": "status_reason-903",
+                "source": "S3",
+                "chunks_status": {
+                    "chunks_completed": 73,
+                    "chunks_pending": 55,
+                    "chunks_failed": 29,
+                },
+                "updated_at": "2024-06-04T11:58:19Z",
+            },
+            {
+                "artifact_id": "artifact_id-115",
+                "artifact_name": "artifact_name-96",
+                "artifact_uri": "https://example.com/artifact-uri-971",
+                "artifact_uri_public": "artifact_uri_public-837",
+                "status": "status-1",
+                "status_reason": "status_reason-306",
+                "source": "S3",
+                "chunks_status": {
+                    "chunks_completed": 49,
+                    "chunks_pending": 34,
+                    "chunks_failed": 53,
+                },
+                "updated_at": "2024-12-31T02:40:56Z",
+            },
+        ],
+        "created_by_schedule_id": "created_by_schedule_id-646",
     },
     "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel": {
-        "upload_id": "a",
+        "upload_id": "upload_id-311",
         "canceled": False,
     },
     "get_knowledge_bases_knowledge_base_id_artifacts": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "artifact_id": "artifact_id-78",
+                "artifact_name": "artifact_name-799",
+                "artifact_uri": "https://example.com/artifact-uri-745",
+                "artifact_uri_public": "artifact_uri_public-995",
+                "status": "Pending",
+                "status_reason": "status_reason-254",
+                "source": "S3",
+                "chunks_status": {
+                    "chunks_completed": 90,
+                    "chunks_pending": 40,
+                    "chunks_failed": 7,
+                },
+                "created_at": "2024-12-13T02:28:07Z",
+                "updated_at": "2024-07-25T07:18:51Z",
+            },
+            {
+                "artifact_id": "artifact_id-735",
+                "artifact_name": "artifact_name-347",
+                "artifact_uri": "https://example.com/artifact-uri-127",
+                "artifact_uri_public": "artifact_uri_public-498",
+                "status": "Pending",
+                "status_reason": "status_reason-876",
+                "source": "S3",
+                "chunks_status": {
+                    "chunks_completed": 48,
+                    "chunks_pending": 11,
+                    "chunks_failed": 9,
+                },
+                "created_at": "2024-09-30T08:23:35Z",
+                "updated_at": "2024-08-22T01:01:31Z",
+            },
+        ],
+        "total_item_count": 25,
+        "current_page": 74,
+        "items_per_page": 75,
     },
     "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
-        "artifact_id": "a",
-        "artifact_name": "a",
-        "artifact_uri": "a",
-        "status": "a",
+        "artifact_id": "artifact_id-939",
+        "artifact_name": "artifact_name-753",
+        "artifact_uri": "https://example.com/artifact-uri-22",
+        "artifact_uri_public": "artifact_uri_public-585",
+        "status": "status-203",
+        "status_reason": "status_reason-345",
         "source": "S3",
         "chunks_status": {
-            "chunks_completed": 0,
-            "chunks_pending": 0,
-            "chunks_failed": 0,
+            "chunks_completed": 6,
+            "chunks_pending": 30,
+            "chunks_failed": 58,
         },
-        "chunks": [],
+        "updated_at": "2024-08-23T08:26:18Z",
+        "chunks": [
+            {
+                "chunk_id": "chunk_id-793",
+                "upload_status": "Embedding",
+                "status_reason": "status_reason-349",
+                "text": "text-9",
+                "chunk_position": 70,
+                "embedding": [29.6, 86.7],
+                "metadata": {},
+                "user_supplied_metadata": {},
+            }
+        ],
     },
     "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
         "deleted": False,
-        "artifact_id": "a",
+        "artifact_id": "artifact_id-454",
     },
     "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": {},
     "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete": {
-        "artifact_ids": []
+        "artifact_ids": ["artifact_ids-490", "artifact_ids-945", "artifact_ids-551"]
     },
-    "post_v2_chunks_rank": {"relevant_chunks": []},
-    "post_v2_chunks_synthesis": {"response": "a"},
-    "post_v2_agents_execute": {"action": "tool_request", "context": {}},
-    "post_v2_completions": {"completion": {"text": "a"}},
+    "post_v2_chunks_rank": {
+        "relevant_chunks": [
+            {
+                "chunk_id": "chunk_id-369",
+                "text": "text-332",
+                "embedding": [2.4, 92.3, 22.9],
+                "metadata": {},
+                "user_supplied_metadata": {},
+                "attachment_url": "https://example.com/attachment-url-86",
+                "title": "title-640",
+                "score": 89.5,
+            },
+            {
+                "chunk_id": "chunk_id-897",
+                "text": "text-111",
+                "embedding": [63.4],
+                "metadata": {},
+                "user_supplied_metadata": {},
+                "attachment_url": "https://example.com/attachment-url-288",
+                "title": "title-331",
+                "score": 18.5,
+            },
+        ]
+    },
+    "post_v2_chunks_synthesis": {
+        "response": "response-96",
+        "source_nodes": [
+            {
+                "node": {
+                    "text": "text-761",
+                    "embedding": [100.0, 96.3, 95.9],
+                    "extra_info": {},
+                    "relationships": {
+                        "key": {
+                            "node_id": "node_id-329",
+                            "node_type": "node_type-893",
+                            "metadata": {},
+                            "hash": "hash-307",
+                        }
+                    },
+                    "id_": "id-53",
+                    "hash": "hash-161",
+                    "start_char_idx": 64,
+                    "end_char_idx": 73,
+                },
+                "score": 52.1,
+            },
+            {
+                "node": {
+                    "text": "text-759",
+                    "embedding": [61.0, 82.1],
+                    "extra_info": {},
+                    "relationships": {
+                        "key": {
+                            "node_id": "node_id-598",
+                            "node_type": "node_type-442",
+                            "metadata": {},
+                            "hash": "hash-147",
+                        }
+                    },
+                    "id_": "id-872",
+                    "hash": "hash-478",
+                    "start_char_idx": 10,
+                    "end_char_idx": 47,
+                },
+                "score": 9.9,
+            },
+        ],
+        "metadata": {"key": {}},
+    },
+    "post_v2_agents_execute": {
+        "action": "tool_request",
+        "context": {
+            "content": "content-819",
+            "tool_request": {"name": "name-331", "arguments": "arguments-909"},
+        },
+    },
+    "post_v2_completions": {
+        "completion": {
+            "text": "text-714",
+            "finish_reason": "finish_reason-56",
+            "response_metadata": {},
+        },
+        "token_usage": {"prompt": 22, "completion": 11, "total": 31},
+    },
     "post_v2_chat_completions": {
-        "chat_completion": {"message": {"role": "user", "content": "a"}}
+        "chat_completion": {
+            "message": {"role": "user", "content": "content-565"},
+            "finish_reason": "finish_reason-298",
+        },
+        "token_usage": {"prompt": 22, "completion": 11, "total": 31},
     },
-    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": {},
-    "post_v3_models_model_deployment_id_embeddings": {"embeddings": []},
-    "post_v3_models_model_deployment_id_rerankings": {"chunk_scores": []},
-    "post_models_model_deployment_id_completions": {"completions": []},
-    "post_v4_models_model_deployment_id_chat_completions": {"completions": []},
+    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": {
+        "status": "status-123",
+        "status_code": 33,
+        "error_message": "error_message-150",
+    },
+    "post_v3_models_model_deployment_id_embeddings": {
+        "embeddings": [["embedding_response_embed-12", [7.0, 69.7]]],
+        "tokens_used": 50,
+    },
+    "post_v3_models_model_deployment_id_rerankings": {
+        "chunk_scores": [34.6, 52.1],
+        "tokens_used": 6,
+    },
+    "post_models_model_deployment_id_completions": {
+        "finish_reason": "finish_reason-845",
+        "prompt_tokens": 66,
+        "response_tokens": 23,
+        "completions": [
+            ["completion_response_comp-800", ["completion_response_comp-485"]],
+            [
+                "completion_response_comp-73",
+                [
+                    "completion_response_comp-584",
+                    "completion_response_comp-152",
+                    "completion_response_comp-283",
+                ],
+            ],
+            [
+                "completion_response_comp-780",
+                ["completion_response_comp-216", "completion_response_comp-992"],
+            ],
+        ],
+        "choices": [
+            {
+                "index": 49,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-983",
+                            "bytes": [41, 89],
+                            "logprob": 1.9,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-419",
+                                    "bytes": [28, 63],
+                                    "logprob": 14.4,
+                                },
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                            ],
+                        },
+                        {
+                            "token": "token-797",
+                            "bytes": [22],
+                            "logprob": 56.9,
+                            "top_logprobs": [
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                },
+                            ],
+                        },
+                    ]
+                },
+            },
+            {
+                "index": 72,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-797",
+                            "bytes": [22],
+                            "logprob": 56.9,
+                            "top_logprobs": [
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                },
+                            ],
+                        },
+                        {
+                            "token": "token-210",
+                            "bytes": [15, 72],
+                            "logprob": 2.8,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-8",
+                                    "bytes": [70, 13],
+                                    "logprob": 72.9,
+                                },
+                                {"token": "token-642", "bytes": [98], "logprob": 5.8},
+                            ],
+                        },
+                        {
+                            "token": "token-759",
+                            "bytes": [52],
+                            "logprob": 37.3,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                }
+                            ],
+                        },
+                    ]
+                },
+            },
+            {
+                "index": 17,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-17",
+                            "bytes": [86],
+                            "logprob": 63.6,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-402",
+                                    "bytes": [94, 11],
+                                    "logprob": 20.1,
+                                },
+                                {
+                                    "token": "token-123",
+                                    "bytes": [84, 67],
+                                    "logprob": 51.4,
+                                },
+                            ],
+                        }
+                    ]
+                },
+            },
+        ],
+    },
+    "post_v4_models_model_deployment_id_chat_completions": {
+        "finish_reason": "finish_reason-845",
+        "prompt_tokens": 66,
+        "response_tokens": 23,
+        "completions": [
+            ["completion_response_comp-800", ["completion_response_comp-485"]],
+            [
+                "completion_response_comp-73",
+                [
+                    "completion_response_comp-584",
+                    "completion_response_comp-152",
+                    "completion_response_comp-283",
+                ],
+            ],
+            [
+                "completion_response_comp-780",
+                ["completion_response_comp-216", "completion_response_comp-992"],
+            ],
+        ],
+        "choices": [
+            {
+                "index": 49,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-983",
+                            "bytes": [41, 89],
+                            "logprob": 1.9,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-419",
+                                    "bytes": [28, 63],
+                                    "logprob": 14.4,
+                                },
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                            ],
+                        },
+                        {
+                            "token": "token-797",
+                            "bytes": [22],
+                            "logprob": 56.9,
+                            "top_logprobs": [
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                },
+                            ],
+                        },
+                    ]
+                },
+            },
+            {
+                "index": 72,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-797",
+                            "bytes": [22],
+                            "logprob": 56.9,
+                            "top_logprobs": [
+                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                },
+                            ],
+                        },
+                        {
+                            "token": "token-210",
+                            "bytes": [15, 72],
+                            "logprob": 2.8,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-126",
+                                    "bytes": [60, 37, 36],
+                                    "logprob": 75.4,
+                                },
+                                {
+                                    "token": "token-8",
+                                    "bytes": [70, 13],
+                                    "logprob": 72.9,
+                                },
+                                {"token": "token-642", "bytes": [98], "logprob": 5.8},
+                            ],
+                        },
+                        {
+                            "token": "token-759",
+                            "bytes": [52],
+                            "logprob": 37.3,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-162",
+                                    "bytes": [93, 85, 23],
+                                    "logprob": 23.5,
+                                }
+                            ],
+                        },
+                    ]
+                },
+            },
+            {
+                "index": 17,
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "token-17",
+                            "bytes": [86],
+                            "logprob": 63.6,
+                            "top_logprobs": [
+                                {
+                                    "token": "token-402",
+                                    "bytes": [94, 11],
+                                    "logprob": 20.1,
+                                },
+                                {
+                                    "token": "token-123",
+                                    "bytes": [84, 67],
+                                    "logprob": 51.4,
+                                },
+                            ],
+                        }
+                    ]
+                },
+            },
+        ],
+    },
     "get_models_model_instance_id_deployments": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-442",
+                "model_creation_parameters": {},
+                "model_endpoint_id": "model_endpoint_id-886",
+                "model_instance_id": "model_instance_id-214",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "min_workers": 57,
+                    "max_workers": 60,
+                    "per_worker": 37,
+                },
+                "deployment_metadata": {},
+                "id": "id-844",
+                "created_at": "2024-10-11T07:33:07Z",
+                "account_id": "account_id-282",
+                "created_by_user_id": "created_by_user_id-162",
+                "status": "status-7",
+            }
+        ],
+        "total_item_count": 53,
+        "current_page": 79,
+        "items_per_page": 29,
     },
     "post_v3_models_model_instance_id_deployments": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "status": "a",
+        "name": "name-442",
+        "model_creation_parameters": {},
+        "model_endpoint_id": "model_endpoint_id-886",
+        "model_instance_id": "model_instance_id-214",
+        "vendor_configuration": {
+            "vendor": "LAUNCH",
+            "min_workers": 57,
+            "max_workers": 60,
+            "per_worker": 37,
+        },
+        "deployment_metadata": {},
+        "id": "id-844",
+        "created_at": "2024-10-11T07:33:07Z",
+        "account_id": "account_id-282",
+        "created_by_user_id": "created_by_user_id-162",
+        "status": "status-7",
     },
     "get_v3_models_model_name_usage_statistics": {
-        "data": [],
-        "start_date": "2024-01-01T00:00:00Z",
-        "end_date": "2024-01-01T00:00:00Z",
+        "data": [
+            {
+                "date": "2024-05-15T09:17:37Z",
+                "prompt_tokens": 42,
+                "response_tokens": 11,
+                "summary_tokens": 29,
+            }
+        ],
+        "start_date": "2024-07-16T08:36:12Z",
+        "end_date": "2024-08-05T21:32:05Z",
     },
     "get_model_deployments": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-442",
+                "model_creation_parameters": {},
+                "model_endpoint_id": "model_endpoint_id-886",
+                "model_instance_id": "model_instance_id-214",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "min_workers": 57,
+                    "max_workers": 60,
+                    "per_worker": 37,
+                },
+                "deployment_metadata": {},
+                "id": "id-844",
+                "created_at": "2024-10-11T07:33:07Z",
+                "account_id": "account_id-282",
+                "created_by_user_id": "created_by_user_id-162",
+                "status": "status-7",
+            }
+        ],
+        "total_item_count": 53,
+        "current_page": 79,
+        "items_per_page": 29,
     },
     "get_v3_model_deployments_model_deployment_id_usage_statistics": {
-        "data": [],
-        "start_date": "2024-01-01T00:00:00Z",
-        "end_date": "2024-01-01T00:00:00Z",
+        "data": [
+            {
+                "date": "2024-05-15T09:17:37Z",
+                "prompt_tokens": 42,
+                "response_tokens": 11,
+                "summary_tokens": 29,
+            }
+        ],
+        "start_date": "2024-07-16T08:36:12Z",
+        "end_date": "2024-08-05T21:32:05Z",
     },
     "post_v3_model_groups_model_group_id_models_model_instance_id": {
-        "name": "a",
+        "name": "name-143",
+        "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "base_model_id": "base_model_id-512",
+        "base_model_metadata": {
+            "ui_model_section_type": "PARTNER",
+            "model_developer": "model_developer-150",
+            "model_license_url": "https://example.com/model-license-url-926",
+            "delivery_date": "delivery_date-766",
+            "modelDetails": {
+                "number_of_parameters": 43,
+                "token_context_window": 46,
+                "languages": 86,
+                "alignments": 41,
+            },
+        },
+        "model_creation_parameters": {},
+        "model_card": "model_card-970",
+        "training_data_card": "training_data_card-915",
+        "description": "description-978",
+        "model_template_id": "model_template_id-410",
+        "model_group_id": "model_group_id-813",
+        "id": "id-612",
+        "created_at": "2024-10-11T21:12:41Z",
+        "account_id": "account_id-918",
+        "created_by_user_id": "created_by_user_id-146",
         "request_schema": {},
         "response_schema": {},
-        "deployment_count": 0,
+        "deployment_count": 59,
         "supports_multi_turn": False,
     },
     "get_v3_model_groups_model_group_id_usage_statistics": {
-        "data": [],
-        "start_date": "2024-01-01T00:00:00Z",
-        "end_date": "2024-01-01T00:00:00Z",
+        "data": [
+            {
+                "date": "2024-05-15T09:17:37Z",
+                "prompt_tokens": 42,
+                "response_tokens": 11,
+                "summary_tokens": 29,
+            }
+        ],
+        "start_date": "2024-07-16T08:36:12Z",
+        "end_date": "2024-08-05T21:32:05Z",
     },
-    "get_user_info": {"id": "a", "email": "a", "access_profiles": []},
-    "patch_user_preferences": {"updated": False},
-    "get_users_user_id": {"id": "a", "email": "a", "access_profiles": []},
-    "post_accounts": {"account_id": "a"},
+    "get_user_info": {
+        "id": "id-497",
+        "first_name": "first_name-618",
+        "last_name": "last_name-78",
+        "email": "email-872@example.com",
+        "access_profiles": [
+            {
+                "id": "id-199",
+                "user_id": "user_id-454",
+                "role": "manager",
+                "account": {
+                    "id": "id-234",
+                    "account_group_id": "account_group_id-17",
+                    "name": "name-637",
+                },
+            },
+            {
+                "id": "id-817",
+                "user_id": "user_id-878",
+                "role": "manager",
+                "account": {
+                    "id": "id-715",
+                    "account_group_id": "account_group_id-872",
+                    "name": "name-228",
+                },
+            },
+            {
+                "id": "id-611",
+                "user_id": "user_id-167",
+                "role": "manager",
+                "account": {
+                    "id": "id-305",
+                    "account_group_id": "account_group_id-34",
+                    "name": "name-938",
+                },
+            },
+        ],
+        "is_organization_admin": True,
+        "preferences": {},
+        "assumed_access_profile": {
+            "id": "id-199",
+            "user_id": "user_id-454",
+            "role": "manager",
+            "account": {
+                "id": "id-234",
+                "account_group_id": "account_group_id-17",
+                "name": "name-637",
+            },
+        },
+    },
+    "patch_user_preferences": {"updated": False, "preferences": {}},
+    "get_users_user_id": {
+        "id": "id-264",
+        "first_name": "first_name-344",
+        "last_name": "last_name-717",
+        "email": "email-628@example.com",
+        "access_profiles": [
+            {
+                "id": "id-199",
+                "user_id": "user_id-454",
+                "role": "manager",
+                "account": {
+                    "id": "id-234",
+                    "account_group_id": "account_group_id-17",
+                    "name": "name-637",
+                },
+            }
+        ],
+        "is_organization_admin": True,
+        "preferences": {},
+    },
+    "post_accounts": {"account_id": "account_id-226"},
     "get_v2_question_sets_question_set_id": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "questions": [],
+        "name": "name-734",
+        "instructions": "instructions-518",
+        "id": "id-339",
+        "created_at": "2024-04-26T00:50:33Z",
+        "account_id": "account_id-208",
+        "created_by_user_id": "created_by_user_id-479",
+        "questions": [
+            {
+                "type": "categorical",
+                "title": "title-75",
+                "prompt": "prompt-721",
+                "choices": [{}],
+                "multi": False,
+                "dropdown": False,
+                "required": False,
+                "conditions": [{}],
+                "id": "id-336",
+                "created_at": "2024-12-11T14:11:49Z",
+                "account_id": "account_id-558",
+                "created_by_user_id": "created_by_user_id-401",
+            }
+        ],
     },
     "post_claim_task": {
-        "id": "a",
+        "id": "id-459",
         "task_type": "EVALUATION_ANNOTATION",
-        "task_entity_parent_id": "a",
-        "task_entity_id": "a",
-        "account_id": "a",
+        "task_entity_parent_id": "task_entity_parent_id-416",
+        "task_entity_id": "task_entity_id-553",
+        "account_id": "account_id-40",
+        "assigned_to": "assigned_to-940",
+        "assignment_expires_at": "2024-02-23T07:19:04Z",
         "status": "PENDING",
-        "priority": 0,
+        "priority": 8,
+        "task_entity": {
+            "test_case_evaluation_data_schema": "GENERATION",
+            "label_status": "PENDING",
+            "audit_status": "UNAUDITED",
+            "audit_required": False,
+            "audit_comment": "audit_comment-269",
+            "application_spec_id": "application_spec_id-481",
+            "evaluation_id": "evaluation_id-50",
+            "evaluation_dataset_id": "evaluation_dataset_id-168",
+            "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+            "test_case_id": "test_case_id-812",
+            "test_case_evaluation_data": {
+                "generation_output": "generation_output-236",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+            },
+            "result": {},
+            "completed_at": "2024-09-05T09:00:43Z",
+            "time_spent_labeling_s": 64,
+            "application_test_case_output_id": "application_test_case_ou-689",
+            "id": "id-44",
+            "created_at": "2024-05-09T03:10:59Z",
+            "account_id": "account_id-762",
+            "created_by_user_id": "created_by_user_id-847",
+            "annotated_by_user_id": "annotated_by_user_id-215",
+            "archived_at": "2024-02-20T08:24:30Z",
+        },
     },
     "patch_tasks_task_id": {
-        "id": "a",
+        "id": "id-459",
         "task_type": "EVALUATION_ANNOTATION",
-        "task_entity_parent_id": "a",
-        "task_entity_id": "a",
-        "account_id": "a",
+        "task_entity_parent_id": "task_entity_parent_id-416",
+        "task_entity_id": "task_entity_id-553",
+        "account_id": "account_id-40",
+        "assigned_to": "assigned_to-940",
+        "assignment_expires_at": "2024-02-23T07:19:04Z",
         "status": "PENDING",
-        "priority": 0,
+        "priority": 8,
+        "task_entity": {
+            "test_case_evaluation_data_schema": "GENERATION",
+            "label_status": "PENDING",
+            "audit_status": "UNAUDITED",
+            "audit_required": False,
+            "audit_comment": "audit_comment-269",
+            "application_spec_id": "application_spec_id-481",
+            "evaluation_id": "evaluation_id-50",
+            "evaluation_dataset_id": "evaluation_dataset_id-168",
+            "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+            "test_case_id": "test_case_id-812",
+            "test_case_evaluation_data": {
+                "generation_output": "generation_output-236",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+            },
+            "result": {},
+            "completed_at": "2024-09-05T09:00:43Z",
+            "time_spent_labeling_s": 64,
+            "application_test_case_output_id": "application_test_case_ou-689",
+            "id": "id-44",
+            "created_at": "2024-05-09T03:10:59Z",
+            "account_id": "account_id-762",
+            "created_by_user_id": "created_by_user_id-847",
+            "annotated_by_user_id": "annotated_by_user_id-215",
+            "archived_at": "2024-02-20T08:24:30Z",
+        },
     },
     "get_contributor_metrics_contributor_id": {
-        "evaluation_id": "a",
-        "annotated_by_user_id": "a",
-        "total_num_test_cases_labeled": 0,
-        "num_test_cases_fixed": 0,
-        "percentage_test_cases_fixed": 0,
+        "evaluation_id": "evaluation_id-284",
+        "annotated_by_user_id": "annotated_by_user_id-671",
+        "total_time_spent_labeling_sec": 47,
+        "avg_time_spent_labeling_sec": 34.7,
+        "total_num_test_cases_labeled": 92,
+        "num_test_cases_fixed": 14,
+        "percentage_test_cases_fixed": 78.8,
     },
     "get_contributor_metrics": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "evaluation_id": "evaluation_id-284",
+                "annotated_by_user_id": "annotated_by_user_id-671",
+                "total_time_spent_labeling_sec": 47,
+                "avg_time_spent_labeling_sec": 34.7,
+                "total_num_test_cases_labeled": 92,
+                "num_test_cases_fixed": 14,
+                "percentage_test_cases_fixed": 78.8,
+            }
+        ],
+        "total_item_count": 68,
+        "current_page": 71,
+        "items_per_page": 57,
     },
     "get_evaluation_metrics": {
-        "evaluation_id": "a",
-        "num_total_test_cases": 0,
-        "num_test_cases_labeled": 0,
-        "num_test_cases_flagged": 0,
-        "num_test_cases_fixed": 0,
-        "percentage_test_cases_fixed": 0,
-        "num_test_cases_unaudited": 0,
-        "percentage_test_cases_unaudited": 0,
-        "num_test_cases_approved": 0,
-        "percentage_test_cases_approved": 0,
-        "avg_labeling_time_per_test_case": 0,
-        "avg_num_test_cases_labeled_per_day": 0,
+        "evaluation_id": "evaluation_id-978",
+        "num_total_test_cases": 62,
+        "num_test_cases_labeled": 21,
+        "num_test_cases_flagged": 95,
+        "num_test_cases_fixed": 26,
+        "percentage_test_cases_fixed": 57.6,
+        "num_test_cases_unaudited": 2,
+        "percentage_test_cases_unaudited": 33.6,
+        "num_test_cases_approved": 22,
+        "percentage_test_cases_approved": 75.1,
+        "avg_labeling_time_per_test_case": 53.6,
+        "avg_num_test_cases_labeled_per_day": 1.7,
     },
-    "get_hybrid_eval_metrics": {"all_question_info": {}},
+    "get_hybrid_eval_metrics": {
+        "all_question_info": {
+            "key": {
+                "question_type": "question_type-780",
+                "is_conditional_question": True,
+                "question_title": "question_title-178",
+                "evaluation_question": "evaluation_question-591",
+                "choices": [{}],
+                "agreement_rate": 95.3,
+                "num_correct": 23,
+                "num_wrong": 20,
+                "num_inconclusive": 1,
+                "num_free_text": 10,
+                "total_tokens": 61.5,
+                "total_time": 13.5,
+            }
+        }
+    },
     "get_evaluation_configs": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "evaluation_type": "studio",
+                "question_set_id": "question_set_id-175",
+                "studio_project_id": "studio_project_id-361",
+                "id": "id-542",
+                "created_at": "2024-02-14T11:46:27Z",
+                "account_id": "account_id-187",
+                "created_by_user_id": "created_by_user_id-489",
+            },
+            {
+                "evaluation_type": "studio",
+                "question_set_id": "question_set_id-50",
+                "studio_project_id": "studio_project_id-662",
+                "id": "id-309",
+                "created_at": "2024-06-14T02:04:24Z",
+                "account_id": "account_id-633",
+                "created_by_user_id": "created_by_user_id-317",
+            },
+            {
+                "evaluation_type": "studio",
+                "question_set_id": "question_set_id-626",
+                "studio_project_id": "studio_project_id-505",
+                "id": "id-815",
+                "created_at": "2024-05-17T16:45:41Z",
+                "account_id": "account_id-428",
+                "created_by_user_id": "created_by_user_id-186",
+            },
+        ],
+        "total_item_count": 71,
+        "current_page": 23,
+        "items_per_page": 60,
     },
     "post_evaluation_configs": {
         "evaluation_type": "studio",
-        "question_set_id": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "question_set_id": "question_set_id-175",
+        "studio_project_id": "studio_project_id-361",
+        "id": "id-542",
+        "created_at": "2024-02-14T11:46:27Z",
+        "account_id": "account_id-187",
+        "created_by_user_id": "created_by_user_id-489",
     },
     "get_evaluation_configs_evaluation_config_id": {
         "evaluation_type": "studio",
-        "question_set_id": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "question_set_id": "question_set_id-175",
+        "studio_project_id": "studio_project_id-361",
+        "id": "id-542",
+        "created_at": "2024-02-14T11:46:27Z",
+        "account_id": "account_id-187",
+        "created_by_user_id": "created_by_user_id-489",
     },
-    "delete_evaluation_configs_evaluation_config_id": {"success": False, "count": 0},
+    "delete_evaluation_configs_evaluation_config_id": {"success": False, "count": 50},
     "get_evaluation_datasets": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "evaluation_dataset_versions": [
+                    {
+                        "num": 80,
+                        "evaluation_dataset_id": "evaluation_dataset_id-100",
+                        "draft": False,
+                        "published_at": "2024-06-13T05:04:33Z",
+                        "id": "id-998",
+                        "created_at": "2024-12-21T17:26:34Z",
+                        "account_id": "account_id-729",
+                        "created_by_user_id": "created_by_user_id-784",
+                        "archived_at": "2024-09-27T11:29:23Z",
+                    },
+                    {
+                        "num": 93,
+                        "evaluation_dataset_id": "evaluation_dataset_id-788",
+                        "draft": True,
+                        "published_at": "2024-09-18T20:07:46Z",
+                        "id": "id-658",
+                        "created_at": "2024-11-03T13:46:44Z",
+                        "account_id": "account_id-861",
+                        "created_by_user_id": "created_by_user_id-588",
+                        "archived_at": "2024-04-02T13:16:04Z",
+                    },
+                    {
+                        "num": 76,
+                        "evaluation_dataset_id": "evaluation_dataset_id-375",
+                        "draft": True,
+                        "published_at": "2024-09-23T15:06:43Z",
+                        "id": "id-506",
+                        "created_at": "2024-06-28T10:14:11Z",
+                        "account_id": "account_id-22",
+                        "created_by_user_id": "created_by_user_id-832",
+                        "archived_at": "2024-01-19T02:00:14Z",
+                    },
+                ],
+                "name": "name-653",
+                "schema_type": "GENERATION",
+                "knowledge_base_id": "knowledge_base_id-11",
+                "evaluation_dataset_metadata": {},
+                "out_of_date": True,
+                "vendor": "scale",
+                "id": "id-828",
+                "created_at": "2024-06-30T18:43:23Z",
+                "updated_at": "2024-08-02T00:30:31Z",
+                "account_id": "account_id-544",
+                "created_by_user_id": "created_by_user_id-936",
+                "archived_at": "2024-03-31T09:50:50Z",
+            },
+            {
+                "evaluation_dataset_versions": [
+                    {
+                        "num": 93,
+                        "evaluation_dataset_id": "evaluation_dataset_id-788",
+                        "draft": True,
+                        "published_at": "2024-09-18T20:07:46Z",
+                        "id": "id-658",
+                        "created_at": "2024-11-03T13:46:44Z",
+                        "account_id": "account_id-861",
+                        "created_by_user_id": "created_by_user_id-588",
+                        "archived_at": "2024-04-02T13:16:04Z",
+                    },
+                    {
+                        "num": 86,
+                        "evaluation_dataset_id": "evaluation_dataset_id-42",
+                        "draft": False,
+                        "published_at": "2024-03-13T22:47:39Z",
+                        "id": "id-877",
+                        "created_at": "2024-11-05T10:14:39Z",
+                        "account_id": "account_id-772",
+                        "created_by_user_id": "created_by_user_id-448",
+                        "archived_at": "2024-01-23T21:25:29Z",
+                    },
+                ],
+                "name": "name-590",
+                "schema_type": "GENERATION",
+                "knowledge_base_id": "knowledge_base_id-604",
+                "evaluation_dataset_metadata": {},
+                "out_of_date": True,
+                "vendor": "scale",
+                "id": "id-780",
+                "created_at": "2024-03-05T06:27:04Z",
+                "updated_at": "2024-07-08T08:22:44Z",
+                "account_id": "account_id-35",
+                "created_by_user_id": "created_by_user_id-655",
+                "archived_at": "2024-04-08T03:20:57Z",
+            },
+        ],
+        "total_item_count": 62,
+        "current_page": 49,
+        "items_per_page": 55,
     },
     "post_evaluation_datasets": {
-        "name": "a",
+        "name": "name-842",
         "schema_type": "GENERATION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "knowledge_base_id": "knowledge_base_id-986",
+        "evaluation_dataset_metadata": {},
+        "out_of_date": True,
+        "vendor": "scale",
+        "id": "id-397",
+        "created_at": "2024-04-20T14:04:00Z",
+        "updated_at": "2024-05-29T11:47:08Z",
+        "account_id": "account_id-129",
+        "created_by_user_id": "created_by_user_id-636",
+        "archived_at": "2024-02-20T03:47:58Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id": {
-        "name": "a",
+        "evaluation_dataset_versions": [
+            {
+                "num": 80,
+                "evaluation_dataset_id": "evaluation_dataset_id-100",
+                "draft": False,
+                "published_at": "2024-06-13T05:04:33Z",
+                "id": "id-998",
+                "created_at": "2024-12-21T17:26:34Z",
+                "account_id": "account_id-729",
+                "created_by_user_id": "created_by_user_id-784",
+                "archived_at": "2024-09-27T11:29:23Z",
+            },
+            {
+                "num": 93,
+                "evaluation_dataset_id": "evaluation_dataset_id-788",
+                "draft": True,
+                "published_at": "2024-09-18T20:07:46Z",
+                "id": "id-658",
+                "created_at": "2024-11-03T13:46:44Z",
+                "account_id": "account_id-861",
+                "created_by_user_id": "created_by_user_id-588",
+                "archived_at": "2024-04-02T13:16:04Z",
+            },
+            {
+                "num": 76,
+                "evaluation_dataset_id": "evaluation_dataset_id-375",
+                "draft": True,
+                "published_at": "2024-09-23T15:06:43Z",
+                "id": "id-506",
+                "created_at": "2024-06-28T10:14:11Z",
+                "account_id": "account_id-22",
+                "created_by_user_id": "created_by_user_id-832",
+                "archived_at": "2024-01-19T02:00:14Z",
+            },
+        ],
+        "name": "name-653",
         "schema_type": "GENERATION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "knowledge_base_id": "knowledge_base_id-11",
+        "evaluation_dataset_metadata": {},
+        "out_of_date": True,
+        "vendor": "scale",
+        "id": "id-828",
+        "created_at": "2024-06-30T18:43:23Z",
+        "updated_at": "2024-08-02T00:30:31Z",
+        "account_id": "account_id-544",
+        "created_by_user_id": "created_by_user_id-936",
+        "archived_at": "2024-03-31T09:50:50Z",
     },
-    "delete_evaluation_datasets_evaluation_dataset_id": {"success": False, "count": 0},
+    "delete_evaluation_datasets_evaluation_dataset_id": {"success": False, "count": 50},
     "patch_evaluation_datasets_evaluation_dataset_id": {
-        "name": "a",
+        "name": "name-842",
         "schema_type": "GENERATION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "knowledge_base_id": "knowledge_base_id-986",
+        "evaluation_dataset_metadata": {},
+        "out_of_date": True,
+        "vendor": "scale",
+        "id": "id-397",
+        "created_at": "2024-04-20T14:04:00Z",
+        "updated_at": "2024-05-29T11:47:08Z",
+        "account_id": "account_id-129",
+        "created_by_user_id": "created_by_user_id-636",
+        "archived_at": "2024-02-20T03:47:58Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "num": 80,
+                "evaluation_dataset_id": "evaluation_dataset_id-100",
+                "draft": False,
+                "published_at": "2024-06-13T05:04:33Z",
+                "id": "id-998",
+                "created_at": "2024-12-21T17:26:34Z",
+                "account_id": "account_id-729",
+                "created_by_user_id": "created_by_user_id-784",
+                "archived_at": "2024-09-27T11:29:23Z",
+            },
+            {
+                "num": 93,
+                "evaluation_dataset_id": "evaluation_dataset_id-788",
+                "draft": True,
+                "published_at": "2024-09-18T20:07:46Z",
+                "id": "id-658",
+                "created_at": "2024-11-03T13:46:44Z",
+                "account_id": "account_id-861",
+                "created_by_user_id": "created_by_user_id-588",
+                "archived_at": "2024-04-02T13:16:04Z",
+            },
+        ],
+        "total_item_count": 18,
+        "current_page": 25,
+        "items_per_page": 79,
     },
     "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
-        "num": 0,
-        "evaluation_dataset_id": "a",
+        "num": 80,
+        "evaluation_dataset_id": "evaluation_dataset_id-100",
         "draft": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "published_at": "2024-06-13T05:04:33Z",
+        "id": "id-998",
+        "created_at": "2024-12-21T17:26:34Z",
+        "account_id": "account_id-729",
+        "created_by_user_id": "created_by_user_id-784",
+        "archived_at": "2024-09-27T11:29:23Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": {
-        "num": 0,
-        "evaluation_dataset_id": "a",
+        "num": 80,
+        "evaluation_dataset_id": "evaluation_dataset_id-100",
         "draft": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "published_at": "2024-06-13T05:04:33Z",
+        "id": "id-998",
+        "created_at": "2024-12-21T17:26:34Z",
+        "account_id": "account_id-729",
+        "created_by_user_id": "created_by_user_id-784",
+        "archived_at": "2024-09-27T11:29:23Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "schema_type": "GENERATION",
+                "evaluation_dataset_id": "evaluation_dataset_id-131",
+                "test_case_data": {
+                    "input": "input-657",
+                    "expected_output": "expected_output-346",
+                    "expected_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                    "artifact_ids_filter": [
+                        "artifact_ids_filter-646",
+                        "artifact_ids_filter-560",
+                        "artifact_ids_filter-521",
+                    ],
+                },
+                "chat_history": {},
+                "autogenerated": False,
+                "test_case_metadata": {},
+                "id": "id-589",
+                "created_at": "2024-09-22T19:12:19Z",
+                "account_id": "account_id-798",
+                "created_by_user_id": "created_by_user_id-467",
+                "archived_at": "2024-01-05T18:45:42Z",
+            }
+        ],
+        "total_item_count": 6,
+        "current_page": 10,
+        "items_per_page": 69,
     },
     "post_evaluation_datasets_evaluation_dataset_id_test_cases": {
         "schema_type": "GENERATION",
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
+        "evaluation_dataset_id": "evaluation_dataset_id-131",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "chat_history": {},
         "autogenerated": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "test_case_metadata": {},
+        "id": "id-589",
+        "created_at": "2024-09-22T19:12:19Z",
+        "account_id": "account_id-798",
+        "created_by_user_id": "created_by_user_id-467",
+        "archived_at": "2024-01-05T18:45:42Z",
     },
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": [],
+    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": [
+        {
+            "schema_type": "GENERATION",
+            "evaluation_dataset_id": "evaluation_dataset_id-131",
+            "test_case_data": {
+                "input": "input-657",
+                "expected_output": "expected_output-346",
+                "expected_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+                "artifact_ids_filter": [
+                    "artifact_ids_filter-646",
+                    "artifact_ids_filter-560",
+                    "artifact_ids_filter-521",
+                ],
+            },
+            "chat_history": {},
+            "autogenerated": False,
+            "test_case_metadata": {},
+            "id": "id-589",
+            "created_at": "2024-09-22T19:12:19Z",
+            "account_id": "account_id-798",
+            "created_by_user_id": "created_by_user_id-467",
+            "archived_at": "2024-01-05T18:45:42Z",
+        },
+        {
+            "schema_type": "GENERATION",
+            "evaluation_dataset_id": "evaluation_dataset_id-287",
+            "test_case_data": {
+                "input": "input-706",
+                "expected_output": "expected_output-970",
+                "expected_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-149", "metadata": {}},
+                        {"text": "text-59", "metadata": {}},
+                        {"text": "text-746", "metadata": {}},
+                    ],
+                },
+                "artifact_ids_filter": ["artifact_ids_filter-554"],
+            },
+            "chat_history": {},
+            "autogenerated": False,
+            "test_case_metadata": {},
+            "id": "id-242",
+            "created_at": "2024-06-02T17:59:48Z",
+            "account_id": "account_id-742",
+            "created_by_user_id": "created_by_user_id-5",
+            "archived_at": "2024-03-28T10:40:37Z",
+        },
+        {
+            "schema_type": "GENERATION",
+            "evaluation_dataset_id": "evaluation_dataset_id-173",
+            "test_case_data": {
+                "input": "input-421",
+                "expected_output": "expected_output-131",
+                "expected_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [{"text": "text-755", "metadata": {}}],
+                },
+                "artifact_ids_filter": [
+                    "artifact_ids_filter-322",
+                    "artifact_ids_filter-978",
+                ],
+            },
+            "chat_history": {},
+            "autogenerated": True,
+            "test_case_metadata": {},
+            "id": "id-623",
+            "created_at": "2024-06-26T04:25:18Z",
+            "account_id": "account_id-95",
+            "created_by_user_id": "created_by_user_id-186",
+            "archived_at": "2024-01-09T18:19:32Z",
+        },
+    ],
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
         "schema_type": "GENERATION",
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
+        "evaluation_dataset_id": "evaluation_dataset_id-131",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "chat_history": {},
         "autogenerated": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "test_case_metadata": {},
+        "id": "id-589",
+        "created_at": "2024-09-22T19:12:19Z",
+        "account_id": "account_id-798",
+        "created_by_user_id": "created_by_user_id-467",
+        "archived_at": "2024-01-05T18:45:42Z",
     },
     "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
         "schema_type": "GENERATION",
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
+        "evaluation_dataset_id": "evaluation_dataset_id-131",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "chat_history": {},
         "autogenerated": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "test_case_metadata": {},
+        "id": "id-589",
+        "created_at": "2024-09-22T19:12:19Z",
+        "account_id": "account_id-798",
+        "created_by_user_id": "created_by_user_id-467",
+        "archived_at": "2024-01-05T18:45:42Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num": {
         "schema_type": "GENERATION",
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
+        "evaluation_dataset_id": "evaluation_dataset_id-131",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "chat_history": {},
         "autogenerated": False,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "test_case_metadata": {},
+        "id": "id-589",
+        "created_at": "2024-09-22T19:12:19Z",
+        "account_id": "account_id-798",
+        "created_by_user_id": "created_by_user_id-467",
+        "archived_at": "2024-01-05T18:45:42Z",
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "schema_type": "GENERATION",
+                "evaluation_dataset_id": "evaluation_dataset_id-131",
+                "test_case_data": {
+                    "input": "input-657",
+                    "expected_output": "expected_output-346",
+                    "expected_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                    "artifact_ids_filter": [
+                        "artifact_ids_filter-646",
+                        "artifact_ids_filter-560",
+                        "artifact_ids_filter-521",
+                    ],
+                },
+                "chat_history": {},
+                "autogenerated": False,
+                "test_case_metadata": {},
+                "id": "id-589",
+                "created_at": "2024-09-22T19:12:19Z",
+                "account_id": "account_id-798",
+                "created_by_user_id": "created_by_user_id-467",
+                "archived_at": "2024-01-05T18:45:42Z",
+            }
+        ],
+        "total_item_count": 6,
+        "current_page": 10,
+        "items_per_page": 69,
     },
     "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "get_studio_projects": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-930",
+                "description": "description-658",
+                "id": "id-93",
+                "created_at": "2024-04-04T04:54:44Z",
+                "account_id": "account_id-314",
+                "created_by_user_id": "created_by_user_id-37",
+            },
+            {
+                "name": "name-609",
+                "description": "description-753",
+                "id": "id-787",
+                "created_at": "2024-08-02T00:56:36Z",
+                "account_id": "account_id-275",
+                "created_by_user_id": "created_by_user_id-302",
+            },
+        ],
+        "total_item_count": 7,
+        "current_page": 41,
+        "items_per_page": 43,
     },
     "post_studio_projects": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-930",
+        "description": "description-658",
+        "id": "id-93",
+        "created_at": "2024-04-04T04:54:44Z",
+        "account_id": "account_id-314",
+        "created_by_user_id": "created_by_user_id-37",
     },
     "get_studio_projects_studio_project_id": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-930",
+        "description": "description-658",
+        "id": "id-93",
+        "created_at": "2024-04-04T04:54:44Z",
+        "account_id": "account_id-314",
+        "created_by_user_id": "created_by_user_id-37",
     },
-    "delete_studio_projects_studio_project_id": {"success": False, "count": 0},
+    "delete_studio_projects_studio_project_id": {"success": False, "count": 50},
     "patch_studio_projects_studio_project_id": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-930",
+        "description": "description-658",
+        "id": "id-93",
+        "created_at": "2024-04-04T04:54:44Z",
+        "account_id": "account_id-314",
+        "created_by_user_id": "created_by_user_id-37",
     },
     "get_application_specs": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-427",
+                "description": "description-13",
+                "theme_id": "theme_id-508",
+                "run_online_evaluation": False,
+                "id": "id-318",
+                "created_at": "2024-04-15T01:55:25Z",
+                "account_id": "account_id-714",
+                "created_by_user_id": "created_by_user_id-301",
+                "archived_at": "2024-05-24T07:00:46Z",
+            },
+            {
+                "name": "name-496",
+                "description": "description-674",
+                "theme_id": "theme_id-424",
+                "run_online_evaluation": True,
+                "id": "id-756",
+                "created_at": "2024-08-19T19:44:44Z",
+                "account_id": "account_id-610",
+                "created_by_user_id": "created_by_user_id-899",
+                "archived_at": "2024-02-01T08:58:13Z",
+            },
+        ],
+        "total_item_count": 55,
+        "current_page": 12,
+        "items_per_page": 10,
     },
     "post_application_specs": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-427",
+        "description": "description-13",
+        "theme_id": "theme_id-508",
+        "run_online_evaluation": False,
+        "id": "id-318",
+        "created_at": "2024-04-15T01:55:25Z",
+        "account_id": "account_id-714",
+        "created_by_user_id": "created_by_user_id-301",
+        "archived_at": "2024-05-24T07:00:46Z",
     },
     "get_application_specs_application_spec_id": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-427",
+        "description": "description-13",
+        "theme_id": "theme_id-508",
+        "run_online_evaluation": False,
+        "id": "id-318",
+        "created_at": "2024-04-15T01:55:25Z",
+        "account_id": "account_id-714",
+        "created_by_user_id": "created_by_user_id-301",
+        "archived_at": "2024-05-24T07:00:46Z",
     },
-    "delete_application_specs_application_spec_id": {"success": False, "count": 0},
+    "delete_application_specs_application_spec_id": {"success": False, "count": 50},
     "patch_application_specs_application_spec_id": {
-        "name": "a",
-        "description": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-427",
+        "description": "description-13",
+        "theme_id": "theme_id-508",
+        "run_online_evaluation": False,
+        "id": "id-318",
+        "created_at": "2024-04-15T01:55:25Z",
+        "account_id": "account_id-714",
+        "created_by_user_id": "created_by_user_id-301",
+        "archived_at": "2024-05-24T07:00:46Z",
     },
     "get_evaluations": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "test_case_results": [
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-505",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-157",
+                            "task_entity_id": "task_entity_id-725",
+                            "account_id": "account_id-783",
+                            "assigned_to": {
+                                "id": "id-732",
+                                "first_name": "first_name-826",
+                                "last_name": "last_name-591",
+                                "email": "email-962@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-03-25T08:40:15Z",
+                            "status": "PENDING",
+                            "priority": 63,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": False,
+                                "audit_comment": "audit_comment-269",
+                                "application_spec_id": "application_spec_id-481",
+                                "evaluation_id": "evaluation_id-50",
+                                "evaluation_dataset_id": "evaluation_dataset_id-168",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+                                "test_case_id": "test_case_id-812",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-236",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-853", "metadata": {}},
+                                            {"text": "text-149", "metadata": {}},
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-09-05T09:00:43Z",
+                                "time_spent_labeling_s": 64,
+                                "application_test_case_output_id": "application_test_case_ou-689",
+                                "id": "id-44",
+                                "created_at": "2024-05-09T03:10:59Z",
+                                "account_id": "account_id-762",
+                                "created_by_user_id": "created_by_user_id-847",
+                                "annotated_by_user_id": "annotated_by_user_id-215",
+                                "archived_at": "2024-02-20T08:24:30Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-131",
+                            "test_case_data": {
+                                "input": "input-657",
+                                "expected_output": "expected_output-346",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [
+                                        {"text": "text-853", "metadata": {}},
+                                        {"text": "text-149", "metadata": {}},
+                                    ],
+                                },
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-646",
+                                    "artifact_ids_filter-560",
+                                    "artifact_ids_filter-521",
+                                ],
+                            },
+                            "chat_history": {},
+                            "autogenerated": False,
+                            "test_case_metadata": {},
+                            "id": "id-589",
+                            "created_at": "2024-09-22T19:12:19Z",
+                            "account_id": "account_id-798",
+                            "created_by_user_id": "created_by_user_id-467",
+                            "archived_at": "2024-01-05T18:45:42Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-669",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-949",
+                                "selected_choice": {},
+                                "id": "id-377",
+                                "created_at": "2024-06-24T04:15:42Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 82,
+                                    "prompt_tokens": 99,
+                                    "completion_tokens": 66,
+                                    "time_elapsed_s": 33,
+                                    "llm_reasoning": "llm_reasoning-124",
+                                    "annotation_result_id": "annotation_result_id-496",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-627",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-319",
+                                "selected_choice": {},
+                                "id": "id-511",
+                                "created_at": "2024-03-15T11:49:41Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 80,
+                                    "prompt_tokens": 77,
+                                    "completion_tokens": 20,
+                                    "time_elapsed_s": 15,
+                                    "llm_reasoning": "llm_reasoning-548",
+                                    "annotation_result_id": "annotation_result_id-94",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-49",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-720",
+                                "selected_choice": {},
+                                "id": "id-106",
+                                "created_at": "2024-12-22T05:23:20Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 9,
+                                    "prompt_tokens": 26,
+                                    "completion_tokens": 76,
+                                    "time_elapsed_s": 16,
+                                    "llm_reasoning": "llm_reasoning-575",
+                                    "annotation_result_id": "annotation_result_id-267",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-842",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-986",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-397",
+                            "created_at": "2024-04-20T14:04:00Z",
+                            "updated_at": "2024-05-29T11:47:08Z",
+                            "account_id": "account_id-129",
+                            "created_by_user_id": "created_by_user_id-636",
+                            "archived_at": "2024-02-20T03:47:58Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-511",
+                        "application_spec_id": "application_spec_id-490",
+                        "evaluation_id": "evaluation_id-998",
+                        "evaluation_dataset_id": "evaluation_dataset_id-368",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-367",
+                        "test_case_id": "test_case_id-571",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-236",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-853", "metadata": {}},
+                                    {"text": "text-149", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-02-03T03:49:11Z",
+                        "time_spent_labeling_s": 56,
+                        "application_test_case_output_id": "application_test_case_ou-850",
+                        "id": "id-329",
+                        "created_at": "2024-01-25T04:02:46Z",
+                        "account_id": "account_id-972",
+                        "created_by_user_id": "created_by_user_id-267",
+                        "annotated_by_user_id": "annotated_by_user_id-89",
+                        "archived_at": "2024-09-29T13:27:43Z",
+                    },
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-248",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-185",
+                            "task_entity_id": "task_entity_id-318",
+                            "account_id": "account_id-442",
+                            "assigned_to": {
+                                "id": "id-145",
+                                "first_name": "first_name-698",
+                                "last_name": "last_name-467",
+                                "email": "email-834@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-12-19T14:39:53Z",
+                            "status": "PENDING",
+                            "priority": 71,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": False,
+                                "audit_comment": "audit_comment-863",
+                                "application_spec_id": "application_spec_id-195",
+                                "evaluation_id": "evaluation_id-747",
+                                "evaluation_dataset_id": "evaluation_dataset_id-106",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+                                "test_case_id": "test_case_id-759",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-645",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-149", "metadata": {}},
+                                            {"text": "text-59", "metadata": {}},
+                                            {"text": "text-746", "metadata": {}},
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-04-13T03:06:48Z",
+                                "time_spent_labeling_s": 31,
+                                "application_test_case_output_id": "application_test_case_ou-515",
+                                "id": "id-751",
+                                "created_at": "2024-11-15T04:10:53Z",
+                                "account_id": "account_id-689",
+                                "created_by_user_id": "created_by_user_id-459",
+                                "annotated_by_user_id": "annotated_by_user_id-240",
+                                "archived_at": "2024-03-25T18:45:13Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-287",
+                            "test_case_data": {
+                                "input": "input-706",
+                                "expected_output": "expected_output-970",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [
+                                        {"text": "text-149", "metadata": {}},
+                                        {"text": "text-59", "metadata": {}},
+                                        {"text": "text-746", "metadata": {}},
+                                    ],
+                                },
+                                "artifact_ids_filter": ["artifact_ids_filter-554"],
+                            },
+                            "chat_history": {},
+                            "autogenerated": False,
+                            "test_case_metadata": {},
+                            "id": "id-242",
+                            "created_at": "2024-06-02T17:59:48Z",
+                            "account_id": "account_id-742",
+                            "created_by_user_id": "created_by_user_id-5",
+                            "archived_at": "2024-03-28T10:40:37Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-627",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-319",
+                                "selected_choice": {},
+                                "id": "id-511",
+                                "created_at": "2024-03-15T11:49:41Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 80,
+                                    "prompt_tokens": 77,
+                                    "completion_tokens": 20,
+                                    "time_elapsed_s": 15,
+                                    "llm_reasoning": "llm_reasoning-548",
+                                    "annotation_result_id": "annotation_result_id-94",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-13",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-364",
+                                "selected_choice": {},
+                                "id": "id-609",
+                                "created_at": "2024-08-31T17:03:58Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 48,
+                                    "prompt_tokens": 27,
+                                    "completion_tokens": 99,
+                                    "time_elapsed_s": 92,
+                                    "llm_reasoning": "llm_reasoning-963",
+                                    "annotation_result_id": "annotation_result_id-677",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-589",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-192",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-933",
+                            "created_at": "2024-10-30T17:51:09Z",
+                            "updated_at": "2024-10-17T19:47:45Z",
+                            "account_id": "account_id-954",
+                            "created_by_user_id": "created_by_user_id-153",
+                            "archived_at": "2024-10-19T20:52:54Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-149",
+                        "application_spec_id": "application_spec_id-622",
+                        "evaluation_id": "evaluation_id-957",
+                        "evaluation_dataset_id": "evaluation_dataset_id-82",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-181",
+                        "test_case_id": "test_case_id-678",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-645",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-149", "metadata": {}},
+                                    {"text": "text-59", "metadata": {}},
+                                    {"text": "text-746", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-09-05T16:24:44Z",
+                        "time_spent_labeling_s": 75,
+                        "application_test_case_output_id": "application_test_case_ou-590",
+                        "id": "id-189",
+                        "created_at": "2024-07-26T02:06:06Z",
+                        "account_id": "account_id-771",
+                        "created_by_user_id": "created_by_user_id-180",
+                        "annotated_by_user_id": "annotated_by_user_id-204",
+                        "archived_at": "2024-10-18T05:17:46Z",
+                    },
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-45",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-643",
+                            "task_entity_id": "task_entity_id-89",
+                            "account_id": "account_id-428",
+                            "assigned_to": {
+                                "id": "id-530",
+                                "first_name": "first_name-583",
+                                "last_name": "last_name-727",
+                                "email": "email-930@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-03-28T08:35:23Z",
+                            "status": "PENDING",
+                            "priority": 69,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": True,
+                                "audit_comment": "audit_comment-716",
+                                "application_spec_id": "application_spec_id-660",
+                                "evaluation_id": "evaluation_id-429",
+                                "evaluation_dataset_id": "evaluation_dataset_id-230",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-348",
+                                "test_case_id": "test_case_id-515",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-685",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-755", "metadata": {}}
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-05-26T19:04:57Z",
+                                "time_spent_labeling_s": 9,
+                                "application_test_case_output_id": "application_test_case_ou-430",
+                                "id": "id-63",
+                                "created_at": "2024-11-07T05:28:26Z",
+                                "account_id": "account_id-625",
+                                "created_by_user_id": "created_by_user_id-234",
+                                "annotated_by_user_id": "annotated_by_user_id-732",
+                                "archived_at": "2024-11-26T12:50:11Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-173",
+                            "test_case_data": {
+                                "input": "input-421",
+                                "expected_output": "expected_output-131",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [{"text": "text-755", "metadata": {}}],
+                                },
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-322",
+                                    "artifact_ids_filter-978",
+                                ],
+                            },
+                            "chat_history": {},
+                            "autogenerated": True,
+                            "test_case_metadata": {},
+                            "id": "id-623",
+                            "created_at": "2024-06-26T04:25:18Z",
+                            "account_id": "account_id-95",
+                            "created_by_user_id": "created_by_user_id-186",
+                            "archived_at": "2024-01-09T18:19:32Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-49",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-720",
+                                "selected_choice": {},
+                                "id": "id-106",
+                                "created_at": "2024-12-22T05:23:20Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 9,
+                                    "prompt_tokens": 26,
+                                    "completion_tokens": 76,
+                                    "time_elapsed_s": 16,
+                                    "llm_reasoning": "llm_reasoning-575",
+                                    "annotation_result_id": "annotation_result_id-267",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-550",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-697",
+                                "selected_choice": {},
+                                "id": "id-984",
+                                "created_at": "2024-11-16T01:50:10Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 86,
+                                    "prompt_tokens": 40,
+                                    "completion_tokens": 25,
+                                    "time_elapsed_s": 2,
+                                    "llm_reasoning": "llm_reasoning-354",
+                                    "annotation_result_id": "annotation_result_id-229",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-347",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-67",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-367",
+                            "created_at": "2024-12-12T06:24:50Z",
+                            "updated_at": "2024-08-05T00:14:22Z",
+                            "account_id": "account_id-527",
+                            "created_by_user_id": "created_by_user_id-100",
+                            "archived_at": "2024-09-15T01:12:54Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-233",
+                        "application_spec_id": "application_spec_id-715",
+                        "evaluation_id": "evaluation_id-565",
+                        "evaluation_dataset_id": "evaluation_dataset_id-681",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-532",
+                        "test_case_id": "test_case_id-162",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-685",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [{"text": "text-755", "metadata": {}}],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-11-09T16:48:14Z",
+                        "time_spent_labeling_s": 13,
+                        "application_test_case_output_id": "application_test_case_ou-194",
+                        "id": "id-228",
+                        "created_at": "2024-08-15T08:35:23Z",
+                        "account_id": "account_id-91",
+                        "created_by_user_id": "created_by_user_id-443",
+                        "annotated_by_user_id": "annotated_by_user_id-550",
+                        "archived_at": "2024-01-06T02:57:51Z",
+                    },
+                ],
+                "evaluation_config_expanded": {
+                    "evaluation_type": "studio",
+                    "question_set_id": "question_set_id-733",
+                    "studio_project_id": "studio_project_id-343",
+                    "id": "id-675",
+                    "created_at": "2024-08-22T08:22:58Z",
+                    "account_id": "account_id-746",
+                    "created_by_user_id": "created_by_user_id-637",
+                    "question_set": {
+                        "name": "name-734",
+                        "instructions": "instructions-518",
+                        "id": "id-339",
+                        "created_at": "2024-04-26T00:50:33Z",
+                        "account_id": "account_id-208",
+                        "created_by_user_id": "created_by_user_id-479",
+                        "questions": [
+                            {
+                                "type": "categorical",
+                                "title": "title-75",
+                                "prompt": "prompt-721",
+                                "choices": [{}],
+                                "multi": False,
+                                "dropdown": False,
+                                "required": False,
+                                "conditions": [{}],
+                                "id": "id-336",
+                                "created_at": "2024-12-11T14:11:49Z",
+                                "account_id": "account_id-558",
+                                "created_by_user_id": "created_by_user_id-401",
+                            }
+                        ],
+                    },
+                },
+                "async_jobs": [
+                    {
+                        "job_type": "job_type-33",
+                        "parent_job_id": "parent_job_id-291",
+                        "status": "status-78",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-06-11T19:47:13Z",
+                        "updated_at": "2024-01-06T06:46:05Z",
+                        "id": "id-308",
+                    },
+                    {
+                        "job_type": "job_type-139",
+                        "parent_job_id": "parent_job_id-621",
+                        "status": "status-812",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-03-11T10:05:11Z",
+                        "updated_at": "2024-03-18T20:25:31Z",
+                        "id": "id-259",
+                    },
+                    {
+                        "job_type": "job_type-36",
+                        "parent_job_id": "parent_job_id-435",
+                        "status": "status-926",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-12-09T19:47:51Z",
+                        "updated_at": "2024-10-25T08:06:35Z",
+                        "id": "id-122",
+                    },
+                ],
+                "application_spec": {
+                    "name": "name-427",
+                    "description": "description-13",
+                    "theme_id": "theme_id-508",
+                    "run_online_evaluation": False,
+                    "id": "id-318",
+                    "created_at": "2024-04-15T01:55:25Z",
+                    "account_id": "account_id-714",
+                    "created_by_user_id": "created_by_user_id-301",
+                    "archived_at": "2024-05-24T07:00:46Z",
+                },
+                "name": "name-334",
+                "description": "description-612",
+                "status": "PENDING",
+                "application_spec_id": "application_spec_id-305",
+                "application_variant_id": "application_variant_id-167",
+                "tags": {},
+                "evaluation_config": {},
+                "evaluation_config_id": "evaluation_config_id-954",
+                "completed_at": "2024-11-22T12:53:04Z",
+                "total_test_case_result_count": 76,
+                "completed_test_case_result_count": 93,
+                "annotation_config": {
+                    "annotation_config_type": "flexible",
+                    "components": [
+                        [
+                            {
+                                "data_loc": ["data_loc-569", "data_loc-325"],
+                                "label": "label-553",
+                            },
+                            {"data_loc": ["data_loc-949"], "label": "label-386"},
+                        ]
+                    ],
+                    "direction": "col",
+                },
+                "question_id_to_annotation_config": {
+                    "key": {
+                        "annotation_config_type": "flexible",
+                        "components": [
+                            [
+                                {
+                                    "data_loc": ["data_loc-569", "data_loc-325"],
+                                    "label": "label-553",
+                                },
+                                {"data_loc": ["data_loc-949"], "label": "label-386"},
+                            ]
+                        ],
+                        "direction": "col",
+                    }
+                },
+                "id": "id-488",
+                "created_at": "2024-11-11T18:48:20Z",
+                "account_id": "account_id-631",
+                "created_by_user_id": "created_by_user_id-717",
+                "archived_at": "2024-06-26T00:39:59Z",
+            },
+            {
+                "test_case_results": [
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-248",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-185",
+                            "task_entity_id": "task_entity_id-318",
+                            "account_id": "account_id-442",
+                            "assigned_to": {
+                                "id": "id-145",
+                                "first_name": "first_name-698",
+                                "last_name": "last_name-467",
+                                "email": "email-834@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-12-19T14:39:53Z",
+                            "status": "PENDING",
+                            "priority": 71,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": False,
+                                "audit_comment": "audit_comment-863",
+                                "application_spec_id": "application_spec_id-195",
+                                "evaluation_id": "evaluation_id-747",
+                                "evaluation_dataset_id": "evaluation_dataset_id-106",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+                                "test_case_id": "test_case_id-759",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-645",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-149", "metadata": {}},
+                                            {"text": "text-59", "metadata": {}},
+                                            {"text": "text-746", "metadata": {}},
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-04-13T03:06:48Z",
+                                "time_spent_labeling_s": 31,
+                                "application_test_case_output_id": "application_test_case_ou-515",
+                                "id": "id-751",
+                                "created_at": "2024-11-15T04:10:53Z",
+                                "account_id": "account_id-689",
+                                "created_by_user_id": "created_by_user_id-459",
+                                "annotated_by_user_id": "annotated_by_user_id-240",
+                                "archived_at": "2024-03-25T18:45:13Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-287",
+                            "test_case_data": {
+                                "input": "input-706",
+                                "expected_output": "expected_output-970",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [
+                                        {"text": "text-149", "metadata": {}},
+                                        {"text": "text-59", "metadata": {}},
+                                        {"text": "text-746", "metadata": {}},
+                                    ],
+                                },
+                                "artifact_ids_filter": ["artifact_ids_filter-554"],
+                            },
+                            "chat_history": {},
+                            "autogenerated": False,
+                            "test_case_metadata": {},
+                            "id": "id-242",
+                            "created_at": "2024-06-02T17:59:48Z",
+                            "account_id": "account_id-742",
+                            "created_by_user_id": "created_by_user_id-5",
+                            "archived_at": "2024-03-28T10:40:37Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-627",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-319",
+                                "selected_choice": {},
+                                "id": "id-511",
+                                "created_at": "2024-03-15T11:49:41Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 80,
+                                    "prompt_tokens": 77,
+                                    "completion_tokens": 20,
+                                    "time_elapsed_s": 15,
+                                    "llm_reasoning": "llm_reasoning-548",
+                                    "annotation_result_id": "annotation_result_id-94",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-13",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-364",
+                                "selected_choice": {},
+                                "id": "id-609",
+                                "created_at": "2024-08-31T17:03:58Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 48,
+                                    "prompt_tokens": 27,
+                                    "completion_tokens": 99,
+                                    "time_elapsed_s": 92,
+                                    "llm_reasoning": "llm_reasoning-963",
+                                    "annotation_result_id": "annotation_result_id-677",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-589",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-192",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-933",
+                            "created_at": "2024-10-30T17:51:09Z",
+                            "updated_at": "2024-10-17T19:47:45Z",
+                            "account_id": "account_id-954",
+                            "created_by_user_id": "created_by_user_id-153",
+                            "archived_at": "2024-10-19T20:52:54Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-149",
+                        "application_spec_id": "application_spec_id-622",
+                        "evaluation_id": "evaluation_id-957",
+                        "evaluation_dataset_id": "evaluation_dataset_id-82",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-181",
+                        "test_case_id": "test_case_id-678",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-645",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-149", "metadata": {}},
+                                    {"text": "text-59", "metadata": {}},
+                                    {"text": "text-746", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-09-05T16:24:44Z",
+                        "time_spent_labeling_s": 75,
+                        "application_test_case_output_id": "application_test_case_ou-590",
+                        "id": "id-189",
+                        "created_at": "2024-07-26T02:06:06Z",
+                        "account_id": "account_id-771",
+                        "created_by_user_id": "created_by_user_id-180",
+                        "annotated_by_user_id": "annotated_by_user_id-204",
+                        "archived_at": "2024-10-18T05:17:46Z",
+                    },
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-562",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-533",
+                            "task_entity_id": "task_entity_id-823",
+                            "account_id": "account_id-801",
+                            "assigned_to": {
+                                "id": "id-281",
+                                "first_name": "first_name-171",
+                                "last_name": "last_name-840",
+                                "email": "email-616@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-09-01T10:29:50Z",
+                            "status": "PENDING",
+                            "priority": 91,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": True,
+                                "audit_comment": "audit_comment-516",
+                                "application_spec_id": "application_spec_id-867",
+                                "evaluation_id": "evaluation_id-711",
+                                "evaluation_dataset_id": "evaluation_dataset_id-440",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-15",
+                                "test_case_id": "test_case_id-397",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-943",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-59", "metadata": {}},
+                                            {"text": "text-239", "metadata": {}},
+                                            {"text": "text-162", "metadata": {}},
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-04-02T15:35:45Z",
+                                "time_spent_labeling_s": 36,
+                                "application_test_case_output_id": "application_test_case_ou-851",
+                                "id": "id-240",
+                                "created_at": "2024-10-04T23:43:02Z",
+                                "account_id": "account_id-923",
+                                "created_by_user_id": "created_by_user_id-435",
+                                "annotated_by_user_id": "annotated_by_user_id-549",
+                                "archived_at": "2024-10-17T07:04:04Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-956",
+                            "test_case_data": {
+                                "input": "input-661",
+                                "expected_output": "expected_output-394",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [
+                                        {"text": "text-59", "metadata": {}},
+                                        {"text": "text-239", "metadata": {}},
+                                        {"text": "text-162", "metadata": {}},
+                                    ],
+                                },
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-839",
+                                    "artifact_ids_filter-689",
+                                    "artifact_ids_filter-993",
+                                ],
+                            },
+                            "chat_history": {},
+                            "autogenerated": True,
+                            "test_case_metadata": {},
+                            "id": "id-908",
+                            "created_at": "2024-10-28T18:11:21Z",
+                            "account_id": "account_id-860",
+                            "created_by_user_id": "created_by_user_id-597",
+                            "archived_at": "2024-10-25T06:07:56Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-13",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-364",
+                                "selected_choice": {},
+                                "id": "id-609",
+                                "created_at": "2024-08-31T17:03:58Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 48,
+                                    "prompt_tokens": 27,
+                                    "completion_tokens": 99,
+                                    "time_elapsed_s": 92,
+                                    "llm_reasoning": "llm_reasoning-963",
+                                    "annotation_result_id": "annotation_result_id-677",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-126",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-741",
+                                "selected_choice": {},
+                                "id": "id-701",
+                                "created_at": "2024-08-23T16:52:45Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 83,
+                                    "prompt_tokens": 5,
+                                    "completion_tokens": 47,
+                                    "time_elapsed_s": 58,
+                                    "llm_reasoning": "llm_reasoning-375",
+                                    "annotation_result_id": "annotation_result_id-29",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-234",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-607",
+                                "selected_choice": {},
+                                "id": "id-624",
+                                "created_at": "2024-04-07T06:17:18Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 35,
+                                    "prompt_tokens": 34,
+                                    "completion_tokens": 61,
+                                    "time_elapsed_s": 91,
+                                    "llm_reasoning": "llm_reasoning-569",
+                                    "annotation_result_id": "annotation_result_id-169",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-792",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-373",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": False,
+                            "vendor": "scale",
+                            "id": "id-122",
+                            "created_at": "2024-01-25T11:26:21Z",
+                            "updated_at": "2024-11-13T13:31:29Z",
+                            "account_id": "account_id-931",
+                            "created_by_user_id": "created_by_user_id-949",
+                            "archived_at": "2024-12-27T15:54:27Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-349",
+                        "application_spec_id": "application_spec_id-354",
+                        "evaluation_id": "evaluation_id-575",
+                        "evaluation_dataset_id": "evaluation_dataset_id-492",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-456",
+                        "test_case_id": "test_case_id-143",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-943",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-59", "metadata": {}},
+                                    {"text": "text-239", "metadata": {}},
+                                    {"text": "text-162", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-03-07T11:39:06Z",
+                        "time_spent_labeling_s": 75,
+                        "application_test_case_output_id": "application_test_case_ou-581",
+                        "id": "id-316",
+                        "created_at": "2024-03-05T12:29:23Z",
+                        "account_id": "account_id-648",
+                        "created_by_user_id": "created_by_user_id-607",
+                        "annotated_by_user_id": "annotated_by_user_id-656",
+                        "archived_at": "2024-01-01T18:30:58Z",
+                    },
+                    {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "task": {
+                            "id": "id-560",
+                            "task_type": "EVALUATION_ANNOTATION",
+                            "task_entity_parent_id": "task_entity_parent_id-51",
+                            "task_entity_id": "task_entity_id-954",
+                            "account_id": "account_id-644",
+                            "assigned_to": {
+                                "id": "id-917",
+                                "first_name": "first_name-952",
+                                "last_name": "last_name-724",
+                                "email": "email-888@example.com",
+                                "preferences": {},
+                            },
+                            "assignment_expires_at": "2024-04-13T10:37:10Z",
+                            "status": "PENDING",
+                            "priority": 59,
+                            "task_entity": {
+                                "test_case_evaluation_data_schema": "GENERATION",
+                                "label_status": "PENDING",
+                                "audit_status": "UNAUDITED",
+                                "audit_required": True,
+                                "audit_comment": "audit_comment-398",
+                                "application_spec_id": "application_spec_id-397",
+                                "evaluation_id": "evaluation_id-690",
+                                "evaluation_dataset_id": "evaluation_dataset_id-60",
+                                "evaluation_dataset_version_num": "evaluation_dataset_versi-326",
+                                "test_case_id": "test_case_id-766",
+                                "test_case_evaluation_data": {
+                                    "generation_output": "generation_output-723",
+                                    "generation_extra_info": {
+                                        "schema_type": "CHUNKS",
+                                        "chunks": [
+                                            {"text": "text-746", "metadata": {}},
+                                            {"text": "text-974", "metadata": {}},
+                                            {"text": "text-634", "metadata": {}},
+                                        ],
+                                    },
+                                },
+                                "result": {},
+                                "completed_at": "2024-09-14T11:37:14Z",
+                                "time_spent_labeling_s": 5,
+                                "application_test_case_output_id": "application_test_case_ou-493",
+                                "id": "id-973",
+                                "created_at": "2024-05-17T23:59:22Z",
+                                "account_id": "account_id-603",
+                                "created_by_user_id": "created_by_user_id-137",
+                                "annotated_by_user_id": "annotated_by_user_id-771",
+                                "archived_at": "2024-10-11T10:18:31Z",
+                            },
+                        },
+                        "test_case_version": {
+                            "schema_type": "GENERATION",
+                            "evaluation_dataset_id": "evaluation_dataset_id-714",
+                            "test_case_data": {
+                                "input": "input-527",
+                                "expected_output": "expected_output-604",
+                                "expected_extra_info": {
+                                    "schema_type": "CHUNKS",
+                                    "chunks": [
+                                        {"text": "text-746", "metadata": {}},
+                                        {"text": "text-974", "metadata": {}},
+                                        {"text": "text-634", "metadata": {}},
+                                    ],
+                                },
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-473",
+                                    "artifact_ids_filter-686",
+                                ],
+                            },
+                            "chat_history": {},
+                            "autogenerated": True,
+                            "test_case_metadata": {},
+                            "id": "id-914",
+                            "created_at": "2024-08-19T01:54:34Z",
+                            "account_id": "account_id-980",
+                            "created_by_user_id": "created_by_user_id-984",
+                            "archived_at": "2024-09-20T18:44:23Z",
+                        },
+                        "annotation_results": [
+                            {
+                                "question_id": "question_id-95",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-370",
+                                "selected_choice": {},
+                                "id": "id-153",
+                                "created_at": "2024-09-13T04:44:33Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 5,
+                                    "prompt_tokens": 28,
+                                    "completion_tokens": 33,
+                                    "time_elapsed_s": 31,
+                                    "llm_reasoning": "llm_reasoning-113",
+                                    "annotation_result_id": "annotation_result_id-90",
+                                },
+                            },
+                            {
+                                "question_id": "question_id-862",
+                                "annotation_type": "llm_auto",
+                                "test_case_result_lineage_id": "test_case_result_lineage-811",
+                                "selected_choice": {},
+                                "id": "id-347",
+                                "created_at": "2024-07-26T06:43:17Z",
+                                "llm_auto_eval_metadata": {
+                                    "cost": 38,
+                                    "prompt_tokens": 57,
+                                    "completion_tokens": 24,
+                                    "time_elapsed_s": 39,
+                                    "llm_reasoning": "llm_reasoning-285",
+                                    "annotation_result_id": "annotation_result_id-763",
+                                },
+                            },
+                        ],
+                        "evaluation_dataset": {
+                            "name": "name-715",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-344",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": False,
+                            "vendor": "scale",
+                            "id": "id-735",
+                            "created_at": "2024-04-04T01:42:35Z",
+                            "updated_at": "2024-08-21T04:21:59Z",
+                            "account_id": "account_id-213",
+                            "created_by_user_id": "created_by_user_id-784",
+                            "archived_at": "2024-04-07T11:55:45Z",
+                        },
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": True,
+                        "audit_comment": "audit_comment-268",
+                        "application_spec_id": "application_spec_id-146",
+                        "evaluation_id": "evaluation_id-503",
+                        "evaluation_dataset_id": "evaluation_dataset_id-335",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-573",
+                        "test_case_id": "test_case_id-905",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-723",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-746", "metadata": {}},
+                                    {"text": "text-974", "metadata": {}},
+                                    {"text": "text-634", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-12-20T07:18:35Z",
+                        "time_spent_labeling_s": 95,
+                        "application_test_case_output_id": "application_test_case_ou-657",
+                        "id": "id-378",
+                        "created_at": "2024-03-16T21:18:51Z",
+                        "account_id": "account_id-908",
+                        "created_by_user_id": "created_by_user_id-28",
+                        "annotated_by_user_id": "annotated_by_user_id-873",
+                        "archived_at": "2024-04-23T12:19:10Z",
+                    },
+                ],
+                "evaluation_config_expanded": {
+                    "evaluation_type": "studio",
+                    "question_set_id": "question_set_id-466",
+                    "studio_project_id": "studio_project_id-620",
+                    "id": "id-377",
+                    "created_at": "2024-10-24T20:47:21Z",
+                    "account_id": "account_id-543",
+                    "created_by_user_id": "created_by_user_id-394",
+                    "question_set": {
+                        "name": "name-489",
+                        "instructions": "instructions-626",
+                        "id": "id-876",
+                        "created_at": "2024-12-21T14:57:38Z",
+                        "account_id": "account_id-354",
+                        "created_by_user_id": "created_by_user_id-186",
+                        "questions": [
+                            {
+                                "type": "categorical",
+                                "title": "title-775",
+                                "prompt": "prompt-189",
+                                "choices": [{}],
+                                "multi": False,
+                                "dropdown": False,
+                                "required": False,
+                                "conditions": [{}],
+                                "id": "id-433",
+                                "created_at": "2024-05-09T17:28:10Z",
+                                "account_id": "account_id-118",
+                                "created_by_user_id": "created_by_user_id-368",
+                            },
+                            {
+                                "type": "categorical",
+                                "title": "title-564",
+                                "prompt": "prompt-2",
+                                "choices": [{}],
+                                "multi": False,
+                                "dropdown": False,
+                                "required": False,
+                                "conditions": [{}],
+                                "id": "id-218",
+                                "created_at": "2024-08-02T11:53:27Z",
+                                "account_id": "account_id-782",
+                                "created_by_user_id": "created_by_user_id-942",
+                            },
+                        ],
+                    },
+                },
+                "async_jobs": [
+                    {
+                        "job_type": "job_type-139",
+                        "parent_job_id": "parent_job_id-621",
+                        "status": "status-812",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-03-11T10:05:11Z",
+                        "updated_at": "2024-03-18T20:25:31Z",
+                        "id": "id-259",
+                    },
+                    {
+                        "job_type": "job_type-65",
+                        "parent_job_id": "parent_job_id-876",
+                        "status": "status-996",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-12-31T23:54:19Z",
+                        "updated_at": "2024-08-18T11:00:23Z",
+                        "id": "id-902",
+                    },
+                    {
+                        "job_type": "job_type-412",
+                        "parent_job_id": "parent_job_id-649",
+                        "status": "status-130",
+                        "progress": {},
+                        "job_metadata": {},
+                        "created_at": "2024-06-25T12:49:50Z",
+                        "updated_at": "2024-10-14T02:03:46Z",
+                        "id": "id-33",
+                    },
+                ],
+                "application_spec": {
+                    "name": "name-496",
+                    "description": "description-674",
+                    "theme_id": "theme_id-424",
+                    "run_online_evaluation": True,
+                    "id": "id-756",
+                    "created_at": "2024-08-19T19:44:44Z",
+                    "account_id": "account_id-610",
+                    "created_by_user_id": "created_by_user_id-899",
+                    "archived_at": "2024-02-01T08:58:13Z",
+                },
+                "name": "name-54",
+                "description": "description-395",
+                "status": "PENDING",
+                "application_spec_id": "application_spec_id-472",
+                "application_variant_id": "application_variant_id-518",
+                "tags": {},
+                "evaluation_config": {},
+                "evaluation_config_id": "evaluation_config_id-546",
+                "completed_at": "2024-12-04T23:40:47Z",
+                "total_test_case_result_count": 68,
+                "completed_test_case_result_count": 4,
+                "annotation_config": {
+                    "annotation_config_type": "flexible",
+                    "components": [
+                        [
+                            {"data_loc": ["data_loc-949"], "label": "label-386"},
+                            {
+                                "data_loc": ["data_loc-740", "data_loc-765"],
+                                "label": "label-583",
+                            },
+                        ],
+                        [
+                            {
+                                "data_loc": ["data_loc-740", "data_loc-765"],
+                                "label": "label-583",
+                            },
+                            {
+                                "data_loc": ["data_loc-436", "data_loc-166"],
+                                "label": "label-438",
+                            },
+                        ],
+                    ],
+                    "direction": "col",
+                },
+                "question_id_to_annotation_config": {
+                    "key": {
+                        "annotation_config_type": "flexible",
+                        "components": [
+                            [
+                                {"data_loc": ["data_loc-949"], "label": "label-386"},
+                                {
+                                    "data_loc": ["data_loc-740", "data_loc-765"],
+                                    "label": "label-583",
+                                },
+                            ],
+                            [
+                                {
+                                    "data_loc": ["data_loc-740", "data_loc-765"],
+                                    "label": "label-583",
+                                },
+                                {
+                                    "data_loc": ["data_loc-436", "data_loc-166"],
+                                    "label": "label-438",
+                                },
+                            ],
+                        ],
+                        "direction": "col",
+                    }
+                },
+                "id": "id-195",
+                "created_at": "2024-12-06T10:04:18Z",
+                "account_id": "account_id-910",
+                "created_by_user_id": "created_by_user_id-995",
+                "archived_at": "2024-11-27T06:11:21Z",
+            },
+        ],
+        "total_item_count": 74,
+        "current_page": 2,
+        "items_per_page": 57,
     },
     "post_evaluations": {
-        "name": "a",
-        "description": "a",
+        "name": "name-235",
+        "description": "description-900",
         "status": "PENDING",
-        "application_spec_id": "a",
-        "total_test_case_result_count": 0,
-        "completed_test_case_result_count": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "application_spec_id": "application_spec_id-154",
+        "application_variant_id": "application_variant_id-925",
+        "tags": {},
+        "evaluation_config": {},
+        "evaluation_config_id": "evaluation_config_id-58",
+        "completed_at": "2024-10-26T20:29:01Z",
+        "total_test_case_result_count": 77,
+        "completed_test_case_result_count": 52,
+        "annotation_config": {
+            "annotation_config_type": "flexible",
+            "components": [
+                [
+                    {
+                        "data_loc": ["data_loc-569", "data_loc-325"],
+                        "label": "label-553",
+                    },
+                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                ]
+            ],
+            "direction": "col",
+        },
+        "question_id_to_annotation_config": {
+            "key": {
+                "annotation_config_type": "flexible",
+                "components": [
+                    [
+                        {
+                            "data_loc": ["data_loc-569", "data_loc-325"],
+                            "label": "label-553",
+                        },
+                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    ]
+                ],
+                "direction": "col",
+            }
+        },
+        "id": "id-900",
+        "created_at": "2024-11-30T09:24:53Z",
+        "account_id": "account_id-541",
+        "created_by_user_id": "created_by_user_id-643",
+        "archived_at": "2024-03-05T11:42:28Z",
     },
     "get_evaluations_evaluation_id": {
-        "name": "a",
-        "description": "a",
+        "test_case_results": [
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "task": {
+                    "id": "id-505",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-157",
+                    "task_entity_id": "task_entity_id-725",
+                    "account_id": "account_id-783",
+                    "assigned_to": {
+                        "id": "id-732",
+                        "first_name": "first_name-826",
+                        "last_name": "last_name-591",
+                        "email": "email-962@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-03-25T08:40:15Z",
+                    "status": "PENDING",
+                    "priority": 63,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-269",
+                        "application_spec_id": "application_spec_id-481",
+                        "evaluation_id": "evaluation_id-50",
+                        "evaluation_dataset_id": "evaluation_dataset_id-168",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+                        "test_case_id": "test_case_id-812",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-236",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-853", "metadata": {}},
+                                    {"text": "text-149", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-09-05T09:00:43Z",
+                        "time_spent_labeling_s": 64,
+                        "application_test_case_output_id": "application_test_case_ou-689",
+                        "id": "id-44",
+                        "created_at": "2024-05-09T03:10:59Z",
+                        "account_id": "account_id-762",
+                        "created_by_user_id": "created_by_user_id-847",
+                        "annotated_by_user_id": "annotated_by_user_id-215",
+                        "archived_at": "2024-02-20T08:24:30Z",
+                    },
+                },
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-131",
+                    "test_case_data": {
+                        "input": "input-657",
+                        "expected_output": "expected_output-346",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [
+                                {"text": "text-853", "metadata": {}},
+                                {"text": "text-149", "metadata": {}},
+                            ],
+                        },
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-646",
+                            "artifact_ids_filter-560",
+                            "artifact_ids_filter-521",
+                        ],
+                    },
+                    "chat_history": {},
+                    "autogenerated": False,
+                    "test_case_metadata": {},
+                    "id": "id-589",
+                    "created_at": "2024-09-22T19:12:19Z",
+                    "account_id": "account_id-798",
+                    "created_by_user_id": "created_by_user_id-467",
+                    "archived_at": "2024-01-05T18:45:42Z",
+                },
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-669",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-949",
+                        "selected_choice": {},
+                        "id": "id-377",
+                        "created_at": "2024-06-24T04:15:42Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 82,
+                            "prompt_tokens": 99,
+                            "completion_tokens": 66,
+                            "time_elapsed_s": 33,
+                            "llm_reasoning": "llm_reasoning-124",
+                            "annotation_result_id": "annotation_result_id-496",
+                        },
+                    },
+                    {
+                        "question_id": "question_id-627",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-319",
+                        "selected_choice": {},
+                        "id": "id-511",
+                        "created_at": "2024-03-15T11:49:41Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 80,
+                            "prompt_tokens": 77,
+                            "completion_tokens": 20,
+                            "time_elapsed_s": 15,
+                            "llm_reasoning": "llm_reasoning-548",
+                            "annotation_result_id": "annotation_result_id-94",
+                        },
+                    },
+                    {
+                        "question_id": "question_id-49",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-720",
+                        "selected_choice": {},
+                        "id": "id-106",
+                        "created_at": "2024-12-22T05:23:20Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 9,
+                            "prompt_tokens": 26,
+                            "completion_tokens": 76,
+                            "time_elapsed_s": 16,
+                            "llm_reasoning": "llm_reasoning-575",
+                            "annotation_result_id": "annotation_result_id-267",
+                        },
+                    },
+                ],
+                "evaluation_dataset": {
+                    "name": "name-842",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-986",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-397",
+                    "created_at": "2024-04-20T14:04:00Z",
+                    "updated_at": "2024-05-29T11:47:08Z",
+                    "account_id": "account_id-129",
+                    "created_by_user_id": "created_by_user_id-636",
+                    "archived_at": "2024-02-20T03:47:58Z",
+                },
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-511",
+                "application_spec_id": "application_spec_id-490",
+                "evaluation_id": "evaluation_id-998",
+                "evaluation_dataset_id": "evaluation_dataset_id-368",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-367",
+                "test_case_id": "test_case_id-571",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-236",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-02-03T03:49:11Z",
+                "time_spent_labeling_s": 56,
+                "application_test_case_output_id": "application_test_case_ou-850",
+                "id": "id-329",
+                "created_at": "2024-01-25T04:02:46Z",
+                "account_id": "account_id-972",
+                "created_by_user_id": "created_by_user_id-267",
+                "annotated_by_user_id": "annotated_by_user_id-89",
+                "archived_at": "2024-09-29T13:27:43Z",
+            },
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "task": {
+                    "id": "id-248",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-185",
+                    "task_entity_id": "task_entity_id-318",
+                    "account_id": "account_id-442",
+                    "assigned_to": {
+                        "id": "id-145",
+                        "first_name": "first_name-698",
+                        "last_name": "last_name-467",
+                        "email": "email-834@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-12-19T14:39:53Z",
+                    "status": "PENDING",
+                    "priority": 71,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-863",
+                        "application_spec_id": "application_spec_id-195",
+                        "evaluation_id": "evaluation_id-747",
+                        "evaluation_dataset_id": "evaluation_dataset_id-106",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+                        "test_case_id": "test_case_id-759",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-645",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-149", "metadata": {}},
+                                    {"text": "text-59", "metadata": {}},
+                                    {"text": "text-746", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-04-13T03:06:48Z",
+                        "time_spent_labeling_s": 31,
+                        "application_test_case_output_id": "application_test_case_ou-515",
+                        "id": "id-751",
+                        "created_at": "2024-11-15T04:10:53Z",
+                        "account_id": "account_id-689",
+                        "created_by_user_id": "created_by_user_id-459",
+                        "annotated_by_user_id": "annotated_by_user_id-240",
+                        "archived_at": "2024-03-25T18:45:13Z",
+                    },
+                },
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-287",
+                    "test_case_data": {
+                        "input": "input-706",
+                        "expected_output": "expected_output-970",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [
+                                {"text": "text-149", "metadata": {}},
+                                {"text": "text-59", "metadata": {}},
+                                {"text": "text-746", "metadata": {}},
+                            ],
+                        },
+                        "artifact_ids_filter": ["artifact_ids_filter-554"],
+                    },
+                    "chat_history": {},
+                    "autogenerated": False,
+                    "test_case_metadata": {},
+                    "id": "id-242",
+                    "created_at": "2024-06-02T17:59:48Z",
+                    "account_id": "account_id-742",
+                    "created_by_user_id": "created_by_user_id-5",
+                    "archived_at": "2024-03-28T10:40:37Z",
+                },
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-627",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-319",
+                        "selected_choice": {},
+                        "id": "id-511",
+                        "created_at": "2024-03-15T11:49:41Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 80,
+                            "prompt_tokens": 77,
+                            "completion_tokens": 20,
+                            "time_elapsed_s": 15,
+                            "llm_reasoning": "llm_reasoning-548",
+                            "annotation_result_id": "annotation_result_id-94",
+                        },
+                    },
+                    {
+                        "question_id": "question_id-13",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-364",
+                        "selected_choice": {},
+                        "id": "id-609",
+                        "created_at": "2024-08-31T17:03:58Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 48,
+                            "prompt_tokens": 27,
+                            "completion_tokens": 99,
+                            "time_elapsed_s": 92,
+                            "llm_reasoning": "llm_reasoning-963",
+                            "annotation_result_id": "annotation_result_id-677",
+                        },
+                    },
+                ],
+                "evaluation_dataset": {
+                    "name": "name-589",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-192",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-933",
+                    "created_at": "2024-10-30T17:51:09Z",
+                    "updated_at": "2024-10-17T19:47:45Z",
+                    "account_id": "account_id-954",
+                    "created_by_user_id": "created_by_user_id-153",
+                    "archived_at": "2024-10-19T20:52:54Z",
+                },
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-149",
+                "application_spec_id": "application_spec_id-622",
+                "evaluation_id": "evaluation_id-957",
+                "evaluation_dataset_id": "evaluation_dataset_id-82",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-181",
+                "test_case_id": "test_case_id-678",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-645",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-149", "metadata": {}},
+                            {"text": "text-59", "metadata": {}},
+                            {"text": "text-746", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-09-05T16:24:44Z",
+                "time_spent_labeling_s": 75,
+                "application_test_case_output_id": "application_test_case_ou-590",
+                "id": "id-189",
+                "created_at": "2024-07-26T02:06:06Z",
+                "account_id": "account_id-771",
+                "created_by_user_id": "created_by_user_id-180",
+                "annotated_by_user_id": "annotated_by_user_id-204",
+                "archived_at": "2024-10-18T05:17:46Z",
+            },
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "task": {
+                    "id": "id-45",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-643",
+                    "task_entity_id": "task_entity_id-89",
+                    "account_id": "account_id-428",
+                    "assigned_to": {
+                        "id": "id-530",
+                        "first_name": "first_name-583",
+                        "last_name": "last_name-727",
+                        "email": "email-930@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-03-28T08:35:23Z",
+                    "status": "PENDING",
+                    "priority": 69,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": True,
+                        "audit_comment": "audit_comment-716",
+                        "application_spec_id": "application_spec_id-660",
+                        "evaluation_id": "evaluation_id-429",
+                        "evaluation_dataset_id": "evaluation_dataset_id-230",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-348",
+                        "test_case_id": "test_case_id-515",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-685",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [{"text": "text-755", "metadata": {}}],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-05-26T19:04:57Z",
+                        "time_spent_labeling_s": 9,
+                        "application_test_case_output_id": "application_test_case_ou-430",
+                        "id": "id-63",
+                        "created_at": "2024-11-07T05:28:26Z",
+                        "account_id": "account_id-625",
+                        "created_by_user_id": "created_by_user_id-234",
+                        "annotated_by_user_id": "annotated_by_user_id-732",
+                        "archived_at": "2024-11-26T12:50:11Z",
+                    },
+                },
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-173",
+                    "test_case_data": {
+                        "input": "input-421",
+                        "expected_output": "expected_output-131",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [{"text": "text-755", "metadata": {}}],
+                        },
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-322",
+                            "artifact_ids_filter-978",
+                        ],
+                    },
+                    "chat_history": {},
+                    "autogenerated": True,
+                    "test_case_metadata": {},
+                    "id": "id-623",
+                    "created_at": "2024-06-26T04:25:18Z",
+                    "account_id": "account_id-95",
+                    "created_by_user_id": "created_by_user_id-186",
+                    "archived_at": "2024-01-09T18:19:32Z",
+                },
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-49",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-720",
+                        "selected_choice": {},
+                        "id": "id-106",
+                        "created_at": "2024-12-22T05:23:20Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 9,
+                            "prompt_tokens": 26,
+                            "completion_tokens": 76,
+                            "time_elapsed_s": 16,
+                            "llm_reasoning": "llm_reasoning-575",
+                            "annotation_result_id": "annotation_result_id-267",
+                        },
+                    },
+                    {
+                        "question_id": "question_id-550",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-697",
+                        "selected_choice": {},
+                        "id": "id-984",
+                        "created_at": "2024-11-16T01:50:10Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 86,
+                            "prompt_tokens": 40,
+                            "completion_tokens": 25,
+                            "time_elapsed_s": 2,
+                            "llm_reasoning": "llm_reasoning-354",
+                            "annotation_result_id": "annotation_result_id-229",
+                        },
+                    },
+                ],
+                "evaluation_dataset": {
+                    "name": "name-347",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-67",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-367",
+                    "created_at": "2024-12-12T06:24:50Z",
+                    "updated_at": "2024-08-05T00:14:22Z",
+                    "account_id": "account_id-527",
+                    "created_by_user_id": "created_by_user_id-100",
+                    "archived_at": "2024-09-15T01:12:54Z",
+                },
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-233",
+                "application_spec_id": "application_spec_id-715",
+                "evaluation_id": "evaluation_id-565",
+                "evaluation_dataset_id": "evaluation_dataset_id-681",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-532",
+                "test_case_id": "test_case_id-162",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-685",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [{"text": "text-755", "metadata": {}}],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-11-09T16:48:14Z",
+                "time_spent_labeling_s": 13,
+                "application_test_case_output_id": "application_test_case_ou-194",
+                "id": "id-228",
+                "created_at": "2024-08-15T08:35:23Z",
+                "account_id": "account_id-91",
+                "created_by_user_id": "created_by_user_id-443",
+                "annotated_by_user_id": "annotated_by_user_id-550",
+                "archived_at": "2024-01-06T02:57:51Z",
+            },
+        ],
+        "evaluation_config_expanded": {
+            "evaluation_type": "studio",
+            "question_set_id": "question_set_id-733",
+            "studio_project_id": "studio_project_id-343",
+            "id": "id-675",
+            "created_at": "2024-08-22T08:22:58Z",
+            "account_id": "account_id-746",
+            "created_by_user_id": "created_by_user_id-637",
+            "question_set": {
+                "name": "name-734",
+                "instructions": "instructions-518",
+                "id": "id-339",
+                "created_at": "2024-04-26T00:50:33Z",
+                "account_id": "account_id-208",
+                "created_by_user_id": "created_by_user_id-479",
+                "questions": [
+                    {
+                        "type": "categorical",
+                        "title": "title-75",
+                        "prompt": "prompt-721",
+                        "choices": [{}],
+                        "multi": False,
+                        "dropdown": False,
+                        "required": False,
+                        "conditions": [{}],
+                        "id": "id-336",
+                        "created_at": "2024-12-11T14:11:49Z",
+                        "account_id": "account_id-558",
+                        "created_by_user_id": "created_by_user_id-401",
+                    }
+                ],
+            },
+        },
+        "async_jobs": [
+            {
+                "job_type": "job_type-33",
+                "parent_job_id": "parent_job_id-291",
+                "status": "status-78",
+                "progress": {},
+                "job_metadata": {},
+                "created_at": "2024-06-11T19:47:13Z",
+                "updated_at": "2024-01-06T06:46:05Z",
+                "id": "id-308",
+            },
+            {
+                "job_type": "job_type-139",
+                "parent_job_id": "parent_job_id-621",
+                "status": "status-812",
+                "progress": {},
+                "job_metadata": {},
+                "created_at": "2024-03-11T10:05:11Z",
+                "updated_at": "2024-03-18T20:25:31Z",
+                "id": "id-259",
+            },
+            {
+                "job_type": "job_type-36",
+                "parent_job_id": "parent_job_id-435",
+                "status": "status-926",
+                "progress": {},
+                "job_metadata": {},
+                "created_at": "2024-12-09T19:47:51Z",
+                "updated_at": "2024-10-25T08:06:35Z",
+                "id": "id-122",
+            },
+        ],
+        "application_spec": {
+            "name": "name-427",
+            "description": "description-13",
+            "theme_id": "theme_id-508",
+            "run_online_evaluation": False,
+            "id": "id-318",
+            "created_at": "2024-04-15T01:55:25Z",
+            "account_id": "account_id-714",
+            "created_by_user_id": "created_by_user_id-301",
+            "archived_at": "2024-05-24T07:00:46Z",
+        },
+        "name": "name-334",
+        "description": "description-612",
         "status": "PENDING",
-        "application_spec_id": "a",
-        "total_test_case_result_count": 0,
-        "completed_test_case_result_count": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "application_spec_id": "application_spec_id-305",
+        "application_variant_id": "application_variant_id-167",
+        "tags": {},
+        "evaluation_config": {},
+        "evaluation_config_id": "evaluation_config_id-954",
+        "completed_at": "2024-11-22T12:53:04Z",
+        "total_test_case_result_count": 76,
+        "completed_test_case_result_count": 93,
+        "annotation_config": {
+            "annotation_config_type": "flexible",
+            "components": [
+                [
+                    {
+                        "data_loc": ["data_loc-569", "data_loc-325"],
+                        "label": "label-553",
+                    },
+                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                ]
+            ],
+            "direction": "col",
+        },
+        "question_id_to_annotation_config": {
+            "key": {
+                "annotation_config_type": "flexible",
+                "components": [
+                    [
+                        {
+                            "data_loc": ["data_loc-569", "data_loc-325"],
+                            "label": "label-553",
+                        },
+                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    ]
+                ],
+                "direction": "col",
+            }
+        },
+        "id": "id-488",
+        "created_at": "2024-11-11T18:48:20Z",
+        "account_id": "account_id-631",
+        "created_by_user_id": "created_by_user_id-717",
+        "archived_at": "2024-06-26T00:39:59Z",
     },
-    "delete_evaluations_evaluation_id": {"success": False, "count": 0},
+    "delete_evaluations_evaluation_id": {"success": False, "count": 50},
     "patch_evaluations_evaluation_id": {
-        "name": "a",
-        "description": "a",
+        "name": "name-235",
+        "description": "description-900",
         "status": "PENDING",
-        "application_spec_id": "a",
-        "total_test_case_result_count": 0,
-        "completed_test_case_result_count": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "application_spec_id": "application_spec_id-154",
+        "application_variant_id": "application_variant_id-925",
+        "tags": {},
+        "evaluation_config": {},
+        "evaluation_config_id": "evaluation_config_id-58",
+        "completed_at": "2024-10-26T20:29:01Z",
+        "total_test_case_result_count": 77,
+        "completed_test_case_result_count": 52,
+        "annotation_config": {
+            "annotation_config_type": "flexible",
+            "components": [
+                [
+                    {
+                        "data_loc": ["data_loc-569", "data_loc-325"],
+                        "label": "label-553",
+                    },
+                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                ]
+            ],
+            "direction": "col",
+        },
+        "question_id_to_annotation_config": {
+            "key": {
+                "annotation_config_type": "flexible",
+                "components": [
+                    [
+                        {
+                            "data_loc": ["data_loc-569", "data_loc-325"],
+                            "label": "label-553",
+                        },
+                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    ]
+                ],
+                "direction": "col",
+            }
+        },
+        "id": "id-900",
+        "created_at": "2024-11-30T09:24:53Z",
+        "account_id": "account_id-541",
+        "created_by_user_id": "created_by_user_id-643",
+        "archived_at": "2024-03-05T11:42:28Z",
     },
     "get_evaluations_evaluation_id_test_case_results": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-131",
+                    "test_case_data": {
+                        "input": "input-657",
+                        "expected_output": "expected_output-346",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [
+                                {"text": "text-853", "metadata": {}},
+                                {"text": "text-149", "metadata": {}},
+                            ],
+                        },
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-646",
+                            "artifact_ids_filter-560",
+                            "artifact_ids_filter-521",
+                        ],
+                    },
+                    "chat_history": {},
+                    "autogenerated": False,
+                    "test_case_metadata": {},
+                    "id": "id-589",
+                    "created_at": "2024-09-22T19:12:19Z",
+                    "account_id": "account_id-798",
+                    "created_by_user_id": "created_by_user_id-467",
+                    "archived_at": "2024-01-05T18:45:42Z",
+                },
+                "task": {
+                    "id": "id-505",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-157",
+                    "task_entity_id": "task_entity_id-725",
+                    "account_id": "account_id-783",
+                    "assigned_to": {
+                        "id": "id-732",
+                        "first_name": "first_name-826",
+                        "last_name": "last_name-591",
+                        "email": "email-962@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-03-25T08:40:15Z",
+                    "status": "PENDING",
+                    "priority": 63,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-269",
+                        "application_spec_id": "application_spec_id-481",
+                        "evaluation_id": "evaluation_id-50",
+                        "evaluation_dataset_id": "evaluation_dataset_id-168",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+                        "test_case_id": "test_case_id-812",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-236",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-853", "metadata": {}},
+                                    {"text": "text-149", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-09-05T09:00:43Z",
+                        "time_spent_labeling_s": 64,
+                        "application_test_case_output_id": "application_test_case_ou-689",
+                        "id": "id-44",
+                        "created_at": "2024-05-09T03:10:59Z",
+                        "account_id": "account_id-762",
+                        "created_by_user_id": "created_by_user_id-847",
+                        "annotated_by_user_id": "annotated_by_user_id-215",
+                        "archived_at": "2024-02-20T08:24:30Z",
+                    },
+                },
+                "metrics": {"key": 76.8},
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-669",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-949",
+                        "selected_choice": {},
+                        "id": "id-377",
+                        "created_at": "2024-06-24T04:15:42Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 82,
+                            "prompt_tokens": 99,
+                            "completion_tokens": 66,
+                            "time_elapsed_s": 33,
+                            "llm_reasoning": "llm_reasoning-124",
+                            "annotation_result_id": "annotation_result_id-496",
+                        },
+                    }
+                ],
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": True,
+                "audit_comment": "audit_comment-980",
+                "application_spec_id": "application_spec_id-469",
+                "evaluation_id": "evaluation_id-111",
+                "evaluation_dataset_id": "evaluation_dataset_id-880",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-735",
+                "test_case_id": "test_case_id-991",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-236",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-02-15T04:30:44Z",
+                "time_spent_labeling_s": 82,
+                "application_test_case_output_id": "application_test_case_ou-600",
+                "id": "id-570",
+                "created_at": "2024-01-17T10:46:52Z",
+                "account_id": "account_id-266",
+                "created_by_user_id": "created_by_user_id-201",
+                "annotated_by_user_id": "annotated_by_user_id-416",
+                "archived_at": "2024-02-26T07:02:14Z",
+            },
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-287",
+                    "test_case_data": {
+                        "input": "input-706",
+                        "expected_output": "expected_output-970",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [
+                                {"text": "text-149", "metadata": {}},
+                                {"text": "text-59", "metadata": {}},
+                                {"text": "text-746", "metadata": {}},
+                            ],
+                        },
+                        "artifact_ids_filter": ["artifact_ids_filter-554"],
+                    },
+                    "chat_history": {},
+                    "autogenerated": False,
+                    "test_case_metadata": {},
+                    "id": "id-242",
+                    "created_at": "2024-06-02T17:59:48Z",
+                    "account_id": "account_id-742",
+                    "created_by_user_id": "created_by_user_id-5",
+                    "archived_at": "2024-03-28T10:40:37Z",
+                },
+                "task": {
+                    "id": "id-248",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-185",
+                    "task_entity_id": "task_entity_id-318",
+                    "account_id": "account_id-442",
+                    "assigned_to": {
+                        "id": "id-145",
+                        "first_name": "first_name-698",
+                        "last_name": "last_name-467",
+                        "email": "email-834@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-12-19T14:39:53Z",
+                    "status": "PENDING",
+                    "priority": 71,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": False,
+                        "audit_comment": "audit_comment-863",
+                        "application_spec_id": "application_spec_id-195",
+                        "evaluation_id": "evaluation_id-747",
+                        "evaluation_dataset_id": "evaluation_dataset_id-106",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+                        "test_case_id": "test_case_id-759",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-645",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [
+                                    {"text": "text-149", "metadata": {}},
+                                    {"text": "text-59", "metadata": {}},
+                                    {"text": "text-746", "metadata": {}},
+                                ],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-04-13T03:06:48Z",
+                        "time_spent_labeling_s": 31,
+                        "application_test_case_output_id": "application_test_case_ou-515",
+                        "id": "id-751",
+                        "created_at": "2024-11-15T04:10:53Z",
+                        "account_id": "account_id-689",
+                        "created_by_user_id": "created_by_user_id-459",
+                        "annotated_by_user_id": "annotated_by_user_id-240",
+                        "archived_at": "2024-03-25T18:45:13Z",
+                    },
+                },
+                "metrics": {"key": 95.3},
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-627",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-319",
+                        "selected_choice": {},
+                        "id": "id-511",
+                        "created_at": "2024-03-15T11:49:41Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 80,
+                            "prompt_tokens": 77,
+                            "completion_tokens": 20,
+                            "time_elapsed_s": 15,
+                            "llm_reasoning": "llm_reasoning-548",
+                            "annotation_result_id": "annotation_result_id-94",
+                        },
+                    }
+                ],
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": True,
+                "audit_comment": "audit_comment-285",
+                "application_spec_id": "application_spec_id-251",
+                "evaluation_id": "evaluation_id-691",
+                "evaluation_dataset_id": "evaluation_dataset_id-593",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-539",
+                "test_case_id": "test_case_id-621",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-645",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-149", "metadata": {}},
+                            {"text": "text-59", "metadata": {}},
+                            {"text": "text-746", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-01-29T06:41:38Z",
+                "time_spent_labeling_s": 57,
+                "application_test_case_output_id": "application_test_case_ou-407",
+                "id": "id-191",
+                "created_at": "2024-04-19T06:41:45Z",
+                "account_id": "account_id-777",
+                "created_by_user_id": "created_by_user_id-477",
+                "annotated_by_user_id": "annotated_by_user_id-728",
+                "archived_at": "2024-09-22T19:44:13Z",
+            },
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-173",
+                    "test_case_data": {
+                        "input": "input-421",
+                        "expected_output": "expected_output-131",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [{"text": "text-755", "metadata": {}}],
+                        },
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-322",
+                            "artifact_ids_filter-978",
+                        ],
+                    },
+                    "chat_history": {},
+                    "autogenerated": True,
+                    "test_case_metadata": {},
+                    "id": "id-623",
+                    "created_at": "2024-06-26T04:25:18Z",
+                    "account_id": "account_id-95",
+                    "created_by_user_id": "created_by_user_id-186",
+                    "archived_at": "2024-01-09T18:19:32Z",
+                },
+                "task": {
+                    "id": "id-45",
+                    "task_type": "EVALUATION_ANNOTATION",
+                    "task_entity_parent_id": "task_entity_parent_id-643",
+                    "task_entity_id": "task_entity_id-89",
+                    "account_id": "account_id-428",
+                    "assigned_to": {
+                        "id": "id-530",
+                        "first_name": "first_name-583",
+                        "last_name": "last_name-727",
+                        "email": "email-930@example.com",
+                        "preferences": {},
+                    },
+                    "assignment_expires_at": "2024-03-28T08:35:23Z",
+                    "status": "PENDING",
+                    "priority": 69,
+                    "task_entity": {
+                        "test_case_evaluation_data_schema": "GENERATION",
+                        "label_status": "PENDING",
+                        "audit_status": "UNAUDITED",
+                        "audit_required": True,
+                        "audit_comment": "audit_comment-716",
+                        "application_spec_id": "application_spec_id-660",
+                        "evaluation_id": "evaluation_id-429",
+                        "evaluation_dataset_id": "evaluation_dataset_id-230",
+                        "evaluation_dataset_version_num": "evaluation_dataset_versi-348",
+                        "test_case_id": "test_case_id-515",
+                        "test_case_evaluation_data": {
+                            "generation_output": "generation_output-685",
+                            "generation_extra_info": {
+                                "schema_type": "CHUNKS",
+                                "chunks": [{"text": "text-755", "metadata": {}}],
+                            },
+                        },
+                        "result": {},
+                        "completed_at": "2024-05-26T19:04:57Z",
+                        "time_spent_labeling_s": 9,
+                        "application_test_case_output_id": "application_test_case_ou-430",
+                        "id": "id-63",
+                        "created_at": "2024-11-07T05:28:26Z",
+                        "account_id": "account_id-625",
+                        "created_by_user_id": "created_by_user_id-234",
+                        "annotated_by_user_id": "annotated_by_user_id-732",
+                        "archived_at": "2024-11-26T12:50:11Z",
+                    },
+                },
+                "metrics": {"key": 66.3},
+                "annotation_results": [
+                    {
+                        "question_id": "question_id-49",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-720",
+                        "selected_choice": {},
+                        "id": "id-106",
+                        "created_at": "2024-12-22T05:23:20Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 9,
+                            "prompt_tokens": 26,
+                            "completion_tokens": 76,
+                            "time_elapsed_s": 16,
+                            "llm_reasoning": "llm_reasoning-575",
+                            "annotation_result_id": "annotation_result_id-267",
+                        },
+                    },
+                    {
+                        "question_id": "question_id-550",
+                        "annotation_type": "llm_auto",
+                        "test_case_result_lineage_id": "test_case_result_lineage-697",
+                        "selected_choice": {},
+                        "id": "id-984",
+                        "created_at": "2024-11-16T01:50:10Z",
+                        "llm_auto_eval_metadata": {
+                            "cost": 86,
+                            "prompt_tokens": 40,
+                            "completion_tokens": 25,
+                            "time_elapsed_s": 2,
+                            "llm_reasoning": "llm_reasoning-354",
+                            "annotation_result_id": "annotation_result_id-229",
+                        },
+                    },
+                ],
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-915",
+                "application_spec_id": "application_spec_id-788",
+                "evaluation_id": "evaluation_id-8",
+                "evaluation_dataset_id": "evaluation_dataset_id-902",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-589",
+                "test_case_id": "test_case_id-24",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-685",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [{"text": "text-755", "metadata": {}}],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-07-25T04:35:29Z",
+                "time_spent_labeling_s": 83,
+                "application_test_case_output_id": "application_test_case_ou-300",
+                "id": "id-185",
+                "created_at": "2024-06-30T13:24:12Z",
+                "account_id": "account_id-470",
+                "created_by_user_id": "created_by_user_id-170",
+                "annotated_by_user_id": "annotated_by_user_id-673",
+                "archived_at": "2024-12-30T13:56:31Z",
+            },
+        ],
+        "total_item_count": 67,
+        "current_page": 91,
+        "items_per_page": 53,
     },
     "post_evaluations_evaluation_id_test_case_results": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
-        "application_spec_id": "a",
-        "evaluation_id": "a",
-        "evaluation_dataset_id": "a",
-        "evaluation_dataset_version_num": "a",
-        "test_case_id": "a",
-        "test_case_evaluation_data": {"generation_output": "a"},
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "audit_status": "UNAUDITED",
+        "audit_required": False,
+        "audit_comment": "audit_comment-269",
+        "application_spec_id": "application_spec_id-481",
+        "evaluation_id": "evaluation_id-50",
+        "evaluation_dataset_id": "evaluation_dataset_id-168",
+        "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+        "test_case_id": "test_case_id-812",
+        "test_case_evaluation_data": {
+            "generation_output": "generation_output-236",
+            "generation_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+        },
+        "result": {},
+        "completed_at": "2024-09-05T09:00:43Z",
+        "time_spent_labeling_s": 64,
+        "application_test_case_output_id": "application_test_case_ou-689",
+        "id": "id-44",
+        "created_at": "2024-05-09T03:10:59Z",
+        "account_id": "account_id-762",
+        "created_by_user_id": "created_by_user_id-847",
+        "annotated_by_user_id": "annotated_by_user_id-215",
+        "archived_at": "2024-02-20T08:24:30Z",
     },
-    "post_evaluations_evaluation_id_test_case_results_batch": [],
+    "post_evaluations_evaluation_id_test_case_results_batch": [
+        {
+            "test_case_evaluation_data_schema": "GENERATION",
+            "label_status": "PENDING",
+            "audit_status": "UNAUDITED",
+            "audit_required": False,
+            "audit_comment": "audit_comment-269",
+            "application_spec_id": "application_spec_id-481",
+            "evaluation_id": "evaluation_id-50",
+            "evaluation_dataset_id": "evaluation_dataset_id-168",
+            "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+            "test_case_id": "test_case_id-812",
+            "test_case_evaluation_data": {
+                "generation_output": "generation_output-236",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+            },
+            "result": {},
+            "completed_at": "2024-09-05T09:00:43Z",
+            "time_spent_labeling_s": 64,
+            "application_test_case_output_id": "application_test_case_ou-689",
+            "id": "id-44",
+            "created_at": "2024-05-09T03:10:59Z",
+            "account_id": "account_id-762",
+            "created_by_user_id": "created_by_user_id-847",
+            "annotated_by_user_id": "annotated_by_user_id-215",
+            "archived_at": "2024-02-20T08:24:30Z",
+        },
+        {
+            "test_case_evaluation_data_schema": "GENERATION",
+            "label_status": "PENDING",
+            "audit_status": "UNAUDITED",
+            "audit_required": False,
+            "audit_comment": "audit_comment-863",
+            "application_spec_id": "application_spec_id-195",
+            "evaluation_id": "evaluation_id-747",
+            "evaluation_dataset_id": "evaluation_dataset_id-106",
+            "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+            "test_case_id": "test_case_id-759",
+            "test_case_evaluation_data": {
+                "generation_output": "generation_output-645",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-149", "metadata": {}},
+                        {"text": "text-59", "metadata": {}},
+                        {"text": "text-746", "metadata": {}},
+                    ],
+                },
+            },
+            "result": {},
+            "completed_at": "2024-04-13T03:06:48Z",
+            "time_spent_labeling_s": 31,
+            "application_test_case_output_id": "application_test_case_ou-515",
+            "id": "id-751",
+            "created_at": "2024-11-15T04:10:53Z",
+            "account_id": "account_id-689",
+            "created_by_user_id": "created_by_user_id-459",
+            "annotated_by_user_id": "annotated_by_user_id-240",
+            "archived_at": "2024-03-25T18:45:13Z",
+        },
+        {
+            "test_case_evaluation_data_schema": "GENERATION",
+            "label_status": "PENDING",
+            "audit_status": "UNAUDITED",
+            "audit_required": True,
+            "audit_comment": "audit_comment-716",
+            "application_spec_id": "application_spec_id-660",
+            "evaluation_id": "evaluation_id-429",
+            "evaluation_dataset_id": "evaluation_dataset_id-230",
+            "evaluation_dataset_version_num": "evaluation_dataset_versi-348",
+            "test_case_id": "test_case_id-515",
+            "test_case_evaluation_data": {
+                "generation_output": "generation_output-685",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [{"text": "text-755", "metadata": {}}],
+                },
+            },
+            "result": {},
+            "completed_at": "2024-05-26T19:04:57Z",
+            "time_spent_labeling_s": 9,
+            "application_test_case_output_id": "application_test_case_ou-430",
+            "id": "id-63",
+            "created_at": "2024-11-07T05:28:26Z",
+            "account_id": "account_id-625",
+            "created_by_user_id": "created_by_user_id-234",
+            "annotated_by_user_id": "annotated_by_user_id-732",
+            "archived_at": "2024-11-26T12:50:11Z",
+        },
+    ],
     "get_evaluations_evaluation_id_test_case_results_test_case_result_id": {
         "test_case_evaluation_data_schema": "GENERATION",
+        "test_case_version": {
+            "schema_type": "GENERATION",
+            "evaluation_dataset_id": "evaluation_dataset_id-131",
+            "test_case_data": {
+                "input": "input-657",
+                "expected_output": "expected_output-346",
+                "expected_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+                "artifact_ids_filter": [
+                    "artifact_ids_filter-646",
+                    "artifact_ids_filter-560",
+                    "artifact_ids_filter-521",
+                ],
+            },
+            "chat_history": {},
+            "autogenerated": False,
+            "test_case_metadata": {},
+            "id": "id-589",
+            "created_at": "2024-09-22T19:12:19Z",
+            "account_id": "account_id-798",
+            "created_by_user_id": "created_by_user_id-467",
+            "archived_at": "2024-01-05T18:45:42Z",
+        },
+        "task": {
+            "id": "id-505",
+            "task_type": "EVALUATION_ANNOTATION",
+            "task_entity_parent_id": "task_entity_parent_id-157",
+            "task_entity_id": "task_entity_id-725",
+            "account_id": "account_id-783",
+            "assigned_to": {
+                "id": "id-732",
+                "first_name": "first_name-826",
+                "last_name": "last_name-591",
+                "email": "email-962@example.com",
+                "preferences": {},
+            },
+            "assignment_expires_at": "2024-03-25T08:40:15Z",
+            "status": "PENDING",
+            "priority": 63,
+            "task_entity": {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-269",
+                "application_spec_id": "application_spec_id-481",
+                "evaluation_id": "evaluation_id-50",
+                "evaluation_dataset_id": "evaluation_dataset_id-168",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+                "test_case_id": "test_case_id-812",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-236",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-09-05T09:00:43Z",
+                "time_spent_labeling_s": 64,
+                "application_test_case_output_id": "application_test_case_ou-689",
+                "id": "id-44",
+                "created_at": "2024-05-09T03:10:59Z",
+                "account_id": "account_id-762",
+                "created_by_user_id": "created_by_user_id-847",
+                "annotated_by_user_id": "annotated_by_user_id-215",
+                "archived_at": "2024-02-20T08:24:30Z",
+            },
+        },
+        "metrics": {"key": 76.8},
+        "annotation_results": [
+            {
+                "question_id": "question_id-669",
+                "annotation_type": "llm_auto",
+                "test_case_result_lineage_id": "test_case_result_lineage-949",
+                "selected_choice": {},
+                "id": "id-377",
+                "created_at": "2024-06-24T04:15:42Z",
+                "llm_auto_eval_metadata": {
+                    "cost": 82,
+                    "prompt_tokens": 99,
+                    "completion_tokens": 66,
+                    "time_elapsed_s": 33,
+                    "llm_reasoning": "llm_reasoning-124",
+                    "annotation_result_id": "annotation_result_id-496",
+                },
+            }
+        ],
         "label_status": "PENDING",
-        "application_spec_id": "a",
-        "evaluation_id": "a",
-        "evaluation_dataset_id": "a",
-        "evaluation_dataset_version_num": "a",
-        "test_case_id": "a",
-        "test_case_evaluation_data": {"generation_output": "a"},
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "audit_status": "UNAUDITED",
+        "audit_required": True,
+        "audit_comment": "audit_comment-980",
+        "application_spec_id": "application_spec_id-469",
+        "evaluation_id": "evaluation_id-111",
+        "evaluation_dataset_id": "evaluation_dataset_id-880",
+        "evaluation_dataset_version_num": "evaluation_dataset_versi-735",
+        "test_case_id": "test_case_id-991",
+        "test_case_evaluation_data": {
+            "generation_output": "generation_output-236",
+            "generation_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+        },
+        "result": {},
+        "completed_at": "2024-02-15T04:30:44Z",
+        "time_spent_labeling_s": 82,
+        "application_test_case_output_id": "application_test_case_ou-600",
+        "id": "id-570",
+        "created_at": "2024-01-17T10:46:52Z",
+        "account_id": "account_id-266",
+        "created_by_user_id": "created_by_user_id-201",
+        "annotated_by_user_id": "annotated_by_user_id-416",
+        "archived_at": "2024-02-26T07:02:14Z",
     },
     "patch_evaluations_evaluation_id_test_case_results_test_case_result_id": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
-        "application_spec_id": "a",
-        "evaluation_id": "a",
-        "evaluation_dataset_id": "a",
-        "evaluation_dataset_version_num": "a",
-        "test_case_id": "a",
-        "test_case_evaluation_data": {"generation_output": "a"},
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "audit_status": "UNAUDITED",
+        "audit_required": False,
+        "audit_comment": "audit_comment-269",
+        "application_spec_id": "application_spec_id-481",
+        "evaluation_id": "evaluation_id-50",
+        "evaluation_dataset_id": "evaluation_dataset_id-168",
+        "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+        "test_case_id": "test_case_id-812",
+        "test_case_evaluation_data": {
+            "generation_output": "generation_output-236",
+            "generation_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+        },
+        "result": {},
+        "completed_at": "2024-09-05T09:00:43Z",
+        "time_spent_labeling_s": 64,
+        "application_test_case_output_id": "application_test_case_ou-689",
+        "id": "id-44",
+        "created_at": "2024-05-09T03:10:59Z",
+        "account_id": "account_id-762",
+        "created_by_user_id": "created_by_user_id-847",
+        "annotated_by_user_id": "annotated_by_user_id-215",
+        "archived_at": "2024-02-20T08:24:30Z",
     },
     "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
-        "application_spec_id": "a",
-        "evaluation_id": "a",
-        "evaluation_dataset_id": "a",
-        "evaluation_dataset_version_num": "a",
-        "test_case_id": "a",
-        "test_case_evaluation_data": {"generation_output": "a"},
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "audit_status": "UNAUDITED",
+        "audit_required": False,
+        "audit_comment": "audit_comment-269",
+        "application_spec_id": "application_spec_id-481",
+        "evaluation_id": "evaluation_id-50",
+        "evaluation_dataset_id": "evaluation_dataset_id-168",
+        "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+        "test_case_id": "test_case_id-812",
+        "test_case_evaluation_data": {
+            "generation_output": "generation_output-236",
+            "generation_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+        },
+        "result": {},
+        "completed_at": "2024-09-05T09:00:43Z",
+        "time_spent_labeling_s": 64,
+        "application_test_case_output_id": "application_test_case_ou-689",
+        "id": "id-44",
+        "created_at": "2024-05-09T03:10:59Z",
+        "account_id": "account_id-762",
+        "created_by_user_id": "created_by_user_id-847",
+        "annotated_by_user_id": "annotated_by_user_id-215",
+        "archived_at": "2024-02-20T08:24:30Z",
     },
     "get_evaluations_evaluation_id_test_case_results_history_num": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-269",
+                "application_spec_id": "application_spec_id-481",
+                "evaluation_id": "evaluation_id-50",
+                "evaluation_dataset_id": "evaluation_dataset_id-168",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-945",
+                "test_case_id": "test_case_id-812",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-236",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-09-05T09:00:43Z",
+                "time_spent_labeling_s": 64,
+                "application_test_case_output_id": "application_test_case_ou-689",
+                "id": "id-44",
+                "created_at": "2024-05-09T03:10:59Z",
+                "account_id": "account_id-762",
+                "created_by_user_id": "created_by_user_id-847",
+                "annotated_by_user_id": "annotated_by_user_id-215",
+                "archived_at": "2024-02-20T08:24:30Z",
+            },
+            {
+                "test_case_evaluation_data_schema": "GENERATION",
+                "label_status": "PENDING",
+                "audit_status": "UNAUDITED",
+                "audit_required": False,
+                "audit_comment": "audit_comment-863",
+                "application_spec_id": "application_spec_id-195",
+                "evaluation_id": "evaluation_id-747",
+                "evaluation_dataset_id": "evaluation_dataset_id-106",
+                "evaluation_dataset_version_num": "evaluation_dataset_versi-417",
+                "test_case_id": "test_case_id-759",
+                "test_case_evaluation_data": {
+                    "generation_output": "generation_output-645",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-149", "metadata": {}},
+                            {"text": "text-59", "metadata": {}},
+                            {"text": "text-746", "metadata": {}},
+                        ],
+                    },
+                },
+                "result": {},
+                "completed_at": "2024-04-13T03:06:48Z",
+                "time_spent_labeling_s": 31,
+                "application_test_case_output_id": "application_test_case_ou-515",
+                "id": "id-751",
+                "created_at": "2024-11-15T04:10:53Z",
+                "account_id": "account_id-689",
+                "created_by_user_id": "created_by_user_id-459",
+                "annotated_by_user_id": "annotated_by_user_id-240",
+                "archived_at": "2024-03-25T18:45:13Z",
+            },
+        ],
+        "total_item_count": 51,
+        "current_page": 38,
+        "items_per_page": 83,
     },
     "get_questions": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "type": "categorical",
+                "title": "title-75",
+                "prompt": "prompt-721",
+                "choices": [{}],
+                "multi": False,
+                "dropdown": False,
+                "required": False,
+                "conditions": [{}],
+                "id": "id-336",
+                "created_at": "2024-12-11T14:11:49Z",
+                "account_id": "account_id-558",
+                "created_by_user_id": "created_by_user_id-401",
+            }
+        ],
+        "total_item_count": 66,
+        "current_page": 22,
+        "items_per_page": 88,
     },
     "post_questions": {
         "type": "categorical",
-        "title": "a",
-        "prompt": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "title": "title-75",
+        "prompt": "prompt-721",
+        "choices": [{}],
+        "multi": False,
+        "dropdown": False,
+        "required": False,
+        "conditions": [{}],
+        "id": "id-336",
+        "created_at": "2024-12-11T14:11:49Z",
+        "account_id": "account_id-558",
+        "created_by_user_id": "created_by_user_id-401",
     },
     "get_questions_question_id": {
         "type": "categorical",
-        "title": "a",
-        "prompt": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "title": "title-75",
+        "prompt": "prompt-721",
+        "choices": [{}],
+        "multi": False,
+        "dropdown": False,
+        "required": False,
+        "conditions": [{}],
+        "id": "id-336",
+        "created_at": "2024-12-11T14:11:49Z",
+        "account_id": "account_id-558",
+        "created_by_user_id": "created_by_user_id-401",
     },
     "get_question_sets": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "questions": [
+                    {
+                        "type": "categorical",
+                        "title": "title-75",
+                        "prompt": "prompt-721",
+                        "choices": [{}],
+                        "multi": False,
+                        "dropdown": False,
+                        "required": False,
+                        "conditions": [{}],
+                        "id": "id-336",
+                        "created_at": "2024-12-11T14:11:49Z",
+                        "account_id": "account_id-558",
+                        "created_by_user_id": "created_by_user_id-401",
+                    }
+                ],
+                "name": "name-45",
+                "instructions": "instructions-644",
+                "id": "id-75",
+                "created_at": "2024-02-08T21:35:27Z",
+                "account_id": "account_id-985",
+                "created_by_user_id": "created_by_user_id-751",
+            },
+            {
+                "questions": [
+                    {
+                        "type": "categorical",
+                        "title": "title-775",
+                        "prompt": "prompt-189",
+                        "choices": [{}],
+                        "multi": False,
+                        "dropdown": False,
+                        "required": False,
+                        "conditions": [{}],
+                        "id": "id-433",
+                        "created_at": "2024-05-09T17:28:10Z",
+                        "account_id": "account_id-118",
+                        "created_by_user_id": "created_by_user_id-368",
+                    },
+                    {
+                        "type": "categorical",
+                        "title": "title-564",
+                        "prompt": "prompt-2",
+                        "choices": [{}],
+                        "multi": False,
+                        "dropdown": False,
+                        "required": False,
+                        "conditions": [{}],
+                        "id": "id-218",
+                        "created_at": "2024-08-02T11:53:27Z",
+                        "account_id": "account_id-782",
+                        "created_by_user_id": "created_by_user_id-942",
+                    },
+                    {
+                        "type": "categorical",
+                        "title": "title-494",
+                        "prompt": "prompt-935",
+                        "choices": [{}],
+                        "multi": True,
+                        "dropdown": False,
+                        "required": False,
+                        "conditions": [{}],
+                        "id": "id-89",
+                        "created_at": "2024-09-04T21:04:26Z",
+                        "account_id": "account_id-513",
+                        "created_by_user_id": "created_by_user_id-314",
+                    },
+                ],
+                "name": "name-625",
+                "instructions": "instructions-457",
+                "id": "id-196",
+                "created_at": "2024-06-25T13:06:17Z",
+                "account_id": "account_id-776",
+                "created_by_user_id": "created_by_user_id-420",
+            },
+        ],
+        "total_item_count": 21,
+        "current_page": 89,
+        "items_per_page": 23,
     },
     "post_question_sets": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-667",
+        "instructions": "instructions-667",
+        "id": "id-956",
+        "created_at": "2024-12-09T14:09:37Z",
+        "account_id": "account_id-690",
+        "created_by_user_id": "created_by_user_id-763",
     },
     "get_knowledge_base_data_sources": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-565",
+                "description": "description-783",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-114",
+                    "s3_prefix": "s3_prefix-651",
+                    "aws_region": "aws_region-722",
+                    "aws_account_id": "000000000000",
+                },
+                "id": "id-213",
+                "created_at": "2024-06-20T13:33:47Z",
+                "updated_at": "2024-10-25T04:45:11Z",
+                "created_by_user_id": "created_by_user_id-260",
+                "account_id": "account_id-562",
+            },
+            {
+                "name": "name-810",
+                "description": "description-45",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-470",
+                    "s3_prefix": "s3_prefix-641",
+                    "aws_region": "aws_region-891",
+                    "aws_account_id": "000000000000",
+                },
+                "id": "id-894",
+                "created_at": "2024-09-17T02:06:05Z",
+                "updated_at": "2024-11-23T21:55:45Z",
+                "created_by_user_id": "created_by_user_id-896",
+                "account_id": "account_id-392",
+            },
+            {
+                "name": "name-833",
+                "description": "description-813",
+                "data_source_config": {
+                    "source": "S3",
+                    "s3_bucket": "s3_bucket-112",
+                    "s3_prefix": "s3_prefix-439",
+                    "aws_region": "aws_region-849",
+                    "aws_account_id": "000000000000",
+                },
+                "id": "id-267",
+                "created_at": "2024-02-15T03:49:33Z",
+                "updated_at": "2024-05-08T00:17:37Z",
+                "created_by_user_id": "created_by_user_id-96",
+                "account_id": "account_id-362",
+            },
+        ],
+        "total_item_count": 61,
+        "current_page": 50,
+        "items_per_page": 75,
     },
     "post_knowledge_base_data_sources": {
-        "name": "a",
+        "name": "name-565",
+        "description": "description-783",
         "data_source_config": {
             "source": "S3",
-            "s3_bucket": "a",
-            "aws_region": "a",
+            "s3_bucket": "s3_bucket-114",
+            "s3_prefix": "s3_prefix-651",
+            "aws_region": "aws_region-722",
             "aws_account_id": "000000000000",
         },
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "id": "id-213",
+        "created_at": "2024-06-20T13:33:47Z",
+        "updated_at": "2024-10-25T04:45:11Z",
+        "created_by_user_id": "created_by_user_id-260",
+        "account_id": "account_id-562",
     },
     "get_knowledge_base_data_sources_knowledge_base_data_source_id": {
-        "name": "a",
+        "name": "name-565",
+        "description": "description-783",
         "data_source_config": {
             "source": "S3",
-            "s3_bucket": "a",
-            "aws_region": "a",
+            "s3_bucket": "s3_bucket-114",
+            "s3_prefix": "s3_prefix-651",
+            "aws_region": "aws_region-722",
             "aws_account_id": "000000000000",
         },
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "id": "id-213",
+        "created_at": "2024-06-20T13:33:47Z",
+        "updated_at": "2024-10-25T04:45:11Z",
+        "created_by_user_id": "created_by_user_id-260",
+        "account_id": "account_id-562",
     },
     "delete_knowledge_base_data_sources_knowledge_base_data_source_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_knowledge_base_data_sources_knowledge_base_data_source_id": {
-        "name": "a",
+        "name": "name-565",
+        "description": "description-783",
         "data_source_config": {
             "source": "S3",
-            "s3_bucket": "a",
-            "aws_region": "a",
+            "s3_bucket": "s3_bucket-114",
+            "s3_prefix": "s3_prefix-651",
+            "aws_region": "aws_region-722",
             "aws_account_id": "000000000000",
         },
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "id": "id-213",
+        "created_at": "2024-06-20T13:33:47Z",
+        "updated_at": "2024-10-25T04:45:11Z",
+        "created_by_user_id": "created_by_user_id-260",
+        "account_id": "account_id-562",
     },
     "get_knowledge_bases_knowledge_base_id_upload_schedules": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "knowledge_base_data_source": {
+                    "name": "name-565",
+                    "description": "description-783",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-114",
+                        "s3_prefix": "s3_prefix-651",
+                        "aws_region": "aws_region-722",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-213",
+                    "created_at": "2024-06-20T13:33:47Z",
+                    "updated_at": "2024-10-25T04:45:11Z",
+                    "created_by_user_id": "created_by_user_id-260",
+                    "account_id": "account_id-562",
+                },
+                "knowledge_base_id": "knowledge_base_id-480",
+                "knowledge_base_data_source_id": "knowledge_base_data_sour-790",
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-776",
+                    "chunk_size": 82,
+                    "chunk_overlap": 39,
+                },
+                "status": "HEALTHY",
+                "status_reason": "status_reason-841",
+                "interval": 5.8,
+                "next_run_at": "2024-02-03T16:56:23Z",
+                "id": "id-395",
+                "created_at": "2024-12-03T00:29:32Z",
+                "updated_at": "2024-12-04T01:59:28Z",
+                "created_by_user_id": "created_by_user_id-530",
+                "account_id": "account_id-506",
+            },
+            {
+                "knowledge_base_data_source": {
+                    "name": "name-810",
+                    "description": "description-45",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-470",
+                        "s3_prefix": "s3_prefix-641",
+                        "aws_region": "aws_region-891",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-894",
+                    "created_at": "2024-09-17T02:06:05Z",
+                    "updated_at": "2024-11-23T21:55:45Z",
+                    "created_by_user_id": "created_by_user_id-896",
+                    "account_id": "account_id-392",
+                },
+                "knowledge_base_id": "knowledge_base_id-669",
+                "knowledge_base_data_source_id": "knowledge_base_data_sour-233",
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-860",
+                    "chunk_size": 33,
+                    "chunk_overlap": 60,
+                },
+                "status": "HEALTHY",
+                "status_reason": "status_reason-854",
+                "interval": 52.1,
+                "next_run_at": "2024-12-21T09:46:14Z",
+                "id": "id-609",
+                "created_at": "2024-08-05T09:45:55Z",
+                "updated_at": "2024-03-03T12:40:31Z",
+                "created_by_user_id": "created_by_user_id-200",
+                "account_id": "account_id-478",
+            },
+            {
+                "knowledge_base_data_source": {
+                    "name": "name-833",
+                    "description": "description-813",
+                    "data_source_config": {
+                        "source": "S3",
+                        "s3_bucket": "s3_bucket-112",
+                        "s3_prefix": "s3_prefix-439",
+                        "aws_region": "aws_region-849",
+                        "aws_account_id": "000000000000",
+                    },
+                    "id": "id-267",
+                    "created_at": "2024-02-15T03:49:33Z",
+                    "updated_at": "2024-05-08T00:17:37Z",
+                    "created_by_user_id": "created_by_user_id-96",
+                    "account_id": "account_id-362",
+                },
+                "knowledge_base_id": "knowledge_base_id-871",
+                "knowledge_base_data_source_id": "knowledge_base_data_sour-882",
+                "chunking_strategy_config": {
+                    "strategy": "character",
+                    "separator": "separator-849",
+                    "chunk_size": 40,
+                    "chunk_overlap": 59,
+                },
+                "status": "HEALTHY",
+                "status_reason": "status_reason-550",
+                "interval": 20.2,
+                "next_run_at": "2024-06-19T01:11:36Z",
+                "id": "id-809",
+                "created_at": "2024-06-28T07:48:59Z",
+                "updated_at": "2024-01-03T04:52:23Z",
+                "created_by_user_id": "created_by_user_id-299",
+                "account_id": "account_id-301",
+            },
+        ],
+        "total_item_count": 23,
+        "current_page": 78,
+        "items_per_page": 43,
     },
     "post_knowledge_bases_knowledge_base_id_upload_schedules": {
-        "knowledge_base_id": "a",
-        "knowledge_base_data_source_id": "a",
-        "chunking_strategy_config": {"strategy": "character"},
+        "knowledge_base_id": "knowledge_base_id-849",
+        "knowledge_base_data_source_id": "knowledge_base_data_sour-779",
+        "chunking_strategy_config": {
+            "strategy": "character",
+            "separator": "separator-776",
+            "chunk_size": 82,
+            "chunk_overlap": 39,
+        },
         "status": "HEALTHY",
-        "interval": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "status_reason": "status_reason-667",
+        "interval": 22.1,
+        "next_run_at": "2024-08-19T10:38:38Z",
+        "id": "id-680",
+        "created_at": "2024-04-14T12:20:41Z",
+        "updated_at": "2024-06-06T12:49:57Z",
+        "created_by_user_id": "created_by_user_id-424",
+        "account_id": "account_id-655",
     },
     "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
-        "knowledge_base_id": "a",
-        "knowledge_base_data_source_id": "a",
-        "chunking_strategy_config": {"strategy": "character"},
+        "knowledge_base_data_source": {
+            "name": "name-565",
+            "description": "description-783",
+            "data_source_config": {
+                "source": "S3",
+                "s3_bucket": "s3_bucket-114",
+                "s3_prefix": "s3_prefix-651",
+                "aws_region": "aws_region-722",
+                "aws_account_id": "000000000000",
+            },
+            "id": "id-213",
+            "created_at": "2024-06-20T13:33:47Z",
+            "updated_at": "2024-10-25T04:45:11Z",
+            "created_by_user_id": "created_by_user_id-260",
+            "account_id": "account_id-562",
+        },
+        "knowledge_base_id": "knowledge_base_id-480",
+        "knowledge_base_data_source_id": "knowledge_base_data_sour-790",
+        "chunking_strategy_config": {
+            "strategy": "character",
+            "separator": "separator-776",
+            "chunk_size": 82,
+            "chunk_overlap": 39,
+        },
         "status": "HEALTHY",
-        "interval": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "status_reason": "status_reason-841",
+        "interval": 5.8,
+        "next_run_at": "2024-02-03T16:56:23Z",
+        "id": "id-395",
+        "created_at": "2024-12-03T00:29:32Z",
+        "updated_at": "2024-12-04T01:59:28Z",
+        "created_by_user_id": "created_by_user_id-530",
+        "account_id": "account_id-506",
     },
     "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
-        "knowledge_base_id": "a",
-        "knowledge_base_data_source_id": "a",
-        "chunking_strategy_config": {"strategy": "character"},
+        "knowledge_base_id": "knowledge_base_id-849",
+        "knowledge_base_data_source_id": "knowledge_base_data_sour-779",
+        "chunking_strategy_config": {
+            "strategy": "character",
+            "separator": "separator-776",
+            "chunk_size": 82,
+            "chunk_overlap": 39,
+        },
         "status": "HEALTHY",
-        "interval": 0,
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "status_reason": "status_reason-667",
+        "interval": 22.1,
+        "next_run_at": "2024-08-19T10:38:38Z",
+        "id": "id-680",
+        "created_at": "2024-04-14T12:20:41Z",
+        "updated_at": "2024-06-06T12:49:57Z",
+        "created_by_user_id": "created_by_user_id-424",
+        "account_id": "account_id-655",
     },
     "get_autogenerated_draft_test_cases": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "evaluation_dataset_id": "evaluation_dataset_id-387",
+                "schema_type": "GENERATION",
+                "test_case_data": {
+                    "input": "input-657",
+                    "expected_output": "expected_output-346",
+                    "expected_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                    "artifact_ids_filter": [
+                        "artifact_ids_filter-646",
+                        "artifact_ids_filter-560",
+                        "artifact_ids_filter-521",
+                    ],
+                },
+                "approved": False,
+                "topic_str": "topic_str-25",
+                "content_metadata": {},
+                "id": "id-77",
+                "account_id": "account_id-671",
+                "created_at": "2024-11-06T05:32:25Z",
+                "updated_at": "2024-02-27T07:57:57Z",
+                "created_by_user_id": "created_by_user_id-148",
+                "missing_chunks": [
+                    {
+                        "chunk_text": "chunk_text-276",
+                        "artifact_id": "artifact_id-222",
+                        "artifact_name": "artifact_name-525",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                    },
+                    {
+                        "chunk_text": "chunk_text-130",
+                        "artifact_id": "artifact_id-572",
+                        "artifact_name": "artifact_name-957",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                    },
+                ],
+            },
+            {
+                "evaluation_dataset_id": "evaluation_dataset_id-34",
+                "schema_type": "GENERATION",
+                "test_case_data": {
+                    "input": "input-706",
+                    "expected_output": "expected_output-970",
+                    "expected_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-149", "metadata": {}},
+                            {"text": "text-59", "metadata": {}},
+                            {"text": "text-746", "metadata": {}},
+                        ],
+                    },
+                    "artifact_ids_filter": ["artifact_ids_filter-554"],
+                },
+                "approved": False,
+                "topic_str": "topic_str-948",
+                "content_metadata": {},
+                "id": "id-970",
+                "account_id": "account_id-848",
+                "created_at": "2024-06-19T02:04:21Z",
+                "updated_at": "2024-08-25T10:32:41Z",
+                "created_by_user_id": "created_by_user_id-859",
+                "missing_chunks": [
+                    {
+                        "chunk_text": "chunk_text-130",
+                        "artifact_id": "artifact_id-572",
+                        "artifact_name": "artifact_name-957",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                    },
+                    {
+                        "chunk_text": "chunk_text-319",
+                        "artifact_id": "artifact_id-140",
+                        "artifact_name": "artifact_name-954",
+                        "artifact_content_modification_identifier": "artifact_content_modific-117",
+                    },
+                ],
+            },
+            {
+                "evaluation_dataset_id": "evaluation_dataset_id-286",
+                "schema_type": "GENERATION",
+                "test_case_data": {
+                    "input": "input-421",
+                    "expected_output": "expected_output-131",
+                    "expected_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [{"text": "text-755", "metadata": {}}],
+                    },
+                    "artifact_ids_filter": [
+                        "artifact_ids_filter-322",
+                        "artifact_ids_filter-978",
+                    ],
+                },
+                "approved": True,
+                "topic_str": "topic_str-354",
+                "content_metadata": {},
+                "id": "id-499",
+                "account_id": "account_id-262",
+                "created_at": "2024-11-09T08:17:29Z",
+                "updated_at": "2024-05-16T14:57:57Z",
+                "created_by_user_id": "created_by_user_id-122",
+                "missing_chunks": [
+                    {
+                        "chunk_text": "chunk_text-349",
+                        "artifact_id": "artifact_id-45",
+                        "artifact_name": "artifact_name-938",
+                        "artifact_content_modification_identifier": "artifact_content_modific-761",
+                    }
+                ],
+            },
+        ],
+        "total_item_count": 1,
+        "current_page": 5,
+        "items_per_page": 95,
     },
     "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": {
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
-        "approved": False,
+        "evaluation_dataset_id": "evaluation_dataset_id-180",
+        "schema_type": "GENERATION",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "approved": True,
+        "topic_str": "topic_str-748",
         "content_metadata": {},
-        "id": "a",
-        "account_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
+        "id": "id-721",
+        "account_id": "account_id-996",
+        "created_at": "2024-12-07T08:50:36Z",
+        "updated_at": "2024-07-05T03:59:44Z",
+        "created_by_user_id": "created_by_user_id-925",
     },
     "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
-        "approved": False,
+        "evaluation_dataset_id": "evaluation_dataset_id-180",
+        "schema_type": "GENERATION",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "approved": True,
+        "topic_str": "topic_str-748",
         "content_metadata": {},
-        "id": "a",
-        "account_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
+        "id": "id-721",
+        "account_id": "account_id-996",
+        "created_at": "2024-12-07T08:50:36Z",
+        "updated_at": "2024-07-05T03:59:44Z",
+        "created_by_user_id": "created_by_user_id-925",
     },
     "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
-        "evaluation_dataset_id": "a",
-        "test_case_data": {"input": "a", "artifact_ids_filter": []},
-        "approved": False,
+        "evaluation_dataset_id": "evaluation_dataset_id-180",
+        "schema_type": "GENERATION",
+        "test_case_data": {
+            "input": "input-657",
+            "expected_output": "expected_output-346",
+            "expected_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+            "artifact_ids_filter": [
+                "artifact_ids_filter-646",
+                "artifact_ids_filter-560",
+                "artifact_ids_filter-521",
+            ],
+        },
+        "approved": True,
+        "topic_str": "topic_str-748",
         "content_metadata": {},
-        "id": "a",
-        "account_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
+        "id": "id-721",
+        "account_id": "account_id-996",
+        "created_at": "2024-12-07T08:50:36Z",
+        "updated_at": "2024-07-05T03:59:44Z",
+        "created_by_user_id": "created_by_user_id-925",
     },
     "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve": {
-        "autogenerated_draft_test_case_id": "a",
+        "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
         "success": False,
-        "failed_chunks": [],
+        "failed_chunks": [
+            {
+                "chunk_text": "chunk_text-276",
+                "artifact_id": "artifact_id-222",
+                "artifact_name": "artifact_name-525",
+                "artifact_content_modification_identifier": "artifact_content_modific-310",
+            }
+        ],
     },
-    "post_publish": {"success": False, "autogenerated_draft_test_cases": []},
-    "post_approve_batch": {"success": False, "autogenerated_draft_test_cases": []},
-    "get_generation_jobs": {"generation_jobs": []},
+    "post_publish": {
+        "success": False,
+        "autogenerated_draft_test_cases": [
+            {
+                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
+                "success": False,
+                "failed_chunks": [
+                    {
+                        "chunk_text": "chunk_text-276",
+                        "artifact_id": "artifact_id-222",
+                        "artifact_name": "artifact_name-525",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                    }
+                ],
+            },
+            {
+                "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
+                "success": False,
+                "failed_chunks": [
+                    {
+                        "chunk_text": "chunk_text-130",
+                        "artifact_id": "artifact_id-572",
+                        "artifact_name": "artifact_name-957",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                    },
+                    {
+                        "chunk_text": "chunk_text-319",
+                        "artifact_id": "artifact_id-140",
+                        "artifact_name": "artifact_name-954",
+                        "artifact_content_modification_identifier": "artifact_content_modific-117",
+                    },
+                ],
+            },
+        ],
+    },
+    "post_approve_batch": {
+        "success": True,
+        "autogenerated_draft_test_cases": [
+            {
+                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
+                "success": False,
+                "failed_chunks": [
+                    {
+                        "chunk_text": "chunk_text-276",
+                        "artifact_id": "artifact_id-222",
+                        "artifact_name": "artifact_name-525",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                    }
+                ],
+            }
+        ],
+    },
+    "get_generation_jobs": {
+        "generation_jobs": [
+            {
+                "generation_job_id": "generation_job_id-211",
+                "status": "Pending",
+                "created_at": "2024-06-08T08:00:31Z",
+                "updated_at": "2024-08-10T07:34:11Z",
+                "num_test_cases": 49,
+                "num_completed_test_cases": 69,
+                "total_chunk_count": 15,
+                "failure_reason": "failure_reason-520",
+            },
+            {
+                "generation_job_id": "generation_job_id-251",
+                "status": "Pending",
+                "created_at": "2024-06-27T11:31:54Z",
+                "updated_at": "2024-09-14T03:17:26Z",
+                "num_test_cases": 65,
+                "num_completed_test_cases": 32,
+                "total_chunk_count": 98,
+                "failure_reason": "failure_reason-209",
+            },
+        ]
+    },
     "post_generation_jobs": {
-        "generation_job_id": "a",
+        "generation_job_id": "generation_job_id-382",
         "status": "Pending",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "created_at": "2024-04-14T16:22:32Z",
+        "updated_at": "2024-08-13T02:59:48Z",
+        "num_test_cases": 62,
+        "num_completed_test_cases": 80,
+        "total_chunk_count": 24,
+        "failure_reason": "failure_reason-433",
     },
     "get_generation_jobs_generation_job_id": {
-        "generation_job_id": "a",
+        "generation_job_id": "generation_job_id-211",
         "status": "Pending",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "created_at": "2024-06-08T08:00:31Z",
+        "updated_at": "2024-08-10T07:34:11Z",
+        "num_test_cases": 49,
+        "num_completed_test_cases": 69,
+        "total_chunk_count": 15,
+        "failure_reason": "failure_reason-520",
     },
     "post_generation_jobs_generation_job_id_cancel": {},
     "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": {
         "success": False,
-        "autogenerated_draft_test_cases": [],
+        "autogenerated_draft_test_cases": [
+            {
+                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
+                "success": False,
+                "failed_chunks": [
+                    {
+                        "chunk_text": "chunk_text-276",
+                        "artifact_id": "artifact_id-222",
+                        "artifact_name": "artifact_name-525",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                    }
+                ],
+            },
+            {
+                "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
+                "success": False,
+                "failed_chunks": [
+                    {
+                        "chunk_text": "chunk_text-130",
+                        "artifact_id": "artifact_id-572",
+                        "artifact_name": "artifact_name-957",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                    },
+                    {
+                        "chunk_text": "chunk_text-319",
+                        "artifact_id": "artifact_id-140",
+                        "artifact_name": "artifact_name-954",
+                        "artifact_content_modification_identifier": "artifact_content_modific-117",
+                    },
+                ],
+            },
+        ],
     },
     "get_models": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "model_group": {
+                    "name": "name-419",
+                    "description": "description-962",
+                    "id": "id-861",
+                    "created_at": "2024-03-25T05:44:21Z",
+                    "account_id": "account_id-870",
+                    "created_by_user_id": "created_by_user_id-466",
+                },
+                "deployments": [
+                    {
+                        "name": "name-442",
+                        "model_creation_parameters": {},
+                        "model_endpoint_id": "model_endpoint_id-886",
+                        "model_instance_id": "model_instance_id-214",
+                        "vendor_configuration": {
+                            "vendor": "LAUNCH",
+                            "min_workers": 57,
+                            "max_workers": 60,
+                            "per_worker": 37,
+                        },
+                        "deployment_metadata": {},
+                        "id": "id-844",
+                        "created_at": "2024-10-11T07:33:07Z",
+                        "account_id": "account_id-282",
+                        "created_by_user_id": "created_by_user_id-162",
+                        "status": "status-7",
+                    }
+                ],
+                "name": "name-184",
+                "model_vendor": "OPENAI",
+                "model_type": "COMPLETION",
+                "base_model_id": "base_model_id-316",
+                "base_model_metadata": {
+                    "ui_model_section_type": "PARTNER",
+                    "model_developer": "model_developer-150",
+                    "model_license_url": "https://example.com/model-license-url-926",
+                    "delivery_date": "delivery_date-766",
+                    "modelDetails": {
+                        "number_of_parameters": 43,
+                        "token_context_window": 46,
+                        "languages": 86,
+                        "alignments": 41,
+                    },
+                },
+                "model_creation_parameters": {},
+                "model_card": "model_card-883",
+                "training_data_card": "training_data_card-633",
+                "description": "description-641",
+                "model_template_id": "model_template_id-406",
+                "model_group_id": "model_group_id-640",
+                "id": "id-449",
+                "created_at": "2024-12-09T19:30:24Z",
+                "account_id": "account_id-830",
+                "created_by_user_id": "created_by_user_id-70",
+                "request_schema": {},
+                "response_schema": {},
+                "deployment_count": 98,
+                "supports_multi_turn": False,
+            }
+        ],
+        "total_item_count": 39,
+        "current_page": 96,
+        "items_per_page": 16,
     },
     "post_models": {
-        "name": "a",
+        "name": "name-143",
+        "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "base_model_id": "base_model_id-512",
+        "base_model_metadata": {
+            "ui_model_section_type": "PARTNER",
+            "model_developer": "model_developer-150",
+            "model_license_url": "https://example.com/model-license-url-926",
+            "delivery_date": "delivery_date-766",
+            "modelDetails": {
+                "number_of_parameters": 43,
+                "token_context_window": 46,
+                "languages": 86,
+                "alignments": 41,
+            },
+        },
+        "model_creation_parameters": {},
+        "model_card": "model_card-970",
+        "training_data_card": "training_data_card-915",
+        "description": "description-978",
+        "model_template_id": "model_template_id-410",
+        "model_group_id": "model_group_id-813",
+        "id": "id-612",
+        "created_at": "2024-10-11T21:12:41Z",
+        "account_id": "account_id-918",
+        "created_by_user_id": "created_by_user_id-146",
         "request_schema": {},
         "response_schema": {},
-        "deployment_count": 0,
+        "deployment_count": 59,
         "supports_multi_turn": False,
     },
     "get_models_model_id": {
-        "name": "a",
+        "model_group": {
+            "name": "name-419",
+            "description": "description-962",
+            "id": "id-861",
+            "created_at": "2024-03-25T05:44:21Z",
+            "account_id": "account_id-870",
+            "created_by_user_id": "created_by_user_id-466",
+        },
+        "deployments": [
+            {
+                "name": "name-442",
+                "model_creation_parameters": {},
+                "model_endpoint_id": "model_endpoint_id-886",
+                "model_instance_id": "model_instance_id-214",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "min_workers": 57,
+                    "max_workers": 60,
+                    "per_worker": 37,
+                },
+                "deployment_metadata": {},
+                "id": "id-844",
+                "created_at": "2024-10-11T07:33:07Z",
+                "account_id": "account_id-282",
+                "created_by_user_id": "created_by_user_id-162",
+                "status": "status-7",
+            }
+        ],
+        "name": "name-184",
+        "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "base_model_id": "base_model_id-316",
+        "base_model_metadata": {
+            "ui_model_section_type": "PARTNER",
+            "model_developer": "model_developer-150",
+            "model_license_url": "https://example.com/model-license-url-926",
+            "delivery_date": "delivery_date-766",
+            "modelDetails": {
+                "number_of_parameters": 43,
+                "token_context_window": 46,
+                "languages": 86,
+                "alignments": 41,
+            },
+        },
+        "model_creation_parameters": {},
+        "model_card": "model_card-883",
+        "training_data_card": "training_data_card-633",
+        "description": "description-641",
+        "model_template_id": "model_template_id-406",
+        "model_group_id": "model_group_id-640",
+        "id": "id-449",
+        "created_at": "2024-12-09T19:30:24Z",
+        "account_id": "account_id-830",
+        "created_by_user_id": "created_by_user_id-70",
         "request_schema": {},
         "response_schema": {},
-        "deployment_count": 0,
+        "deployment_count": 98,
         "supports_multi_turn": False,
     },
-    "delete_models_model_id": {"success": False, "count": 0},
+    "delete_models_model_id": {"success": False, "count": 50},
     "patch_models_model_id": {
-        "name": "a",
+        "name": "name-143",
+        "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "base_model_id": "base_model_id-512",
+        "base_model_metadata": {
+            "ui_model_section_type": "PARTNER",
+            "model_developer": "model_developer-150",
+            "model_license_url": "https://example.com/model-license-url-926",
+            "delivery_date": "delivery_date-766",
+            "modelDetails": {
+                "number_of_parameters": 43,
+                "token_context_window": 46,
+                "languages": 86,
+                "alignments": 41,
+            },
+        },
+        "model_creation_parameters": {},
+        "model_card": "model_card-970",
+        "training_data_card": "training_data_card-915",
+        "description": "description-978",
+        "model_template_id": "model_template_id-410",
+        "model_group_id": "model_group_id-813",
+        "id": "id-612",
+        "created_at": "2024-10-11T21:12:41Z",
+        "account_id": "account_id-918",
+        "created_by_user_id": "created_by_user_id-146",
         "request_schema": {},
         "response_schema": {},
-        "deployment_count": 0,
+        "deployment_count": 59,
         "supports_multi_turn": False,
     },
     "get_model_groups": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-419",
+                "description": "description-962",
+                "id": "id-861",
+                "created_at": "2024-03-25T05:44:21Z",
+                "account_id": "account_id-870",
+                "created_by_user_id": "created_by_user_id-466",
+            },
+            {
+                "name": "name-66",
+                "description": "description-509",
+                "id": "id-211",
+                "created_at": "2024-02-29T00:30:17Z",
+                "account_id": "account_id-488",
+                "created_by_user_id": "created_by_user_id-618",
+            },
+            {
+                "name": "name-920",
+                "description": "description-287",
+                "id": "id-724",
+                "created_at": "2024-09-27T19:11:02Z",
+                "account_id": "account_id-343",
+                "created_by_user_id": "created_by_user_id-797",
+            },
+        ],
+        "total_item_count": 9,
+        "current_page": 21,
+        "items_per_page": 26,
     },
     "post_model_groups": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-419",
+        "description": "description-962",
+        "id": "id-861",
+        "created_at": "2024-03-25T05:44:21Z",
+        "account_id": "account_id-870",
+        "created_by_user_id": "created_by_user_id-466",
     },
     "get_model_groups_model_group_id": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-419",
+        "description": "description-962",
+        "id": "id-861",
+        "created_at": "2024-03-25T05:44:21Z",
+        "account_id": "account_id-870",
+        "created_by_user_id": "created_by_user_id-466",
     },
-    "delete_model_groups_model_group_id": {"success": False, "count": 0},
+    "delete_model_groups_model_group_id": {"success": False, "count": 50},
     "patch_model_groups_model_group_id": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "name": "name-419",
+        "description": "description-962",
+        "id": "id-861",
+        "created_at": "2024-03-25T05:44:21Z",
+        "account_id": "account_id-870",
+        "created_by_user_id": "created_by_user_id-466",
     },
     "get_models_model_instance_id_deployments_deployment_id": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "status": "a",
+        "name": "name-442",
+        "model_creation_parameters": {},
+        "model_endpoint_id": "model_endpoint_id-886",
+        "model_instance_id": "model_instance_id-214",
+        "vendor_configuration": {
+            "vendor": "LAUNCH",
+            "min_workers": 57,
+            "max_workers": 60,
+            "per_worker": 37,
+        },
+        "deployment_metadata": {},
+        "id": "id-844",
+        "created_at": "2024-10-11T07:33:07Z",
+        "account_id": "account_id-282",
+        "created_by_user_id": "created_by_user_id-162",
+        "status": "status-7",
     },
     "delete_models_model_instance_id_deployments_deployment_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_models_model_instance_id_deployments_deployment_id": {
-        "name": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "status": "a",
+        "name": "name-442",
+        "model_creation_parameters": {},
+        "model_endpoint_id": "model_endpoint_id-886",
+        "model_instance_id": "model_instance_id-214",
+        "vendor_configuration": {
+            "vendor": "LAUNCH",
+            "min_workers": 57,
+            "max_workers": 60,
+            "per_worker": 37,
+        },
+        "deployment_metadata": {},
+        "id": "id-844",
+        "created_at": "2024-10-11T07:33:07Z",
+        "account_id": "account_id-282",
+        "created_by_user_id": "created_by_user_id-162",
+        "status": "status-7",
     },
     "get_model_templates": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-311",
+                "endpoint_type": "SYNC",
+                "model_type": "COMPLETION",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "bundle_config": {
+                        "registry": "registry-744",
+                        "image": "image-593",
+                        "tag": "tag-752",
+                        "command": ["command-116"],
+                        "env": {"key": "env-156"},
+                        "streaming_command": ["streaming_command-625"],
+                        "readiness_initial_delay_seconds": 57,
+                        "healthcheck_route": "healthcheck_route-316",
+                        "predict_route": "predict_route-709",
+                        "streaming_predict_route": "streaming_predict_route-849",
+                    },
+                    "endpoint_config": {
+                        "cpus": 87,
+                        "memory": "memory-645",
+                        "storage": "storage-669",
+                        "gpus": 18,
+                        "gpu_type": "nvidia-tesla-t4",
+                        "min_workers": 47,
+                        "max_workers": 94,
+                        "per_worker": 94,
+                        "endpoint_type": "SYNC",
+                        "high_priority": False,
+                    },
+                    "fine_tuning_job_bundle_config": {
+                        "registry": "registry-133",
+                        "image": "image-796",
+                        "tag": "tag-453",
+                        "command": ["command-402"],
+                        "env": {"key": "env-837"},
+                        "mount_location": "mount_location-247",
+                        "training_dataset_schema_type": "GENERATION",
+                        "resources": {
+                            "cpus": 18,
+                            "memory": "memory-444",
+                            "storage": "storage-158",
+                            "gpus": 43,
+                            "gpu_type": "nvidia-tesla-t4",
+                        },
+                    },
+                },
+                "model_creation_parameters_schema": {
+                    "parameters": [
+                        {
+                            "name": "name-220",
+                            "type": "str",
+                            "description": "description-413",
+                            "required": True,
+                        },
+                        {
+                            "name": "name-839",
+                            "type": "str",
+                            "description": "description-601",
+                            "required": False,
+                        },
+                        {
+                            "name": "name-150",
+                            "type": "str",
+                            "description": "description-623",
+                            "required": True,
+                        },
+                    ]
+                },
+                "model_request_parameters_schema": {
+                    "parameters": [
+                        {
+                            "name": "name-220",
+                            "type": "str",
+                            "description": "description-413",
+                            "required": True,
+                        },
+                        {
+                            "name": "name-839",
+                            "type": "str",
+                            "description": "description-601",
+                            "required": False,
+                        },
+                        {
+                            "name": "name-150",
+                            "type": "str",
+                            "description": "description-623",
+                            "required": True,
+                        },
+                    ]
+                },
+                "endpoint_protocol": "SGP",
+                "id": "id-755",
+                "created_at": "2024-11-18T04:23:42Z",
+                "account_id": "account_id-658",
+                "created_by_user_id": "created_by_user_id-135",
+            },
+            {
+                "name": "name-965",
+                "endpoint_type": "SYNC",
+                "model_type": "COMPLETION",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "bundle_config": {
+                        "registry": "registry-993",
+                        "image": "image-884",
+                        "tag": "tag-225",
+                        "command": ["command-928", "command-349"],
+                        "env": {"key": "env-134"},
+                        "streaming_command": [
+                            "streaming_command-531",
+                            "streaming_command-137",
+                        ],
+                        "readiness_initial_delay_seconds": 65,
+                        "healthcheck_route": "healthcheck_route-374",
+                        "predict_route": "predict_route-794",
+                        "streaming_predict_route": "streaming_predict_route-429",
+                    },
+                    "endpoint_config": {
+                        "cpus": 43,
+                        "memory": "memory-542",
+                        "storage": "storage-617",
+                        "gpus": 54,
+                        "gpu_type": "nvidia-tesla-t4",
+                        "min_workers": 61,
+                        "max_workers": 52,
+                        "per_worker": 63,
+                        "endpoint_type": "SYNC",
+                        "high_priority": False,
+                    },
+                    "fine_tuning_job_bundle_config": {
+                        "registry": "registry-622",
+                        "image": "image-878",
+                        "tag": "tag-549",
+                        "command": ["command-878"],
+                        "env": {"key": "env-693"},
+                        "mount_location": "mount_location-202",
+                        "training_dataset_schema_type": "GENERATION",
+                        "resources": {
+                            "cpus": 4,
+                            "memory": "memory-627",
+                            "storage": "storage-800",
+                            "gpus": 61,
+                            "gpu_type": "nvidia-tesla-t4",
+                        },
+                    },
+                },
+                "model_creation_parameters_schema": {
+                    "parameters": [
+                        {
+                            "name": "name-839",
+                            "type": "str",
+                            "description": "description-601",
+                            "required": False,
+                        },
+                        {
+                            "name": "name-911",
+                            "type": "str",
+                            "description": "description-868",
+                            "required": True,
+                        },
+                    ]
+                },
+                "model_request_parameters_schema": {
+                    "parameters": [
+                        {
+                            "name": "name-839",
+                            "type": "str",
+                            "description": "description-601",
+                            "required": False,
+                        },
+                        {
+                            "name": "name-911",
+                            "type": "str",
+                            "description": "description-868",
+                            "required": True,
+                        },
+                    ]
+                },
+                "endpoint_protocol": "SGP",
+                "id": "id-642",
+                "created_at": "2024-06-23T18:04:14Z",
+                "account_id": "account_id-346",
+                "created_by_user_id": "created_by_user_id-399",
+            },
+        ],
+        "total_item_count": 95,
+        "current_page": 15,
+        "items_per_page": 70,
     },
     "post_model_templates": {
-        "name": "a",
+        "name": "name-311",
         "endpoint_type": "SYNC",
         "model_type": "COMPLETION",
         "vendor_configuration": {
-            "bundle_config": {"registry": "a", "image": "a", "tag": "a"}
+            "vendor": "LAUNCH",
+            "bundle_config": {
+                "registry": "registry-744",
+                "image": "image-593",
+                "tag": "tag-752",
+                "command": ["command-116"],
+                "env": {"key": "env-156"},
+                "streaming_command": ["streaming_command-625"],
+                "readiness_initial_delay_seconds": 57,
+                "healthcheck_route": "healthcheck_route-316",
+                "predict_route": "predict_route-709",
+                "streaming_predict_route": "streaming_predict_route-849",
+            },
+            "endpoint_config": {
+                "cpus": 87,
+                "memory": "memory-645",
+                "storage": "storage-669",
+                "gpus": 18,
+                "gpu_type": "nvidia-tesla-t4",
+                "min_workers": 47,
+                "max_workers": 94,
+                "per_worker": 94,
+                "endpoint_type": "SYNC",
+                "high_priority": False,
+            },
+            "fine_tuning_job_bundle_config": {
+                "registry": "registry-133",
+                "image": "image-796",
+                "tag": "tag-453",
+                "command": ["command-402"],
+                "env": {"key": "env-837"},
+                "mount_location": "mount_location-247",
+                "training_dataset_schema_type": "GENERATION",
+                "resources": {
+                    "cpus": 18,
+                    "memory": "memory-444",
+                    "storage": "storage-158",
+                    "gpus": 43,
+                    "gpu_type": "nvidia-tesla-t4",
+                },
+            },
         },
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "model_creation_parameters_schema": {
+            "parameters": [
+                {
+                    "name": "name-220",
+                    "type": "str",
+                    "description": "description-413",
+                    "required": True,
+                },
+                {
+                    "name": "name-839",
+                    "type": "str",
+                    "description": "description-601",
+                    "required": False,
+                },
+                {
+                    "name": "name-150",
+                    "type": "str",
+                    "description": "description-623",
+                    "required": True,
+                },
+            ]
+        },
+        "model_request_parameters_schema": {
+            "parameters": [
+                {
+                    "name": "name-220",
+                    "type": "str",
+                    "description": "description-413",
+                    "required": True,
+                },
+                {
+                    "name": "name-839",
+                    "type": "str",
+                    "description": "description-601",
+                    "required": False,
+                },
+                {
+                    "name": "name-150",
+                    "type": "str",
+                    "description": "description-623",
+                    "required": True,
+                },
+            ]
+        },
+        "endpoint_protocol": "SGP",
+        "id": "id-755",
+        "created_at": "2024-11-18T04:23:42Z",
+        "account_id": "account_id-658",
+        "created_by_user_id": "created_by_user_id-135",
     },
     "get_model_templates_model_template_id": {
-        "name": "a",
+        "name": "name-311",
         "endpoint_type": "SYNC",
         "model_type": "COMPLETION",
         "vendor_configuration": {
-            "bundle_config": {"registry": "a", "image": "a", "tag": "a"}
+            "vendor": "LAUNCH",
+            "bundle_config": {
+                "registry": "registry-744",
+                "image": "image-593",
+                "tag": "tag-752",
+                "command": ["command-116"],
+                "env": {"key": "env-156"},
+                "streaming_command": ["streaming_command-625"],
+                "readiness_initial_delay_seconds": 57,
+                "healthcheck_route": "healthcheck_route-316",
+                "predict_route": "predict_route-709",
+                "streaming_predict_route": "streaming_predict_route-849",
+            },
+            "endpoint_config": {
+                "cpus": 87,
+                "memory": "memory-645",
+                "storage": "storage-669",
+                "gpus": 18,
+                "gpu_type": "nvidia-tesla-t4",
+                "min_workers": 47,
+                "max_workers": 94,
+                "per_worker": 94,
+                "endpoint_type": "SYNC",
+                "high_priority": False,
+            },
+            "fine_tuning_job_bundle_config": {
+                "registry": "registry-133",
+                "image": "image-796",
+                "tag": "tag-453",
+                "command": ["command-402"],
+                "env": {"key": "env-837"},
+                "mount_location": "mount_location-247",
+                "training_dataset_schema_type": "GENERATION",
+                "resources": {
+                    "cpus": 18,
+                    "memory": "memory-444",
+                    "storage": "storage-158",
+                    "gpus": 43,
+                    "gpu_type": "nvidia-tesla-t4",
+                },
+            },
         },
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "model_creation_parameters_schema": {
+            "parameters": [
+                {
+                    "name": "name-220",
+                    "type": "str",
+                    "description": "description-413",
+                    "required": True,
+                },
+                {
+                    "name": "name-839",
+                    "type": "str",
+                    "description": "description-601",
+                    "required": False,
+                },
+                {
+                    "name": "name-150",
+                    "type": "str",
+                    "description": "description-623",
+                    "required": True,
+                },
+            ]
+        },
+        "model_request_parameters_schema": {
+            "parameters": [
+                {
+                    "name": "name-220",
+                    "type": "str",
+                    "description": "description-413",
+                    "required": True,
+                },
+                {
+                    "name": "name-839",
+                    "type": "str",
+                    "description": "description-601",
+                    "required": False,
+                },
+                {
+                    "name": "name-150",
+                    "type": "str",
+                    "description": "description-623",
+                    "required": True,
+                },
+            ]
+        },
+        "endpoint_protocol": "SGP",
+        "id": "id-755",
+        "created_at": "2024-11-18T04:23:42Z",
+        "account_id": "account_id-658",
+        "created_by_user_id": "created_by_user_id-135",
     },
-    "delete_model_templates_model_template_id": {"success": False, "count": 0},
+    "delete_model_templates_model_template_id": {"success": False, "count": 50},
     "get_fine_tuning_jobs": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "base_model_id": "base_model_id-804",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "hyperparameters": {},
+                    "wandb_config": {},
+                    "suffix": "suffix-614",
+                    "output": "output-37",
+                },
+                "fine_tuned_model_id": "fine_tuned_model_id-478",
+                "training_dataset_id": "training_dataset_id-922",
+                "validation_dataset_id": "validation_dataset_id-917",
+                "status": "PENDING",
+                "id": "id-970",
+                "created_at": "2024-02-19T15:21:49Z",
+                "account_id": "account_id-327",
+                "created_by_user_id": "created_by_user_id-854",
+            },
+            {
+                "base_model_id": "base_model_id-304",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "hyperparameters": {},
+                    "wandb_config": {},
+                    "suffix": "suffix-121",
+                    "output": "output-192",
+                },
+                "fine_tuned_model_id": "fine_tuned_model_id-73",
+                "training_dataset_id": "training_dataset_id-462",
+                "validation_dataset_id": "validation_dataset_id-798",
+                "status": "PENDING",
+                "id": "id-388",
+                "created_at": "2024-03-30T12:00:29Z",
+                "account_id": "account_id-814",
+                "created_by_user_id": "created_by_user_id-162",
+            },
+            {
+                "base_model_id": "base_model_id-510",
+                "vendor_configuration": {
+                    "vendor": "LAUNCH",
+                    "hyperparameters": {},
+                    "wandb_config": {},
+                    "suffix": "suffix-507",
+                    "output": "output-242",
+                },
+                "fine_tuned_model_id": "fine_tuned_model_id-72",
+                "training_dataset_id": "training_dataset_id-211",
+                "validation_dataset_id": "validation_dataset_id-374",
+                "status": "PENDING",
+                "id": "id-754",
+                "created_at": "2024-05-29T05:16:46Z",
+                "account_id": "account_id-772",
+                "created_by_user_id": "created_by_user_id-932",
+            },
+        ],
+        "total_item_count": 28,
+        "current_page": 39,
+        "items_per_page": 72,
     },
     "post_fine_tuning_jobs": {
-        "training_dataset_id": "a",
+        "base_model_id": "base_model_id-804",
+        "vendor_configuration": {
+            "vendor": "LAUNCH",
+            "hyperparameters": {},
+            "wandb_config": {},
+            "suffix": "suffix-614",
+            "output": "output-37",
+        },
+        "fine_tuned_model_id": "fine_tuned_model_id-478",
+        "training_dataset_id": "training_dataset_id-922",
+        "validation_dataset_id": "validation_dataset_id-917",
         "status": "PENDING",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "id": "id-970",
+        "created_at": "2024-02-19T15:21:49Z",
+        "account_id": "account_id-327",
+        "created_by_user_id": "created_by_user_id-854",
     },
     "get_fine_tuning_jobs_fine_tuning_job_id": {
-        "training_dataset_id": "a",
+        "base_model_id": "base_model_id-804",
+        "vendor_configuration": {
+            "vendor": "LAUNCH",
+            "hyperparameters": {},
+            "wandb_config": {},
+            "suffix": "suffix-614",
+            "output": "output-37",
+        },
+        "fine_tuned_model_id": "fine_tuned_model_id-478",
+        "training_dataset_id": "training_dataset_id-922",
+        "validation_dataset_id": "validation_dataset_id-917",
         "status": "PENDING",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "id": "id-970",
+        "created_at": "2024-02-19T15:21:49Z",
+        "account_id": "account_id-327",
+        "created_by_user_id": "created_by_user_id-854",
     },
-    "delete_fine_tuning_jobs_fine_tuning_job_id": {"success": False, "count": 0},
-    "get_fine_tuning_jobs_fine_tuning_job_id_events": [],
+    "delete_fine_tuning_jobs_fine_tuning_job_id": {"success": False, "count": 50},
+    "get_fine_tuning_jobs_fine_tuning_job_id_events": [
+        {"timestamp": 10.6, "message": "message-900", "level": "level-277"},
+        {"timestamp": 52.7, "message": "message-476", "level": "level-919"},
+        {"timestamp": 9.4, "message": "message-595", "level": "level-633"},
+    ],
     "get_training_datasets": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "name": "name-518",
+                "schema_type": "GENERATION",
+                "data_source": "S3",
+                "id": "id-270",
+                "created_at": "2024-02-09T18:26:00Z",
+                "account_id": "account_id-877",
+                "created_by_user_id": "created_by_user_id-446",
+            }
+        ],
+        "total_item_count": 73,
+        "current_page": 1,
+        "items_per_page": 74,
     },
     "post_training_datasets": {
-        "name": "a",
+        "name": "name-518",
         "schema_type": "GENERATION",
         "data_source": "S3",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "id": "id-270",
+        "created_at": "2024-02-09T18:26:00Z",
+        "account_id": "account_id-877",
+        "created_by_user_id": "created_by_user_id-446",
     },
     "get_training_datasets_training_dataset_id": {
-        "name": "a",
+        "name": "name-518",
         "schema_type": "GENERATION",
         "data_source": "S3",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "created_by_user_id": "a",
+        "id": "id-270",
+        "created_at": "2024-02-09T18:26:00Z",
+        "account_id": "account_id-877",
+        "created_by_user_id": "created_by_user_id-446",
     },
-    "delete_training_datasets_training_dataset_id": {"success": False, "count": 0},
-    "get_training_datasets_training_dataset_id_contents": [],
+    "delete_training_datasets_training_dataset_id": {"success": False, "count": 50},
+    "get_training_datasets_training_dataset_id_contents": [
+        {"schema_type": "GENERATION", "input": "input-39", "output": "output-256"},
+        {"schema_type": "GENERATION", "input": "input-829", "output": "output-79"},
+        {"schema_type": "GENERATION", "input": "input-792", "output": "output-558"},
+    ],
     "post_deployment_packages_account_id_install": {
         "package_installation": {
-            "organization_id": "a",
-            "package_version_id": "a",
-            "id": "a",
-            "created_at": "2024-01-01T00:00:00Z",
-            "created_by_user_id": "a",
+            "organization_id": "organization_id-18",
+            "package_version_id": "package_version_id-675",
+            "status": "INSTALLED",
+            "install_log": "install_log-802",
+            "state": {},
+            "account_id": "account_id-972",
+            "deleted_at": "2024-06-20T23:53:34Z",
+            "id": "id-787",
+            "created_at": "2024-09-05T07:40:43Z",
+            "created_by_user_id": "created_by_user_id-305",
         }
     },
     "post_deployment_packages_account_id_copy_to_control_plane_hook": {
-        "package_id": "a",
-        "package_name": "a",
+        "package_id": "package_id-711",
+        "package_name": "package_name-948",
+        "result": {"status": "SUCCESS", "message": "message-939", "metadata": {}},
     },
     "post_deployment_packages_account_id_install_async": {
-        "deployment_package_job_id": "a"
+        "deployment_package_job_id": "deployment_package_job_i-431",
+        "account_id": "account_id-786",
     },
     "get_application_variants": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "version": "V0",
+                "id": "id-115",
+                "name": "name-309",
+                "description": "description-58",
+                "configuration": {
+                    "nodes": [
+                        {
+                            "id": "id-368",
+                            "application_node_schema_id": "text_input_schema",
+                            "configuration": {"key": {"value": {}}},
+                        }
+                    ],
+                    "edges": [
+                        {
+                            "from_node": "from_node-997",
+                            "to_node": "to_node-993",
+                            "from_field": "from_field-199",
+                            "to_field": "to_field-400",
+                        },
+                        {
+                            "from_node": "from_node-593",
+                            "to_node": "to_node-586",
+                            "from_field": "from_field-282",
+                            "to_field": "to_field-857",
+                        },
+                        {
+                            "from_node": "from_node-687",
+                            "to_node": "to_node-525",
+                            "from_field": "from_field-63",
+                            "to_field": "to_field-179",
+                        },
+                    ],
+                    "metadata": {},
+                },
+                "application_spec_id": "application_spec_id-263",
+                "account_id": "account_id-270",
+                "created_by_user_id": "created_by_user_id-413",
+                "created_at": "2024-12-04T18:30:40Z",
+            }
+        ],
+        "total_item_count": 43,
+        "current_page": 71,
+        "items_per_page": 69,
     },
     "post_application_variants": {
         "version": "V0",
-        "id": "a",
-        "name": "a",
-        "configuration": {"nodes": [], "edges": []},
-        "application_spec_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "id": "id-115",
+        "name": "name-309",
+        "description": "description-58",
+        "configuration": {
+            "nodes": [
+                {
+                    "id": "id-368",
+                    "application_node_schema_id": "text_input_schema",
+                    "configuration": {"key": {"value": {}}},
+                }
+            ],
+            "edges": [
+                {
+                    "from_node": "from_node-997",
+                    "to_node": "to_node-993",
+                    "from_field": "from_field-199",
+                    "to_field": "to_field-400",
+                },
+                {
+                    "from_node": "from_node-593",
+                    "to_node": "to_node-586",
+                    "from_field": "from_field-282",
+                    "to_field": "to_field-857",
+                },
+                {
+                    "from_node": "from_node-687",
+                    "to_node": "to_node-525",
+                    "from_field": "from_field-63",
+                    "to_field": "to_field-179",
+                },
+            ],
+            "metadata": {},
+        },
+        "application_spec_id": "application_spec_id-263",
+        "account_id": "account_id-270",
+        "created_by_user_id": "created_by_user_id-413",
+        "created_at": "2024-12-04T18:30:40Z",
     },
     "get_application_variants_application_variant_id": {
         "version": "V0",
-        "id": "a",
-        "name": "a",
-        "configuration": {"nodes": [], "edges": []},
-        "application_spec_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "id": "id-115",
+        "name": "name-309",
+        "description": "description-58",
+        "configuration": {
+            "nodes": [
+                {
+                    "id": "id-368",
+                    "application_node_schema_id": "text_input_schema",
+                    "configuration": {"key": {"value": {}}},
+                }
+            ],
+            "edges": [
+                {
+                    "from_node": "from_node-997",
+                    "to_node": "to_node-993",
+                    "from_field": "from_field-199",
+                    "to_field": "to_field-400",
+                },
+                {
+                    "from_node": "from_node-593",
+                    "to_node": "to_node-586",
+                    "from_field": "from_field-282",
+                    "to_field": "to_field-857",
+                },
+                {
+                    "from_node": "from_node-687",
+                    "to_node": "to_node-525",
+                    "from_field": "from_field-63",
+                    "to_field": "to_field-179",
+                },
+            ],
+            "metadata": {},
+        },
+        "application_spec_id": "application_spec_id-263",
+        "account_id": "account_id-270",
+        "created_by_user_id": "created_by_user_id-413",
+        "created_at": "2024-12-04T18:30:40Z",
     },
     "delete_application_variants_application_variant_id": {
         "success": False,
-        "count": 0,
+        "count": 50,
     },
     "patch_application_variants_application_variant_id": {
         "version": "V0",
-        "id": "a",
-        "name": "a",
-        "configuration": {"nodes": [], "edges": []},
-        "application_spec_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "id": "id-115",
+        "name": "name-309",
+        "description": "description-58",
+        "configuration": {
+            "nodes": [
+                {
+                    "id": "id-368",
+                    "application_node_schema_id": "text_input_schema",
+                    "configuration": {"key": {"value": {}}},
+                }
+            ],
+            "edges": [
+                {
+                    "from_node": "from_node-997",
+                    "to_node": "to_node-993",
+                    "from_field": "from_field-199",
+                    "to_field": "to_field-400",
+                },
+                {
+                    "from_node": "from_node-593",
+                    "to_node": "to_node-586",
+                    "from_field": "from_field-282",
+                    "to_field": "to_field-857",
+                },
+                {
+                    "from_node": "from_node-687",
+                    "to_node": "to_node-525",
+                    "from_field": "from_field-63",
+                    "to_field": "to_field-179",
+                },
+            ],
+            "metadata": {},
+        },
+        "application_spec_id": "application_spec_id-263",
+        "account_id": "account_id-270",
+        "created_by_user_id": "created_by_user_id-413",
+        "created_at": "2024-12-04T18:30:40Z",
     },
     "get_application_deployments": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "id": "id-482",
+                "name": "name-248",
+                "endpoint": "endpoint-461",
+                "application_variant_id": "application_variant_id-523",
+                "status": "PENDING",
+                "is_active": False,
+                "account_id": "account_id-146",
+                "created_by_user_id": "created_by_user_id-488",
+                "created_at": "2024-05-15T17:13:04Z",
+            },
+            {
+                "id": "id-436",
+                "name": "name-796",
+                "endpoint": "endpoint-471",
+                "application_variant_id": "application_variant_id-758",
+                "status": "PENDING",
+                "is_active": False,
+                "account_id": "account_id-872",
+                "created_by_user_id": "created_by_user_id-301",
+                "created_at": "2024-06-20T22:51:27Z",
+            },
+            {
+                "id": "id-568",
+                "name": "name-882",
+                "endpoint": "endpoint-966",
+                "application_variant_id": "application_variant_id-497",
+                "status": "PENDING",
+                "is_active": True,
+                "account_id": "account_id-209",
+                "created_by_user_id": "created_by_user_id-46",
+                "created_at": "2024-02-16T00:12:52Z",
+            },
+        ],
+        "total_item_count": 78,
+        "current_page": 41,
+        "items_per_page": 51,
     },
     "post_application_deployments": {
-        "id": "a",
-        "name": "a",
-        "endpoint": "a",
-        "application_variant_id": "a",
+        "id": "id-482",
+        "name": "name-248",
+        "endpoint": "endpoint-461",
+        "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
         "is_active": False,
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "account_id": "account_id-146",
+        "created_by_user_id": "created_by_user_id-488",
+        "created_at": "2024-05-15T17:13:04Z",
     },
     "get_application_deployments_application_deployment_id": {
-        "id": "a",
-        "name": "a",
-        "endpoint": "a",
-        "application_variant_id": "a",
+        "id": "id-482",
+        "name": "name-248",
+        "endpoint": "endpoint-461",
+        "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
         "is_active": False,
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "account_id": "account_id-146",
+        "created_by_user_id": "created_by_user_id-488",
+        "created_at": "2024-05-15T17:13:04Z",
     },
     "patch_application_deployments_application_deployment_id": {
-        "id": "a",
-        "name": "a",
-        "endpoint": "a",
-        "application_variant_id": "a",
+        "id": "id-482",
+        "name": "name-248",
+        "endpoint": "endpoint-461",
+        "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
         "is_active": False,
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "account_id": "account_id-146",
+        "created_by_user_id": "created_by_user_id-488",
+        "created_at": "2024-05-15T17:13:04Z",
     },
     "get_application_variant_reports": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "async_jobs": [
+                    {
+                        "id": "id-121",
+                        "job_type": "application-variant-report-generation",
+                        "status": "Pending",
+                        "progress": {"completed": 58, "failed": 72, "pending": 2},
+                        "job_metadata": {},
+                        "created_at": "2024-01-26T21:33:00Z",
+                        "updated_at": "2024-12-10T14:49:04Z",
+                    },
+                    {
+                        "id": "id-359",
+                        "job_type": "application-variant-report-generation",
+                        "status": "Pending",
+                        "progress": {"completed": 30, "failed": 81, "pending": 12},
+                        "job_metadata": {},
+                        "created_at": "2024-08-27T23:23:46Z",
+                        "updated_at": "2024-12-30T10:37:34Z",
+                    },
+                    {
+                        "id": "id-706",
+                        "job_type": "application-variant-report-generation",
+                        "status": "Pending",
+                        "progress": {"completed": 55, "failed": 40, "pending": 60},
+                        "job_metadata": {},
+                        "created_at": "2024-01-04T23:50:13Z",
+                        "updated_at": "2024-11-26T07:08:09Z",
+                    },
+                ],
+                "application_spec_id": "application_spec_id-977",
+                "application_variant_id": "application_variant_id-180",
+                "id": "id-795",
+                "created_at": "2024-02-13T11:38:51Z",
+                "account_id": "account_id-24",
+                "updated_at": "2024-12-30T07:11:35Z",
+                "evaluation_datasets": [
+                    {
+                        "generation_status": "Pending",
+                        "evaluation_dataset_version_num": 75,
+                        "evaluation_dataset": {
+                            "name": "name-842",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-986",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-397",
+                            "created_at": "2024-04-20T14:04:00Z",
+                            "updated_at": "2024-05-29T11:47:08Z",
+                            "account_id": "account_id-129",
+                            "created_by_user_id": "created_by_user_id-636",
+                            "archived_at": "2024-02-20T03:47:58Z",
+                        },
+                        "scored_test_case_count": 57,
+                    },
+                    {
+                        "generation_status": "Pending",
+                        "evaluation_dataset_version_num": 87,
+                        "evaluation_dataset": {
+                            "name": "name-589",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-192",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-933",
+                            "created_at": "2024-10-30T17:51:09Z",
+                            "updated_at": "2024-10-17T19:47:45Z",
+                            "account_id": "account_id-954",
+                            "created_by_user_id": "created_by_user_id-153",
+                            "archived_at": "2024-10-19T20:52:54Z",
+                        },
+                        "scored_test_case_count": 41,
+                    },
+                ],
+                "score": 23.0,
+                "category_scores": [
+                    {
+                        "category": "accuracy",
+                        "score": 47.8,
+                        "metric_scores": [
+                            {
+                                "metric_type": "answer-correctness",
+                                "score": 7.6,
+                                "category": "accuracy",
+                            },
+                            {
+                                "metric_type": "answer-correctness",
+                                "score": 85.7,
+                                "category": "accuracy",
+                            },
+                        ],
+                    }
+                ],
+            },
+            {
+                "async_jobs": [
+                    {
+                        "id": "id-359",
+                        "job_type": "application-variant-report-generation",
+                        "status": "Pending",
+                        "progress": {"completed": 30, "failed": 81, "pending": 12},
+                        "job_metadata": {},
+                        "created_at": "2024-08-27T23:23:46Z",
+                        "updated_at": "2024-12-30T10:37:34Z",
+                    }
+                ],
+                "application_spec_id": "application_spec_id-993",
+                "application_variant_id": "application_variant_id-481",
+                "id": "id-824",
+                "created_at": "2024-02-22T01:36:54Z",
+                "account_id": "account_id-125",
+                "updated_at": "2024-10-12T04:04:42Z",
+                "evaluation_datasets": [
+                    {
+                        "generation_status": "Pending",
+                        "evaluation_dataset_version_num": 87,
+                        "evaluation_dataset": {
+                            "name": "name-589",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-192",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": True,
+                            "vendor": "scale",
+                            "id": "id-933",
+                            "created_at": "2024-10-30T17:51:09Z",
+                            "updated_at": "2024-10-17T19:47:45Z",
+                            "account_id": "account_id-954",
+                            "created_by_user_id": "created_by_user_id-153",
+                            "archived_at": "2024-10-19T20:52:54Z",
+                        },
+                        "scored_test_case_count": 41,
+                    },
+                    {
+                        "generation_status": "Pending",
+                        "evaluation_dataset_version_num": 45,
+                        "evaluation_dataset": {
+                            "name": "name-792",
+                            "schema_type": "GENERATION",
+                            "knowledge_base_id": "knowledge_base_id-373",
+                            "evaluation_dataset_metadata": {},
+                            "out_of_date": False,
+                            "vendor": "scale",
+                            "id": "id-122",
+                            "created_at": "2024-01-25T11:26:21Z",
+                            "updated_at": "2024-11-13T13:31:29Z",
+                            "account_id": "account_id-931",
+                            "created_by_user_id": "created_by_user_id-949",
+                            "archived_at": "2024-12-27T15:54:27Z",
+                        },
+                        "scored_test_case_count": 94,
+                    },
+                ],
+                "score": 19.9,
+                "category_scores": [
+                    {
+                        "category": "accuracy",
+                        "score": 92.7,
+                        "metric_scores": [
+                            {
+                                "metric_type": "answer-correctness",
+                                "score": 85.7,
+                                "category": "accuracy",
+                            }
+                        ],
+                    }
+                ],
+            },
+        ],
+        "total_item_count": 76,
+        "current_page": 54,
+        "items_per_page": 78,
     },
     "post_application_variant_reports": {
-        "application_spec_id": "a",
-        "application_variant_id": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "application_spec_id": "application_spec_id-393",
+        "application_variant_id": "application_variant_id-250",
+        "id": "id-299",
+        "created_at": "2024-07-26T19:38:29Z",
+        "account_id": "account_id-491",
+        "updated_at": "2024-06-29T07:35:53Z",
+        "evaluation_datasets": [
+            {
+                "generation_status": "Pending",
+                "evaluation_dataset_version_num": 75,
+                "evaluation_dataset": {
+                    "name": "name-842",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-986",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-397",
+                    "created_at": "2024-04-20T14:04:00Z",
+                    "updated_at": "2024-05-29T11:47:08Z",
+                    "account_id": "account_id-129",
+                    "created_by_user_id": "created_by_user_id-636",
+                    "archived_at": "2024-02-20T03:47:58Z",
+                },
+                "scored_test_case_count": 57,
+            },
+            {
+                "generation_status": "Pending",
+                "evaluation_dataset_version_num": 87,
+                "evaluation_dataset": {
+                    "name": "name-589",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-192",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-933",
+                    "created_at": "2024-10-30T17:51:09Z",
+                    "updated_at": "2024-10-17T19:47:45Z",
+                    "account_id": "account_id-954",
+                    "created_by_user_id": "created_by_user_id-153",
+                    "archived_at": "2024-10-19T20:52:54Z",
+                },
+                "scored_test_case_count": 41,
+            },
+        ],
+        "score": 5.3,
+        "category_scores": [
+            {
+                "category": "accuracy",
+                "score": 47.8,
+                "metric_scores": [
+                    {
+                        "metric_type": "answer-correctness",
+                        "score": 7.6,
+                        "category": "accuracy",
+                    },
+                    {
+                        "metric_type": "answer-correctness",
+                        "score": 85.7,
+                        "category": "accuracy",
+                    },
+                ],
+            }
+        ],
     },
     "get_application_variant_reports_application_variant_report_id": {
-        "application_spec_id": "a",
-        "application_variant_id": "a",
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "async_jobs": [
+            {
+                "id": "id-121",
+                "job_type": "application-variant-report-generation",
+                "status": "Pending",
+                "progress": {"completed": 58, "failed": 72, "pending": 2},
+                "job_metadata": {},
+                "created_at": "2024-01-26T21:33:00Z",
+                "updated_at": "2024-12-10T14:49:04Z",
+            },
+            {
+                "id": "id-359",
+                "job_type": "application-variant-report-generation",
+                "status": "Pending",
+                "progress": {"completed": 30, "failed": 81, "pending": 12},
+                "job_metadata": {},
+                "created_at": "2024-08-27T23:23:46Z",
+                "updated_at": "2024-12-30T10:37:34Z",
+            },
+            {
+                "id": "id-706",
+                "job_type": "application-variant-report-generation",
+                "status": "Pending",
+                "progress": {"completed": 55, "failed": 40, "pending": 60},
+                "job_metadata": {},
+                "created_at": "2024-01-04T23:50:13Z",
+                "updated_at": "2024-11-26T07:08:09Z",
+            },
+        ],
+        "application_spec_id": "application_spec_id-977",
+        "application_variant_id": "application_variant_id-180",
+        "id": "id-795",
+        "created_at": "2024-02-13T11:38:51Z",
+        "account_id": "account_id-24",
+        "updated_at": "2024-12-30T07:11:35Z",
+        "evaluation_datasets": [
+            {
+                "generation_status": "Pending",
+                "evaluation_dataset_version_num": 75,
+                "evaluation_dataset": {
+                    "name": "name-842",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-986",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-397",
+                    "created_at": "2024-04-20T14:04:00Z",
+                    "updated_at": "2024-05-29T11:47:08Z",
+                    "account_id": "account_id-129",
+                    "created_by_user_id": "created_by_user_id-636",
+                    "archived_at": "2024-02-20T03:47:58Z",
+                },
+                "scored_test_case_count": 57,
+            },
+            {
+                "generation_status": "Pending",
+                "evaluation_dataset_version_num": 87,
+                "evaluation_dataset": {
+                    "name": "name-589",
+                    "schema_type": "GENERATION",
+                    "knowledge_base_id": "knowledge_base_id-192",
+                    "evaluation_dataset_metadata": {},
+                    "out_of_date": True,
+                    "vendor": "scale",
+                    "id": "id-933",
+                    "created_at": "2024-10-30T17:51:09Z",
+                    "updated_at": "2024-10-17T19:47:45Z",
+                    "account_id": "account_id-954",
+                    "created_by_user_id": "created_by_user_id-153",
+                    "archived_at": "2024-10-19T20:52:54Z",
+                },
+                "scored_test_case_count": 41,
+            },
+        ],
+        "score": 23.0,
+        "category_scores": [
+            {
+                "category": "accuracy",
+                "score": 47.8,
+                "metric_scores": [
+                    {
+                        "metric_type": "answer-correctness",
+                        "score": 7.6,
+                        "category": "accuracy",
+                    },
+                    {
+                        "metric_type": "answer-correctness",
+                        "score": 85.7,
+                        "category": "accuracy",
+                    },
+                ],
+            }
+        ],
     },
     "get_application_test_case_outputs": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "schema_type": "GENERATION",
+                "interaction": {
+                    "id": "id-794",
+                    "input": {},
+                    "output": {},
+                    "aggregated": True,
+                    "application_spec_id": "application_spec_id-14",
+                    "application_variant_id": "application_variant_id-954",
+                    "start_timestamp": "2024-03-11T12:43:04Z",
+                    "duration_ms": 58,
+                    "operation_status": "SUCCESS",
+                    "operation_metadata": {},
+                    "chat_thread_id": "chat_thread_id-959",
+                    "interaction_source": "EXTERNAL_AI",
+                    "created_at": "2024-10-18T04:08:38Z",
+                    "trace_spans": [
+                        {
+                            "id": "id-864",
+                            "application_interaction_id": "application_interaction-155",
+                            "node_id": "node_id-619",
+                            "operation_type": "TEXT_INPUT",
+                            "operation_status": "SUCCESS",
+                            "operation_input": {"key": "evaluation_span_io_data-574"},
+                            "operation_output": {"key": "evaluation_span_io_data-574"},
+                            "operation_expected": {
+                                "key": "evaluation_span_io_data-574"
+                            },
+                            "operation_metadata": {},
+                            "start_timestamp": "2024-12-26T09:27:49Z",
+                            "duration_ms": 79,
+                        },
+                        {
+                            "id": "id-392",
+                            "application_interaction_id": "application_interaction-923",
+                            "node_id": "node_id-691",
+                            "operation_type": "TEXT_INPUT",
+                            "operation_status": "SUCCESS",
+                            "operation_input": {"key": "evaluation_span_io_data-420"},
+                            "operation_output": {"key": "evaluation_span_io_data-420"},
+                            "operation_expected": {
+                                "key": "evaluation_span_io_data-420"
+                            },
+                            "operation_metadata": {},
+                            "start_timestamp": "2024-10-25T13:48:11Z",
+                            "duration_ms": 63,
+                        },
+                        {
+                            "id": "id-378",
+                            "application_interaction_id": "application_interaction-635",
+                            "node_id": "node_id-575",
+                            "operation_type": "TEXT_INPUT",
+                            "operation_status": "SUCCESS",
+                            "operation_input": {"key": "evaluation_span_io_data-644"},
+                            "operation_output": {"key": "evaluation_span_io_data-644"},
+                            "operation_expected": {
+                                "key": "evaluation_span_io_data-644"
+                            },
+                            "operation_metadata": {},
+                            "start_timestamp": "2024-03-11T15:39:24Z",
+                            "duration_ms": 54,
+                        },
+                    ],
+                },
+                "test_case_version": {
+                    "schema_type": "GENERATION",
+                    "evaluation_dataset_id": "evaluation_dataset_id-131",
+                    "test_case_data": {
+                        "input": "input-657",
+                        "expected_output": "expected_output-346",
+                        "expected_extra_info": {
+                            "schema_type": "CHUNKS",
+                            "chunks": [
+                                {"text": "text-853", "metadata": {}},
+                                {"text": "text-149", "metadata": {}},
+                            ],
+                        },
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-646",
+                            "artifact_ids_filter-560",
+                            "artifact_ids_filter-521",
+                        ],
+                    },
+                    "chat_history": {},
+                    "autogenerated": False,
+                    "test_case_metadata": {},
+                    "id": "id-589",
+                    "created_at": "2024-09-22T19:12:19Z",
+                    "account_id": "account_id-798",
+                    "created_by_user_id": "created_by_user_id-467",
+                    "archived_at": "2024-01-05T18:45:42Z",
+                },
+                "metric_scores": [
+                    {
+                        "score": 38.3,
+                        "metric_type": "answer-correctness",
+                        "category": "accuracy",
+                        "llm_metadata": {
+                            "reasoning": "reasoning-282",
+                            "logging": {},
+                            "time_elapsed_s": 99,
+                            "usage": [
+                                {
+                                    "prompt_tokens": 70,
+                                    "completion_tokens": 81,
+                                    "cost": 28.6,
+                                    "model": "gpt-4-turbo-2024-04-09",
+                                },
+                                {
+                                    "prompt_tokens": 18,
+                                    "completion_tokens": 94,
+                                    "cost": 42.0,
+                                    "model": "gpt-4-turbo-2024-04-09",
+                                },
+                                {
+                                    "prompt_tokens": 97,
+                                    "completion_tokens": 62,
+                                    "cost": 12.7,
+                                    "model": "gpt-4-turbo-2024-04-09",
+                                },
+                            ],
+                        },
+                    }
+                ],
+                "application_variant_id": "application_variant_id-915",
+                "evaluation_dataset_id": "evaluation_dataset_id-368",
+                "test_case_id": "test_case_id-47",
+                "output": {
+                    "generation_output": "generation_output-236",
+                    "generation_extra_info": {
+                        "schema_type": "CHUNKS",
+                        "chunks": [
+                            {"text": "text-853", "metadata": {}},
+                            {"text": "text-149", "metadata": {}},
+                        ],
+                    },
+                },
+                "application_interaction_id": "application_interaction-690",
+                "id": "id-310",
+                "created_at": "2024-03-07T18:58:45Z",
+                "account_id": "account_id-640",
+                "metrics": {"key": 18},
+            }
+        ],
+        "total_item_count": 88,
+        "current_page": 63,
+        "items_per_page": 72,
     },
-    "post_application_test_case_outputs_batch": [],
+    "post_application_test_case_outputs_batch": [
+        {
+            "schema_type": "GENERATION",
+            "application_variant_id": "application_variant_id-317",
+            "evaluation_dataset_id": "evaluation_dataset_id-458",
+            "test_case_id": "test_case_id-524",
+            "output": {
+                "generation_output": "generation_output-236",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+            },
+            "application_interaction_id": "application_interaction-759",
+            "id": "id-779",
+            "created_at": "2024-09-07T06:28:20Z",
+            "account_id": "account_id-768",
+            "metrics": {"key": 72},
+        },
+        {
+            "schema_type": "GENERATION",
+            "application_variant_id": "application_variant_id-868",
+            "evaluation_dataset_id": "evaluation_dataset_id-733",
+            "test_case_id": "test_case_id-475",
+            "output": {
+                "generation_output": "generation_output-645",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-149", "metadata": {}},
+                        {"text": "text-59", "metadata": {}},
+                        {"text": "text-746", "metadata": {}},
+                    ],
+                },
+            },
+            "application_interaction_id": "application_interaction-392",
+            "id": "id-508",
+            "created_at": "2024-03-02T12:49:22Z",
+            "account_id": "account_id-546",
+            "metrics": {"key": 57},
+        },
+        {
+            "schema_type": "GENERATION",
+            "application_variant_id": "application_variant_id-651",
+            "evaluation_dataset_id": "evaluation_dataset_id-166",
+            "test_case_id": "test_case_id-625",
+            "output": {
+                "generation_output": "generation_output-685",
+                "generation_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [{"text": "text-755", "metadata": {}}],
+                },
+            },
+            "application_interaction_id": "application_interaction-501",
+            "id": "id-249",
+            "created_at": "2024-08-25T02:03:13Z",
+            "account_id": "account_id-668",
+            "metrics": {"key": 12},
+        },
+    ],
     "get_application_test_case_outputs_application_test_case_output_id": {
         "schema_type": "GENERATION",
-        "application_variant_id": "a",
-        "evaluation_dataset_id": "a",
-        "test_case_id": "a",
-        "output": {"generation_output": "a"},
-        "id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "account_id": "a",
+        "interaction": {
+            "id": "id-794",
+            "input": {},
+            "output": {},
+            "aggregated": True,
+            "application_spec_id": "application_spec_id-14",
+            "application_variant_id": "application_variant_id-954",
+            "start_timestamp": "2024-03-11T12:43:04Z",
+            "duration_ms": 58,
+            "operation_status": "SUCCESS",
+            "operation_metadata": {},
+            "chat_thread_id": "chat_thread_id-959",
+            "interaction_source": "EXTERNAL_AI",
+            "created_at": "2024-10-18T04:08:38Z",
+            "trace_spans": [
+                {
+                    "id": "id-864",
+                    "application_interaction_id": "application_interaction-155",
+                    "node_id": "node_id-619",
+                    "operation_type": "TEXT_INPUT",
+                    "operation_status": "SUCCESS",
+                    "operation_input": {"key": "evaluation_span_io_data-574"},
+                    "operation_output": {"key": "evaluation_span_io_data-574"},
+                    "operation_expected": {"key": "evaluation_span_io_data-574"},
+                    "operation_metadata": {},
+                    "start_timestamp": "2024-12-26T09:27:49Z",
+                    "duration_ms": 79,
+                },
+                {
+                    "id": "id-392",
+                    "application_interaction_id": "application_interaction-923",
+                    "node_id": "node_id-691",
+                    "operation_type": "TEXT_INPUT",
+                    "operation_status": "SUCCESS",
+                    "operation_input": {"key": "evaluation_span_io_data-420"},
+                    "operation_output": {"key": "evaluation_span_io_data-420"},
+                    "operation_expected": {"key": "evaluation_span_io_data-420"},
+                    "operation_metadata": {},
+                    "start_timestamp": "2024-10-25T13:48:11Z",
+                    "duration_ms": 63,
+                },
+                {
+                    "id": "id-378",
+                    "application_interaction_id": "application_interaction-635",
+                    "node_id": "node_id-575",
+                    "operation_type": "TEXT_INPUT",
+                    "operation_status": "SUCCESS",
+                    "operation_input": {"key": "evaluation_span_io_data-644"},
+                    "operation_output": {"key": "evaluation_span_io_data-644"},
+                    "operation_expected": {"key": "evaluation_span_io_data-644"},
+                    "operation_metadata": {},
+                    "start_timestamp": "2024-03-11T15:39:24Z",
+                    "duration_ms": 54,
+                },
+            ],
+        },
+        "test_case_version": {
+            "schema_type": "GENERATION",
+            "evaluation_dataset_id": "evaluation_dataset_id-131",
+            "test_case_data": {
+                "input": "input-657",
+                "expected_output": "expected_output-346",
+                "expected_extra_info": {
+                    "schema_type": "CHUNKS",
+                    "chunks": [
+                        {"text": "text-853", "metadata": {}},
+                        {"text": "text-149", "metadata": {}},
+                    ],
+                },
+                "artifact_ids_filter": [
+                    "artifact_ids_filter-646",
+                    "artifact_ids_filter-560",
+                    "artifact_ids_filter-521",
+                ],
+            },
+            "chat_history": {},
+            "autogenerated": False,
+            "test_case_metadata": {},
+            "id": "id-589",
+            "created_at": "2024-09-22T19:12:19Z",
+            "account_id": "account_id-798",
+            "created_by_user_id": "created_by_user_id-467",
+            "archived_at": "2024-01-05T18:45:42Z",
+        },
+        "metric_scores": [
+            {
+                "score": 38.3,
+                "metric_type": "answer-correctness",
+                "category": "accuracy",
+                "llm_metadata": {
+                    "reasoning": "reasoning-282",
+                    "logging": {},
+                    "time_elapsed_s": 99,
+                    "usage": [
+                        {
+                            "prompt_tokens": 70,
+                            "completion_tokens": 81,
+                            "cost": 28.6,
+                            "model": "gpt-4-turbo-2024-04-09",
+                        },
+                        {
+                            "prompt_tokens": 18,
+                            "completion_tokens": 94,
+                            "cost": 42.0,
+                            "model": "gpt-4-turbo-2024-04-09",
+                        },
+                        {
+                            "prompt_tokens": 97,
+                            "completion_tokens": 62,
+                            "cost": 12.7,
+                            "model": "gpt-4-turbo-2024-04-09",
+                        },
+                    ],
+                },
+            }
+        ],
+        "application_variant_id": "application_variant_id-915",
+        "evaluation_dataset_id": "evaluation_dataset_id-368",
+        "test_case_id": "test_case_id-47",
+        "output": {
+            "generation_output": "generation_output-236",
+            "generation_extra_info": {
+                "schema_type": "CHUNKS",
+                "chunks": [
+                    {"text": "text-853", "metadata": {}},
+                    {"text": "text-149", "metadata": {}},
+                ],
+            },
+        },
+        "application_interaction_id": "application_interaction-690",
+        "id": "id-310",
+        "created_at": "2024-03-07T18:58:45Z",
+        "account_id": "account_id-640",
+        "metrics": {"key": 18},
     },
     "post_application_with_variant": {
         "version": "V0",
-        "id": "a",
-        "name": "a",
-        "configuration": {"nodes": [], "edges": []},
-        "application_spec_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "id": "id-115",
+        "name": "name-309",
+        "description": "description-58",
+        "configuration": {
+            "nodes": [
+                {
+                    "id": "id-368",
+                    "application_node_schema_id": "text_input_schema",
+                    "configuration": {"key": {"value": {}}},
+                }
+            ],
+            "edges": [
+                {
+                    "from_node": "from_node-997",
+                    "to_node": "to_node-993",
+                    "from_field": "from_field-199",
+                    "to_field": "to_field-400",
+                },
+                {
+                    "from_node": "from_node-593",
+                    "to_node": "to_node-586",
+                    "from_field": "from_field-282",
+                    "to_field": "to_field-857",
+                },
+                {
+                    "from_node": "from_node-687",
+                    "to_node": "to_node-525",
+                    "from_field": "from_field-63",
+                    "to_field": "to_field-179",
+                },
+            ],
+            "metadata": {},
+        },
+        "application_spec_id": "application_spec_id-263",
+        "account_id": "account_id-270",
+        "created_by_user_id": "created_by_user_id-413",
+        "created_at": "2024-12-04T18:30:40Z",
     },
-    "get_application_schemas": {},
+    "get_application_schemas": {
+        "key": {
+            "id": "id-719",
+            "name": "name-40",
+            "type": "TEXT_INPUT_NODE",
+            "version": "OFFLINE",
+            "nodeSchema": {
+                "configuration": {
+                    "key": {
+                        "label": "label-118",
+                        "docs": "docs-362",
+                        "default": 25,
+                        "is_advanced_configuration": False,
+                        "validation_rules": {
+                            "required": False,
+                            "min_value": 97,
+                            "max_value": 82,
+                        },
+                        "is_float": True,
+                        "type": "TEXT",
+                    }
+                },
+                "inputs": {
+                    "key": {
+                        "name": "name-838",
+                        "label": "label-952",
+                        "docs": "docs-808",
+                        "type": "TEXT",
+                        "required": True,
+                        "is_hidden": False,
+                    }
+                },
+                "outputs": {
+                    "key": {
+                        "name": "name-183",
+                        "label": "label-95",
+                        "docs": "docs-559",
+                        "type": "TEXT",
+                    }
+                },
+            },
+            "tags": ["INPUT_NODE"],
+        }
+    },
     "post_applications_process": {},
     "post_applications_application_variant_id_process": {},
     "post_applications_application_variant_id_threads_thread_id_process": {},
     "post_applications_validate": {},
-    "get_applications_application_variant_id_threads": [],
+    "get_applications_application_variant_id_threads": [
+        {
+            "id": "id-346",
+            "title": "title-576",
+            "application_variant_id": "application_variant_id-335",
+            "account_id": "account_id-493",
+            "created_by_user_id": "created_by_user_id-320",
+            "created_at": "2024-04-08T19:43:23Z",
+            "archived_at": "2024-01-03T16:11:07Z",
+            "updated_at": "2024-02-23T06:37:43Z",
+        },
+        {
+            "id": "id-494",
+            "title": "title-633",
+            "application_variant_id": "application_variant_id-969",
+            "account_id": "account_id-642",
+            "created_by_user_id": "created_by_user_id-728",
+            "created_at": "2024-12-11T14:57:59Z",
+            "archived_at": "2024-05-22T08:55:19Z",
+            "updated_at": "2024-08-06T01:40:43Z",
+        },
+        {
+            "id": "id-507",
+            "title": "title-290",
+            "application_variant_id": "application_variant_id-524",
+            "account_id": "account_id-411",
+            "created_by_user_id": "created_by_user_id-280",
+            "created_at": "2024-04-04T02:55:36Z",
+            "archived_at": "2024-03-30T11:32:28Z",
+            "updated_at": "2024-02-19T18:34:44Z",
+        },
+    ],
     "post_applications_application_variant_id_threads": {
-        "id": "a",
-        "title": "a",
-        "application_variant_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "id": "id-346",
+        "title": "title-576",
+        "application_variant_id": "application_variant_id-335",
+        "account_id": "account_id-493",
+        "created_by_user_id": "created_by_user_id-320",
+        "created_at": "2024-04-08T19:43:23Z",
+        "archived_at": "2024-01-03T16:11:07Z",
+        "updated_at": "2024-02-23T06:37:43Z",
     },
-    "post_applications_upload_files": [],
+    "post_applications_upload_files": [
+        {
+            "id": "id-369",
+            "file_name": "file_name-919",
+            "file_size_bytes": 98,
+            "file_artifact_blob_path": "file_artifact_blob_path-552",
+            "account_id": "account_id-168",
+            "created_by_user_id": "created_by_user_id-576",
+            "created_at": "2024-10-17T19:22:12Z",
+        },
+        {
+            "id": "id-171",
+            "file_name": "file_name-377",
+            "file_size_bytes": 38,
+            "file_artifact_blob_path": "file_artifact_blob_path-844",
+            "account_id": "account_id-354",
+            "created_by_user_id": "created_by_user_id-144",
+            "created_at": "2024-05-08T09:26:29Z",
+        },
+        {
+            "id": "id-654",
+            "file_name": "file_name-461",
+            "file_size_bytes": 75,
+            "file_artifact_blob_path": "file_artifact_blob_path-913",
+            "account_id": "account_id-876",
+            "created_by_user_id": "created_by_user_id-955",
+            "created_at": "2024-04-09T13:52:01Z",
+        },
+    ],
     "get_threads_thread_id_messages": {
         "thread": {
-            "id": "a",
-            "title": "a",
-            "application_variant_id": "a",
-            "account_id": "a",
-            "created_by_user_id": "a",
-            "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z",
+            "id": "id-346",
+            "title": "title-576",
+            "application_variant_id": "application_variant_id-335",
+            "account_id": "account_id-493",
+            "created_by_user_id": "created_by_user_id-320",
+            "created_at": "2024-04-08T19:43:23Z",
+            "archived_at": "2024-01-03T16:11:07Z",
+            "updated_at": "2024-02-23T06:37:43Z",
         },
-        "messages": [],
+        "messages": [
+            {
+                "entry": {
+                    "id": "id-900",
+                    "input": {},
+                    "output": {},
+                    "aggregated": True,
+                    "application_spec_id": "application_spec_id-812",
+                    "application_variant_id": "application_variant_id-397",
+                    "start_timestamp": "2024-06-10T05:42:52Z",
+                    "duration_ms": 15,
+                    "operation_status": "SUCCESS",
+                    "operation_metadata": {},
+                    "chat_thread_id": "chat_thread_id-25",
+                    "interaction_source": "EXTERNAL_AI",
+                    "created_at": "2024-09-12T19:47:46Z",
+                },
+                "feedback": {
+                    "id": "id-954",
+                    "chat_thread_id": "chat_thread_id-655",
+                    "application_interaction_id": "application_interaction-339",
+                    "sentiment": "positive",
+                    "description": "description-692",
+                    "created_at": "2024-02-20T13:21:30Z",
+                },
+            }
+        ],
     },
     "delete_threads_thread_id": {},
     "patch_threads_thread_id": {
-        "id": "a",
-        "title": "a",
-        "application_variant_id": "a",
-        "account_id": "a",
-        "created_by_user_id": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
+        "id": "id-346",
+        "title": "title-576",
+        "application_variant_id": "application_variant_id-335",
+        "account_id": "account_id-493",
+        "created_by_user_id": "created_by_user_id-320",
+        "created_at": "2024-04-08T19:43:23Z",
+        "archived_at": "2024-01-03T16:11:07Z",
+        "updated_at": "2024-02-23T06:37:43Z",
     },
     "patch_threads_thread_id_messages_application_interaction_id": {
-        "id": "a",
+        "id": "id-900",
         "input": {},
         "output": {},
-        "aggregated": False,
-        "application_spec_id": "a",
-        "application_variant_id": "a",
-        "start_timestamp": "2024-01-01T00:00:00Z",
-        "duration_ms": 0,
+        "aggregated": True,
+        "application_spec_id": "application_spec_id-812",
+        "application_variant_id": "application_variant_id-397",
+        "start_timestamp": "2024-06-10T05:42:52Z",
+        "duration_ms": 15,
         "operation_status": "SUCCESS",
-        "created_at": "2024-01-01T00:00:00Z",
+        "operation_metadata": {},
+        "chat_thread_id": "chat_thread_id-25",
+        "interaction_source": "EXTERNAL_AI",
+        "created_at": "2024-09-12T19:47:46Z",
     },
     "put_threads_thread_id_messages_application_interaction_id_feedback": {
-        "id": "a",
-        "chat_thread_id": "a",
-        "application_interaction_id": "a",
+        "id": "id-954",
+        "chat_thread_id": "chat_thread_id-655",
+        "application_interaction_id": "application_interaction-339",
         "sentiment": "positive",
-        "description": "a",
-        "created_at": "2024-01-01T00:00:00Z",
+        "description": "description-692",
+        "created_at": "2024-02-20T13:21:30Z",
     },
     "delete_threads_thread_id_messages_application_interaction_id_feedback": {},
     "post": {
-        "application_variant_id": "a",
-        "input": {"query": "a"},
-        "output": {"response": "a"},
-        "start_timestamp": "2024-01-01T00:00:00Z",
-        "id": "a",
+        "application_variant_id": "application_variant_id-811",
+        "thread_id": "thread_id-299",
+        "input": {"query": "query-499"},
+        "output": {
+            "response": "response-400",
+            "context": [{"text": "text-941", "score": 52.3}],
+        },
+        "start_timestamp": "2024-03-18T23:19:38Z",
+        "duration_ms": 9,
+        "operation_status": "SUCCESS",
+        "operation_metadata": {},
+        "trace_spans": [
+            {
+                "node_id": "node_id-926",
+                "operation_type": "COMPLETION",
+                "operation_status": "SUCCESS",
+                "start_timestamp": "2024-08-17T20:42:38Z",
+                "operation_input": {},
+                "operation_output": {},
+                "operation_metadata": {},
+                "duration_ms": 85,
+                "id": "id-541",
+                "application_interaction_id": "application_interaction-890",
+            },
+            {
+                "node_id": "node_id-597",
+                "operation_type": "COMPLETION",
+                "operation_status": "SUCCESS",
+                "start_timestamp": "2024-12-01T11:35:42Z",
+                "operation_input": {},
+                "operation_output": {},
+                "operation_metadata": {},
+                "duration_ms": 59,
+                "id": "id-526",
+                "application_interaction_id": "application_interaction-895",
+            },
+        ],
+        "id": "id-278",
     },
-    "get_dashboards_dashboard_id": {"id": "a", "title": "a", "visualizations": []},
-    "get_metrics_scalar_metric_id": {"value": 0},
-    "get_metrics_timeseries_metric_id": {"bins": [], "values": []},
+    "get_dashboards_dashboard_id": {
+        "id": "id-967",
+        "title": "title-419",
+        "visualizations": [
+            {
+                "id": "id-274",
+                "title": "title-401",
+                "type": "scalar",
+                "metric_id": "total_requests",
+                "metadata": {
+                    "is_variant_specific_metric": True,
+                    "label_title_map": {"key": "label_title_map-470"},
+                    "label_color_map": {"key": "label_color_map-377"},
+                },
+            }
+        ],
+    },
+    "get_metrics_scalar_metric_id": {"value": 61.5, "unit": "unit-619"},
+    "get_metrics_timeseries_metric_id": {
+        "bins": ["2024-12-31T22:53:38Z", "2024-02-24T02:39:22Z"],
+        "values": [{"label": "label-39", "value": [60.4, 40.8, 41.4]}],
+        "unit": "unit-270",
+    },
     "get_themes": {
-        "items": [],
-        "total_item_count": 0,
-        "current_page": 0,
-        "items_per_page": 0,
+        "items": [
+            {
+                "id": "id-353",
+                "title": "title-787",
+                "theme_vars": {
+                    "accentPrimary": "accentPrimary-315",
+                    "accentSecondary": "accentSecondary-121",
+                    "background": "background-8",
+                    "foreground": "foreground-374",
+                },
+                "logo_blob": "logo_blob-815",
+                "created_at": "2024-11-07T09:38:16Z",
+                "archived_at": "2024-06-14T02:27:43Z",
+                "updated_at": "2024-09-09T11:56:20Z",
+                "created_by_user_id": "created_by_user_id-271",
+                "account_id": "account_id-678",
+            },
+            {
+                "id": "id-444",
+                "title": "title-716",
+                "theme_vars": {
+                    "accentPrimary": "accentPrimary-796",
+                    "accentSecondary": "accentSecondary-266",
+                    "background": "background-962",
+                    "foreground": "foreground-220",
+                },
+                "logo_blob": "logo_blob-518",
+                "created_at": "2024-06-22T09:31:31Z",
+                "archived_at": "2024-06-12T15:27:20Z",
+                "updated_at": "2024-09-25T07:19:59Z",
+                "created_by_user_id": "created_by_user_id-59",
+                "account_id": "account_id-440",
+            },
+        ],
+        "total_item_count": 33,
+        "current_page": 5,
+        "items_per_page": 57,
     },
     "post_themes": {
-        "id": "a",
-        "title": "a",
-        "theme_vars": {},
-        "logo_blob": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "id": "id-353",
+        "title": "title-787",
+        "theme_vars": {
+            "accentPrimary": "accentPrimary-315",
+            "accentSecondary": "accentSecondary-121",
+            "background": "background-8",
+            "foreground": "foreground-374",
+        },
+        "logo_blob": "logo_blob-815",
+        "created_at": "2024-11-07T09:38:16Z",
+        "archived_at": "2024-06-14T02:27:43Z",
+        "updated_at": "2024-09-09T11:56:20Z",
+        "created_by_user_id": "created_by_user_id-271",
+        "account_id": "account_id-678",
     },
     "get_themes_theme_id": {
-        "id": "a",
-        "title": "a",
-        "theme_vars": {},
-        "logo_blob": "a",
-        "created_at": "2024-01-01T00:00:00Z",
-        "updated_at": "2024-01-01T00:00:00Z",
-        "created_by_user_id": "a",
-        "account_id": "a",
+        "id": "id-353",
+        "title": "title-787",
+        "theme_vars": {
+            "accentPrimary": "accentPrimary-315",
+            "accentSecondary": "accentSecondary-121",
+            "background": "background-8",
+            "foreground": "foreground-374",
+        },
+        "logo_blob": "logo_blob-815",
+        "created_at": "2024-11-07T09:38:16Z",
+        "archived_at": "2024-06-14T02:27:43Z",
+        "updated_at": "2024-09-09T11:56:20Z",
+        "created_by_user_id": "created_by_user_id-271",
+        "account_id": "account_id-678",
     },
 }
 
-# operation name -> one streamed chunk (JSON)
-MOCK_CHUNKS: dict[str, Any] = {
-    "post_v2_chat_completions": {
-        "chat_completion": {"message": {"role": "user", "content": "a"}}
-    },
+# operation name -> the chunks its stream sends (JSON)
+MOCK_CHUNKS: dict[str, list[Any]] = {
+    "post_v2_completions": [
+        {
+            "completion": {
+                "text": "text-714",
+                "finish_reason": "finish_reason-56",
+                "response_metadata": {},
+            },
+            "token_usage": {"prompt": 22, "completion": 11, "total": 31},
+        },
+        {
+            "completion": {
+                "text": "text-546",
+                "finish_reason": "finish_reason-664",
+                "response_metadata": {},
+            },
+            "token_usage": {"prompt": 22, "completion": 51, "total": 28},
+        },
+        {
+            "completion": {
+                "text": "text-834",
+                "finish_reason": "finish_reason-84",
+                "response_metadata": {},
+            },
+            "token_usage": {"prompt": 73, "completion": 20, "total": 30},
+        },
+    ],
+    "post_v2_chat_completions": [
+        {
+            "chat_completion": {
+                "message": {"role": "user", "content": "content-565"},
+                "finish_reason": "finish_reason-298",
+            },
+            "token_usage": {"prompt": 22, "completion": 11, "total": 31},
+        },
+        {
+            "chat_completion": {
+                "message": {"role": "user", "content": "content-972"},
+                "finish_reason": "finish_reason-456",
+            },
+            "token_usage": {"prompt": 22, "completion": 51, "total": 28},
+        },
+        {
+            "chat_completion": {
+                "message": {"role": "user", "content": "content-305"},
+                "finish_reason": "finish_reason-859",
+            },
+            "token_usage": {"prompt": 73, "completion": 20, "total": 30},
+        },
+    ],
+    "post_models_model_deployment_id_completions": [
+        {
+            "finish_reason": "finish_reason-845",
+            "prompt_tokens": 66,
+            "response_tokens": 23,
+            "completions": [
+                ["completion_response_comp-800", ["completion_response_comp-485"]],
+                [
+                    "completion_response_comp-73",
+                    [
+                        "completion_response_comp-584",
+                        "completion_response_comp-152",
+                        "completion_response_comp-283",
+                    ],
+                ],
+                [
+                    "completion_response_comp-780",
+                    ["completion_response_comp-216", "completion_response_comp-992"],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 49,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-983",
+                                "bytes": [41, 89],
+                                "logprob": 1.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-419",
+                                        "bytes": [28, 63],
+                                        "logprob": 14.4,
+                                    },
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-797",
+                                "bytes": [22],
+                                "logprob": 56.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 72,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-797",
+                                "bytes": [22],
+                                "logprob": 56.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-210",
+                                "bytes": [15, 72],
+                                "logprob": 2.8,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-8",
+                                        "bytes": [70, 13],
+                                        "logprob": 72.9,
+                                    },
+                                    {
+                                        "token": "token-642",
+                                        "bytes": [98],
+                                        "logprob": 5.8,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-759",
+                                "bytes": [52],
+                                "logprob": 37.3,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    }
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 17,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-17",
+                                "bytes": [86],
+                                "logprob": 63.6,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-402",
+                                        "bytes": [94, 11],
+                                        "logprob": 20.1,
+                                    },
+                                    {
+                                        "token": "token-123",
+                                        "bytes": [84, 67],
+                                        "logprob": 51.4,
+                                    },
+                                ],
+                            }
+                        ]
+                    },
+                },
+            ],
+        },
+        {
+            "finish_reason": "finish_reason-801",
+            "prompt_tokens": 84,
+            "response_tokens": 92,
+            "completions": [
+                [
+                    "completion_response_comp-141",
+                    ["completion_response_comp-828", "completion_response_comp-748"],
+                ],
+                [
+                    "completion_response_comp-76",
+                    ["completion_response_comp-103", "completion_response_comp-253"],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 71,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-664",
+                                "bytes": [48],
+                                "logprob": 42.2,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-285",
+                                        "bytes": [86, 96, 94],
+                                        "logprob": 89.0,
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-965",
+                                "bytes": [48],
+                                "logprob": 5.4,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "bytes": [11, 24],
+                                        "logprob": 22.0,
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "bytes": [39, 9],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 99,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-965",
+                                "bytes": [48],
+                                "logprob": 5.4,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "bytes": [11, 24],
+                                        "logprob": 22.0,
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "bytes": [39, 9],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-901",
+                                "bytes": [90, 46, 82],
+                                "logprob": 75.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-274",
+                                        "bytes": [12],
+                                        "logprob": 5.0,
+                                    },
+                                    {
+                                        "token": "token-427",
+                                        "bytes": [7, 57, 70],
+                                        "logprob": 100.6,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 8,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-163",
+                                "bytes": [38],
+                                "logprob": 31.3,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-305",
+                                        "bytes": [44, 49],
+                                        "logprob": 33.5,
+                                    }
+                                ],
+                            }
+                        ]
+                    },
+                },
+            ],
+        },
+        {
+            "finish_reason": "finish_reason-511",
+            "prompt_tokens": 98,
+            "response_tokens": 38,
+            "completions": [
+                [
+                    "completion_response_comp-425",
+                    [
+                        "completion_response_comp-637",
+                        "completion_response_comp-39",
+                        "completion_response_comp-333",
+                    ],
+                ],
+                [
+                    "completion_response_comp-345",
+                    [
+                        "completion_response_comp-828",
+                        "completion_response_comp-198",
+                        "completion_response_comp-184",
+                    ],
+                ],
+                [
+                    "completion_response_comp-795",
+                    [
+                        "completion_response_comp-386",
+                        "completion_response_comp-903",
+                        "completion_response_comp-270",
+                    ],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 42,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-134",
+                                "bytes": [40, 3],
+                                "logprob": 71.6,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-60",
+                                        "bytes": [59, 82],
+                                        "logprob": 66.8,
+                                    },
+                                    {
+                                        "token": "token-637",
+                                        "bytes": [97],
+                                        "logprob": 43.5,
+                                    },
+                                    {
+                                        "token": "token-105",
+                                        "bytes": [33, 61],
+                                        "logprob": 60.1,
+                                    },
+                                ],
+                            }
+                        ]
+                    },
+                },
+                {
+                    "index": 78,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-934",
+                                "bytes": [16],
+                                "logprob": 35.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-637",
+                                        "bytes": [97],
+                                        "logprob": 43.5,
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-194",
+                                "bytes": [78, 61],
+                                "logprob": 56.7,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-358",
+                                        "bytes": [78, 41],
+                                        "logprob": 93.6,
+                                    },
+                                    {
+                                        "token": "token-652",
+                                        "bytes": [18, 88, 85],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+            ],
+        },
+    ],
+    "post_v4_models_model_deployment_id_chat_completions": [
+        {
+            "finish_reason": "finish_reason-845",
+            "prompt_tokens": 66,
+            "response_tokens": 23,
+            "completions": [
+                ["completion_response_comp-800", ["completion_response_comp-485"]],
+                [
+                    "completion_response_comp-73",
+                    [
+                        "completion_response_comp-584",
+                        "completion_response_comp-152",
+                        "completion_response_comp-283",
+                    ],
+                ],
+                [
+                    "completion_response_comp-780",
+                    ["completion_response_comp-216", "completion_response_comp-992"],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 49,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-983",
+                                "bytes": [41, 89],
+                                "logprob": 1.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-419",
+                                        "bytes": [28, 63],
+                                        "logprob": 14.4,
+                                    },
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-797",
+                                "bytes": [22],
+                                "logprob": 56.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 72,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-797",
+                                "bytes": [22],
+                                "logprob": 56.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-311",
+                                        "bytes": [40],
+                                        "logprob": 90.7,
+                                    },
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-210",
+                                "bytes": [15, 72],
+                                "logprob": 2.8,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-126",
+                                        "bytes": [60, 37, 36],
+                                        "logprob": 75.4,
+                                    },
+                                    {
+                                        "token": "token-8",
+                                        "bytes": [70, 13],
+                                        "logprob": 72.9,
+                                    },
+                                    {
+                                        "token": "token-642",
+                                        "bytes": [98],
+                                        "logprob": 5.8,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-759",
+                                "bytes": [52],
+                                "logprob": 37.3,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-162",
+                                        "bytes": [93, 85, 23],
+                                        "logprob": 23.5,
+                                    }
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 17,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-17",
+                                "bytes": [86],
+                                "logprob": 63.6,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-402",
+                                        "bytes": [94, 11],
+                                        "logprob": 20.1,
+                                    },
+                                    {
+                                        "token": "token-123",
+                                        "bytes": [84, 67],
+                                        "logprob": 51.4,
+                                    },
+                                ],
+                            }
+                        ]
+                    },
+                },
+            ],
+        },
+        {
+            "finish_reason": "finish_reason-801",
+            "prompt_tokens": 84,
+            "response_tokens": 92,
+            "completions": [
+                [
+                    "completion_response_comp-141",
+                    ["completion_response_comp-828", "completion_response_comp-748"],
+                ],
+                [
+                    "completion_response_comp-76",
+                    ["completion_response_comp-103", "completion_response_comp-253"],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 71,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-664",
+                                "bytes": [48],
+                                "logprob": 42.2,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-285",
+                                        "bytes": [86, 96, 94],
+                                        "logprob": 89.0,
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-965",
+                                "bytes": [48],
+                                "logprob": 5.4,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "bytes": [11, 24],
+                                        "logprob": 22.0,
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "bytes": [39, 9],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 99,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-965",
+                                "bytes": [48],
+                                "logprob": 5.4,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-308",
+                                        "bytes": [11, 24],
+                                        "logprob": 22.0,
+                                    },
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-775",
+                                        "bytes": [39, 9],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                            {
+                                "token": "token-901",
+                                "bytes": [90, 46, 82],
+                                "logprob": 75.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-862",
+                                        "bytes": [35],
+                                        "logprob": 92.6,
+                                    },
+                                    {
+                                        "token": "token-274",
+                                        "bytes": [12],
+                                        "logprob": 5.0,
+                                    },
+                                    {
+                                        "token": "token-427",
+                                        "bytes": [7, 57, 70],
+                                        "logprob": 100.6,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+                {
+                    "index": 8,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-163",
+                                "bytes": [38],
+                                "logprob": 31.3,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-305",
+                                        "bytes": [44, 49],
+                                        "logprob": 33.5,
+                                    }
+                                ],
+                            }
+                        ]
+                    },
+                },
+            ],
+        },
+        {
+            "finish_reason": "finish_reason-511",
+            "prompt_tokens": 98,
+            "response_tokens": 38,
+            "completions": [
+                [
+                    "completion_response_comp-425",
+                    [
+                        "completion_response_comp-637",
+                        "completion_response_comp-39",
+                        "completion_response_comp-333",
+                    ],
+                ],
+                [
+                    "completion_response_comp-345",
+                    [
+                        "completion_response_comp-828",
+                        "completion_response_comp-198",
+                        "completion_response_comp-184",
+                    ],
+                ],
+                [
+                    "completion_response_comp-795",
+                    [
+                        "completion_response_comp-386",
+                        "completion_response_comp-903",
+                        "completion_response_comp-270",
+                    ],
+                ],
+            ],
+            "choices": [
+                {
+                    "index": 42,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-134",
+                                "bytes": [40, 3],
+                                "logprob": 71.6,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-60",
+                                        "bytes": [59, 82],
+                                        "logprob": 66.8,
+                                    },
+                                    {
+                                        "token": "token-637",
+                                        "bytes": [97],
+                                        "logprob": 43.5,
+                                    },
+                                    {
+                                        "token": "token-105",
+                                        "bytes": [33, 61],
+                                        "logprob": 60.1,
+                                    },
+                                ],
+                            }
+                        ]
+                    },
+                },
+                {
+                    "index": 78,
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "token-934",
+                                "bytes": [16],
+                                "logprob": 35.9,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-637",
+                                        "bytes": [97],
+                                        "logprob": 43.5,
+                                    }
+                                ],
+                            },
+                            {
+                                "token": "token-194",
+                                "bytes": [78, 61],
+                                "logprob": 56.7,
+                                "top_logprobs": [
+                                    {
+                                        "token": "token-358",
+                                        "bytes": [78, 41],
+                                        "logprob": 93.6,
+                                    },
+                                    {
+                                        "token": "token-652",
+                                        "bytes": [18, 88, 85],
+                                        "logprob": 84.2,
+                                    },
+                                ],
+                            },
+                        ]
+                    },
+                },
+            ],
+        },
+    ],
 }
 
-STREAM_LENGTH = 3
+# operation name -> what it does to a resource in stateful mode
+MOCK_ROLES: dict[str, Role] = {
+    "get_knowledge_bases": Role(
+        action="list",
+        collection="/v4/knowledge-bases",
+        id_field="knowledge_base_id",
+        items_field="items",
+    ),
+    "post_v2_knowledge_bases": Role(
+        action="create",
+        collection="/v4/knowledge-bases",
+        id_field="knowledge_base_id",
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id": Role(
+        action="get",
+        collection="/v4/knowledge-bases",
+        id_field="knowledge_base_id",
+        id_param="knowledge_base_id",
+    ),
+    "delete_v2_knowledge_bases_knowledge_base_id": Role(
+        action="delete",
+        collection="/v4/knowledge-bases",
+        id_field="knowledge_base_id",
+        id_param="knowledge_base_id",
+    ),
+    "get_knowledge_bases_knowledge_base_id_uploads": Role(
+        action="list",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
+        id_field="id",
+        items_field="items",
+        scope=("knowledge_base_id",),
+    ),
+    "post_v2_knowledge_bases_knowledge_base_id_uploads": Role(
+        action="create",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
+        id_field="upload_id",
+        scope=("knowledge_base_id",),
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": Role(
+        action="get",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
+        id_field="upload_id",
+        id_param="upload_id",
+        scope=("knowledge_base_id",),
+    ),
+    "get_models_model_instance_id_deployments": Role(
+        action="list",
+        collection="/v4/models/{model_instance_id}/deployments",
+        id_field="id",
+        items_field="items",
+        scope=("model_instance_id",),
+    ),
+    "post_v3_models_model_instance_id_deployments": Role(
+        action="create",
+        collection="/v4/models/{model_instance_id}/deployments",
+        id_field="id",
+        scope=("model_instance_id",),
+    ),
+    "get_v2_question_sets_question_set_id": Role(
+        action="get",
+        collection="/v4/question-sets",
+        id_field="id",
+        id_param="question_set_id",
+    ),
+    "get_evaluation_configs": Role(
+        action="list",
+        collection="/v4/evaluation-configs",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_evaluation_configs": Role(
+        action="create",
+        collection="/v4/evaluation-configs",
+        id_field="id",
+    ),
+    "get_evaluation_configs_evaluation_config_id": Role(
+        action="get",
+        collection="/v4/evaluation-configs",
+        id_field="id",
+        id_param="evaluation_config_id",
+    ),
+    "delete_evaluation_configs_evaluation_config_id": Role(
+        action="delete",
+        collection="/v4/evaluation-configs",
+        id_param="evaluation_config_id",
+    ),
+    "get_evaluation_datasets": Role(
+        action="list",
+        collection="/v4/evaluation-datasets",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_evaluation_datasets": Role(
+        action="create",
+        collection="/v4/evaluation-datasets",
+        id_field="id",
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id": Role(
+        action="get",
+        collection="/v4/evaluation-datasets",
+        id_field="id",
+        id_param="evaluation_dataset_id",
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id": Role(
+        action="delete",
+        collection="/v4/evaluation-datasets",
+        id_param="evaluation_dataset_id",
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id": Role(
+        action="update",
+        collection="/v4/evaluation-datasets",
+        id_field="id",
+        id_param="evaluation_dataset_id",
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": Role(
+        action="list",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
+        id_field="id",
+        items_field="items",
+        scope=("evaluation_dataset_id",),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": Role(
+        action="create",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
+        id_field="id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": Role(
+        action="get",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
+        id_field="id",
+        id_param="evaluation_dataset_version_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases": Role(
+        action="list",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
+        id_field="id",
+        items_field="items",
+        scope=("evaluation_dataset_id",),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_test_cases": Role(
+        action="create",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
+        id_field="id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+        action="get",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
+        id_field="id",
+        id_param="test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+        action="delete",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
+        id_param="test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+        action="update",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
+        id_field="id",
+        id_param="test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_studio_projects": Role(
+        action="list",
+        collection="/v4/studio-projects",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_studio_projects": Role(
+        action="create",
+        collection="/v4/studio-projects",
+        id_field="id",
+    ),
+    "get_studio_projects_studio_project_id": Role(
+        action="get",
+        collection="/v4/studio-projects",
+        id_field="id",
+        id_param="studio_project_id",
+    ),
+    "delete_studio_projects_studio_project_id": Role(
+        action="delete",
+        collection="/v4/studio-projects",
+        id_param="studio_project_id",
+    ),
+    "patch_studio_projects_studio_project_id": Role(
+        action="update",
+        collection="/v4/studio-projects",
+        id_field="id",
+        id_param="studio_project_id",
+    ),
+    "get_application_specs": Role(
+        action="list",
+        collection="/v4/application-specs",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_application_specs": Role(
+        action="create",
+        collection="/v4/application-specs",
+        id_field="id",
+    ),
+    "get_application_specs_application_spec_id": Role(
+        action="get",
+        collection="/v4/application-specs",
+        id_field="id",
+        id_param="application_spec_id",
+    ),
+    "delete_application_specs_application_spec_id": Role(
+        action="delete",
+        collection="/v4/application-specs",
+        id_param="application_spec_id",
+    ),
+    "patch_application_specs_application_spec_id": Role(
+        action="update",
+        collection="/v4/application-specs",
+        id_field="id",
+        id_param="application_spec_id",
+    ),
+    "get_evaluations": Role(
+        action="list",
+        collection="/v4/evaluations",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_evaluations": Role(
+        action="create",
+        collection="/v4/evaluations",
+        id_field="id",
+    ),
+    "get_evaluations_evaluation_id": Role(
+        action="get",
+        collection="/v4/evaluations",
+        id_field="id",
+        id_param="evaluation_id",
+    ),
+    "delete_evaluations_evaluation_id": Role(
+        action="delete",
+        collection="/v4/evaluations",
+        id_param="evaluation_id",
+    ),
+    "patch_evaluations_evaluation_id": Role(
+        action="update",
+        collection="/v4/evaluations",
+        id_field="id",
+        id_param="evaluation_id",
+    ),
+    "get_evaluations_evaluation_id_test_case_results": Role(
+        action="list",
+        collection="/v4/evaluations/{evaluation_id}/test-case-results",
+        id_field="id",
+        items_field="items",
+        scope=("evaluation_id",),
+    ),
+    "post_evaluations_evaluation_id_test_case_results": Role(
+        action="create",
+        collection="/v4/evaluations/{evaluation_id}/test-case-results",
+        id_field="id",
+        scope=("evaluation_id",),
+    ),
+    "get_evaluations_evaluation_id_test_case_results_test_case_result_id": Role(
+        action="get",
+        collection="/v4/evaluations/{evaluation_id}/test-case-results",
+        id_field="id",
+        id_param="test_case_result_id",
+        scope=("evaluation_id",),
+    ),
+    "patch_evaluations_evaluation_id_test_case_results_test_case_result_id": Role(
+        action="update",
+        collection="/v4/evaluations/{evaluation_id}/test-case-results",
+        id_field="id",
+        id_param="test_case_result_id",
+        scope=("evaluation_id",),
+    ),
+    "get_questions": Role(
+        action="list",
+        collection="/v4/questions",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_questions": Role(
+        action="create",
+        collection="/v4/questions",
+        id_field="id",
+    ),
+    "get_questions_question_id": Role(
+        action="get",
+        collection="/v4/questions",
+        id_field="id",
+        id_param="question_id",
+    ),
+    "get_question_sets": Role(
+        action="list",
+        collection="/v4/question-sets",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_question_sets": Role(
+        action="create",
+        collection="/v4/question-sets",
+        id_field="id",
+    ),
+    "get_knowledge_base_data_sources": Role(
+        action="list",
+        collection="/v4/knowledge-base-data-sources",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_knowledge_base_data_sources": Role(
+        action="create",
+        collection="/v4/knowledge-base-data-sources",
+        id_field="id",
+    ),
+    "get_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+        action="get",
+        collection="/v4/knowledge-base-data-sources",
+        id_field="id",
+        id_param="knowledge_base_data_source_id",
+    ),
+    "delete_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+        action="delete",
+        collection="/v4/knowledge-base-data-sources",
+        id_param="knowledge_base_data_source_id",
+    ),
+    "patch_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+        action="update",
+        collection="/v4/knowledge-base-data-sources",
+        id_field="id",
+        id_param="knowledge_base_data_source_id",
+    ),
+    "get_knowledge_bases_knowledge_base_id_upload_schedules": Role(
+        action="list",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
+        id_field="id",
+        items_field="items",
+        scope=("knowledge_base_id",),
+    ),
+    "post_knowledge_bases_knowledge_base_id_upload_schedules": Role(
+        action="create",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
+        id_field="id",
+        scope=("knowledge_base_id",),
+    ),
+    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+        action="get",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
+        id_field="id",
+        id_param="upload_schedule_id",
+        scope=("knowledge_base_id",),
+    ),
+    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+        action="delete",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
+        id_param="upload_schedule_id",
+        scope=("knowledge_base_id",),
+    ),
+    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+        action="update",
+        collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
+        id_field="id",
+        id_param="upload_schedule_id",
+        scope=("knowledge_base_id",),
+    ),
+    "get_autogenerated_draft_test_cases": Role(
+        action="list",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
+        id_field="id",
+        items_field="items",
+        scope=("evaluation_dataset_id",),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": Role(
+        action="create",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
+        id_field="id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+        action="get",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
+        id_field="id",
+        id_param="autogenerated_draft_test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+        action="delete",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
+        id_param="autogenerated_draft_test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+        action="update",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
+        id_field="id",
+        id_param="autogenerated_draft_test_case_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_generation_jobs": Role(
+        action="list",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
+        id_field="generation_job_id",
+        items_field="generation_jobs",
+        scope=("evaluation_dataset_id",),
+    ),
+    "post_generation_jobs": Role(
+        action="create",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
+        id_field="generation_job_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_generation_jobs_generation_job_id": Role(
+        action="get",
+        collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
+        id_field="generation_job_id",
+        id_param="generation_job_id",
+        scope=("evaluation_dataset_id",),
+    ),
+    "get_models": Role(
+        action="list",
+        collection="/v4/models",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_models": Role(
+        action="create",
+        collection="/v4/models",
+        id_field="id",
+    ),
+    "get_models_model_id": Role(
+        action="get",
+        collection="/v4/models",
+        id_field="id",
+        id_param="model_id",
+    ),
+    "delete_models_model_id": Role(
+        action="delete",
+        collection="/v4/models",
+        id_param="model_id",
+    ),
+    "patch_models_model_id": Role(
+        action="update",
+        collection="/v4/models",
+        id_field="id",
+        id_param="model_id",
+    ),
+    "get_model_groups": Role(
+        action="list",
+        collection="/v4/model-groups",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_model_groups": Role(
+        action="create",
+        collection="/v4/model-groups",
+        id_field="id",
+    ),
+    "get_model_groups_model_group_id": Role(
+        action="get",
+        collection="/v4/model-groups",
+        id_field="id",
+        id_param="model_group_id",
+    ),
+    "delete_model_groups_model_group_id": Role(
+        action="delete",
+        collection="/v4/model-groups",
+        id_param="model_group_id",
+    ),
+    "patch_model_groups_model_group_id": Role(
+        action="update",
+        collection="/v4/model-groups",
+        id_field="id",
+        id_param="model_group_id",
+    ),
+    "get_models_model_instance_id_deployments_deployment_id": Role(
+        action="get",
+        collection="/v4/models/{model_instance_id}/deployments",
+        id_field="id",
+        id_param="deployment_id",
+        scope=("model_instance_id",),
+    ),
+    "delete_models_model_instance_id_deployments_deployment_id": Role(
+        action="delete",
+        collection="/v4/models/{model_instance_id}/deployments",
+        id_param="deployment_id",
+        scope=("model_instance_id",),
+    ),
+    "patch_models_model_instance_id_deployments_deployment_id": Role(
+        action="update",
+        collection="/v4/models/{model_instance_id}/deployments",
+        id_field="id",
+        id_param="deployment_id",
+        scope=("model_instance_id",),
+    ),
+    "get_model_templates": Role(
+        action="list",
+        collection="/v4/model-templates",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_model_templates": Role(
+        action="create",
+        collection="/v4/model-templates",
+        id_field="id",
+    ),
+    "get_model_templates_model_template_id": Role(
+        action="get",
+        collection="/v4/model-templates",
+        id_field="id",
+        id_param="model_template_id",
+    ),
+    "delete_model_templates_model_template_id": Role(
+        action="delete",
+        collection="/v4/model-templates",
+        id_param="model_template_id",
+    ),
+    "get_fine_tuning_jobs": Role(
+        action="list",
+        collection="/v4/fine-tuning-jobs",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_fine_tuning_jobs": Role(
+        action="create",
+        collection="/v4/fine-tuning-jobs",
+        id_field="id",
+    ),
+    "get_fine_tuning_jobs_fine_tuning_job_id": Role(
+        action="get",
+        collection="/v4/fine-tuning-jobs",
+        id_field="id",
+        id_param="fine_tuning_job_id",
+    ),
+    "delete_fine_tuning_jobs_fine_tuning_job_id": Role(
+        action="delete",
+        collection="/v4/fine-tuning-jobs",
+        id_param="fine_tuning_job_id",
+    ),
+    "get_training_datasets": Role(
+        action="list",
+        collection="/v4/training-datasets",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_training_datasets": Role(
+        action="create",
+        collection="/v4/training-datasets",
+        id_field="id",
+    ),
+    "get_training_datasets_training_dataset_id": Role(
+        action="get",
+        collection="/v4/training-datasets",
+        id_field="id",
+        id_param="training_dataset_id",
+    ),
+    "delete_training_datasets_training_dataset_id": Role(
+        action="delete",
+        collection="/v4/training-datasets",
+        id_param="training_dataset_id",
+    ),
+    "get_application_variants": Role(
+        action="list",
+        collection="/v4/application-variants",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_application_variants": Role(
+        action="create",
+        collection="/v4/application-variants",
+        id_field="id",
+    ),
+    "get_application_variants_application_variant_id": Role(
+        action="get",
+        collection="/v4/application-variants",
+        id_field="id",
+        id_param="application_variant_id",
+    ),
+    "delete_application_variants_application_variant_id": Role(
+        action="delete",
+        collection="/v4/application-variants",
+        id_param="application_variant_id",
+    ),
+    "patch_application_variants_application_variant_id": Role(
+        action="update",
+        collection="/v4/application-variants",
+        id_field="id",
+        id_param="application_variant_id",
+    ),
+    "get_application_deployments": Role(
+        action="list",
+        collection="/v4/application-deployments",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_application_deployments": Role(
+        action="create",
+        collection="/v4/application-deployments",
+        id_field="id",
+    ),
+    "get_application_deployments_application_deployment_id": Role(
+        action="get",
+        collection="/v4/application-deployments",
+        id_field="id",
+        id_param="application_deployment_id",
+    ),
+    "patch_application_deployments_application_deployment_id": Role(
+        action="update",
+        collection="/v4/application-deployments",
+        id_field="id",
+        id_param="application_deployment_id",
+    ),
+    "get_application_variant_reports": Role(
+        action="list",
+        collection="/v4/application-variant-reports",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_application_variant_reports": Role(
+        action="create",
+        collection="/v4/application-variant-reports",
+        id_field="id",
+    ),
+    "get_application_variant_reports_application_variant_report_id": Role(
+        action="get",
+        collection="/v4/application-variant-reports",
+        id_field="id",
+        id_param="application_variant_report_id",
+    ),
+    "get_themes": Role(
+        action="list",
+        collection="/v4/themes",
+        id_field="id",
+        items_field="items",
+    ),
+    "post_themes": Role(
+        action="create",
+        collection="/v4/themes",
+        id_field="id",
+    ),
+    "get_themes_theme_id": Role(
+        action="get",
+        collection="/v4/themes",
+        id_field="id",
+        id_param="theme_id",
+    ),
+}
+
+# operation name -> the error answers fault injection (--error-rate) picks from
+MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
+    "get_knowledge_bases": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_v2_knowledge_bases": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_v2_knowledge_bases_knowledge_base_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_bases_knowledge_base_id_async_jobs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id_chunks": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_knowledge_bases_knowledge_base_id_query": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_knowledge_bases_knowledge_base_id_upload_files": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_bases_knowledge_base_id_uploads": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_knowledge_bases_knowledge_base_id_uploads": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_bases_knowledge_base_id_artifacts": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_chunks_rank": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_v2_chunks_synthesis": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_agents_execute": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v2_completions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_v2_chat_completions": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v3_models_model_deployment_id_embeddings": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v3_models_model_deployment_id_rerankings": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_models_model_deployment_id_completions": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v4_models_model_deployment_id_chat_completions": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_models_model_instance_id_deployments": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v3_models_model_instance_id_deployments": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v3_models_model_name_usage_statistics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_deployments": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v3_model_deployments_model_deployment_id_usage_statistics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_v3_model_groups_model_group_id_models_model_instance_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_v3_model_groups_model_group_id_usage_statistics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_user_info": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "patch_user_preferences": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_users_user_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_accounts": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_v2_question_sets_question_set_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_claim_task": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "patch_tasks_task_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_contributor_metrics_contributor_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_contributor_metrics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_metrics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_hybrid_eval_metrics": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_configs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_configs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_configs_evaluation_config_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluation_configs_evaluation_config_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_datasets": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_test_cases": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_studio_projects": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_studio_projects": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_studio_projects_studio_project_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_studio_projects_studio_project_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_studio_projects_studio_project_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_specs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_specs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_specs_application_spec_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_application_specs_application_spec_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_application_specs_application_spec_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluations": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_evaluations": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_evaluations_evaluation_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluations_evaluation_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_evaluations_evaluation_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluations_evaluation_id_test_case_results": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluations_evaluation_id_test_case_results": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluations_evaluation_id_test_case_results_batch": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluations_evaluation_id_test_case_results_test_case_result_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_evaluations_evaluation_id_test_case_results_test_case_result_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluations_evaluation_id_test_case_results_history_num": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_questions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_questions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_questions_question_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_question_sets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_question_sets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_knowledge_base_data_sources": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_knowledge_base_data_sources": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_base_data_sources_knowledge_base_data_source_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_knowledge_base_data_sources_knowledge_base_data_source_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_knowledge_base_data_sources_knowledge_base_data_source_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_bases_knowledge_base_id_upload_schedules": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_knowledge_bases_knowledge_base_id_upload_schedules": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_autogenerated_draft_test_cases": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_publish": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_approve_batch": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_generation_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_generation_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_generation_jobs_generation_job_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_generation_jobs_generation_job_id_cancel": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_models": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_models": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_models_model_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "delete_models_model_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_models_model_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_groups": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_model_groups": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_model_groups_model_group_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_model_groups_model_group_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_model_groups_model_group_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_models_model_instance_id_deployments_deployment_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_models_model_instance_id_deployments_deployment_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_models_model_instance_id_deployments_deployment_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_model_templates": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_model_templates": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_model_templates_model_template_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_model_templates_model_template_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_fine_tuning_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_fine_tuning_jobs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_fine_tuning_jobs_fine_tuning_job_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_fine_tuning_jobs_fine_tuning_job_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_fine_tuning_jobs_fine_tuning_job_id_events": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_training_datasets": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_training_datasets": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_training_datasets_training_dataset_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_training_datasets_training_dataset_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_training_datasets_training_dataset_id_contents": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_deployment_packages_account_id_install": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_deployment_packages_account_id_copy_to_control_plane_hook": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_deployment_packages_account_id_install_async": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_variants": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_variants": (
+        Fault(
+            400,
+            {
+                "errors": [
+                    {
+                        "error_code": "INVALID_APPLICATION_NO_INPUT_NODE",
+                        "message": "message-363",
+                    }
+                ],
+                "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+            },
+            False,
+        ),
+    ),
+    "get_application_variants_application_variant_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_application_variants_application_variant_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_application_variants_application_variant_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_deployments": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_deployments": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_deployments_application_deployment_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_application_deployments_application_deployment_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_variant_reports": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_variant_reports": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_variant_reports_application_variant_report_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_test_case_outputs": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_test_case_outputs_batch": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_test_case_outputs_application_test_case_output_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_application_with_variant": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_application_schemas": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_applications_process": (
+        Fault(
+            500,
+            {
+                "error_code": "APPLICATION_PROCESSING_MISSING_REQUIRED_CONFIGURATION",
+                "message": "message-776",
+                "detail": "detail-285",
+                "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+            },
+            False,
+        ),
+    ),
+    "post_applications_application_variant_id_process": (
+        Fault(
+            500,
+            {
+                "error_code": "APPLICATION_PROCESSING_MISSING_REQUIRED_CONFIGURATION",
+                "message": "message-776",
+                "detail": "detail-285",
+                "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+            },
+            False,
+        ),
+    ),
+    "post_applications_application_variant_id_threads_thread_id_process": (
+        Fault(
+            500,
+            {
+                "error_code": "APPLICATION_PROCESSING_MISSING_REQUIRED_CONFIGURATION",
+                "message": "message-776",
+                "detail": "detail-285",
+                "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+            },
+            False,
+        ),
+    ),
+    "post_applications_validate": (
+        Fault(
+            400,
+            {
+                "errors": [
+                    {
+                        "error_code": "INVALID_APPLICATION_NO_INPUT_NODE",
+                        "message": "message-363",
+                    }
+                ],
+                "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+            },
+            False,
+        ),
+    ),
+    "get_applications_application_variant_id_threads": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_applications_application_variant_id_threads": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post_applications_upload_files": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_threads_thread_id_messages": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_threads_thread_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_threads_thread_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "patch_threads_thread_id_messages_application_interaction_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "put_threads_thread_id_messages_application_interaction_id_feedback": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "delete_threads_thread_id_messages_application_interaction_id_feedback": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "post": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_dashboards_dashboard_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_metrics_scalar_metric_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_metrics_timeseries_metric_id": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "get_themes": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "post_themes": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_themes_theme_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+}
 
 
-def _value(tp: Any, data: Any) -> Any:
-    """``data`` validated as ``tp`` (so the service returns real model instances)."""
-    return TypeAdapter(tp).validate_python(data)
+def create_mock_app(
+    options: MockOptions | None = None,
+    *,
+    responses: dict[str, Any] | None = None,
+    chunks: dict[str, list[Any]] | None = None,
+) -> FastAPI:
+    """The mock app: :class:`MockService` served by ``create_app``, with ``options``
+    (stateful mode, latency, fault injection; all off by default).
+
+    ``responses`` and ``chunks`` replace the generated tables (``apismith serve --seed``
+    passes its own).
+    """
+    options = options or MockOptions()
+    engine = MockEngine(
+        MOCK_RESPONSES if responses is None else responses,
+        MOCK_CHUNKS if chunks is None else chunks,
+        MOCK_ROLES,
+        options,
+    )
+    app = create_app(MockService(engine))
+    install_faults(app, MOCK_FAULTS, options)
+    return app
 
 
 class MockService(BaseService):
-    """Answers every operation with a minimal valid response."""
+    """Answers every operation from the mock tables, through a :class:`MockEngine`."""
+
+    def __init__(self, engine: MockEngine | None = None) -> None:
+        self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
 
     async def get_knowledge_bases(
         self,
@@ -1182,26 +9650,20 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> models.PaginatedKnowledgeBaseItemV2:
-        return cast(
-            "models.PaginatedKnowledgeBaseItemV2",
-            _value(
-                models.PaginatedKnowledgeBaseItemV2,
-                MOCK_RESPONSES["get_knowledge_bases"],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_bases", models.PaginatedKnowledgeBaseItemV2, {}, None
         )
+        return cast("models.PaginatedKnowledgeBaseItemV2", answer)
 
     async def post_v2_knowledge_bases(
         self,
         *,
         body: models.CreateKnowledgeBaseRequestV2,
     ) -> models.CreateKnowledgeBaseResponse:
-        return cast(
-            "models.CreateKnowledgeBaseResponse",
-            _value(
-                models.CreateKnowledgeBaseResponse,
-                MOCK_RESPONSES["post_v2_knowledge_bases"],
-            ),
+        answer = self.engine.answer(
+            "post_v2_knowledge_bases", models.CreateKnowledgeBaseResponse, {}, body
         )
+        return cast("models.CreateKnowledgeBaseResponse", answer)
 
     async def get_v2_knowledge_bases_knowledge_base_id(
         self,
@@ -1210,26 +9672,26 @@ class MockService(BaseService):
         include_artifacts_status: bool,
         view: list[models.KnowledgeBaseView] | None,
     ) -> models.KnowledgeBaseItemV2:
-        return cast(
-            "models.KnowledgeBaseItemV2",
-            _value(
-                models.KnowledgeBaseItemV2,
-                MOCK_RESPONSES["get_v2_knowledge_bases_knowledge_base_id"],
-            ),
+        answer = self.engine.answer(
+            "get_v2_knowledge_bases_knowledge_base_id",
+            models.KnowledgeBaseItemV2,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.KnowledgeBaseItemV2", answer)
 
     async def delete_v2_knowledge_bases_knowledge_base_id(
         self,
         *,
         knowledge_base_id: str,
     ) -> models.DeleteKnowledgeBaseResponseV2:
-        return cast(
-            "models.DeleteKnowledgeBaseResponseV2",
-            _value(
-                models.DeleteKnowledgeBaseResponseV2,
-                MOCK_RESPONSES["delete_v2_knowledge_bases_knowledge_base_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_v2_knowledge_bases_knowledge_base_id",
+            models.DeleteKnowledgeBaseResponseV2,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.DeleteKnowledgeBaseResponseV2", answer)
 
     async def get_knowledge_bases_knowledge_base_id_async_jobs(
         self,
@@ -1239,13 +9701,13 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> list[models.AsyncJobsEntity]:
-        return cast(
-            "list[models.AsyncJobsEntity]",
-            _value(
-                list[models.AsyncJobsEntity],
-                MOCK_RESPONSES["get_knowledge_bases_knowledge_base_id_async_jobs"],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_bases_knowledge_base_id_async_jobs",
+            list[models.AsyncJobsEntity],
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("list[models.AsyncJobsEntity]", answer)
 
     async def get_v2_knowledge_bases_knowledge_base_id_chunks(
         self,
@@ -1255,13 +9717,13 @@ class MockService(BaseService):
         metadata_filters: str | None,
         max_chunks: int,
     ) -> models.GetChunksResponse:
-        return cast(
-            "models.GetChunksResponse",
-            _value(
-                models.GetChunksResponse,
-                MOCK_RESPONSES["get_v2_knowledge_bases_knowledge_base_id_chunks"],
-            ),
+        answer = self.engine.answer(
+            "get_v2_knowledge_bases_knowledge_base_id_chunks",
+            models.GetChunksResponse,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.GetChunksResponse", answer)
 
     async def post_v2_knowledge_bases_knowledge_base_id_query(
         self,
@@ -1269,12 +9731,13 @@ class MockService(BaseService):
         knowledge_base_id: str,
         body: models.QueryKnowledgeBaseRequestV2,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any, MOCK_RESPONSES["post_v2_knowledge_bases_knowledge_base_id_query"]
-            ),
+        answer = self.engine.answer(
+            "post_v2_knowledge_bases_knowledge_base_id_query",
+            Any,
+            {"knowledge_base_id": knowledge_base_id},
+            body,
         )
+        return cast("Any", answer)
 
     async def post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
         self,
@@ -1283,15 +9746,16 @@ class MockService(BaseService):
         knowledge_base_data_source_id: str,
         dry_run: bool,
     ) -> models.DeleteKnowledgeBaseDataSourceConnectionResponse:
-        return cast(
-            "models.DeleteKnowledgeBaseDataSourceConnectionResponse",
-            _value(
-                models.DeleteKnowledgeBaseDataSourceConnectionResponse,
-                MOCK_RESPONSES[
-                    "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete",
+            models.DeleteKnowledgeBaseDataSourceConnectionResponse,
+            {
+                "knowledge_base_id": knowledge_base_id,
+                "knowledge_base_data_source_id": knowledge_base_data_source_id,
+            },
+            None,
         )
+        return cast("models.DeleteKnowledgeBaseDataSourceConnectionResponse", answer)
 
     async def post_knowledge_bases_knowledge_base_id_upload_files(
         self,
@@ -1302,13 +9766,13 @@ class MockService(BaseService):
         chunking_strategy_config: str,
         force_reupload: bool,
     ) -> models.CreateKnowledgeBaseV2UploadsFromFilesResponse:
-        return cast(
-            "models.CreateKnowledgeBaseV2UploadsFromFilesResponse",
-            _value(
-                models.CreateKnowledgeBaseV2UploadsFromFilesResponse,
-                MOCK_RESPONSES["post_knowledge_bases_knowledge_base_id_upload_files"],
-            ),
+        answer = self.engine.answer(
+            "post_knowledge_bases_knowledge_base_id_upload_files",
+            models.CreateKnowledgeBaseV2UploadsFromFilesResponse,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.CreateKnowledgeBaseV2UploadsFromFilesResponse", answer)
 
     async def get_knowledge_bases_knowledge_base_id_uploads(
         self,
@@ -1318,13 +9782,13 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> models.PaginatedKnowledgeBaseUpload:
-        return cast(
-            "models.PaginatedKnowledgeBaseUpload",
-            _value(
-                models.PaginatedKnowledgeBaseUpload,
-                MOCK_RESPONSES["get_knowledge_bases_knowledge_base_id_uploads"],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_bases_knowledge_base_id_uploads",
+            models.PaginatedKnowledgeBaseUpload,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.PaginatedKnowledgeBaseUpload", answer)
 
     async def post_v2_knowledge_bases_knowledge_base_id_uploads(
         self,
@@ -1332,13 +9796,13 @@ class MockService(BaseService):
         knowledge_base_id: str,
         body: models.CreateKnowledgeBaseV2UploadRequest,
     ) -> models.CreateKnowledgeBaseV2UploadResponse:
-        return cast(
-            "models.CreateKnowledgeBaseV2UploadResponse",
-            _value(
-                models.CreateKnowledgeBaseV2UploadResponse,
-                MOCK_RESPONSES["post_v2_knowledge_bases_knowledge_base_id_uploads"],
-            ),
+        answer = self.engine.answer(
+            "post_v2_knowledge_bases_knowledge_base_id_uploads",
+            models.CreateKnowledgeBaseV2UploadResponse,
+            {"knowledge_base_id": knowledge_base_id},
+            body,
         )
+        return cast("models.CreateKnowledgeBaseV2UploadResponse", answer)
 
     async def get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
         self,
@@ -1347,15 +9811,13 @@ class MockService(BaseService):
         upload_id: str,
         include_artifact_list: bool,
     ) -> models.GetKnowledgeBaseV2UploadResponse:
-        return cast(
-            "models.GetKnowledgeBaseV2UploadResponse",
-            _value(
-                models.GetKnowledgeBaseV2UploadResponse,
-                MOCK_RESPONSES[
-                    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id",
+            models.GetKnowledgeBaseV2UploadResponse,
+            {"knowledge_base_id": knowledge_base_id, "upload_id": upload_id},
+            None,
         )
+        return cast("models.GetKnowledgeBaseV2UploadResponse", answer)
 
     async def post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
         self,
@@ -1363,15 +9825,13 @@ class MockService(BaseService):
         knowledge_base_id: str,
         upload_id: str,
     ) -> models.CancelKnowledgeBaseV2UploadResponse:
-        return cast(
-            "models.CancelKnowledgeBaseV2UploadResponse",
-            _value(
-                models.CancelKnowledgeBaseV2UploadResponse,
-                MOCK_RESPONSES[
-                    "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel",
+            models.CancelKnowledgeBaseV2UploadResponse,
+            {"knowledge_base_id": knowledge_base_id, "upload_id": upload_id},
+            None,
         )
+        return cast("models.CancelKnowledgeBaseV2UploadResponse", answer)
 
     async def get_knowledge_bases_knowledge_base_id_artifacts(
         self,
@@ -1381,13 +9841,13 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> models.PaginatedArtifactInfo:
-        return cast(
-            "models.PaginatedArtifactInfo",
-            _value(
-                models.PaginatedArtifactInfo,
-                MOCK_RESPONSES["get_knowledge_bases_knowledge_base_id_artifacts"],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_bases_knowledge_base_id_artifacts",
+            models.PaginatedArtifactInfo,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
         )
+        return cast("models.PaginatedArtifactInfo", answer)
 
     async def get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
         self,
@@ -1396,15 +9856,13 @@ class MockService(BaseService):
         artifact_id: str,
         status_filter: str | None,
     ) -> models.GetKnowledgeBaseV2ArtifactResponse:
-        return cast(
-            "models.GetKnowledgeBaseV2ArtifactResponse",
-            _value(
-                models.GetKnowledgeBaseV2ArtifactResponse,
-                MOCK_RESPONSES[
-                    "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id",
+            models.GetKnowledgeBaseV2ArtifactResponse,
+            {"knowledge_base_id": knowledge_base_id, "artifact_id": artifact_id},
+            None,
         )
+        return cast("models.GetKnowledgeBaseV2ArtifactResponse", answer)
 
     async def delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
         self,
@@ -1412,30 +9870,26 @@ class MockService(BaseService):
         knowledge_base_id: str,
         artifact_id: str,
     ) -> models.DeleteKnowledgeBaseV2LocalArtifactResponse:
-        return cast(
-            "models.DeleteKnowledgeBaseV2LocalArtifactResponse",
-            _value(
-                models.DeleteKnowledgeBaseV2LocalArtifactResponse,
-                MOCK_RESPONSES[
-                    "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id",
+            models.DeleteKnowledgeBaseV2LocalArtifactResponse,
+            {"knowledge_base_id": knowledge_base_id, "artifact_id": artifact_id},
+            None,
         )
+        return cast("models.DeleteKnowledgeBaseV2LocalArtifactResponse", answer)
 
     async def post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES[
-                    "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify",
+            Any,
+            {"knowledge_base_data_source_id": knowledge_base_data_source_id},
+            None,
         )
+        return cast("Any", answer)
 
     async def post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
         self,
@@ -1443,62 +9897,59 @@ class MockService(BaseService):
         knowledge_base_id: str,
         body: models.BulkDeleteKnowledgeBaseV2LocalArtifactRequest,
     ) -> models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse:
-        return cast(
-            "models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse",
-            _value(
-                models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse,
-                MOCK_RESPONSES[
-                    "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete",
+            models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse,
+            {"knowledge_base_id": knowledge_base_id},
+            body,
         )
+        return cast("models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse", answer)
 
     async def post_v2_chunks_rank(
         self,
         *,
         body: models.ChunksRankRequest,
     ) -> models.ChunksRankResponse:
-        return cast(
-            "models.ChunksRankResponse",
-            _value(models.ChunksRankResponse, MOCK_RESPONSES["post_v2_chunks_rank"]),
+        answer = self.engine.answer(
+            "post_v2_chunks_rank", models.ChunksRankResponse, {}, body
         )
+        return cast("models.ChunksRankResponse", answer)
 
     async def post_v2_chunks_synthesis(
         self,
         *,
         body: models.SynthesizeChunksRequest,
     ) -> models.SynthesizeChunksResponse:
-        return cast(
-            "models.SynthesizeChunksResponse",
-            _value(
-                models.SynthesizeChunksResponse,
-                MOCK_RESPONSES["post_v2_chunks_synthesis"],
-            ),
+        answer = self.engine.answer(
+            "post_v2_chunks_synthesis", models.SynthesizeChunksResponse, {}, body
         )
+        return cast("models.SynthesizeChunksResponse", answer)
 
     async def post_v2_agents_execute(
         self,
         *,
         body: models.ExecuteAgentRequest,
     ) -> models.ExecuteAgentResponse:
-        return cast(
-            "models.ExecuteAgentResponse",
-            _value(
-                models.ExecuteAgentResponse, MOCK_RESPONSES["post_v2_agents_execute"]
-            ),
+        answer = self.engine.answer(
+            "post_v2_agents_execute", models.ExecuteAgentResponse, {}, body
         )
+        return cast("models.ExecuteAgentResponse", answer)
 
     async def post_v2_completions(
         self,
         *,
         body: models.CreateCompletionRequest,
-    ) -> models.CreateCompletionResponse:
-        return cast(
-            "models.CreateCompletionResponse",
-            _value(
-                models.CreateCompletionResponse, MOCK_RESPONSES["post_v2_completions"]
-            ),
+    ) -> (
+        models.CreateCompletionResponse | AsyncIterator[models.CreateCompletionResponse]
+    ):
+        if getattr(body, "stream", False):
+            return self.engine.stream(
+                "post_v2_completions", models.CreateCompletionResponse, {}, body
+            )
+        answer = self.engine.answer(
+            "post_v2_completions", models.CreateCompletionResponse, {}, body
         )
+        return cast("models.CreateCompletionResponse", answer)
 
     async def post_v2_chat_completions(
         self,
@@ -1509,26 +9960,16 @@ class MockService(BaseService):
         | AsyncIterator[models.CreateChatCompletionResponse]
     ):
         if getattr(body, "stream", False):
-            return self._post_v2_chat_completions_chunks()
-        return cast(
-            "models.CreateChatCompletionResponse",
-            _value(
+            return self.engine.stream(
+                "post_v2_chat_completions",
                 models.CreateChatCompletionResponse,
-                MOCK_RESPONSES["post_v2_chat_completions"],
-            ),
-        )
-
-    async def _post_v2_chat_completions_chunks(
-        self,
-    ) -> AsyncIterator[models.CreateChatCompletionResponse]:
-        for _ in range(STREAM_LENGTH):
-            yield cast(
-                "models.CreateChatCompletionResponse",
-                _value(
-                    models.CreateChatCompletionResponse,
-                    MOCK_CHUNKS["post_v2_chat_completions"],
-                ),
+                {},
+                body,
             )
+        answer = self.engine.answer(
+            "post_v2_chat_completions", models.CreateChatCompletionResponse, {}, body
+        )
+        return cast("models.CreateChatCompletionResponse", answer)
 
     async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
         self,
@@ -1538,15 +9979,16 @@ class MockService(BaseService):
         body: models.GenericModelRequest,
         x_selected_account_id: str | None,
     ) -> models.GenericModelResponse:
-        return cast(
-            "models.GenericModelResponse",
-            _value(
-                models.GenericModelResponse,
-                MOCK_RESPONSES[
-                    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_v4_models_model_instance_id_deployments_model_deployment_id_execute",
+            models.GenericModelResponse,
+            {
+                "model_instance_id": model_instance_id,
+                "model_deployment_id": model_deployment_id,
+            },
+            body,
         )
+        return cast("models.GenericModelResponse", answer)
 
     async def post_v3_models_model_deployment_id_embeddings(
         self,
@@ -1554,13 +9996,13 @@ class MockService(BaseService):
         model_deployment_id: str,
         body: models.EmbeddingRequest,
     ) -> models.EmbeddingResponse:
-        return cast(
-            "models.EmbeddingResponse",
-            _value(
-                models.EmbeddingResponse,
-                MOCK_RESPONSES["post_v3_models_model_deployment_id_embeddings"],
-            ),
+        answer = self.engine.answer(
+            "post_v3_models_model_deployment_id_embeddings",
+            models.EmbeddingResponse,
+            {"model_deployment_id": model_deployment_id},
+            body,
         )
+        return cast("models.EmbeddingResponse", answer)
 
     async def post_v3_models_model_deployment_id_rerankings(
         self,
@@ -1568,13 +10010,13 @@ class MockService(BaseService):
         model_deployment_id: str,
         body: models.RerankingRequest,
     ) -> models.RerankingResponse:
-        return cast(
-            "models.RerankingResponse",
-            _value(
-                models.RerankingResponse,
-                MOCK_RESPONSES["post_v3_models_model_deployment_id_rerankings"],
-            ),
+        answer = self.engine.answer(
+            "post_v3_models_model_deployment_id_rerankings",
+            models.RerankingResponse,
+            {"model_deployment_id": model_deployment_id},
+            body,
         )
+        return cast("models.RerankingResponse", answer)
 
     async def post_models_model_deployment_id_completions(
         self,
@@ -1582,14 +10024,21 @@ class MockService(BaseService):
         model_deployment_id: str,
         body: models.CompletionRequestV2,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
-        return cast(
-            "models.CompletionResponse",
-            _value(
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
+        if getattr(body, "stream", False):
+            return self.engine.stream(
+                "post_models_model_deployment_id_completions",
                 models.CompletionResponse,
-                MOCK_RESPONSES["post_models_model_deployment_id_completions"],
-            ),
+                {"model_deployment_id": model_deployment_id},
+                body,
+            )
+        answer = self.engine.answer(
+            "post_models_model_deployment_id_completions",
+            models.CompletionResponse,
+            {"model_deployment_id": model_deployment_id},
+            body,
         )
+        return cast("models.CompletionResponse", answer)
 
     async def post_v4_models_model_deployment_id_chat_completions(
         self,
@@ -1597,14 +10046,21 @@ class MockService(BaseService):
         model_deployment_id: str,
         body: models.ChatCompletionRequest,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
-        return cast(
-            "models.CompletionResponse",
-            _value(
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
+        if getattr(body, "stream", False):
+            return self.engine.stream(
+                "post_v4_models_model_deployment_id_chat_completions",
                 models.CompletionResponse,
-                MOCK_RESPONSES["post_v4_models_model_deployment_id_chat_completions"],
-            ),
+                {"model_deployment_id": model_deployment_id},
+                body,
+            )
+        answer = self.engine.answer(
+            "post_v4_models_model_deployment_id_chat_completions",
+            models.CompletionResponse,
+            {"model_deployment_id": model_deployment_id},
+            body,
         )
+        return cast("models.CompletionResponse", answer)
 
     async def get_models_model_instance_id_deployments(
         self,
@@ -1615,13 +10071,13 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
-        return cast(
-            "models.PaginatedModelDeploymentResponse",
-            _value(
-                models.PaginatedModelDeploymentResponse,
-                MOCK_RESPONSES["get_models_model_instance_id_deployments"],
-            ),
+        answer = self.engine.answer(
+            "get_models_model_instance_id_deployments",
+            models.PaginatedModelDeploymentResponse,
+            {"model_instance_id": model_instance_id},
+            None,
         )
+        return cast("models.PaginatedModelDeploymentResponse", answer)
 
     async def post_v3_models_model_instance_id_deployments(
         self,
@@ -1629,13 +10085,13 @@ class MockService(BaseService):
         model_instance_id: str,
         body: models.ModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
-        return cast(
-            "models.ModelDeploymentResponse",
-            _value(
-                models.ModelDeploymentResponse,
-                MOCK_RESPONSES["post_v3_models_model_instance_id_deployments"],
-            ),
+        answer = self.engine.answer(
+            "post_v3_models_model_instance_id_deployments",
+            models.ModelDeploymentResponse,
+            {"model_instance_id": model_instance_id},
+            body,
         )
+        return cast("models.ModelDeploymentResponse", answer)
 
     async def get_v3_models_model_name_usage_statistics(
         self,
@@ -1645,13 +10101,13 @@ class MockService(BaseService):
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        return cast(
-            "models.ModelUsageResponse",
-            _value(
-                models.ModelUsageResponse,
-                MOCK_RESPONSES["get_v3_models_model_name_usage_statistics"],
-            ),
+        answer = self.engine.answer(
+            "get_v3_models_model_name_usage_statistics",
+            models.ModelUsageResponse,
+            {"model_name": model_name},
+            None,
         )
+        return cast("models.ModelUsageResponse", answer)
 
     async def get_model_deployments(
         self,
@@ -1661,13 +10117,10 @@ class MockService(BaseService):
         page: int,
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
-        return cast(
-            "models.PaginatedModelDeploymentResponse",
-            _value(
-                models.PaginatedModelDeploymentResponse,
-                MOCK_RESPONSES["get_model_deployments"],
-            ),
+        answer = self.engine.answer(
+            "get_model_deployments", models.PaginatedModelDeploymentResponse, {}, None
         )
+        return cast("models.PaginatedModelDeploymentResponse", answer)
 
     async def get_v3_model_deployments_model_deployment_id_usage_statistics(
         self,
@@ -1677,15 +10130,13 @@ class MockService(BaseService):
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        return cast(
-            "models.ModelUsageResponse",
-            _value(
-                models.ModelUsageResponse,
-                MOCK_RESPONSES[
-                    "get_v3_model_deployments_model_deployment_id_usage_statistics"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_v3_model_deployments_model_deployment_id_usage_statistics",
+            models.ModelUsageResponse,
+            {"model_deployment_id": model_deployment_id},
+            None,
         )
+        return cast("models.ModelUsageResponse", answer)
 
     async def post_v3_model_groups_model_group_id_models_model_instance_id(
         self,
@@ -1693,15 +10144,13 @@ class MockService(BaseService):
         model_group_id: str,
         model_instance_id: str,
     ) -> models.ModelInstanceResponse:
-        return cast(
-            "models.ModelInstanceResponse",
-            _value(
-                models.ModelInstanceResponse,
-                MOCK_RESPONSES[
-                    "post_v3_model_groups_model_group_id_models_model_instance_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_v3_model_groups_model_group_id_models_model_instance_id",
+            models.ModelInstanceResponse,
+            {"model_group_id": model_group_id, "model_instance_id": model_instance_id},
+            None,
         )
+        return cast("models.ModelInstanceResponse", answer)
 
     async def get_v3_model_groups_model_group_id_usage_statistics(
         self,
@@ -1711,66 +10160,62 @@ class MockService(BaseService):
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        return cast(
-            "models.ModelUsageResponse",
-            _value(
-                models.ModelUsageResponse,
-                MOCK_RESPONSES["get_v3_model_groups_model_group_id_usage_statistics"],
-            ),
+        answer = self.engine.answer(
+            "get_v3_model_groups_model_group_id_usage_statistics",
+            models.ModelUsageResponse,
+            {"model_group_id": model_group_id},
+            None,
         )
+        return cast("models.ModelUsageResponse", answer)
 
     async def get_user_info(
         self,
     ) -> models.UserInfo:
-        return cast(
-            "models.UserInfo", _value(models.UserInfo, MOCK_RESPONSES["get_user_info"])
-        )
+        answer = self.engine.answer("get_user_info", models.UserInfo, {}, None)
+        return cast("models.UserInfo", answer)
 
     async def patch_user_preferences(
         self,
         *,
         body: models.UserPreferencesUpdate,
     ) -> models.UserPreferencesUpdateResponse:
-        return cast(
-            "models.UserPreferencesUpdateResponse",
-            _value(
-                models.UserPreferencesUpdateResponse,
-                MOCK_RESPONSES["patch_user_preferences"],
-            ),
+        answer = self.engine.answer(
+            "patch_user_preferences", models.UserPreferencesUpdateResponse, {}, body
         )
+        return cast("models.UserPreferencesUpdateResponse", answer)
 
     async def get_users_user_id(
         self,
         *,
         user_id: str,
     ) -> models.UserInfoBase:
-        return cast(
-            "models.UserInfoBase",
-            _value(models.UserInfoBase, MOCK_RESPONSES["get_users_user_id"]),
+        answer = self.engine.answer(
+            "get_users_user_id", models.UserInfoBase, {"user_id": user_id}, None
         )
+        return cast("models.UserInfoBase", answer)
 
     async def post_accounts(
         self,
         *,
         body: models.CreateAccountRequest,
     ) -> models.CreateAccountResponse:
-        return cast(
-            "models.CreateAccountResponse",
-            _value(models.CreateAccountResponse, MOCK_RESPONSES["post_accounts"]),
+        answer = self.engine.answer(
+            "post_accounts", models.CreateAccountResponse, {}, body
         )
+        return cast("models.CreateAccountResponse", answer)
 
     async def get_v2_question_sets_question_set_id(
         self,
         *,
         question_set_id: str,
     ) -> models.QuestionSetWithQuestions:
-        return cast(
-            "models.QuestionSetWithQuestions",
-            _value(
-                models.QuestionSetWithQuestions,
-                MOCK_RESPONSES["get_v2_question_sets_question_set_id"],
-            ),
+        answer = self.engine.answer(
+            "get_v2_question_sets_question_set_id",
+            models.QuestionSetWithQuestions,
+            {"question_set_id": question_set_id},
+            None,
         )
+        return cast("models.QuestionSetWithQuestions", answer)
 
     async def post_claim_task(
         self,
@@ -1778,10 +10223,13 @@ class MockService(BaseService):
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.TaskResponse:
-        return cast(
-            "models.TaskResponse",
-            _value(models.TaskResponse, MOCK_RESPONSES["post_claim_task"]),
+        answer = self.engine.answer(
+            "post_claim_task",
+            models.TaskResponse,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.TaskResponse", answer)
 
     async def patch_tasks_task_id(
         self,
@@ -1791,10 +10239,13 @@ class MockService(BaseService):
         body: models.UpdateTaskRequest,
         x_selected_account_id: str | None,
     ) -> models.TaskResponse:
-        return cast(
-            "models.TaskResponse",
-            _value(models.TaskResponse, MOCK_RESPONSES["patch_tasks_task_id"]),
+        answer = self.engine.answer(
+            "patch_tasks_task_id",
+            models.TaskResponse,
+            {"evaluation_id": evaluation_id, "task_id": task_id},
+            body,
         )
+        return cast("models.TaskResponse", answer)
 
     async def get_contributor_metrics_contributor_id(
         self,
@@ -1803,13 +10254,13 @@ class MockService(BaseService):
         contributor_id: str,
         x_selected_account_id: str | None,
     ) -> models.ContributorMetricsResponse:
-        return cast(
-            "models.ContributorMetricsResponse",
-            _value(
-                models.ContributorMetricsResponse,
-                MOCK_RESPONSES["get_contributor_metrics_contributor_id"],
-            ),
+        answer = self.engine.answer(
+            "get_contributor_metrics_contributor_id",
+            models.ContributorMetricsResponse,
+            {"evaluation_id": evaluation_id, "contributor_id": contributor_id},
+            None,
         )
+        return cast("models.ContributorMetricsResponse", answer)
 
     async def get_contributor_metrics(
         self,
@@ -1819,13 +10270,13 @@ class MockService(BaseService):
         limit: int,
         x_selected_account_id: str | None,
     ) -> models.PaginatedContributorMetricsResponse:
-        return cast(
-            "models.PaginatedContributorMetricsResponse",
-            _value(
-                models.PaginatedContributorMetricsResponse,
-                MOCK_RESPONSES["get_contributor_metrics"],
-            ),
+        answer = self.engine.answer(
+            "get_contributor_metrics",
+            models.PaginatedContributorMetricsResponse,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.PaginatedContributorMetricsResponse", answer)
 
     async def get_evaluation_metrics(
         self,
@@ -1833,13 +10284,13 @@ class MockService(BaseService):
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.EvaluationMetricsResponse:
-        return cast(
-            "models.EvaluationMetricsResponse",
-            _value(
-                models.EvaluationMetricsResponse,
-                MOCK_RESPONSES["get_evaluation_metrics"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_metrics",
+            models.EvaluationMetricsResponse,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.EvaluationMetricsResponse", answer)
 
     async def get_hybrid_eval_metrics(
         self,
@@ -1847,13 +10298,13 @@ class MockService(BaseService):
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.HybridEvaluationMetricsResponse:
-        return cast(
-            "models.HybridEvaluationMetricsResponse",
-            _value(
-                models.HybridEvaluationMetricsResponse,
-                MOCK_RESPONSES["get_hybrid_eval_metrics"],
-            ),
+        answer = self.engine.answer(
+            "get_hybrid_eval_metrics",
+            models.HybridEvaluationMetricsResponse,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.HybridEvaluationMetricsResponse", answer)
 
     async def get_evaluation_configs(
         self,
@@ -1863,13 +10314,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationConfigResponse:
-        return cast(
-            "models.PaginatedEvaluationConfigResponse",
-            _value(
-                models.PaginatedEvaluationConfigResponse,
-                MOCK_RESPONSES["get_evaluation_configs"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_configs", models.PaginatedEvaluationConfigResponse, {}, None
         )
+        return cast("models.PaginatedEvaluationConfigResponse", answer)
 
     async def post_evaluation_configs(
         self,
@@ -1877,39 +10325,36 @@ class MockService(BaseService):
         body: models.EvaluationConfigRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationConfigResponse:
-        return cast(
-            "models.EvaluationConfigResponse",
-            _value(
-                models.EvaluationConfigResponse,
-                MOCK_RESPONSES["post_evaluation_configs"],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_configs", models.EvaluationConfigResponse, {}, body
         )
+        return cast("models.EvaluationConfigResponse", answer)
 
     async def get_evaluation_configs_evaluation_config_id(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.EvaluationConfigResponse:
-        return cast(
-            "models.EvaluationConfigResponse",
-            _value(
-                models.EvaluationConfigResponse,
-                MOCK_RESPONSES["get_evaluation_configs_evaluation_config_id"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_configs_evaluation_config_id",
+            models.EvaluationConfigResponse,
+            {"evaluation_config_id": evaluation_config_id},
+            None,
         )
+        return cast("models.EvaluationConfigResponse", answer)
 
     async def delete_evaluation_configs_evaluation_config_id(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_evaluation_configs_evaluation_config_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluation_configs_evaluation_config_id",
+            models.DeleteResponse,
+            {"evaluation_config_id": evaluation_config_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def get_evaluation_datasets(
         self,
@@ -1921,13 +10366,13 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetResponseWithViews:
-        return cast(
-            "models.PaginatedEvaluationDatasetResponseWithViews",
-            _value(
-                models.PaginatedEvaluationDatasetResponseWithViews,
-                MOCK_RESPONSES["get_evaluation_datasets"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets",
+            models.PaginatedEvaluationDatasetResponseWithViews,
+            {},
+            None,
         )
+        return cast("models.PaginatedEvaluationDatasetResponseWithViews", answer)
 
     async def post_evaluation_datasets(
         self,
@@ -1935,13 +10380,10 @@ class MockService(BaseService):
         body: models.CreateEvaluationDatasetRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetResponse:
-        return cast(
-            "models.EvaluationDatasetResponse",
-            _value(
-                models.EvaluationDatasetResponse,
-                MOCK_RESPONSES["post_evaluation_datasets"],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_datasets", models.EvaluationDatasetResponse, {}, body
         )
+        return cast("models.EvaluationDatasetResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id(
         self,
@@ -1949,26 +10391,26 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         view: list[models.EvaluationDatasetViewsOptions] | None,
     ) -> models.EvaluationDatasetResponseWithViews:
-        return cast(
-            "models.EvaluationDatasetResponseWithViews",
-            _value(
-                models.EvaluationDatasetResponseWithViews,
-                MOCK_RESPONSES["get_evaluation_datasets_evaluation_dataset_id"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id",
+            models.EvaluationDatasetResponseWithViews,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.EvaluationDatasetResponseWithViews", answer)
 
     async def delete_evaluation_datasets_evaluation_dataset_id(
         self,
         *,
         evaluation_dataset_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_evaluation_datasets_evaluation_dataset_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluation_datasets_evaluation_dataset_id",
+            models.DeleteResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_evaluation_datasets_evaluation_dataset_id(
         self,
@@ -1976,13 +10418,13 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         body: models.RestorablePatchEvaluationDatasetRequest,
     ) -> models.EvaluationDatasetResponse:
-        return cast(
-            "models.EvaluationDatasetResponse",
-            _value(
-                models.EvaluationDatasetResponse,
-                MOCK_RESPONSES["patch_evaluation_datasets_evaluation_dataset_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_evaluation_datasets_evaluation_dataset_id",
+            models.EvaluationDatasetResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.EvaluationDatasetResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
         self,
@@ -1994,15 +10436,13 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetVersionResponse:
-        return cast(
-            "models.PaginatedEvaluationDatasetVersionResponse",
-            _value(
-                models.PaginatedEvaluationDatasetVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions",
+            models.PaginatedEvaluationDatasetVersionResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.PaginatedEvaluationDatasetVersionResponse", answer)
 
     async def post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
         self,
@@ -2011,15 +10451,13 @@ class MockService(BaseService):
         body: models.EvaluationDatasetVersionRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetVersionResponse:
-        return cast(
-            "models.EvaluationDatasetVersionResponse",
-            _value(
-                models.EvaluationDatasetVersionResponse,
-                MOCK_RESPONSES[
-                    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions",
+            models.EvaluationDatasetVersionResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.EvaluationDatasetVersionResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
         self,
@@ -2027,15 +10465,16 @@ class MockService(BaseService):
         evaluation_dataset_version_id: str,
         evaluation_dataset_id: str,
     ) -> models.EvaluationDatasetVersionResponse:
-        return cast(
-            "models.EvaluationDatasetVersionResponse",
-            _value(
-                models.EvaluationDatasetVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id",
+            models.EvaluationDatasetVersionResponse,
+            {
+                "evaluation_dataset_version_id": evaluation_dataset_version_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            None,
         )
+        return cast("models.EvaluationDatasetVersionResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_test_cases(
         self,
@@ -2047,15 +10486,13 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
-        return cast(
-            "models.PaginatedTestCaseVersionResponse",
-            _value(
-                models.PaginatedTestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_test_cases"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_test_cases",
+            models.PaginatedTestCaseVersionResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.PaginatedTestCaseVersionResponse", answer)
 
     async def post_evaluation_datasets_evaluation_dataset_id_test_cases(
         self,
@@ -2064,15 +10501,13 @@ class MockService(BaseService):
         body: models.TestCaseVersionRequest,
         x_selected_account_id: str | None,
     ) -> models.TestCaseVersionResponse:
-        return cast(
-            "models.TestCaseVersionResponse",
-            _value(
-                models.TestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "post_evaluation_datasets_evaluation_dataset_id_test_cases"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_datasets_evaluation_dataset_id_test_cases",
+            models.TestCaseVersionResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.TestCaseVersionResponse", answer)
 
     async def post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
         self,
@@ -2081,15 +10516,13 @@ class MockService(BaseService):
         body: list[models.TestCaseVersionRequest],
         x_selected_account_id: str | None,
     ) -> list[models.TestCaseVersionResponse]:
-        return cast(
-            "list[models.TestCaseVersionResponse]",
-            _value(
-                list[models.TestCaseVersionResponse],
-                MOCK_RESPONSES[
-                    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch",
+            list[models.TestCaseVersionResponse],
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("list[models.TestCaseVersionResponse]", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         self,
@@ -2097,15 +10530,16 @@ class MockService(BaseService):
         test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
-        return cast(
-            "models.TestCaseVersionResponse",
-            _value(
-                models.TestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            models.TestCaseVersionResponse,
+            {
+                "test_case_id": test_case_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            None,
         )
+        return cast("models.TestCaseVersionResponse", answer)
 
     async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         self,
@@ -2113,15 +10547,16 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            models.DeleteResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "test_case_id": test_case_id,
+            },
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         self,
@@ -2130,15 +10565,16 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         body: models.RestorablePartialTestCaseVersionRequest,
     ) -> models.TestCaseVersionResponse:
-        return cast(
-            "models.TestCaseVersionResponse",
-            _value(
-                models.TestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            models.TestCaseVersionResponse,
+            {
+                "test_case_id": test_case_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            body,
         )
+        return cast("models.TestCaseVersionResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
         self,
@@ -2147,15 +10583,17 @@ class MockService(BaseService):
         test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
-        return cast(
-            "models.TestCaseVersionResponse",
-            _value(
-                models.TestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num",
+            models.TestCaseVersionResponse,
+            {
+                "num": num,
+                "test_case_id": test_case_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            None,
         )
+        return cast("models.TestCaseVersionResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
         self,
@@ -2167,15 +10605,13 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
-        return cast(
-            "models.PaginatedTestCaseVersionResponse",
-            _value(
-                models.PaginatedTestCaseVersionResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num",
+            models.PaginatedTestCaseVersionResponse,
+            {"num": num, "evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.PaginatedTestCaseVersionResponse", answer)
 
     async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
         self,
@@ -2183,15 +10619,16 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history",
+            models.DeleteResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "test_case_id": test_case_id,
+            },
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def get_studio_projects(
         self,
@@ -2201,13 +10638,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedStudioProjectResponse:
-        return cast(
-            "models.PaginatedStudioProjectResponse",
-            _value(
-                models.PaginatedStudioProjectResponse,
-                MOCK_RESPONSES["get_studio_projects"],
-            ),
+        answer = self.engine.answer(
+            "get_studio_projects", models.PaginatedStudioProjectResponse, {}, None
         )
+        return cast("models.PaginatedStudioProjectResponse", answer)
 
     async def post_studio_projects(
         self,
@@ -2215,38 +10649,36 @@ class MockService(BaseService):
         body: models.StudioProjectRequest,
         x_selected_account_id: str | None,
     ) -> models.StudioProjectResponse:
-        return cast(
-            "models.StudioProjectResponse",
-            _value(
-                models.StudioProjectResponse, MOCK_RESPONSES["post_studio_projects"]
-            ),
+        answer = self.engine.answer(
+            "post_studio_projects", models.StudioProjectResponse, {}, body
         )
+        return cast("models.StudioProjectResponse", answer)
 
     async def get_studio_projects_studio_project_id(
         self,
         *,
         studio_project_id: str,
     ) -> models.StudioProjectResponse:
-        return cast(
-            "models.StudioProjectResponse",
-            _value(
-                models.StudioProjectResponse,
-                MOCK_RESPONSES["get_studio_projects_studio_project_id"],
-            ),
+        answer = self.engine.answer(
+            "get_studio_projects_studio_project_id",
+            models.StudioProjectResponse,
+            {"studio_project_id": studio_project_id},
+            None,
         )
+        return cast("models.StudioProjectResponse", answer)
 
     async def delete_studio_projects_studio_project_id(
         self,
         *,
         studio_project_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_studio_projects_studio_project_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_studio_projects_studio_project_id",
+            models.DeleteResponse,
+            {"studio_project_id": studio_project_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_studio_projects_studio_project_id(
         self,
@@ -2254,13 +10686,13 @@ class MockService(BaseService):
         studio_project_id: str,
         body: models.PartialStudioProjectRequest,
     ) -> models.StudioProjectResponse:
-        return cast(
-            "models.StudioProjectResponse",
-            _value(
-                models.StudioProjectResponse,
-                MOCK_RESPONSES["patch_studio_projects_studio_project_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_studio_projects_studio_project_id",
+            models.StudioProjectResponse,
+            {"studio_project_id": studio_project_id},
+            body,
         )
+        return cast("models.StudioProjectResponse", answer)
 
     async def get_application_specs(
         self,
@@ -2271,13 +10703,10 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationSpecResponse:
-        return cast(
-            "models.PaginatedApplicationSpecResponse",
-            _value(
-                models.PaginatedApplicationSpecResponse,
-                MOCK_RESPONSES["get_application_specs"],
-            ),
+        answer = self.engine.answer(
+            "get_application_specs", models.PaginatedApplicationSpecResponse, {}, None
         )
+        return cast("models.PaginatedApplicationSpecResponse", answer)
 
     async def post_application_specs(
         self,
@@ -2285,38 +10714,36 @@ class MockService(BaseService):
         body: models.ApplicationSpecRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationSpecResponse:
-        return cast(
-            "models.ApplicationSpecResponse",
-            _value(
-                models.ApplicationSpecResponse, MOCK_RESPONSES["post_application_specs"]
-            ),
+        answer = self.engine.answer(
+            "post_application_specs", models.ApplicationSpecResponse, {}, body
         )
+        return cast("models.ApplicationSpecResponse", answer)
 
     async def get_application_specs_application_spec_id(
         self,
         *,
         application_spec_id: str,
     ) -> models.ApplicationSpecResponse:
-        return cast(
-            "models.ApplicationSpecResponse",
-            _value(
-                models.ApplicationSpecResponse,
-                MOCK_RESPONSES["get_application_specs_application_spec_id"],
-            ),
+        answer = self.engine.answer(
+            "get_application_specs_application_spec_id",
+            models.ApplicationSpecResponse,
+            {"application_spec_id": application_spec_id},
+            None,
         )
+        return cast("models.ApplicationSpecResponse", answer)
 
     async def delete_application_specs_application_spec_id(
         self,
         *,
         application_spec_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_application_specs_application_spec_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_application_specs_application_spec_id",
+            models.DeleteResponse,
+            {"application_spec_id": application_spec_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_application_specs_application_spec_id(
         self,
@@ -2324,13 +10751,13 @@ class MockService(BaseService):
         application_spec_id: str,
         body: models.RestorablePartialApplicationSpecRequest,
     ) -> models.ApplicationSpecResponse:
-        return cast(
-            "models.ApplicationSpecResponse",
-            _value(
-                models.ApplicationSpecResponse,
-                MOCK_RESPONSES["patch_application_specs_application_spec_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_application_specs_application_spec_id",
+            models.ApplicationSpecResponse,
+            {"application_spec_id": application_spec_id},
+            body,
         )
+        return cast("models.ApplicationSpecResponse", answer)
 
     async def get_evaluations(
         self,
@@ -2344,13 +10771,10 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationResponseWithViews:
-        return cast(
-            "models.PaginatedEvaluationResponseWithViews",
-            _value(
-                models.PaginatedEvaluationResponseWithViews,
-                MOCK_RESPONSES["get_evaluations"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations", models.PaginatedEvaluationResponseWithViews, {}, None
         )
+        return cast("models.PaginatedEvaluationResponseWithViews", answer)
 
     async def post_evaluations(
         self,
@@ -2358,10 +10782,10 @@ class MockService(BaseService):
         body: models.EvaluationRequestUnion,
         x_selected_account_id: str | None,
     ) -> models.EvaluationResponse:
-        return cast(
-            "models.EvaluationResponse",
-            _value(models.EvaluationResponse, MOCK_RESPONSES["post_evaluations"]),
+        answer = self.engine.answer(
+            "post_evaluations", models.EvaluationResponse, {}, body
         )
+        return cast("models.EvaluationResponse", answer)
 
     async def get_evaluations_evaluation_id(
         self,
@@ -2369,26 +10793,26 @@ class MockService(BaseService):
         evaluation_id: str,
         view: list[models.EvaluationViewsOptions] | None,
     ) -> models.EvaluationResponseWithViews:
-        return cast(
-            "models.EvaluationResponseWithViews",
-            _value(
-                models.EvaluationResponseWithViews,
-                MOCK_RESPONSES["get_evaluations_evaluation_id"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations_evaluation_id",
+            models.EvaluationResponseWithViews,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.EvaluationResponseWithViews", answer)
 
     async def delete_evaluations_evaluation_id(
         self,
         *,
         evaluation_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_evaluations_evaluation_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluations_evaluation_id",
+            models.DeleteResponse,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_evaluations_evaluation_id(
         self,
@@ -2396,13 +10820,13 @@ class MockService(BaseService):
         evaluation_id: str,
         body: models.RestorablePartialPatchEvaluationRequest,
     ) -> models.EvaluationResponse:
-        return cast(
-            "models.EvaluationResponse",
-            _value(
-                models.EvaluationResponse,
-                MOCK_RESPONSES["patch_evaluations_evaluation_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_evaluations_evaluation_id",
+            models.EvaluationResponse,
+            {"evaluation_id": evaluation_id},
+            body,
         )
+        return cast("models.EvaluationResponse", answer)
 
     async def get_evaluations_evaluation_id_test_case_results(
         self,
@@ -2415,13 +10839,13 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseResultResponseWithViews:
-        return cast(
-            "models.PaginatedTestCaseResultResponseWithViews",
-            _value(
-                models.PaginatedTestCaseResultResponseWithViews,
-                MOCK_RESPONSES["get_evaluations_evaluation_id_test_case_results"],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations_evaluation_id_test_case_results",
+            models.PaginatedTestCaseResultResponseWithViews,
+            {"evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.PaginatedTestCaseResultResponseWithViews", answer)
 
     async def post_evaluations_evaluation_id_test_case_results(
         self,
@@ -2430,13 +10854,13 @@ class MockService(BaseService):
         body: models.TestCaseResultRequest,
         x_selected_account_id: str | None,
     ) -> models.TestCaseResultResponse:
-        return cast(
-            "models.TestCaseResultResponse",
-            _value(
-                models.TestCaseResultResponse,
-                MOCK_RESPONSES["post_evaluations_evaluation_id_test_case_results"],
-            ),
+        answer = self.engine.answer(
+            "post_evaluations_evaluation_id_test_case_results",
+            models.TestCaseResultResponse,
+            {"evaluation_id": evaluation_id},
+            body,
         )
+        return cast("models.TestCaseResultResponse", answer)
 
     async def post_evaluations_evaluation_id_test_case_results_batch(
         self,
@@ -2445,15 +10869,13 @@ class MockService(BaseService):
         body: list[models.TestCaseResultRequest],
         x_selected_account_id: str | None,
     ) -> list[models.TestCaseResultResponse]:
-        return cast(
-            "list[models.TestCaseResultResponse]",
-            _value(
-                list[models.TestCaseResultResponse],
-                MOCK_RESPONSES[
-                    "post_evaluations_evaluation_id_test_case_results_batch"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluations_evaluation_id_test_case_results_batch",
+            list[models.TestCaseResultResponse],
+            {"evaluation_id": evaluation_id},
+            body,
         )
+        return cast("list[models.TestCaseResultResponse]", answer)
 
     async def get_evaluations_evaluation_id_test_case_results_test_case_result_id(
         self,
@@ -2462,15 +10884,16 @@ class MockService(BaseService):
         evaluation_id: str,
         view: list[models.TestCaseResultViewsOptions] | None,
     ) -> models.TestCaseResultResponseWithViews:
-        return cast(
-            "models.TestCaseResultResponseWithViews",
-            _value(
-                models.TestCaseResultResponseWithViews,
-                MOCK_RESPONSES[
-                    "get_evaluations_evaluation_id_test_case_results_test_case_result_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations_evaluation_id_test_case_results_test_case_result_id",
+            models.TestCaseResultResponseWithViews,
+            {
+                "test_case_result_id": test_case_result_id,
+                "evaluation_id": evaluation_id,
+            },
+            None,
         )
+        return cast("models.TestCaseResultResponseWithViews", answer)
 
     async def patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
         self,
@@ -2479,15 +10902,16 @@ class MockService(BaseService):
         evaluation_id: str,
         body: models.PartialTestCaseResultRequest,
     ) -> models.TestCaseResultResponse:
-        return cast(
-            "models.TestCaseResultResponse",
-            _value(
-                models.TestCaseResultResponse,
-                MOCK_RESPONSES[
-                    "patch_evaluations_evaluation_id_test_case_results_test_case_result_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_evaluations_evaluation_id_test_case_results_test_case_result_id",
+            models.TestCaseResultResponse,
+            {
+                "test_case_result_id": test_case_result_id,
+                "evaluation_id": evaluation_id,
+            },
+            body,
         )
+        return cast("models.TestCaseResultResponse", answer)
 
     async def get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
         self,
@@ -2496,15 +10920,17 @@ class MockService(BaseService):
         test_case_result_id: str,
         evaluation_id: str,
     ) -> models.TestCaseResultResponse:
-        return cast(
-            "models.TestCaseResultResponse",
-            _value(
-                models.TestCaseResultResponse,
-                MOCK_RESPONSES[
-                    "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num",
+            models.TestCaseResultResponse,
+            {
+                "num": num,
+                "test_case_result_id": test_case_result_id,
+                "evaluation_id": evaluation_id,
+            },
+            None,
         )
+        return cast("models.TestCaseResultResponse", answer)
 
     async def get_evaluations_evaluation_id_test_case_results_history_num(
         self,
@@ -2516,15 +10942,13 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseResultResponse:
-        return cast(
-            "models.PaginatedTestCaseResultResponse",
-            _value(
-                models.PaginatedTestCaseResultResponse,
-                MOCK_RESPONSES[
-                    "get_evaluations_evaluation_id_test_case_results_history_num"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluations_evaluation_id_test_case_results_history_num",
+            models.PaginatedTestCaseResultResponse,
+            {"num": num, "evaluation_id": evaluation_id},
+            None,
         )
+        return cast("models.PaginatedTestCaseResultResponse", answer)
 
     async def get_questions(
         self,
@@ -2534,10 +10958,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionResponse:
-        return cast(
-            "models.PaginatedQuestionResponse",
-            _value(models.PaginatedQuestionResponse, MOCK_RESPONSES["get_questions"]),
+        answer = self.engine.answer(
+            "get_questions", models.PaginatedQuestionResponse, {}, None
         )
+        return cast("models.PaginatedQuestionResponse", answer)
 
     async def post_questions(
         self,
@@ -2545,22 +10969,21 @@ class MockService(BaseService):
         body: models.QuestionRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionResponse:
-        return cast(
-            "models.QuestionResponse",
-            _value(models.QuestionResponse, MOCK_RESPONSES["post_questions"]),
-        )
+        answer = self.engine.answer("post_questions", models.QuestionResponse, {}, body)
+        return cast("models.QuestionResponse", answer)
 
     async def get_questions_question_id(
         self,
         *,
         question_id: str,
     ) -> models.QuestionResponse:
-        return cast(
-            "models.QuestionResponse",
-            _value(
-                models.QuestionResponse, MOCK_RESPONSES["get_questions_question_id"]
-            ),
+        answer = self.engine.answer(
+            "get_questions_question_id",
+            models.QuestionResponse,
+            {"question_id": question_id},
+            None,
         )
+        return cast("models.QuestionResponse", answer)
 
     async def get_question_sets(
         self,
@@ -2571,13 +10994,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionSetResponseWithViews:
-        return cast(
-            "models.PaginatedQuestionSetResponseWithViews",
-            _value(
-                models.PaginatedQuestionSetResponseWithViews,
-                MOCK_RESPONSES["get_question_sets"],
-            ),
+        answer = self.engine.answer(
+            "get_question_sets", models.PaginatedQuestionSetResponseWithViews, {}, None
         )
+        return cast("models.PaginatedQuestionSetResponseWithViews", answer)
 
     async def post_question_sets(
         self,
@@ -2585,10 +11005,10 @@ class MockService(BaseService):
         body: models.QuestionSetRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionSetResponse:
-        return cast(
-            "models.QuestionSetResponse",
-            _value(models.QuestionSetResponse, MOCK_RESPONSES["post_question_sets"]),
+        answer = self.engine.answer(
+            "post_question_sets", models.QuestionSetResponse, {}, body
         )
+        return cast("models.QuestionSetResponse", answer)
 
     async def get_knowledge_base_data_sources(
         self,
@@ -2598,13 +11018,13 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseDataSourceResponse:
-        return cast(
-            "models.PaginatedKnowledgeBaseDataSourceResponse",
-            _value(
-                models.PaginatedKnowledgeBaseDataSourceResponse,
-                MOCK_RESPONSES["get_knowledge_base_data_sources"],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_base_data_sources",
+            models.PaginatedKnowledgeBaseDataSourceResponse,
+            {},
+            None,
         )
+        return cast("models.PaginatedKnowledgeBaseDataSourceResponse", answer)
 
     async def post_knowledge_base_data_sources(
         self,
@@ -2612,43 +11032,39 @@ class MockService(BaseService):
         body: models.KnowledgeBaseDataSourceRequest,
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        return cast(
-            "models.KnowledgeBaseDataSourceResponse",
-            _value(
-                models.KnowledgeBaseDataSourceResponse,
-                MOCK_RESPONSES["post_knowledge_base_data_sources"],
-            ),
+        answer = self.engine.answer(
+            "post_knowledge_base_data_sources",
+            models.KnowledgeBaseDataSourceResponse,
+            {},
+            body,
         )
+        return cast("models.KnowledgeBaseDataSourceResponse", answer)
 
     async def get_knowledge_base_data_sources_knowledge_base_data_source_id(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        return cast(
-            "models.KnowledgeBaseDataSourceResponse",
-            _value(
-                models.KnowledgeBaseDataSourceResponse,
-                MOCK_RESPONSES[
-                    "get_knowledge_base_data_sources_knowledge_base_data_source_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_base_data_sources_knowledge_base_data_source_id",
+            models.KnowledgeBaseDataSourceResponse,
+            {"knowledge_base_data_source_id": knowledge_base_data_source_id},
+            None,
         )
+        return cast("models.KnowledgeBaseDataSourceResponse", answer)
 
     async def delete_knowledge_base_data_sources_knowledge_base_data_source_id(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_knowledge_base_data_sources_knowledge_base_data_source_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_knowledge_base_data_sources_knowledge_base_data_source_id",
+            models.DeleteResponse,
+            {"knowledge_base_data_source_id": knowledge_base_data_source_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_knowledge_base_data_sources_knowledge_base_data_source_id(
         self,
@@ -2656,15 +11072,13 @@ class MockService(BaseService):
         knowledge_base_data_source_id: str,
         body: models.PartialKnowledgeBaseDataSourceRequest,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        return cast(
-            "models.KnowledgeBaseDataSourceResponse",
-            _value(
-                models.KnowledgeBaseDataSourceResponse,
-                MOCK_RESPONSES[
-                    "patch_knowledge_base_data_sources_knowledge_base_data_source_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_knowledge_base_data_sources_knowledge_base_data_source_id",
+            models.KnowledgeBaseDataSourceResponse,
+            {"knowledge_base_data_source_id": knowledge_base_data_source_id},
+            body,
         )
+        return cast("models.KnowledgeBaseDataSourceResponse", answer)
 
     async def get_knowledge_bases_knowledge_base_id_upload_schedules(
         self,
@@ -2676,14 +11090,14 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews:
+        answer = self.engine.answer(
+            "get_knowledge_bases_knowledge_base_id_upload_schedules",
+            models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
+            {"knowledge_base_id": knowledge_base_id},
+            None,
+        )
         return cast(
-            "models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews",
-            _value(
-                models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
-                MOCK_RESPONSES[
-                    "get_knowledge_bases_knowledge_base_id_upload_schedules"
-                ],
-            ),
+            "models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews", answer
         )
 
     async def post_knowledge_bases_knowledge_base_id_upload_schedules(
@@ -2693,15 +11107,13 @@ class MockService(BaseService):
         body: models.KnowledgeBaseUploadScheduleRequest,
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
-        return cast(
-            "models.KnowledgeBaseUploadScheduleResponse",
-            _value(
-                models.KnowledgeBaseUploadScheduleResponse,
-                MOCK_RESPONSES[
-                    "post_knowledge_bases_knowledge_base_id_upload_schedules"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_knowledge_bases_knowledge_base_id_upload_schedules",
+            models.KnowledgeBaseUploadScheduleResponse,
+            {"knowledge_base_id": knowledge_base_id},
+            body,
         )
+        return cast("models.KnowledgeBaseUploadScheduleResponse", answer)
 
     async def get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
         self,
@@ -2710,15 +11122,16 @@ class MockService(BaseService):
         knowledge_base_id: str,
         view: list[models.KnowledgeBaseUploadScheduleViewsOptions] | None,
     ) -> models.KnowledgeBaseUploadScheduleResponseWithViews:
-        return cast(
-            "models.KnowledgeBaseUploadScheduleResponseWithViews",
-            _value(
-                models.KnowledgeBaseUploadScheduleResponseWithViews,
-                MOCK_RESPONSES[
-                    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            models.KnowledgeBaseUploadScheduleResponseWithViews,
+            {
+                "upload_schedule_id": upload_schedule_id,
+                "knowledge_base_id": knowledge_base_id,
+            },
+            None,
         )
+        return cast("models.KnowledgeBaseUploadScheduleResponseWithViews", answer)
 
     async def delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
         self,
@@ -2726,15 +11139,16 @@ class MockService(BaseService):
         knowledge_base_id: str,
         upload_schedule_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            models.DeleteResponse,
+            {
+                "knowledge_base_id": knowledge_base_id,
+                "upload_schedule_id": upload_schedule_id,
+            },
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
         self,
@@ -2743,15 +11157,16 @@ class MockService(BaseService):
         knowledge_base_id: str,
         body: models.PartialKnowledgeBaseUploadScheduleRequest,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
-        return cast(
-            "models.KnowledgeBaseUploadScheduleResponse",
-            _value(
-                models.KnowledgeBaseUploadScheduleResponse,
-                MOCK_RESPONSES[
-                    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            models.KnowledgeBaseUploadScheduleResponse,
+            {
+                "upload_schedule_id": upload_schedule_id,
+                "knowledge_base_id": knowledge_base_id,
+            },
+            body,
         )
+        return cast("models.KnowledgeBaseUploadScheduleResponse", answer)
 
     async def get_autogenerated_draft_test_cases(
         self,
@@ -2762,13 +11177,13 @@ class MockService(BaseService):
         limit: int,
         x_selected_account_id: str | None,
     ) -> models.ListAutoGeneratedDraftTestCaseResponse:
-        return cast(
-            "models.ListAutoGeneratedDraftTestCaseResponse",
-            _value(
-                models.ListAutoGeneratedDraftTestCaseResponse,
-                MOCK_RESPONSES["get_autogenerated_draft_test_cases"],
-            ),
+        answer = self.engine.answer(
+            "get_autogenerated_draft_test_cases",
+            models.ListAutoGeneratedDraftTestCaseResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.ListAutoGeneratedDraftTestCaseResponse", answer)
 
     async def post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
         self,
@@ -2777,15 +11192,13 @@ class MockService(BaseService):
         body: models.AutoGeneratedDraftTestCaseRequest,
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
-        return cast(
-            "models.AutoGeneratedDraftTestCaseResponse",
-            _value(
-                models.AutoGeneratedDraftTestCaseResponse,
-                MOCK_RESPONSES[
-                    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases",
+            models.AutoGeneratedDraftTestCaseResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
     async def get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
         self,
@@ -2793,15 +11206,16 @@ class MockService(BaseService):
         autogenerated_draft_test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
-        return cast(
-            "models.AutoGeneratedDraftTestCaseResponse",
-            _value(
-                models.AutoGeneratedDraftTestCaseResponse,
-                MOCK_RESPONSES[
-                    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            models.AutoGeneratedDraftTestCaseResponse,
+            {
+                "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            None,
         )
+        return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
     async def delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
         self,
@@ -2809,15 +11223,16 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         autogenerated_draft_test_case_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            models.DeleteResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
+            },
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
         self,
@@ -2826,15 +11241,16 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         body: models.PartialAutoGeneratedDraftTestCaseRequest,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
-        return cast(
-            "models.AutoGeneratedDraftTestCaseResponse",
-            _value(
-                models.AutoGeneratedDraftTestCaseResponse,
-                MOCK_RESPONSES[
-                    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            models.AutoGeneratedDraftTestCaseResponse,
+            {
+                "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
+                "evaluation_dataset_id": evaluation_dataset_id,
+            },
+            body,
         )
+        return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
     async def post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
         self,
@@ -2844,15 +11260,16 @@ class MockService(BaseService):
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.ApproveAutoGeneratedDraftTestCaseResponse:
-        return cast(
-            "models.ApproveAutoGeneratedDraftTestCaseResponse",
-            _value(
-                models.ApproveAutoGeneratedDraftTestCaseResponse,
-                MOCK_RESPONSES[
-                    "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve",
+            models.ApproveAutoGeneratedDraftTestCaseResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
+            },
+            None,
         )
+        return cast("models.ApproveAutoGeneratedDraftTestCaseResponse", answer)
 
     async def post_publish(
         self,
@@ -2861,13 +11278,13 @@ class MockService(BaseService):
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
-        return cast(
-            "models.PublishEvaluationDatasetDraftResponse",
-            _value(
-                models.PublishEvaluationDatasetDraftResponse,
-                MOCK_RESPONSES["post_publish"],
-            ),
+        answer = self.engine.answer(
+            "post_publish",
+            models.PublishEvaluationDatasetDraftResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.PublishEvaluationDatasetDraftResponse", answer)
 
     async def post_approve_batch(
         self,
@@ -2877,13 +11294,13 @@ class MockService(BaseService):
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseApproveBatchResponse:
-        return cast(
-            "models.AutoGeneratedDraftTestCaseApproveBatchResponse",
-            _value(
-                models.AutoGeneratedDraftTestCaseApproveBatchResponse,
-                MOCK_RESPONSES["post_approve_batch"],
-            ),
+        answer = self.engine.answer(
+            "post_approve_batch",
+            models.AutoGeneratedDraftTestCaseApproveBatchResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.AutoGeneratedDraftTestCaseApproveBatchResponse", answer)
 
     async def get_generation_jobs(
         self,
@@ -2891,13 +11308,13 @@ class MockService(BaseService):
         evaluation_dataset_id: str,
         x_selected_account_id: str | None,
     ) -> models.ListEvaluationDatasetGenerationJobsResponse:
-        return cast(
-            "models.ListEvaluationDatasetGenerationJobsResponse",
-            _value(
-                models.ListEvaluationDatasetGenerationJobsResponse,
-                MOCK_RESPONSES["get_generation_jobs"],
-            ),
+        answer = self.engine.answer(
+            "get_generation_jobs",
+            models.ListEvaluationDatasetGenerationJobsResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            None,
         )
+        return cast("models.ListEvaluationDatasetGenerationJobsResponse", answer)
 
     async def post_generation_jobs(
         self,
@@ -2906,13 +11323,13 @@ class MockService(BaseService):
         body: models.CreateEvaluationDatasetGenerationJobRequest,
         x_selected_account_id: str | None,
     ) -> models.CreateEvaluationDatasetGenerationJobResponse:
-        return cast(
-            "models.CreateEvaluationDatasetGenerationJobResponse",
-            _value(
-                models.CreateEvaluationDatasetGenerationJobResponse,
-                MOCK_RESPONSES["post_generation_jobs"],
-            ),
+        answer = self.engine.answer(
+            "post_generation_jobs",
+            models.CreateEvaluationDatasetGenerationJobResponse,
+            {"evaluation_dataset_id": evaluation_dataset_id},
+            body,
         )
+        return cast("models.CreateEvaluationDatasetGenerationJobResponse", answer)
 
     async def get_generation_jobs_generation_job_id(
         self,
@@ -2921,13 +11338,16 @@ class MockService(BaseService):
         generation_job_id: str,
         x_selected_account_id: str | None,
     ) -> models.GetEvaluationDatasetGenerationJobResponse:
-        return cast(
-            "models.GetEvaluationDatasetGenerationJobResponse",
-            _value(
-                models.GetEvaluationDatasetGenerationJobResponse,
-                MOCK_RESPONSES["get_generation_jobs_generation_job_id"],
-            ),
+        answer = self.engine.answer(
+            "get_generation_jobs_generation_job_id",
+            models.GetEvaluationDatasetGenerationJobResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "generation_job_id": generation_job_id,
+            },
+            None,
         )
+        return cast("models.GetEvaluationDatasetGenerationJobResponse", answer)
 
     async def post_generation_jobs_generation_job_id_cancel(
         self,
@@ -2936,12 +11356,16 @@ class MockService(BaseService):
         generation_job_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any, MOCK_RESPONSES["post_generation_jobs_generation_job_id_cancel"]
-            ),
+        answer = self.engine.answer(
+            "post_generation_jobs_generation_job_id_cancel",
+            Any,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "generation_job_id": generation_job_id,
+            },
+            None,
         )
+        return cast("Any", answer)
 
     async def post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
         self,
@@ -2951,15 +11375,16 @@ class MockService(BaseService):
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
-        return cast(
-            "models.PublishEvaluationDatasetDraftResponse",
-            _value(
-                models.PublishEvaluationDatasetDraftResponse,
-                MOCK_RESPONSES[
-                    "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish",
+            models.PublishEvaluationDatasetDraftResponse,
+            {
+                "evaluation_dataset_id": evaluation_dataset_id,
+                "evaluation_dataset_version_id": evaluation_dataset_version_id,
+            },
+            None,
         )
+        return cast("models.PublishEvaluationDatasetDraftResponse", answer)
 
     async def get_models(
         self,
@@ -2973,13 +11398,10 @@ class MockService(BaseService):
         model_type: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelInstanceResponseWithViews:
-        return cast(
-            "models.PaginatedModelInstanceResponseWithViews",
-            _value(
-                models.PaginatedModelInstanceResponseWithViews,
-                MOCK_RESPONSES["get_models"],
-            ),
+        answer = self.engine.answer(
+            "get_models", models.PaginatedModelInstanceResponseWithViews, {}, None
         )
+        return cast("models.PaginatedModelInstanceResponseWithViews", answer)
 
     async def post_models(
         self,
@@ -2987,10 +11409,10 @@ class MockService(BaseService):
         body: models.ModelInstanceRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelInstanceResponse:
-        return cast(
-            "models.ModelInstanceResponse",
-            _value(models.ModelInstanceResponse, MOCK_RESPONSES["post_models"]),
+        answer = self.engine.answer(
+            "post_models", models.ModelInstanceResponse, {}, body
         )
+        return cast("models.ModelInstanceResponse", answer)
 
     async def get_models_model_id(
         self,
@@ -2998,23 +11420,26 @@ class MockService(BaseService):
         model_id: str,
         view: list[models.ModelInstanceViewsOptions] | None,
     ) -> models.ModelInstanceResponseWithViews:
-        return cast(
-            "models.ModelInstanceResponseWithViews",
-            _value(
-                models.ModelInstanceResponseWithViews,
-                MOCK_RESPONSES["get_models_model_id"],
-            ),
+        answer = self.engine.answer(
+            "get_models_model_id",
+            models.ModelInstanceResponseWithViews,
+            {"model_id": model_id},
+            None,
         )
+        return cast("models.ModelInstanceResponseWithViews", answer)
 
     async def delete_models_model_id(
         self,
         *,
         model_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(models.DeleteResponse, MOCK_RESPONSES["delete_models_model_id"]),
+        answer = self.engine.answer(
+            "delete_models_model_id",
+            models.DeleteResponse,
+            {"model_id": model_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_models_model_id(
         self,
@@ -3022,12 +11447,13 @@ class MockService(BaseService):
         model_id: str,
         body: models.PartialModelInstanceRequest,
     ) -> models.ModelInstanceResponse:
-        return cast(
-            "models.ModelInstanceResponse",
-            _value(
-                models.ModelInstanceResponse, MOCK_RESPONSES["patch_models_model_id"]
-            ),
+        answer = self.engine.answer(
+            "patch_models_model_id",
+            models.ModelInstanceResponse,
+            {"model_id": model_id},
+            body,
         )
+        return cast("models.ModelInstanceResponse", answer)
 
     async def get_model_groups(
         self,
@@ -3037,12 +11463,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelGroupResponse:
-        return cast(
-            "models.PaginatedModelGroupResponse",
-            _value(
-                models.PaginatedModelGroupResponse, MOCK_RESPONSES["get_model_groups"]
-            ),
+        answer = self.engine.answer(
+            "get_model_groups", models.PaginatedModelGroupResponse, {}, None
         )
+        return cast("models.PaginatedModelGroupResponse", answer)
 
     async def post_model_groups(
         self,
@@ -3050,36 +11474,36 @@ class MockService(BaseService):
         body: models.ModelGroupRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelGroupResponse:
-        return cast(
-            "models.ModelGroupResponse",
-            _value(models.ModelGroupResponse, MOCK_RESPONSES["post_model_groups"]),
+        answer = self.engine.answer(
+            "post_model_groups", models.ModelGroupResponse, {}, body
         )
+        return cast("models.ModelGroupResponse", answer)
 
     async def get_model_groups_model_group_id(
         self,
         *,
         model_group_id: str,
     ) -> models.ModelGroupResponse:
-        return cast(
-            "models.ModelGroupResponse",
-            _value(
-                models.ModelGroupResponse,
-                MOCK_RESPONSES["get_model_groups_model_group_id"],
-            ),
+        answer = self.engine.answer(
+            "get_model_groups_model_group_id",
+            models.ModelGroupResponse,
+            {"model_group_id": model_group_id},
+            None,
         )
+        return cast("models.ModelGroupResponse", answer)
 
     async def delete_model_groups_model_group_id(
         self,
         *,
         model_group_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_model_groups_model_group_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_model_groups_model_group_id",
+            models.DeleteResponse,
+            {"model_group_id": model_group_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_model_groups_model_group_id(
         self,
@@ -3087,13 +11511,13 @@ class MockService(BaseService):
         model_group_id: str,
         body: models.PartialModelGroupRequest,
     ) -> models.ModelGroupResponse:
-        return cast(
-            "models.ModelGroupResponse",
-            _value(
-                models.ModelGroupResponse,
-                MOCK_RESPONSES["patch_model_groups_model_group_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_model_groups_model_group_id",
+            models.ModelGroupResponse,
+            {"model_group_id": model_group_id},
+            body,
         )
+        return cast("models.ModelGroupResponse", answer)
 
     async def get_models_model_instance_id_deployments_deployment_id(
         self,
@@ -3101,15 +11525,13 @@ class MockService(BaseService):
         deployment_id: str,
         model_instance_id: str,
     ) -> models.ModelDeploymentResponse:
-        return cast(
-            "models.ModelDeploymentResponse",
-            _value(
-                models.ModelDeploymentResponse,
-                MOCK_RESPONSES[
-                    "get_models_model_instance_id_deployments_deployment_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_models_model_instance_id_deployments_deployment_id",
+            models.ModelDeploymentResponse,
+            {"deployment_id": deployment_id, "model_instance_id": model_instance_id},
+            None,
         )
+        return cast("models.ModelDeploymentResponse", answer)
 
     async def delete_models_model_instance_id_deployments_deployment_id(
         self,
@@ -3117,15 +11539,13 @@ class MockService(BaseService):
         model_instance_id: str,
         deployment_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES[
-                    "delete_models_model_instance_id_deployments_deployment_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_models_model_instance_id_deployments_deployment_id",
+            models.DeleteResponse,
+            {"model_instance_id": model_instance_id, "deployment_id": deployment_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_models_model_instance_id_deployments_deployment_id(
         self,
@@ -3134,15 +11554,13 @@ class MockService(BaseService):
         model_instance_id: str,
         body: models.PartialModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
-        return cast(
-            "models.ModelDeploymentResponse",
-            _value(
-                models.ModelDeploymentResponse,
-                MOCK_RESPONSES[
-                    "patch_models_model_instance_id_deployments_deployment_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_models_model_instance_id_deployments_deployment_id",
+            models.ModelDeploymentResponse,
+            {"deployment_id": deployment_id, "model_instance_id": model_instance_id},
+            body,
         )
+        return cast("models.ModelDeploymentResponse", answer)
 
     async def get_model_templates(
         self,
@@ -3152,13 +11570,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelTemplateResponse:
-        return cast(
-            "models.PaginatedModelTemplateResponse",
-            _value(
-                models.PaginatedModelTemplateResponse,
-                MOCK_RESPONSES["get_model_templates"],
-            ),
+        answer = self.engine.answer(
+            "get_model_templates", models.PaginatedModelTemplateResponse, {}, None
         )
+        return cast("models.PaginatedModelTemplateResponse", answer)
 
     async def post_model_templates(
         self,
@@ -3166,38 +11581,36 @@ class MockService(BaseService):
         body: models.ModelTemplateRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelTemplateResponse:
-        return cast(
-            "models.ModelTemplateResponse",
-            _value(
-                models.ModelTemplateResponse, MOCK_RESPONSES["post_model_templates"]
-            ),
+        answer = self.engine.answer(
+            "post_model_templates", models.ModelTemplateResponse, {}, body
         )
+        return cast("models.ModelTemplateResponse", answer)
 
     async def get_model_templates_model_template_id(
         self,
         *,
         model_template_id: str,
     ) -> models.ModelTemplateResponse:
-        return cast(
-            "models.ModelTemplateResponse",
-            _value(
-                models.ModelTemplateResponse,
-                MOCK_RESPONSES["get_model_templates_model_template_id"],
-            ),
+        answer = self.engine.answer(
+            "get_model_templates_model_template_id",
+            models.ModelTemplateResponse,
+            {"model_template_id": model_template_id},
+            None,
         )
+        return cast("models.ModelTemplateResponse", answer)
 
     async def delete_model_templates_model_template_id(
         self,
         *,
         model_template_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_model_templates_model_template_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_model_templates_model_template_id",
+            models.DeleteResponse,
+            {"model_template_id": model_template_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def get_fine_tuning_jobs(
         self,
@@ -3207,13 +11620,10 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedFineTuningJobResponse:
-        return cast(
-            "models.PaginatedFineTuningJobResponse",
-            _value(
-                models.PaginatedFineTuningJobResponse,
-                MOCK_RESPONSES["get_fine_tuning_jobs"],
-            ),
+        answer = self.engine.answer(
+            "get_fine_tuning_jobs", models.PaginatedFineTuningJobResponse, {}, None
         )
+        return cast("models.PaginatedFineTuningJobResponse", answer)
 
     async def post_fine_tuning_jobs(
         self,
@@ -3221,51 +11631,49 @@ class MockService(BaseService):
         body: models.FineTuningJobRequest,
         x_selected_account_id: str | None,
     ) -> models.FineTuningJobResponse:
-        return cast(
-            "models.FineTuningJobResponse",
-            _value(
-                models.FineTuningJobResponse, MOCK_RESPONSES["post_fine_tuning_jobs"]
-            ),
+        answer = self.engine.answer(
+            "post_fine_tuning_jobs", models.FineTuningJobResponse, {}, body
         )
+        return cast("models.FineTuningJobResponse", answer)
 
     async def get_fine_tuning_jobs_fine_tuning_job_id(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.FineTuningJobResponse:
-        return cast(
-            "models.FineTuningJobResponse",
-            _value(
-                models.FineTuningJobResponse,
-                MOCK_RESPONSES["get_fine_tuning_jobs_fine_tuning_job_id"],
-            ),
+        answer = self.engine.answer(
+            "get_fine_tuning_jobs_fine_tuning_job_id",
+            models.FineTuningJobResponse,
+            {"fine_tuning_job_id": fine_tuning_job_id},
+            None,
         )
+        return cast("models.FineTuningJobResponse", answer)
 
     async def delete_fine_tuning_jobs_fine_tuning_job_id(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_fine_tuning_jobs_fine_tuning_job_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_fine_tuning_jobs_fine_tuning_job_id",
+            models.DeleteResponse,
+            {"fine_tuning_job_id": fine_tuning_job_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def get_fine_tuning_jobs_fine_tuning_job_id_events(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> list[models.FineTuningJobEvent]:
-        return cast(
-            "list[models.FineTuningJobEvent]",
-            _value(
-                list[models.FineTuningJobEvent],
-                MOCK_RESPONSES["get_fine_tuning_jobs_fine_tuning_job_id_events"],
-            ),
+        answer = self.engine.answer(
+            "get_fine_tuning_jobs_fine_tuning_job_id_events",
+            list[models.FineTuningJobEvent],
+            {"fine_tuning_job_id": fine_tuning_job_id},
+            None,
         )
+        return cast("list[models.FineTuningJobEvent]", answer)
 
     async def get_training_datasets(
         self,
@@ -3275,13 +11683,10 @@ class MockService(BaseService):
         account_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTrainingDatasetResponse:
-        return cast(
-            "models.PaginatedTrainingDatasetResponse",
-            _value(
-                models.PaginatedTrainingDatasetResponse,
-                MOCK_RESPONSES["get_training_datasets"],
-            ),
+        answer = self.engine.answer(
+            "get_training_datasets", models.PaginatedTrainingDatasetResponse, {}, None
         )
+        return cast("models.PaginatedTrainingDatasetResponse", answer)
 
     async def post_training_datasets(
         self,
@@ -3291,51 +11696,49 @@ class MockService(BaseService):
         schema_type: models.TrainingDatasetORMSchemaTypeEnum,
         file: UploadFile,
     ) -> models.TrainingDatasetResponse:
-        return cast(
-            "models.TrainingDatasetResponse",
-            _value(
-                models.TrainingDatasetResponse, MOCK_RESPONSES["post_training_datasets"]
-            ),
+        answer = self.engine.answer(
+            "post_training_datasets", models.TrainingDatasetResponse, {}, None
         )
+        return cast("models.TrainingDatasetResponse", answer)
 
     async def get_training_datasets_training_dataset_id(
         self,
         *,
         training_dataset_id: str,
     ) -> models.TrainingDatasetResponse:
-        return cast(
-            "models.TrainingDatasetResponse",
-            _value(
-                models.TrainingDatasetResponse,
-                MOCK_RESPONSES["get_training_datasets_training_dataset_id"],
-            ),
+        answer = self.engine.answer(
+            "get_training_datasets_training_dataset_id",
+            models.TrainingDatasetResponse,
+            {"training_dataset_id": training_dataset_id},
+            None,
         )
+        return cast("models.TrainingDatasetResponse", answer)
 
     async def delete_training_datasets_training_dataset_id(
         self,
         *,
         training_dataset_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_training_datasets_training_dataset_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_training_datasets_training_dataset_id",
+            models.DeleteResponse,
+            {"training_dataset_id": training_dataset_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def get_training_datasets_training_dataset_id_contents(
         self,
         *,
         training_dataset_id: str,
     ) -> list[models.TrainingDatasetGenerationItem]:
-        return cast(
-            "list[models.TrainingDatasetGenerationItem]",
-            _value(
-                list[models.TrainingDatasetGenerationItem],
-                MOCK_RESPONSES["get_training_datasets_training_dataset_id_contents"],
-            ),
+        answer = self.engine.answer(
+            "get_training_datasets_training_dataset_id_contents",
+            list[models.TrainingDatasetGenerationItem],
+            {"training_dataset_id": training_dataset_id},
+            None,
         )
+        return cast("list[models.TrainingDatasetGenerationItem]", answer)
 
     async def post_deployment_packages_account_id_install(
         self,
@@ -3343,13 +11746,13 @@ class MockService(BaseService):
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.InstallDeploymentPackageResponse:
-        return cast(
-            "models.InstallDeploymentPackageResponse",
-            _value(
-                models.InstallDeploymentPackageResponse,
-                MOCK_RESPONSES["post_deployment_packages_account_id_install"],
-            ),
+        answer = self.engine.answer(
+            "post_deployment_packages_account_id_install",
+            models.InstallDeploymentPackageResponse,
+            {"account_id": account_id},
+            body,
         )
+        return cast("models.InstallDeploymentPackageResponse", answer)
 
     async def post_deployment_packages_account_id_copy_to_control_plane_hook(
         self,
@@ -3357,15 +11760,13 @@ class MockService(BaseService):
         account_id: str,
         body: models.CopyDeploymentPackageToControlPlaneHookRequest,
     ) -> models.CopyDeploymentPackageToControlPlaneHookResponse:
-        return cast(
-            "models.CopyDeploymentPackageToControlPlaneHookResponse",
-            _value(
-                models.CopyDeploymentPackageToControlPlaneHookResponse,
-                MOCK_RESPONSES[
-                    "post_deployment_packages_account_id_copy_to_control_plane_hook"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_deployment_packages_account_id_copy_to_control_plane_hook",
+            models.CopyDeploymentPackageToControlPlaneHookResponse,
+            {"account_id": account_id},
+            body,
         )
+        return cast("models.CopyDeploymentPackageToControlPlaneHookResponse", answer)
 
     async def post_deployment_packages_account_id_install_async(
         self,
@@ -3373,13 +11774,13 @@ class MockService(BaseService):
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.DeploymentPackageJobResponse:
-        return cast(
-            "models.DeploymentPackageJobResponse",
-            _value(
-                models.DeploymentPackageJobResponse,
-                MOCK_RESPONSES["post_deployment_packages_account_id_install_async"],
-            ),
+        answer = self.engine.answer(
+            "post_deployment_packages_account_id_install_async",
+            models.DeploymentPackageJobResponse,
+            {"account_id": account_id},
+            body,
         )
+        return cast("models.DeploymentPackageJobResponse", answer)
 
     async def get_application_variants(
         self,
@@ -3390,13 +11791,13 @@ class MockService(BaseService):
         application_spec_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantResponse:
-        return cast(
-            "models.PaginatedApplicationVariantResponse",
-            _value(
-                models.PaginatedApplicationVariantResponse,
-                MOCK_RESPONSES["get_application_variants"],
-            ),
+        answer = self.engine.answer(
+            "get_application_variants",
+            models.PaginatedApplicationVariantResponse,
+            {},
+            None,
         )
+        return cast("models.PaginatedApplicationVariantResponse", answer)
 
     async def post_application_variants(
         self,
@@ -3404,39 +11805,36 @@ class MockService(BaseService):
         body: models.ApplicationVariantRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantResponse:
-        return cast(
-            "models.ApplicationVariantResponse",
-            _value(
-                models.ApplicationVariantResponse,
-                MOCK_RESPONSES["post_application_variants"],
-            ),
+        answer = self.engine.answer(
+            "post_application_variants", models.ApplicationVariantResponse, {}, body
         )
+        return cast("models.ApplicationVariantResponse", answer)
 
     async def get_application_variants_application_variant_id(
         self,
         *,
         application_variant_id: str,
     ) -> models.ApplicationVariantResponse:
-        return cast(
-            "models.ApplicationVariantResponse",
-            _value(
-                models.ApplicationVariantResponse,
-                MOCK_RESPONSES["get_application_variants_application_variant_id"],
-            ),
+        answer = self.engine.answer(
+            "get_application_variants_application_variant_id",
+            models.ApplicationVariantResponse,
+            {"application_variant_id": application_variant_id},
+            None,
         )
+        return cast("models.ApplicationVariantResponse", answer)
 
     async def delete_application_variants_application_variant_id(
         self,
         *,
         application_variant_id: str,
     ) -> models.DeleteResponse:
-        return cast(
-            "models.DeleteResponse",
-            _value(
-                models.DeleteResponse,
-                MOCK_RESPONSES["delete_application_variants_application_variant_id"],
-            ),
+        answer = self.engine.answer(
+            "delete_application_variants_application_variant_id",
+            models.DeleteResponse,
+            {"application_variant_id": application_variant_id},
+            None,
         )
+        return cast("models.DeleteResponse", answer)
 
     async def patch_application_variants_application_variant_id(
         self,
@@ -3444,13 +11842,13 @@ class MockService(BaseService):
         application_variant_id: str,
         body: models.PatchApplicationVariantRequest,
     ) -> models.ApplicationVariantResponse:
-        return cast(
-            "models.ApplicationVariantResponse",
-            _value(
-                models.ApplicationVariantResponse,
-                MOCK_RESPONSES["patch_application_variants_application_variant_id"],
-            ),
+        answer = self.engine.answer(
+            "patch_application_variants_application_variant_id",
+            models.ApplicationVariantResponse,
+            {"application_variant_id": application_variant_id},
+            body,
         )
+        return cast("models.ApplicationVariantResponse", answer)
 
     async def get_application_deployments(
         self,
@@ -3461,13 +11859,13 @@ class MockService(BaseService):
         application_variant_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationDeploymentResponse:
-        return cast(
-            "models.PaginatedApplicationDeploymentResponse",
-            _value(
-                models.PaginatedApplicationDeploymentResponse,
-                MOCK_RESPONSES["get_application_deployments"],
-            ),
+        answer = self.engine.answer(
+            "get_application_deployments",
+            models.PaginatedApplicationDeploymentResponse,
+            {},
+            None,
         )
+        return cast("models.PaginatedApplicationDeploymentResponse", answer)
 
     async def post_application_deployments(
         self,
@@ -3475,26 +11873,26 @@ class MockService(BaseService):
         body: models.ApplicationDeploymentRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationDeploymentResponse:
-        return cast(
-            "models.ApplicationDeploymentResponse",
-            _value(
-                models.ApplicationDeploymentResponse,
-                MOCK_RESPONSES["post_application_deployments"],
-            ),
+        answer = self.engine.answer(
+            "post_application_deployments",
+            models.ApplicationDeploymentResponse,
+            {},
+            body,
         )
+        return cast("models.ApplicationDeploymentResponse", answer)
 
     async def get_application_deployments_application_deployment_id(
         self,
         *,
         application_deployment_id: str,
     ) -> models.ApplicationDeploymentResponse:
-        return cast(
-            "models.ApplicationDeploymentResponse",
-            _value(
-                models.ApplicationDeploymentResponse,
-                MOCK_RESPONSES["get_application_deployments_application_deployment_id"],
-            ),
+        answer = self.engine.answer(
+            "get_application_deployments_application_deployment_id",
+            models.ApplicationDeploymentResponse,
+            {"application_deployment_id": application_deployment_id},
+            None,
         )
+        return cast("models.ApplicationDeploymentResponse", answer)
 
     async def patch_application_deployments_application_deployment_id(
         self,
@@ -3502,15 +11900,13 @@ class MockService(BaseService):
         application_deployment_id: str,
         body: models.PartialApplicationDeploymentRequest,
     ) -> models.ApplicationDeploymentResponse:
-        return cast(
-            "models.ApplicationDeploymentResponse",
-            _value(
-                models.ApplicationDeploymentResponse,
-                MOCK_RESPONSES[
-                    "patch_application_deployments_application_deployment_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_application_deployments_application_deployment_id",
+            models.ApplicationDeploymentResponse,
+            {"application_deployment_id": application_deployment_id},
+            body,
         )
+        return cast("models.ApplicationDeploymentResponse", answer)
 
     async def get_application_variant_reports(
         self,
@@ -3523,12 +11919,15 @@ class MockService(BaseService):
         application_variant_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantReportWithScoresResponseWithViews:
+        answer = self.engine.answer(
+            "get_application_variant_reports",
+            models.PaginatedApplicationVariantReportWithScoresResponseWithViews,
+            {},
+            None,
+        )
         return cast(
             "models.PaginatedApplicationVariantReportWithScoresResponseWithViews",
-            _value(
-                models.PaginatedApplicationVariantReportWithScoresResponseWithViews,
-                MOCK_RESPONSES["get_application_variant_reports"],
-            ),
+            answer,
         )
 
     async def post_application_variant_reports(
@@ -3537,13 +11936,13 @@ class MockService(BaseService):
         body: models.ApplicationVariantReportGenerationRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantReportWithScoresResponse:
-        return cast(
-            "models.ApplicationVariantReportWithScoresResponse",
-            _value(
-                models.ApplicationVariantReportWithScoresResponse,
-                MOCK_RESPONSES["post_application_variant_reports"],
-            ),
+        answer = self.engine.answer(
+            "post_application_variant_reports",
+            models.ApplicationVariantReportWithScoresResponse,
+            {},
+            body,
         )
+        return cast("models.ApplicationVariantReportWithScoresResponse", answer)
 
     async def get_application_variant_reports_application_variant_report_id(
         self,
@@ -3551,14 +11950,14 @@ class MockService(BaseService):
         application_variant_report_id: str,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
     ) -> models.ApplicationVariantReportWithScoresResponseWithViews:
+        answer = self.engine.answer(
+            "get_application_variant_reports_application_variant_report_id",
+            models.ApplicationVariantReportWithScoresResponseWithViews,
+            {"application_variant_report_id": application_variant_report_id},
+            None,
+        )
         return cast(
-            "models.ApplicationVariantReportWithScoresResponseWithViews",
-            _value(
-                models.ApplicationVariantReportWithScoresResponseWithViews,
-                MOCK_RESPONSES[
-                    "get_application_variant_reports_application_variant_report_id"
-                ],
-            ),
+            "models.ApplicationVariantReportWithScoresResponseWithViews", answer
         )
 
     async def get_application_test_case_outputs(
@@ -3574,12 +11973,14 @@ class MockService(BaseService):
         evaluation_dataset_version_num: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationTestCaseOutputResponseWithViews:
+        answer = self.engine.answer(
+            "get_application_test_case_outputs",
+            models.PaginatedApplicationTestCaseOutputResponseWithViews,
+            {},
+            None,
+        )
         return cast(
-            "models.PaginatedApplicationTestCaseOutputResponseWithViews",
-            _value(
-                models.PaginatedApplicationTestCaseOutputResponseWithViews,
-                MOCK_RESPONSES["get_application_test_case_outputs"],
-            ),
+            "models.PaginatedApplicationTestCaseOutputResponseWithViews", answer
         )
 
     async def post_application_test_case_outputs_batch(
@@ -3588,13 +11989,13 @@ class MockService(BaseService):
         body: list[models.ApplicationTestCaseOutputRequest],
         x_selected_account_id: str | None,
     ) -> list[models.ApplicationTestCaseOutputResponse]:
-        return cast(
-            "list[models.ApplicationTestCaseOutputResponse]",
-            _value(
-                list[models.ApplicationTestCaseOutputResponse],
-                MOCK_RESPONSES["post_application_test_case_outputs_batch"],
-            ),
+        answer = self.engine.answer(
+            "post_application_test_case_outputs_batch",
+            list[models.ApplicationTestCaseOutputResponse],
+            {},
+            body,
         )
+        return cast("list[models.ApplicationTestCaseOutputResponse]", answer)
 
     async def get_application_test_case_outputs_application_test_case_output_id(
         self,
@@ -3602,48 +12003,44 @@ class MockService(BaseService):
         application_test_case_output_id: str,
         view: list[models.ApplicationTestCaseOutputViewsOptions] | None,
     ) -> models.ApplicationTestCaseOutputResponseWithViews:
-        return cast(
-            "models.ApplicationTestCaseOutputResponseWithViews",
-            _value(
-                models.ApplicationTestCaseOutputResponseWithViews,
-                MOCK_RESPONSES[
-                    "get_application_test_case_outputs_application_test_case_output_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "get_application_test_case_outputs_application_test_case_output_id",
+            models.ApplicationTestCaseOutputResponseWithViews,
+            {"application_test_case_output_id": application_test_case_output_id},
+            None,
         )
+        return cast("models.ApplicationTestCaseOutputResponseWithViews", answer)
 
     async def post_application_with_variant(
         self,
         *,
         body: models.CreateApplicationWithVariantRequest,
     ) -> models.ApplicationVariantResponse:
-        return cast(
-            "models.ApplicationVariantResponse",
-            _value(
-                models.ApplicationVariantResponse,
-                MOCK_RESPONSES["post_application_with_variant"],
-            ),
+        answer = self.engine.answer(
+            "post_application_with_variant", models.ApplicationVariantResponse, {}, body
         )
+        return cast("models.ApplicationVariantResponse", answer)
 
     async def get_application_schemas(
         self,
         *,
         version: models.ApplicationSchemaVersion,
     ) -> dict[str, models.ApplicationNodeSchemaRegistryRecord]:
-        return cast(
-            "dict[str, models.ApplicationNodeSchemaRegistryRecord]",
-            _value(
-                dict[str, models.ApplicationNodeSchemaRegistryRecord],
-                MOCK_RESPONSES["get_application_schemas"],
-            ),
+        answer = self.engine.answer(
+            "get_application_schemas",
+            dict[str, models.ApplicationNodeSchemaRegistryRecord],
+            {},
+            None,
         )
+        return cast("dict[str, models.ApplicationNodeSchemaRegistryRecord]", answer)
 
     async def post_applications_process(
         self,
         *,
         body: models.TestApplicationProcessingRequest,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["post_applications_process"]))
+        answer = self.engine.answer("post_applications_process", Any, {}, body)
+        return cast("Any", answer)
 
     async def post_applications_application_variant_id_process(
         self,
@@ -3652,12 +12049,13 @@ class MockService(BaseService):
         body: models.ApplicationProcessingRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any, MOCK_RESPONSES["post_applications_application_variant_id_process"]
-            ),
+        answer = self.engine.answer(
+            "post_applications_application_variant_id_process",
+            Any,
+            {"application_variant_id": application_variant_id},
+            body,
         )
+        return cast("Any", answer)
 
     async def post_applications_application_variant_id_threads_thread_id_process(
         self,
@@ -3667,15 +12065,13 @@ class MockService(BaseService):
         body: models.ApplicationProcessingRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES[
-                    "post_applications_application_variant_id_threads_thread_id_process"
-                ],
-            ),
+        answer = self.engine.answer(
+            "post_applications_application_variant_id_threads_thread_id_process",
+            Any,
+            {"application_variant_id": application_variant_id, "thread_id": thread_id},
+            body,
         )
+        return cast("Any", answer)
 
     async def post_applications_validate(
         self,
@@ -3683,7 +12079,8 @@ class MockService(BaseService):
         body: models.ApplicationValidationRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["post_applications_validate"]))
+        answer = self.engine.answer("post_applications_validate", Any, {}, body)
+        return cast("Any", answer)
 
     async def get_applications_application_variant_id_threads(
         self,
@@ -3691,13 +12088,13 @@ class MockService(BaseService):
         application_variant_id: str,
         x_selected_account_id: str | None,
     ) -> list[models.ChatThreadResponse]:
-        return cast(
-            "list[models.ChatThreadResponse]",
-            _value(
-                list[models.ChatThreadResponse],
-                MOCK_RESPONSES["get_applications_application_variant_id_threads"],
-            ),
+        answer = self.engine.answer(
+            "get_applications_application_variant_id_threads",
+            list[models.ChatThreadResponse],
+            {"application_variant_id": application_variant_id},
+            None,
         )
+        return cast("list[models.ChatThreadResponse]", answer)
 
     async def post_applications_application_variant_id_threads(
         self,
@@ -3706,13 +12103,13 @@ class MockService(BaseService):
         body: models.ChatThreadRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
-        return cast(
-            "models.ChatThreadResponse",
-            _value(
-                models.ChatThreadResponse,
-                MOCK_RESPONSES["post_applications_application_variant_id_threads"],
-            ),
+        answer = self.engine.answer(
+            "post_applications_application_variant_id_threads",
+            models.ChatThreadResponse,
+            {"application_variant_id": application_variant_id},
+            body,
         )
+        return cast("models.ChatThreadResponse", answer)
 
     async def post_applications_upload_files(
         self,
@@ -3721,13 +12118,13 @@ class MockService(BaseService):
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> list[models.ApplicationFileResponse]:
-        return cast(
-            "list[models.ApplicationFileResponse]",
-            _value(
-                list[models.ApplicationFileResponse],
-                MOCK_RESPONSES["post_applications_upload_files"],
-            ),
+        answer = self.engine.answer(
+            "post_applications_upload_files",
+            list[models.ApplicationFileResponse],
+            {},
+            None,
         )
+        return cast("list[models.ApplicationFileResponse]", answer)
 
     async def get_threads_thread_id_messages(
         self,
@@ -3736,13 +12133,13 @@ class MockService(BaseService):
         fetch_by_account: bool,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadHistory:
-        return cast(
-            "models.ChatThreadHistory",
-            _value(
-                models.ChatThreadHistory,
-                MOCK_RESPONSES["get_threads_thread_id_messages"],
-            ),
+        answer = self.engine.answer(
+            "get_threads_thread_id_messages",
+            models.ChatThreadHistory,
+            {"thread_id": thread_id},
+            None,
         )
+        return cast("models.ChatThreadHistory", answer)
 
     async def delete_threads_thread_id(
         self,
@@ -3750,7 +12147,10 @@ class MockService(BaseService):
         thread_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast("Any", _value(Any, MOCK_RESPONSES["delete_threads_thread_id"]))
+        answer = self.engine.answer(
+            "delete_threads_thread_id", Any, {"thread_id": thread_id}, None
+        )
+        return cast("Any", answer)
 
     async def patch_threads_thread_id(
         self,
@@ -3759,12 +12159,13 @@ class MockService(BaseService):
         body: models.UpdateChatThreadRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
-        return cast(
-            "models.ChatThreadResponse",
-            _value(
-                models.ChatThreadResponse, MOCK_RESPONSES["patch_threads_thread_id"]
-            ),
+        answer = self.engine.answer(
+            "patch_threads_thread_id",
+            models.ChatThreadResponse,
+            {"thread_id": thread_id},
+            body,
         )
+        return cast("models.ChatThreadResponse", answer)
 
     async def patch_threads_thread_id_messages_application_interaction_id(
         self,
@@ -3775,15 +12176,16 @@ class MockService(BaseService):
         fetch_by_account: bool,
         x_selected_account_id: str | None,
     ) -> models.ApplicationInteractionResponse:
-        return cast(
-            "models.ApplicationInteractionResponse",
-            _value(
-                models.ApplicationInteractionResponse,
-                MOCK_RESPONSES[
-                    "patch_threads_thread_id_messages_application_interaction_id"
-                ],
-            ),
+        answer = self.engine.answer(
+            "patch_threads_thread_id_messages_application_interaction_id",
+            models.ApplicationInteractionResponse,
+            {
+                "thread_id": thread_id,
+                "application_interaction_id": application_interaction_id,
+            },
+            body,
         )
+        return cast("models.ApplicationInteractionResponse", answer)
 
     async def put_threads_thread_id_messages_application_interaction_id_feedback(
         self,
@@ -3793,15 +12195,16 @@ class MockService(BaseService):
         body: models.ChatThreadFeedbackRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadFeedbackResponse:
-        return cast(
-            "models.ChatThreadFeedbackResponse",
-            _value(
-                models.ChatThreadFeedbackResponse,
-                MOCK_RESPONSES[
-                    "put_threads_thread_id_messages_application_interaction_id_feedback"
-                ],
-            ),
+        answer = self.engine.answer(
+            "put_threads_thread_id_messages_application_interaction_id_feedback",
+            models.ChatThreadFeedbackResponse,
+            {
+                "thread_id": thread_id,
+                "application_interaction_id": application_interaction_id,
+            },
+            body,
         )
+        return cast("models.ChatThreadFeedbackResponse", answer)
 
     async def delete_threads_thread_id_messages_application_interaction_id_feedback(
         self,
@@ -3810,15 +12213,16 @@ class MockService(BaseService):
         application_interaction_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        return cast(
-            "Any",
-            _value(
-                Any,
-                MOCK_RESPONSES[
-                    "delete_threads_thread_id_messages_application_interaction_id_feedback"
-                ],
-            ),
+        answer = self.engine.answer(
+            "delete_threads_thread_id_messages_application_interaction_id_feedback",
+            Any,
+            {
+                "thread_id": thread_id,
+                "application_interaction_id": application_interaction_id,
+            },
+            None,
         )
+        return cast("Any", answer)
 
     async def post(
         self,
@@ -3826,10 +12230,8 @@ class MockService(BaseService):
         body: models.InteractionRequest,
         x_selected_account_id: str | None,
     ) -> models.InteractionEntity:
-        return cast(
-            "models.InteractionEntity",
-            _value(models.InteractionEntity, MOCK_RESPONSES["post"]),
-        )
+        answer = self.engine.answer("post", models.InteractionEntity, {}, body)
+        return cast("models.InteractionEntity", answer)
 
     async def get_dashboards_dashboard_id(
         self,
@@ -3837,10 +12239,13 @@ class MockService(BaseService):
         application_spec_id: str,
         dashboard_id: models.DashboardID,
     ) -> models.Dashboard:
-        return cast(
-            "models.Dashboard",
-            _value(models.Dashboard, MOCK_RESPONSES["get_dashboards_dashboard_id"]),
+        answer = self.engine.answer(
+            "get_dashboards_dashboard_id",
+            models.Dashboard,
+            {"application_spec_id": application_spec_id, "dashboard_id": dashboard_id},
+            None,
         )
+        return cast("models.Dashboard", answer)
 
     async def get_metrics_scalar_metric_id(
         self,
@@ -3853,10 +12258,13 @@ class MockService(BaseService):
         to_ts: int,
         x_selected_account_id: str | None,
     ) -> models.ScalarData:
-        return cast(
-            "models.ScalarData",
-            _value(models.ScalarData, MOCK_RESPONSES["get_metrics_scalar_metric_id"]),
+        answer = self.engine.answer(
+            "get_metrics_scalar_metric_id",
+            models.ScalarData,
+            {"application_spec_id": application_spec_id, "metric_id": metric_id},
+            None,
         )
+        return cast("models.ScalarData", answer)
 
     async def get_metrics_timeseries_metric_id(
         self,
@@ -3869,13 +12277,13 @@ class MockService(BaseService):
         to_ts: int,
         x_selected_account_id: str | None,
     ) -> models.TimeseriesData:
-        return cast(
-            "models.TimeseriesData",
-            _value(
-                models.TimeseriesData,
-                MOCK_RESPONSES["get_metrics_timeseries_metric_id"],
-            ),
+        answer = self.engine.answer(
+            "get_metrics_timeseries_metric_id",
+            models.TimeseriesData,
+            {"application_spec_id": application_spec_id, "metric_id": metric_id},
+            None,
         )
+        return cast("models.TimeseriesData", answer)
 
     async def get_themes(
         self,
@@ -3886,10 +12294,10 @@ class MockService(BaseService):
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedThemeResponse:
-        return cast(
-            "models.PaginatedThemeResponse",
-            _value(models.PaginatedThemeResponse, MOCK_RESPONSES["get_themes"]),
+        answer = self.engine.answer(
+            "get_themes", models.PaginatedThemeResponse, {}, None
         )
+        return cast("models.PaginatedThemeResponse", answer)
 
     async def post_themes(
         self,
@@ -3897,17 +12305,15 @@ class MockService(BaseService):
         body: models.ThemeRequest,
         x_selected_account_id: str | None,
     ) -> models.ThemeResponse:
-        return cast(
-            "models.ThemeResponse",
-            _value(models.ThemeResponse, MOCK_RESPONSES["post_themes"]),
-        )
+        answer = self.engine.answer("post_themes", models.ThemeResponse, {}, body)
+        return cast("models.ThemeResponse", answer)
 
     async def get_themes_theme_id(
         self,
         *,
         theme_id: str,
     ) -> models.ThemeResponse:
-        return cast(
-            "models.ThemeResponse",
-            _value(models.ThemeResponse, MOCK_RESPONSES["get_themes_theme_id"]),
+        answer = self.engine.answer(
+            "get_themes_theme_id", models.ThemeResponse, {"theme_id": theme_id}, None
         )
+        return cast("models.ThemeResponse", answer)

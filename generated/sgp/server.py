@@ -327,7 +327,9 @@ class Service(Protocol):
         self,
         *,
         body: models.CreateCompletionRequest,
-    ) -> models.CreateCompletionResponse:
+    ) -> (
+        models.CreateCompletionResponse | AsyncIterator[models.CreateCompletionResponse]
+    ):
         """Create Completion"""
         ...
 
@@ -377,7 +379,7 @@ class Service(Protocol):
         model_deployment_id: str,
         body: models.CompletionRequestV2,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         """Generate completion"""
         ...
 
@@ -387,7 +389,7 @@ class Service(Protocol):
         model_deployment_id: str,
         body: models.ChatCompletionRequest,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         """Generate chat completion"""
         ...
 
@@ -1918,7 +1920,8 @@ class BaseService:
     """Every operation answers 501 Not Implemented; subclass and override what you serve.
 
     Streaming operations are async generators: ``yield`` the chunks, each sent as one
-    server-sent event; ``data: [DONE]`` follows the last one.
+    server-sent event; the operation's end event (``data: [DONE]``), if it has one,
+    follows the last.
     """
 
     async def get_knowledge_bases(
@@ -2118,7 +2121,9 @@ class BaseService:
         self,
         *,
         body: models.CreateCompletionRequest,
-    ) -> models.CreateCompletionResponse:
+    ) -> (
+        models.CreateCompletionResponse | AsyncIterator[models.CreateCompletionResponse]
+    ):
         raise NotImplementedError("post_v2_completions")
 
     async def post_v2_chat_completions(
@@ -2165,7 +2170,7 @@ class BaseService:
         model_deployment_id: str,
         body: models.CompletionRequestV2,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         raise NotImplementedError("post_models_model_deployment_id_completions")
 
     async def post_v4_models_model_deployment_id_chat_completions(
@@ -2174,7 +2179,7 @@ class BaseService:
         model_deployment_id: str,
         body: models.ChatCompletionRequest,
         x_selected_account_id: str | None,
-    ) -> models.CompletionResponse:
+    ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         raise NotImplementedError("post_v4_models_model_deployment_id_chat_completions")
 
     async def get_models_model_instance_id_deployments(
@@ -3634,19 +3639,23 @@ class BaseService:
         raise NotImplementedError("get_themes_theme_id")
 
 
-async def _sse(chunks: AsyncIterator[Any]) -> AsyncIterator[bytes]:
-    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``."""
+async def _sse(
+    chunks: AsyncIterator[Any], terminator: str | None
+) -> AsyncIterator[bytes]:
+    """Server-sent events: one ``data:`` line per chunk, then ``data: <terminator>``
+    (none when ``terminator`` is None)."""
     async for chunk in chunks:
         if isinstance(chunk, BaseModel):
             data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
         else:
             data = json.dumps(chunk)
         yield f"data: {data}\n\n".encode()
-    yield b"data: [DONE]\n\n"
+    if terminator is not None:
+        yield f"data: {terminator}\n\n".encode()
 
 
-def _stream(chunks: AsyncIterator[Any]) -> StreamingResponse:
-    return StreamingResponse(_sse(chunks), media_type="text/event-stream")
+def _stream(chunks: AsyncIterator[Any], terminator: str | None) -> StreamingResponse:
+    return StreamingResponse(_sse(chunks, terminator), media_type="text/event-stream")
 
 
 class _NonFiniteNumber(ValueError):
@@ -4402,17 +4411,40 @@ def create_router(service: Service) -> APIRouter:
         status_code=200,
         response_description="Successful Response",
         responses={
+            200: {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["data"],
+                            "properties": {
+                                "data": {
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": "#/components/schemas/CreateCompletionResponse"
+                                    },
+                                    "description": "A JSON chunk.",
+                                }
+                            },
+                        }
+                    }
+                },
+            },
             422: {
                 "model": models.HTTPValidationError,
                 "description": "Validation Error",
             },
         },
+        openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
     async def post_v2_completions(
         body: Annotated[models.CreateCompletionRequest, Body()],
     ) -> Any:
         result = await service.post_v2_completions(body=body)
+        if isinstance(result, AsyncIterator):
+            return _stream(result, None)
         return result
 
     @router.post(
@@ -4434,17 +4466,12 @@ def create_router(service: Service) -> APIRouter:
                             "required": ["data"],
                             "properties": {
                                 "data": {
-                                    "anyOf": [
-                                        {
-                                            "type": "string",
-                                            "contentMediaType": "application/json",
-                                            "contentSchema": {
-                                                "$ref": "#/components/schemas/CreateChatCompletionResponse"
-                                            },
-                                        },
-                                        {"const": "[DONE]"},
-                                    ],
-                                    "description": "A JSON chunk; the last event's data is [DONE].",
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": "#/components/schemas/CreateChatCompletionResponse"
+                                    },
+                                    "description": "A JSON chunk.",
                                 }
                             },
                         }
@@ -4464,7 +4491,7 @@ def create_router(service: Service) -> APIRouter:
     ) -> Any:
         result = await service.post_v2_chat_completions(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result)
+            return _stream(result, None)
         return result
 
     @router.post(
@@ -4563,11 +4590,32 @@ def create_router(service: Service) -> APIRouter:
         status_code=200,
         response_description="Successful Response",
         responses={
+            200: {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["data"],
+                            "properties": {
+                                "data": {
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": "#/components/schemas/CompletionResponse"
+                                    },
+                                    "description": "A JSON chunk.",
+                                }
+                            },
+                        }
+                    }
+                },
+            },
             422: {
                 "model": models.HTTPValidationError,
                 "description": "Validation Error",
             },
         },
+        openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
     async def post_models_model_deployment_id_completions(
@@ -4582,6 +4630,8 @@ def create_router(service: Service) -> APIRouter:
             body=body,
             x_selected_account_id=x_selected_account_id,
         )
+        if isinstance(result, AsyncIterator):
+            return _stream(result, None)
         return result
 
     @router.post(
@@ -4595,11 +4645,32 @@ def create_router(service: Service) -> APIRouter:
         status_code=200,
         response_description="Successful Response",
         responses={
+            200: {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["data"],
+                            "properties": {
+                                "data": {
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": "#/components/schemas/CompletionResponse"
+                                    },
+                                    "description": "A JSON chunk.",
+                                }
+                            },
+                        }
+                    }
+                },
+            },
             422: {
                 "model": models.HTTPValidationError,
                 "description": "Validation Error",
             },
         },
+        openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
     async def post_v4_models_model_deployment_id_chat_completions(
@@ -4614,6 +4685,8 @@ def create_router(service: Service) -> APIRouter:
             body=body,
             x_selected_account_id=x_selected_account_id,
         )
+        if isinstance(result, AsyncIterator):
+            return _stream(result, None)
         return result
 
     @router.get(
@@ -9968,18 +10041,35 @@ def create_app(service: Service, **kwargs: Any) -> FastAPI:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m sgp.server [--host H] [--port P]``: run the mock service."""
+    """``python -m sgp.server [--host H] [--port P] [--stateful]
+    [--latency MS] [--error-rate P]``: run the mock service."""
     import argparse
 
     import uvicorn
 
-    from .mock import MockService
+    from .mock import MockOptions, create_mock_app
 
     parser = argparse.ArgumentParser(description=f"Mock {API_TITLE} server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--stateful", action="store_true", help="keep created resources"
+    )
+    parser.add_argument("--latency", type=float, default=0, help="added delay (ms)")
+    parser.add_argument(
+        "--error-rate", type=float, default=0, help="share of injected errors"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the injected errors"
+    )
     args = parser.parse_args(argv)
-    uvicorn.run(create_app(MockService()), host=args.host, port=args.port)
+    options = MockOptions(
+        seed=args.seed,
+        stateful=args.stateful,
+        latency_ms=args.latency,
+        error_rate=args.error_rate,
+    )
+    uvicorn.run(create_mock_app(options), host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

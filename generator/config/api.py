@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from generator.config.mock import MockTable
 from generator.config.tables import ClientTable, ServerTable, StreamTable, read_tables
 from generator.errors import ApismithError
 
@@ -35,7 +36,7 @@ API_KEYS = {
     "meta",
     "ref_root",
 }
-TABLES = ("passes", "client", "server", "streaming", "uploads")
+TABLES = ("passes", "client", "server", "streaming", "uploads", "mock")
 TOP_KEYS = {"api", *TABLES}
 # the options a package records: everything that shapes its bytes, no machine paths
 OPTION_KEYS = (
@@ -50,6 +51,7 @@ OPTION_KEYS = (
     "server",
     "streaming",
     "uploads",
+    "mock",
 )
 
 
@@ -72,6 +74,7 @@ class ApiConfig:
     server: ServerTable = ServerTable()
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # operation -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # operation -> fields
+    mock: MockTable = MockTable()
     deprecations: tuple[str, ...] = ()  # a line for each old spelling the config used
     outputs: tuple[str, ...] = OUTPUTS
     templates: Path | None = None
@@ -103,6 +106,7 @@ class ApiConfig:
             "server": self.server.recorded(),
             "streaming": {key: entry.recorded() for key, entry in self.streaming.items()},
             "uploads": {key: list(names) for key, names in self.uploads.items()},
+            **({"mock": self.mock.recorded()} if self.mock.recorded() else {}),
         }
 
 
@@ -223,6 +227,7 @@ def build_config(
         server=tables.server,
         streaming=tables.streaming,
         uploads=tables.uploads,
+        mock=tables.mock,
         deprecations=tables.deprecations,
         outputs=tuple(o for o in OUTPUTS if o in outputs),
         templates=templates,

@@ -17,6 +17,8 @@ IR once, later (:func:`generator.config.settings.bind_settings`)::
     chunk = "CompletionStreamV1Response"   # the model of each `data:` event
     flag = "stream"                         # optional: body field that switches streaming on
     response = "CreateChatCompletionResponse"  # optional (with flag): the non-streamed return
+    terminator = "none"          # optional: "[DONE]" (the default) ends the stream with
+                                 # `data: [DONE]`; "none" sends no end event
 
     [uploads]                    # multipart fields that are files (besides format: binary),
     upload_file_v1_files_post = ["file"]    # for the client and the server alike
@@ -34,10 +36,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.config.mock import MockTable, read_mock
 from generator.errors import ApismithError
 
 CLIENT_KEYS = {"name", "env_prefix", "methods", "uploads", "auth"}
-STREAM_KEYS = {"chunk", "flag", "response"}
+STREAM_KEYS = {"chunk", "flag", "response", "terminator"}
+TERMINATORS = ("[DONE]", "none")
 SERVER_KEYS = {"upload_fields"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
@@ -95,6 +99,7 @@ class StreamTable:
     chunk: str
     flag: str | None = None
     response: str | None = None
+    terminator: str = "[DONE]"  # the data of the stream's last event; "none": no such event
 
     def recorded(self) -> dict[str, str]:
         out = {"chunk": self.chunk}
@@ -102,6 +107,8 @@ class StreamTable:
             out["flag"] = self.flag
         if self.response is not None:
             out["response"] = self.response
+        if self.terminator != "[DONE]":
+            out["terminator"] = self.terminator
         return out
 
 
@@ -121,6 +128,7 @@ class Tables:
     server: ServerTable = ServerTable()
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # operation -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # operation -> fields
+    mock: MockTable = MockTable()
     deprecations: tuple[str, ...] = ()  # one line each, for the old spellings read
 
     def recorded(self) -> dict[str, Any]:
@@ -130,6 +138,7 @@ class Tables:
             "server": self.server.recorded(),
             "streaming": {key: s.recorded() for key, s in self.streaming.items()},
             "uploads": {key: list(names) for key, names in self.uploads.items()},
+            **({"mock": self.mock.recorded()} if self.mock.recorded() else {}),
         }
 
 
@@ -200,14 +209,22 @@ class _Reader:
             spec = self.table(spec, section)
             if sorted(set(spec) - STREAM_KEYS) or "chunk" not in spec:
                 raise self.fail(
-                    f"{section}: needs chunk (and optional flag, response); got {sorted(spec)}"
+                    f"{section}: needs chunk (and optional flag, response, terminator);"
+                    f" got {sorted(spec)}"
                 )
             for name in sorted(spec):
                 if not isinstance(spec[name], str):
                     raise self.fail(f"{section}: {name} must be a string, got {spec[name]!r}")
             if "response" in spec and "flag" not in spec:
                 raise self.fail(f"{section}: response needs flag")
-            streaming[key] = StreamTable(spec["chunk"], spec.get("flag"), spec.get("response"))
+            terminator = spec.get("terminator", "[DONE]")
+            if terminator not in TERMINATORS:
+                raise self.fail(
+                    f"{section}: terminator must be one of {list(TERMINATORS)}, got {terminator!r}"
+                )
+            streaming[key] = StreamTable(
+                spec["chunk"], spec.get("flag"), spec.get("response"), terminator
+            )
         return streaming
 
     def uploads(self, value: object, section: str = "[uploads]") -> dict[str, tuple[str, ...]]:
@@ -248,5 +265,6 @@ def read_tables(where: str, options: Mapping[str, Any]) -> Tables:
         server=server,
         streaming=read.streaming(options.get("streaming") or {}),
         uploads={**client_uploads, **uploads},
+        mock=read_mock(options.get("mock") or {}, where),
         deprecations=tuple(deprecations),
     )

@@ -307,6 +307,7 @@ class _Builder:
             return Model(name, "alias", root=self.types.read(schema))
         description = _text(schema.get("description"))
         deprecated = schema.get("deprecated") is True
+        examples = _schema_examples(schema)
         composed = self._composed(schema, [])
         if composed is not None or _is_object(schema):
             props, required = composed if composed is not None else _own_fields(schema)
@@ -315,7 +316,9 @@ class _Builder:
                 self.field(wire, prop, wire in required, python_names[wire][0])
                 for wire, prop in props.items()
             )
-            return Model(name, "object", description, fields, deprecated=deprecated)
+            return Model(
+                name, "object", description, fields, deprecated=deprecated, examples=examples
+            )
         root = self.types.read(schema)
         discriminator = self.types.discriminator(schema) or root.discriminator
         if root.kind == "literal" and "const" not in schema:
@@ -326,6 +329,7 @@ class _Builder:
                 enum_values=root.literals,
                 root=root,
                 deprecated=deprecated,
+                examples=examples,
             )
         return Model(
             name,
@@ -334,6 +338,7 @@ class _Builder:
             root=root,
             discriminator=discriminator,
             deprecated=deprecated,
+            examples=examples,
         )
 
     def _composed(
@@ -387,7 +392,16 @@ class _Builder:
             deprecated=prop.get("deprecated") is True,
             read_only=prop.get("readOnly") is True,
             write_only=prop.get("writeOnly") is True,
+            examples=_schema_examples(prop),
         )
+
+
+def _schema_examples(schema: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A schema's own examples: its ``examples`` list (OpenAPI 3.1), else its ``example``."""
+    listed = schema.get("examples")
+    if isinstance(listed, list) and listed:
+        return tuple(own(e) for e in listed)
+    return (own(schema["example"]),) if "example" in schema else ()
 
 
 def _own_fields(schema: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:

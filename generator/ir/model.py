@@ -132,6 +132,7 @@ class Field:
     deprecated: bool = False
     read_only: bool = False
     write_only: bool = False
+    examples: tuple[Any, ...] = ()  # the property's ``examples`` (a list), else ``example``
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class Model:
     discriminator: Discriminator | None = None
     deprecated: bool = False
     extra: Literal["allow"] = "allow"
+    examples: tuple[Any, ...] = ()  # the schema's ``examples`` (a list), else ``example``
 
 
 @dataclass(frozen=True)

@@ -223,6 +223,8 @@ class TypeReader:
                 constraints=constraints,
             )
         members = [s for s in prefix if s is not False]
+        if tail is False and "maxItems" not in constraints:  # no items past the prefix
+            constraints = {**constraints, "maxItems": len(prefix)}
         if tail is None or tail is True:
             members.append({})
         elif tail is not False:

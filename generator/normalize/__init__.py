@@ -34,6 +34,7 @@ from generator.normalize import (
     nullable,
     patterns,
     security,
+    streams,
     text,
     tuples,
     upgrade,
@@ -64,6 +65,7 @@ PASSES: tuple[Pass, ...] = (
     Pass(inline_objects.NAME, inline_objects.run, "inline object properties named"),
     Pass(form_bodies.NAME, form_bodies.run, "inline form request bodies named"),
     Pass(text.NAME, text.run, "descriptions dedented, titles that restate a name dropped"),
+    Pass(streams.NAME, streams.run, "streaming responses ([streaming]) documented as SSE"),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 # Always on, after the passes above: not in PASS_NAMES, so a config cannot switch them off.

@@ -116,6 +116,9 @@ def test_chat_completions_json_and_sse() -> None:
 
 
 def test_always_streaming_operation() -> None:
+    _server, _mock = server_modules("llm_engine")
+    from llm_engine import models  # type: ignore[import-not-found]
+
     client = client_of("llm_engine")
     answer = client.post(
         "/v1/llm/completions-stream",
@@ -123,7 +126,13 @@ def test_always_streaming_operation() -> None:
         json={"prompt": "hi", "max_new_tokens": 1, "temperature": 0.5},
         headers=AUTH_HEADERS["llm_engine"],
     )
-    assert answer.status_code == 200 and answer.text.endswith("data: [DONE]\n\n")
+    # LLM Engine's v1 stream has no terminator (terminator = "none" in its config)
+    assert answer.status_code == 200, answer.text
+    events = [line[6:] for line in answer.text.splitlines() if line.startswith("data: ")]
+    assert len(events) == 3 and "[DONE]" not in answer.text
+    chunks = [models.CompletionStreamV1Response.model_validate_json(e) for e in events]
+    assert all(c.output is not None and c.output.text for c in chunks)
+    assert len(set(events)) == 3  # distinct chunks
 
 
 @pytest.mark.parametrize(
@@ -250,4 +259,4 @@ def test_render_server_files() -> None:
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
     files, _ = render_server(api, config, bind_settings(config, api), "# header", None)
-    assert sorted(files) == ["mock.py", "server.py"]
+    assert sorted(files) == ["_mock_engine.py", "mock.py", "server.py"]

@@ -28,7 +28,7 @@ class Examples(Synthesizer):
     def __init__(self, api: Api, depth: int = 3) -> None:
         super().__init__(api)
         self.depth = depth
-        self._full: dict[tuple[str, int], Any] = {}
+        self._filled: dict[tuple[str, int], Any] = {}
 
     def _model(self, name: str) -> Any:
         # the depth counts objects only: an alias (such as a hoisted array item naming a
@@ -38,7 +38,7 @@ class Examples(Synthesizer):
         )
         if level >= self.depth:
             return super()._model(name)  # minimal below the depth limit
-        return self._memo(name, (name, level), self._full, self._build_full)
+        return self._memo(name, (name, level), self._filled, self._build_full)
 
     def value(self, t: TypeRef) -> Any:
         if t.kind == "union" and t.discriminator is not None:

@@ -14,7 +14,8 @@ DCG does the model rendering. Its options are fixed here, in one place
 Before DCG, :func:`dcg_input` reshapes a construct DCG renders poorly (array items it would
 give numbered names are named earlier, by the ``array_items`` normalize pass, so the IR
 knows them too); after it, :mod:`generator.render.models.fixups` rewrites its output
-where it falls short.
+where it falls short, and :mod:`generator.render.models.tags` lets a tagged union take an
+input without the tag when a member defaults it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from generator.errors import ApismithError
 from generator.render.models.fixups import fix_up
+from generator.render.models.tags import accept_missing_tags
 
 DCG_OPTIONS: dict[str, Any] = {
     "output_model_type": "pydantic_v2.BaseModel",
@@ -203,4 +205,4 @@ def render_models(spec: Mapping[str, Any], header: str) -> str:
         # DCG refuses a spec without schemas; the package still has a (empty) models module
         doc = '"""This API declares no schemas."""'
         return f"{header}\n\n{doc}\n\nfrom __future__ import annotations\n"
-    return fix_up(run_dcg(spec, header))
+    return accept_missing_tags(fix_up(run_dcg(spec, header)))

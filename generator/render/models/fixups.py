@@ -206,13 +206,20 @@ def _may_need_fix(chunk: str) -> bool:
     )
 
 
-def fix_up(source: str) -> str:
-    """Both rewrites over a whole module."""
-    classes, _aliases = defined_names(source)
+def statements(source: str) -> list[str]:
+    """``source`` cut before each line that starts a top-level statement (a cut can fall
+    inside a multi-line string: parsing that piece fails, and the caller parses it whole)."""
     starts = [m.start() for m in _STATEMENT_START.finditer(source)] + [len(source)]
     chunks = [source[a:b] for a, b in zip(starts, starts[1:]) if b > a]
     if "".join(chunks) != source:  # pragma: no cover - leading indentation: parse it whole
         chunks = [source]
+    return chunks
+
+
+def fix_up(source: str) -> str:
+    """The rewrites over a whole module."""
+    classes, _aliases = defined_names(source)
+    chunks = statements(source)
     out: list[str] = []
     for chunk in chunks:
         if not _may_need_fix(chunk):

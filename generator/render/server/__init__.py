@@ -1,5 +1,7 @@
 """Render the generated FastAPI server: ``server.py`` (service protocol, base service,
-security, ``create_router``, ``create_app``) and ``mock.py`` (a schema-valid mock service).
+security, ``create_router``, ``create_app``), ``mock.py`` (a schema-valid mock service) and
+``_mock_engine.py`` (the mock's runtime: stateful mode and fault injection, copied as is
+from ``templates/server/_mock_engine.py``).
 
 APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
 in :mod:`generator.render.server.context` (routes in :mod:`.routes`, security in
@@ -11,8 +13,10 @@ from __future__ import annotations
 from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
-from generator.render.server.context import build_context
-from generator.render.templates import render
+from generator.render.server.context import build_context, mock_data
+from generator.render.templates import builtin_templates, render
+
+__all__ = ["mock_data", "render_server"]
 
 
 def render_server(
@@ -24,8 +28,10 @@ def render_server(
         return {}, ()
     ctx = build_context(api, config, settings)
     context: dict[str, object] = {"header": header, "ctx": ctx}
+    engine = (builtin_templates() / "server" / "_mock_engine.py").read_text(encoding="utf-8")
     files = {
         "server.py": render("server/server.py.jinja", context, templates),
         "mock.py": render("server/mock.py.jinja", context, templates),
+        "_mock_engine.py": f"{header}\n{engine}",
     }
     return files, ctx.diagnostics

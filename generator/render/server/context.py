@@ -15,7 +15,8 @@ from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api, TypeRef
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
-from generator.render.examples import Synthesizer
+from generator.render.examples import MockError, Synthesizer
+from generator.render.server.resources import mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
 
@@ -53,8 +54,10 @@ class ServerContext:
     security_names: str  # what ``from fastapi.security import`` lists ("": nothing)
     defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
     mock_responses: list[tuple[str, Any]]  # (operation, JSON body) the mock answers
-    mock_chunks: list[tuple[str, Any]]  # (operation, JSON chunk) a mock stream repeats
+    mock_chunks: list[tuple[str, list[Any]]]  # (operation, JSON chunks) a mock stream sends
     mock_gaps: list[tuple[str, str]]  # (operation, the 501's detail) where it cannot answer
+    mock_roles: list[tuple[str, list[tuple[str, Any]]]]  # (operation, Role keyword arguments)
+    mock_faults: list[tuple[str, list[tuple[int, Any, bool]]]]  # (operation, error answers)
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -79,12 +82,40 @@ class ServerContext:
         )
 
 
-def _mock_tables(routes: list[Route]) -> dict[str, Any]:
-    """The mock's answers, stream chunks and gaps (operations it cannot answer: 501)."""
+def _fault_body(synth: Synthesizer, status: int, t: TypeRef | None) -> Any:
+    """The body of an injected error: an instance of its documented schema, else a detail."""
+    if t is not None:
+        try:
+            return synth.value(t)
+        except MockError:
+            pass
+    return {"detail": f"injected fault: HTTP {status}"}
+
+
+def _mock_tables(
+    api: Api, config: ApiConfig, routes: list[Route], synth: Synthesizer
+) -> dict[str, Any]:
+    """The mock's answers, stream chunks, stateful roles, faults and gaps (operations it
+    cannot answer: 501)."""
     answered = [r for r in routes if r.mock_gap is None]
+    roles = mock_roles(api, config.mock.resources, where=_where(config))
+    ops = {op.python_name: op for op in api.operations}
     return {
         "mock_responses": [(r.name, r.mock_value) for r in answered if r.response_model != "None"],
-        "mock_chunks": [(r.name, r.mock_chunk) for r in answered if r.stream],
+        "mock_chunks": [(r.name, r.mock_chunks) for r in answered if r.stream],
+        "mock_roles": [
+            (r.name, sorted(roles[r.name].items())) for r in answered if r.name in roles
+        ],
+        "mock_faults": [
+            (
+                r.name,
+                [
+                    (status, _fault_body(synth, status, t), retry_after)
+                    for status, t, retry_after in mock_faults(ops[r.name])
+                ],
+            )
+            for r in answered
+        ],
         "mock_gaps": [
             (r.name, f"{r.name} (the mock cannot build its response: {r.mock_gap})")
             for r in routes
@@ -93,9 +124,25 @@ def _mock_tables(routes: list[Route]) -> dict[str, Any]:
     }
 
 
-def build_context(api: Api, config: ApiConfig, settings: ApiSettings) -> ServerContext:
-    """The server templates' context; streaming and uploads come from ``settings``."""
-    synth = Synthesizer(api)
+def _where(config: ApiConfig) -> str | None:
+    return config.config_file.as_posix() if config.config_file is not None else None
+
+
+def mock_data(
+    api: Api, config: ApiConfig, settings: ApiSettings, synth: Synthesizer
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """The mock's answers and stream chunks as ``synth`` builds them (``apismith serve
+    --seed N`` / ``--required-only``: other data than the package's tables)."""
+    ctx = build_context(api, config, settings, synth)
+    return dict(ctx.mock_responses), dict(ctx.mock_chunks)
+
+
+def build_context(
+    api: Api, config: ApiConfig, settings: ApiSettings, synth: Synthesizer | None = None
+) -> ServerContext:
+    """The server templates' context; streaming and uploads come from ``settings``; the
+    mock's data from ``synth`` (default: realistic data, seed 0)."""
+    synth = synth if synth is not None else Synthesizer(api, full=True)
     schemes = {s.name: make_scheme(s, i) for i, s in enumerate(api.security_schemes, 1)}
     sets: dict[tuple[tuple[str, ...], ...], SecuritySet] = {}
     types: list[TypeRef] = []
@@ -144,7 +191,7 @@ def build_context(api: Api, config: ApiConfig, settings: ApiSettings) -> ServerC
         has_streaming=any(r.stream for r in routes),
         has_uploads=has_uploads,
         defaults=defaults,
-        **_mock_tables(routes),
+        **_mock_tables(api, config, routes, synth),
         fastapi_names=", ".join(sorted(fastapi_names)),
         security_names=", ".join(sorted(security_names)),
     )

@@ -14,6 +14,7 @@ from generator.config import StreamTable
 from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
+from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
 
 # OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
@@ -92,9 +93,12 @@ class Route:
     body_arg: str  # the name of the JSON body argument
     has_422: bool
     mock_value: Any = None
-    mock_chunk: Any = None
+    mock_chunks: Any = None  # the JSON chunks a mock stream sends (a list), or a MockGap
     method_kind: str = "async"  # "async" or "asyncgen"
     event_schema: Any = None  # JSON schema of one server-sent event's data
+    terminator: str | None = None  # the data of a stream's last event (None: no end event)
+    mock_path: str = "{}"  # code: the path parameters as the mock sees them (wire -> value)
+    mock_body: str = "None"  # code: the request body the mock sees (the JSON body, or None)
     mock_gap: str | None = None  # why the mock has no answer (it answers 501), or None
 
     @property
@@ -114,29 +118,6 @@ class Route:
         parentheses and ruff format does not (nor keeps them), so the route writes
         ``result = await _call(service.<name>)``, which both break alike."""
         return bool(self.args) or fits(f"        result = await service.{self.name}()")
-
-
-def sse_event_schema(chunk: str) -> dict[str, Any]:
-    """The schema of one event of a streaming operation's ``text/event-stream`` answer
-    (an event object, as OpenAPI 3.2 describes SSE): its ``data`` is a JSON chunk, or the
-    final ``[DONE]``."""
-    return {
-        "type": "object",
-        "required": ["data"],
-        "properties": {
-            "data": {
-                "anyOf": [
-                    {
-                        "type": "string",
-                        "contentMediaType": "application/json",
-                        "contentSchema": {"$ref": f"#/components/schemas/{chunk}"},
-                    },
-                    {"const": "[DONE]"},
-                ],
-                "description": "A JSON chunk; the last event's data is [DONE].",
-            }
-        },
-    }
 
 
 def _status(status: str) -> int | str:
@@ -268,9 +249,10 @@ class _Stream:
     stream: str | None = None
     stream_field: str | None = None
     chunk: str | None = None
-    mock_chunk: Any = None
+    mock_chunks: Any = None
     method_kind: str = "async"
     event_schema: Any = None
+    terminator: str | None = None
 
 
 def _stream(op: Operation, synth: Synthesizer, streaming: StreamTable | None) -> _Stream:
@@ -283,9 +265,10 @@ def _stream(op: Operation, synth: Synthesizer, streaming: StreamTable | None) ->
         stream="when" if flag else "always",
         stream_field=flag or None,
         chunk=annotation(chunk_type),
-        mock_chunk=_mock(synth, chunk_type, op),
+        mock_chunks=_mock_chunks(synth, chunk_type),
         method_kind="async" if flag else "asyncgen",
-        event_schema=sse_event_schema(streaming.chunk),
+        event_schema=sse_event_schema(streaming.chunk, streaming.terminator),
+        terminator=None if streaming.terminator == "none" else streaming.terminator,
     )
 
 
@@ -350,12 +333,28 @@ def build_route(
         body_arg=body_arg,
         has_422=has_422,
         mock_value=mock_value,
-        mock_chunk=stream.mock_chunk,
+        mock_chunks=stream.mock_chunks,
         method_kind=stream.method_kind,
         event_schema=stream.event_schema,
+        terminator=stream.terminator,
     )
     route.mock_gap = mock_gap(route)
+    route.mock_path, route.mock_body = _mock_inputs(op, args, body_args, body_arg)
     return route, used, uploaded
+
+
+def _mock_inputs(
+    op: Operation, args: list[Arg], body_args: list[Arg], body_arg: str
+) -> tuple[str, str]:
+    """Code: the path parameters the mock engine sees (wire name -> argument), and the body
+    (the JSON body argument, else None: form fields are not merged into resources)."""
+    path_args = [
+        f"{p.name!r}: {a.name}"
+        for p, a in zip(op.parameters, args[: len(op.parameters)], strict=True)
+        if p.location == "path"
+    ]
+    json_body = op.request_body is not None and any(a.name == body_arg for a in body_args)
+    return "{" + ", ".join(path_args) + "}", body_arg if json_body else "None"
 
 
 @dataclass(frozen=True)
@@ -373,9 +372,20 @@ def _mock(synth: Synthesizer, t: TypeRef, op: Operation) -> Any:
         return MockGap(str(exc))
 
 
+STREAM_LENGTH = 3  # the chunks a mock stream sends
+
+
+def _mock_chunks(synth: Synthesizer, t: TypeRef) -> Any:
+    """The chunks of a mock stream: distinct values of ``t``, or a :class:`MockGap`."""
+    try:
+        return synth.variants(t, STREAM_LENGTH)
+    except MockError as exc:
+        return MockGap(str(exc))
+
+
 def mock_gap(route: Route) -> str | None:
     """Why ``route``'s mock cannot answer, or None."""
-    for value in (route.mock_value, route.mock_chunk):
+    for value in (route.mock_value, route.mock_chunks):
         if isinstance(value, MockGap):
             return value.reason
     return None

@@ -253,18 +253,35 @@ def create_app(service: Service, **kwargs: Any) -> FastAPI:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m golden_inline_objects.server [--host H] [--port P]``: run the mock service."""
+    """``python -m golden_inline_objects.server [--host H] [--port P] [--stateful]
+    [--latency MS] [--error-rate P]``: run the mock service."""
     import argparse
 
     import uvicorn
 
-    from .mock import MockService
+    from .mock import MockOptions, create_mock_app
 
     parser = argparse.ArgumentParser(description=f"Mock {API_TITLE} server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--stateful", action="store_true", help="keep created resources"
+    )
+    parser.add_argument("--latency", type=float, default=0, help="added delay (ms)")
+    parser.add_argument(
+        "--error-rate", type=float, default=0, help="share of injected errors"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the injected errors"
+    )
     args = parser.parse_args(argv)
-    uvicorn.run(create_app(MockService()), host=args.host, port=args.port)
+    options = MockOptions(
+        seed=args.seed,
+        stateful=args.stateful,
+        latency_ms=args.latency,
+        error_rate=args.error_rate,
+    )
+    uvicorn.run(create_mock_app(options), host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

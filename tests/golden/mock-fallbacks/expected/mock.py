@@ -2,26 +2,44 @@
 # Regenerate: apismith generate --spec <spec file> --out <the folder holding MANIFEST.json>
 """A mock Mock fallbacks service: every operation answers a schema-valid response.
 
-Responses are minimal valid instances of the response schemas (required fields only;
-enums, consts, constraints and formats honoured). Streaming operations send a few
-chunks, then ``data: [DONE]``. Run it: ``python -m golden_mock_fallbacks.server``.
+Responses are realistic instances of the response schemas, computed when the package was
+generated: every property present, arrays of one to three items, formats, patterns,
+enums and bounds honoured, the spec's examples where they fit. Path parameters are echoed
+into the response fields of the same name. Streaming operations send several chunks.
+
+Run it: ``python -m golden_mock_fallbacks.server`` (``--stateful``, ``--latency MS``,
+``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
+answer required fields only (``--required-only``). See :func:`create_mock_app`.
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from pydantic import TypeAdapter
+from fastapi import FastAPI
 
 from . import models
-from .server import BaseService
+from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockService"]
+__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
 
-# operation name -> minimal valid response body (JSON)
+# operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = {
     "get_arn": {"arn": "arn:aws:np1fvuo:M9T-B#", "key": "sk-muQ2GzWV"},
     "get_name": {"name": "Mnbiqpmz"},
+}
+
+# operation name -> the chunks its stream sends (JSON)
+MOCK_CHUNKS: dict[str, list[Any]] = {}
+
+# operation name -> what it does to a resource in stateful mode
+MOCK_ROLES: dict[str, Role] = {}
+
+# operation name -> the error answers fault injection (--error-rate) picks from
+MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
+    "get_arn": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_name": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
 
 # operation -> why the mock cannot answer it (it answers 501 Not Implemented, saying so)
@@ -30,23 +48,47 @@ MOCK_GAPS: dict[str, str] = {
 }
 
 
-def _value(tp: Any, data: Any) -> Any:
-    """``data`` validated as ``tp`` (so the service returns real model instances)."""
-    return TypeAdapter(tp).validate_python(data)
+def create_mock_app(
+    options: MockOptions | None = None,
+    *,
+    responses: dict[str, Any] | None = None,
+    chunks: dict[str, list[Any]] | None = None,
+) -> FastAPI:
+    """The mock app: :class:`MockService` served by ``create_app``, with ``options``
+    (stateful mode, latency, fault injection; all off by default).
+
+    ``responses`` and ``chunks`` replace the generated tables (``apismith serve --seed``
+    passes its own).
+    """
+    options = options or MockOptions()
+    engine = MockEngine(
+        MOCK_RESPONSES if responses is None else responses,
+        MOCK_CHUNKS if chunks is None else chunks,
+        MOCK_ROLES,
+        options,
+    )
+    app = create_app(MockService(engine))
+    install_faults(app, MOCK_FAULTS, options)
+    return app
 
 
 class MockService(BaseService):
-    """Answers every operation with a minimal valid response."""
+    """Answers every operation from the mock tables, through a :class:`MockEngine`."""
+
+    def __init__(self, engine: MockEngine | None = None) -> None:
+        self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
 
     async def get_arn(
         self,
     ) -> models.Arn:
-        return cast("models.Arn", _value(models.Arn, MOCK_RESPONSES["get_arn"]))
+        answer = self.engine.answer("get_arn", models.Arn, {}, None)
+        return cast("models.Arn", answer)
 
     async def get_name(
         self,
     ) -> models.Name:
-        return cast("models.Name", _value(models.Name, MOCK_RESPONSES["get_name"]))
+        answer = self.engine.answer("get_name", models.Name, {}, None)
+        return cast("models.Name", answer)
 
     async def get_tree(
         self,

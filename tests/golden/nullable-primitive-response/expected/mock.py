@@ -2,42 +2,84 @@
 # Regenerate: apismith generate --spec <spec file> --out <the folder holding MANIFEST.json>
 """A mock t service: every operation answers a schema-valid response.
 
-Responses are minimal valid instances of the response schemas (required fields only;
-enums, consts, constraints and formats honoured). Streaming operations send a few
-chunks, then ``data: [DONE]``. Run it: ``python -m golden_nullable_primitive_response.server``.
+Responses are realistic instances of the response schemas, computed when the package was
+generated: every property present, arrays of one to three items, formats, patterns,
+enums and bounds honoured, the spec's examples where they fit. Path parameters are echoed
+into the response fields of the same name. Streaming operations send several chunks.
+
+Run it: ``python -m golden_nullable_primitive_response.server`` (``--stateful``, ``--latency MS``,
+``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
+answer required fields only (``--required-only``). See :func:`create_mock_app`.
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from pydantic import TypeAdapter
+from fastapi import FastAPI
 
-from .server import BaseService
+from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockService"]
+__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
 
-# operation name -> minimal valid response body (JSON)
+# operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = {
-    "get_x": "a",
-    "get_n": 3,
+    "get_x": "string-917",
+    "get_n": 12,
+}
+
+# operation name -> the chunks its stream sends (JSON)
+MOCK_CHUNKS: dict[str, list[Any]] = {}
+
+# operation name -> what it does to a resource in stateful mode
+MOCK_ROLES: dict[str, Role] = {}
+
+# operation name -> the error answers fault injection (--error-rate) picks from
+MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
+    "get_x": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "get_n": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
 
 
-def _value(tp: Any, data: Any) -> Any:
-    """``data`` validated as ``tp`` (so the service returns real model instances)."""
-    return TypeAdapter(tp).validate_python(data)
+def create_mock_app(
+    options: MockOptions | None = None,
+    *,
+    responses: dict[str, Any] | None = None,
+    chunks: dict[str, list[Any]] | None = None,
+) -> FastAPI:
+    """The mock app: :class:`MockService` served by ``create_app``, with ``options``
+    (stateful mode, latency, fault injection; all off by default).
+
+    ``responses`` and ``chunks`` replace the generated tables (``apismith serve --seed``
+    passes its own).
+    """
+    options = options or MockOptions()
+    engine = MockEngine(
+        MOCK_RESPONSES if responses is None else responses,
+        MOCK_CHUNKS if chunks is None else chunks,
+        MOCK_ROLES,
+        options,
+    )
+    app = create_app(MockService(engine))
+    install_faults(app, MOCK_FAULTS, options)
+    return app
 
 
 class MockService(BaseService):
-    """Answers every operation with a minimal valid response."""
+    """Answers every operation from the mock tables, through a :class:`MockEngine`."""
+
+    def __init__(self, engine: MockEngine | None = None) -> None:
+        self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
 
     async def get_x(
         self,
     ) -> str | None:
-        return cast("str | None", _value(str | None, MOCK_RESPONSES["get_x"]))
+        answer = self.engine.answer("get_x", str | None, {}, None)
+        return cast("str | None", answer)
 
     async def get_n(
         self,
     ) -> int | None:
-        return cast("int | None", _value(int | None, MOCK_RESPONSES["get_n"]))
+        answer = self.engine.answer("get_n", int | None, {}, None)
+        return cast("int | None", answer)

@@ -1,55 +1,56 @@
-"""Minimal valid JSON instances of IR types: the generated mock service's answers and the
-docs' examples (shared by both renderers).
+"""The :class:`Synthesizer`: valid JSON instances of IR types, minimal or full.
 
-Computed at generation time, so the mock module holds plain literals (deterministic,
-readable, no schema walking at run time). An instance honours required fields, enums,
-consts, numeric and length constraints, patterns and the common formats. Optional
-fields are left out, so an instance is as small as the schema allows.
+A minimal instance honours required fields, enums, consts, numeric and length
+constraints, patterns and the common formats; optional fields are left out and arrays
+have ``minItems`` items, so it is as small as the schema allows (the docs' request
+samples). The full mode (:mod:`generator.render.examples.full`) fills everything in.
 """
 
 from __future__ import annotations
 
-import math
+import copy
 from collections.abc import Callable
 from typing import Any
 
 from generator.ir import Api, Model, TypeRef
-from generator.render.pattern_values import matching_string
-
-_FORMATS: dict[str, str] = {
-    "date-time": "2024-01-01T00:00:00Z",
-    "date": "2024-01-01",
-    "time": "00:00:00",
-    "duration": "PT0S",
-    "time-delta": "PT0S",
-    "uuid": "00000000-0000-4000-8000-000000000000",
-    "email": "user@example.com",
-    "idn-email": "user@example.com",
-    "uri": "https://example.com/",
-    "url": "https://example.com/",
-    "uri-reference": "https://example.com/",
-    "iri": "https://example.com/",
-    "hostname": "example.com",
-    "ipv4": "127.0.0.1",
-    "ipv6": "::1",
-    "byte": "",
-    "binary": "",
-}
-
-
-class MockError(ValueError):
-    """No instance could be built (an impossible schema)."""
+from generator.render.examples.common import MockError, minimal_number, minimal_string, tag_of
+from generator.render.examples.conform import conforms
+from generator.render.examples.full import FullBuilder
 
 
 class Synthesizer:
-    """Build minimal instances, memoizing per model name (cycles end at optional fields)."""
+    """Build instances of ``api``'s types: minimal ones (memoized per model name, cycles
+    end at optional fields), or with ``full`` every field, arrays of 1-3 items and
+    plausible values drawn from ``seed`` (see :mod:`generator.render.examples.full`)."""
 
-    def __init__(self, api: Api) -> None:
+    def __init__(self, api: Api, *, full: bool = False, seed: int = 0) -> None:
         self.models = {m.name: m for m in api.models}
+        self.full = full
+        self.seed = seed
         self._cache: dict[str, Any] = {}
         self._active: set[str] = set()
+        self._full: FullBuilder | None = None
+
+    def _builder(self) -> FullBuilder:
+        if self._full is None:
+            self._full = FullBuilder(self.models, self.seed)
+        return self._full
+
+    def variants(self, t: TypeRef, count: int) -> list[Any]:
+        """``count`` full instances of ``t`` (whatever the mode), each valid, the first the
+        full mode's ``value(t)``, the others differing in their free values (a stream's
+        chunks); MockError when none can be built."""
+        builder = self._builder()
+        return [copy.deepcopy(builder.value(t, salt)) for salt in range(count)]
+
+    def conforms(self, value: Any, t: TypeRef) -> bool:
+        """Whether ``value`` is an instance of ``t`` (see :func:`conforms`)."""
+        return conforms(value, t, self.models)
 
     def value(self, t: TypeRef) -> Any:
+        """An instance of ``t``; MockError when none can be built."""
+        if self.full:
+            return copy.deepcopy(self._builder().value(t))
         kind = t.kind
         if kind == "model":
             return self._model(t.name or "")
@@ -95,14 +96,8 @@ class Synthesizer:
         return {}  # any
 
     def _tag(self, name: str, prop: str, tag: str) -> Any:
-        """The tag of member ``name``: its own const where it declares one (mapping keys
-        are strings even when the tag is a boolean), else the mapping's key (a plain string
-        field would otherwise get a made-up value the union refuses)."""
-        model = self.models.get(name)
-        for f in model.fields if model is not None else ():
-            if f.name == prop and f.type.kind == "literal" and len(f.type.literals) == 1:
-                return f.type.literals[0]
-        return tag
+        """The tag of member ``name`` (see :func:`tag_of`)."""
+        return tag_of(self.models, name, prop, tag)
 
     def _model(self, name: str) -> Any:
         return self._memo(name, name, self._cache, self._build)
@@ -162,44 +157,7 @@ class Synthesizer:
         if t.primitive == "boolean":
             return False
         if t.primitive in ("integer", "number"):
-            return _number(c, integer=t.primitive == "integer")
+            return minimal_number(c, integer=t.primitive == "integer")
         if t.primitive == "string":
-            return _string(t.format, c)
+            return minimal_string(t.format, c)
         return {}
-
-
-def _number(c: Any, *, integer: bool) -> int | float:
-    low = c.get("minimum")
-    if c.get("exclusiveMinimum") is not None and not isinstance(c.get("exclusiveMinimum"), bool):
-        ex = c["exclusiveMinimum"]
-        candidate = math.floor(ex) + 1 if integer else ex + 1
-        low = candidate if low is None else max(low, candidate)
-    high = c.get("maximum")
-    if c.get("exclusiveMaximum") is not None and not isinstance(c.get("exclusiveMaximum"), bool):
-        ex = c["exclusiveMaximum"]
-        candidate = math.ceil(ex) - 1 if integer else ex - 1
-        high = candidate if high is None else min(high, candidate)
-    value: float = 0
-    if low is not None and value < low:
-        value = low
-    if high is not None and value > high:
-        value = high
-    step = c.get("multipleOf")
-    if step:
-        value = math.ceil(value / step) * step
-    if integer:
-        return int(math.ceil(value))
-    return value
-
-
-def _string(fmt: str | None, c: Any) -> str:
-    pattern = c.get("pattern")
-    min_len = int(c.get("minLength", 0) or 0)
-    max_len = c.get("maxLength")
-    if fmt in _FORMATS and not pattern:
-        return _FORMATS[fmt]
-    preferred = _FORMATS.get(fmt or "", "a" * max(min_len, 1))
-    found = matching_string(pattern or "", min_len, max_len, preferred)
-    if found is not None:
-        return found
-    raise MockError(f"no string matches pattern {pattern!r} (length {min_len}..{max_len})")
