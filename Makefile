@@ -58,3 +58,14 @@ BENCH_MOCK_ARGS ?= --requests 1000
 .PHONY: bench-mock
 bench-mock: $(STAMP)
 	$(BIN)/python bench/mock_vs_prism.py $(BENCH_MOCK_ARGS)
+
+# Client benchmark (issue 13): LlmEngineClient beside openai-python 2.x, both against raw
+# httpx in the same run, in the official SDKs' cached venv (openai 2.x, httpx, pydantic;
+# built by the harness if missing, else the script runs without openai). Prints Markdown.
+BENCH_CLIENT_ARGS ?= --calls 2000 --chunks 20000 --repeat 7
+.PHONY: bench-client
+bench-client: $(STAMP)
+	@sdk_python=$$($(BIN)/python -c "import sys; sys.path.insert(0, '.'); \
+	from tests.server.sdk_calls.harness import sdk_python; \
+	print(sdk_python('openai-scale-gp'))") || sdk_python=$(BIN)/python; \
+	$$sdk_python bench/client.py $(BENCH_CLIENT_ARGS)

@@ -408,7 +408,17 @@ def serve(
             "`apismith serve` needs uvicorn, which apismith depends on: pip install apismith"
         ) from None
     click.echo(f"apismith: serving the {name} mock on http://{host}:{port}", err=True)
-    uvicorn.run(app, host=host, port=port)
+    if spec is not None:  # uvicorn re-raises SIGTERM after shutdown: exit through finally
+        import signal
+
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        uvicorn.run(app, host=host, port=port)
+    finally:
+        if spec is not None:  # the temporary package of --spec
+            import shutil
+
+            shutil.rmtree(package_dir.parent, ignore_errors=True)
 
 
 @main.command()

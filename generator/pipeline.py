@@ -356,6 +356,7 @@ def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
         + normalized.diagnostics
         + template_warnings
         + settings.diagnostics
+        + settings.names
         + render_warnings
     )
     diagnostics, summary = account_for(doc, found, formatted["models.py"])

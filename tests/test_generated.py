@@ -49,6 +49,14 @@ OPTIONAL_MODULES = {
     "client.py": CLIENT_DEPS,
     "_client.py": CLIENT_DEPS,
     "_runtime.py": CLIENT_DEPS,
+    # the runtime's sections (templates/runtime/*.py), copied beside _runtime.py
+    "_types.py": CLIENT_DEPS,
+    "_errors.py": CLIENT_DEPS,
+    "_encoding.py": CLIENT_DEPS,
+    "_response.py": CLIENT_DEPS,
+    "_streaming.py": CLIENT_DEPS,
+    "_pages.py": CLIENT_DEPS,
+    "_base_client.py": CLIENT_DEPS,
 }
 # Every package has at least these files.
 CORE_FILES = ("MANIFEST.json", "__init__.py", "models.py", "openapi.json", "py.typed")

@@ -8,12 +8,13 @@ from __future__ import annotations
 import builtins
 import copy
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any, Literal, cast, overload
 
 import httpx
 
+from . import _params as _p
 from . import models as _m
 from ._runtime import (
     DEFAULT_MAX_RETRIES,
@@ -44,6 +45,17 @@ class BatchJobsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> BatchJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return BatchJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> BatchJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return BatchJobsResourceWithStreamingResponse(self)
+
     @overload
     def create(
         self,
@@ -52,7 +64,9 @@ class BatchJobsResource:
         input_path: str,
         serialization_format: _m.BatchJobSerializationFormat,
         labels: dict[str, str],
-        resource_requests: _m.CreateBatchJobResourceRequests,
+        resource_requests: (
+            _p.CreateBatchJobResourceRequestsParam | _m.CreateBatchJobResourceRequests
+        ),
         timeout_seconds: float | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -78,7 +92,11 @@ class BatchJobsResource:
         input_path: str | NotGiven = NOT_GIVEN,
         serialization_format: _m.BatchJobSerializationFormat | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
-        resource_requests: _m.CreateBatchJobResourceRequests | NotGiven = NOT_GIVEN,
+        resource_requests: (
+            _p.CreateBatchJobResourceRequestsParam
+            | _m.CreateBatchJobResourceRequests
+            | NotGiven
+        ) = NOT_GIVEN,
         timeout_seconds: float | NotGiven = NOT_GIVEN,
         body: _m.CreateBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -118,8 +136,8 @@ class BatchJobsResource:
 
     def retrieve(
         self,
-        *,
         batch_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -146,8 +164,8 @@ class BatchJobsResource:
     @overload
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -158,8 +176,8 @@ class BatchJobsResource:
     @overload
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         body: _m.UpdateBatchJobV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -169,8 +187,8 @@ class BatchJobsResource:
 
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool | NotGiven = NOT_GIVEN,
         body: _m.UpdateBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -211,9 +229,29 @@ class BatchJobsResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class BatchJobsResourceWithStreamingResponse:
+    def __init__(self, resource: BatchJobsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class DockerImageBatchJobsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> DockerImageBatchJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return DockerImageBatchJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DockerImageBatchJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return DockerImageBatchJobsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -254,7 +292,9 @@ class DockerImageBatchJobsResource:
         docker_image_batch_job_bundle_id: str | None | NotGiven = NOT_GIVEN,
         job_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         override_job_max_runtime_s: int | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -282,7 +322,9 @@ class DockerImageBatchJobsResource:
         docker_image_batch_job_bundle_id: str | None | NotGiven = NOT_GIVEN,
         job_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         override_job_max_runtime_s: int | None | NotGiven = NOT_GIVEN,
         body: _m.CreateDockerImageBatchJobV1Request | NotGiven = NOT_GIVEN,
@@ -320,8 +362,8 @@ class DockerImageBatchJobsResource:
 
     def retrieve(
         self,
-        *,
         batch_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -345,8 +387,8 @@ class DockerImageBatchJobsResource:
     @overload
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -357,8 +399,8 @@ class DockerImageBatchJobsResource:
     @overload
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         body: _m.UpdateDockerImageBatchJobV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -368,8 +410,8 @@ class DockerImageBatchJobsResource:
 
     def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool | NotGiven = NOT_GIVEN,
         body: _m.UpdateDockerImageBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -408,9 +450,28 @@ class DockerImageBatchJobsResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class DockerImageBatchJobsResourceWithStreamingResponse:
+    def __init__(self, resource: DockerImageBatchJobsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class AsyncTasksResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTasksResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -421,7 +482,7 @@ class AsyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -450,7 +511,7 @@ class AsyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         body: _m.EndpointPredictV1Request | NotGiven = NOT_GIVEN,
@@ -495,8 +556,8 @@ class AsyncTasksResource:
 
     def retrieve(
         self,
-        *,
         task_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -527,9 +588,26 @@ class AsyncTasksResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
+class AsyncTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTasksResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
 class SyncTasksResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> SyncTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return SyncTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> SyncTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return SyncTasksResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -540,7 +618,7 @@ class SyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -571,7 +649,7 @@ class SyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -624,9 +702,25 @@ class SyncTasksResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class SyncTasksResourceWithStreamingResponse:
+    def __init__(self, resource: SyncTasksResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class StreamingTasksResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> StreamingTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return StreamingTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> StreamingTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return StreamingTasksResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -637,7 +731,7 @@ class StreamingTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -668,7 +762,7 @@ class StreamingTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -721,9 +815,27 @@ class StreamingTasksResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class StreamingTasksResourceWithStreamingResponse:
+    def __init__(self, resource: StreamingTasksResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class ModelBundlesCloneWithChangesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelBundlesCloneWithChangesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelBundlesCloneWithChangesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ModelBundlesCloneWithChangesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelBundlesCloneWithChangesResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -852,9 +964,28 @@ class ModelBundlesCloneWithChangesResourceWithRawResponse:
         self.create_v2 = to_raw(resource.create_v2)
 
 
+class ModelBundlesCloneWithChangesResourceWithStreamingResponse:
+    def __init__(self, resource: ModelBundlesCloneWithChangesResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+        self.create_v2 = to_raw(resource.create_v2, streamed=True)
+
+
 class ModelBundlesLatestResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelBundlesLatestResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelBundlesLatestResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ModelBundlesLatestResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelBundlesLatestResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -923,11 +1054,28 @@ class ModelBundlesLatestResourceWithRawResponse:
         self.list_v2 = to_raw(resource.list_v2)
 
 
+class ModelBundlesLatestResourceWithStreamingResponse:
+    def __init__(self, resource: ModelBundlesLatestResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.list_v2 = to_raw(resource.list_v2, streamed=True)
+
+
 class ModelBundlesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
         self.clone_with_changes = ModelBundlesCloneWithChangesResource(client)
         self.latest = ModelBundlesLatestResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ModelBundlesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelBundlesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelBundlesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelBundlesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -968,7 +1116,9 @@ class ModelBundlesResource:
         name: str,
         location: str,
         requirements: builtins.list[str],
-        env_params: _m.ModelBundleEnvironmentParams,
+        env_params: (
+            _p.ModelBundleEnvironmentParamsParam | _m.ModelBundleEnvironmentParams
+        ),
         packaging_type: _m.ModelBundlePackagingType,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         app_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -996,7 +1146,11 @@ class ModelBundlesResource:
         name: str | NotGiven = NOT_GIVEN,
         location: str | NotGiven = NOT_GIVEN,
         requirements: builtins.list[str] | NotGiven = NOT_GIVEN,
-        env_params: _m.ModelBundleEnvironmentParams | NotGiven = NOT_GIVEN,
+        env_params: (
+            _p.ModelBundleEnvironmentParamsParam
+            | _m.ModelBundleEnvironmentParams
+            | NotGiven
+        ) = NOT_GIVEN,
         packaging_type: _m.ModelBundlePackagingType | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         app_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -1041,8 +1195,8 @@ class ModelBundlesResource:
 
     def retrieve(
         self,
-        *,
         model_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1105,10 +1259,15 @@ class ModelBundlesResource:
         name: str,
         schema_location: str,
         flavor: (
-            _m.CloudpickleArtifactFlavor
+            _p.CloudpickleArtifactFlavorParam
+            | _m.CloudpickleArtifactFlavor
+            | _p.ZipArtifactFlavorParam
             | _m.ZipArtifactFlavor
+            | _p.RunnableImageFlavorParam
             | _m.RunnableImageFlavor
+            | _p.StreamingEnhancedRunnableImageFlavorParam
             | _m.StreamingEnhancedRunnableImageFlavor
+            | _p.TritonEnhancedRunnableImageFlavorParam
             | _m.TritonEnhancedRunnableImageFlavor
         ),
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -1135,10 +1294,15 @@ class ModelBundlesResource:
         name: str | NotGiven = NOT_GIVEN,
         schema_location: str | NotGiven = NOT_GIVEN,
         flavor: (
-            _m.CloudpickleArtifactFlavor
+            _p.CloudpickleArtifactFlavorParam
+            | _m.CloudpickleArtifactFlavor
+            | _p.ZipArtifactFlavorParam
             | _m.ZipArtifactFlavor
+            | _p.RunnableImageFlavorParam
             | _m.RunnableImageFlavor
+            | _p.StreamingEnhancedRunnableImageFlavorParam
             | _m.StreamingEnhancedRunnableImageFlavor
+            | _p.TritonEnhancedRunnableImageFlavorParam
             | _m.TritonEnhancedRunnableImageFlavor
             | NotGiven
         ) = NOT_GIVEN,
@@ -1179,8 +1343,8 @@ class ModelBundlesResource:
 
     def retrieve_v2(
         self,
-        *,
         model_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1219,9 +1383,36 @@ class ModelBundlesResourceWithRawResponse:
         self.retrieve_v2 = to_raw(resource.retrieve_v2)
 
 
+class ModelBundlesResourceWithStreamingResponse:
+    def __init__(self, resource: ModelBundlesResource) -> None:
+        self.clone_with_changes = (
+            ModelBundlesCloneWithChangesResourceWithStreamingResponse(
+                resource.clone_with_changes
+            )
+        )
+        self.latest = ModelBundlesLatestResourceWithStreamingResponse(resource.latest)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list_v2 = to_raw(resource.list_v2, streamed=True)
+        self.create_v2 = to_raw(resource.create_v2, streamed=True)
+        self.retrieve_v2 = to_raw(resource.retrieve_v2, streamed=True)
+
+
 class ModelEndpointsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelEndpointsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelEndpointsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelEndpointsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelEndpointsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -1281,7 +1472,7 @@ class ModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -1327,7 +1518,7 @@ class ModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -1340,6 +1531,20 @@ class ModelEndpointsResource:
         """POST /v1/model-endpoints: Create Model Endpoint
 
         Creates a Model for the current user.
+
+        Args:
+            forwarder_max_concurrency: Max in-flight requests admitted by the HTTP
+                forwarder container, independent of `per_worker` / autoscaling. When
+                None (default), the forwarder inherits its `--concurrency` flag from
+                `per_worker` (current behavior). Upper bound matches LIRA's
+                FORWARDER_MAX_CONCURRENCY_LIMIT.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds). Default: 86400 (24 hours).
         """
         return cast(
             "_m.CreateModelEndpointV1Response",
@@ -1389,8 +1594,8 @@ class ModelEndpointsResource:
 
     def retrieve(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1417,8 +1622,8 @@ class ModelEndpointsResource:
     @overload
     def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         model_bundle_id: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
@@ -1438,7 +1643,7 @@ class ModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -1451,8 +1656,8 @@ class ModelEndpointsResource:
     @overload
     def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         body: _m.UpdateModelEndpointV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -1462,8 +1667,8 @@ class ModelEndpointsResource:
 
     def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         model_bundle_id: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
@@ -1483,7 +1688,7 @@ class ModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -1496,6 +1701,20 @@ class ModelEndpointsResource:
         """PUT /v1/model-endpoints/{model_endpoint_id}: Update Model Endpoint
 
         Updates the Model endpoint.
+
+        Args:
+            forwarder_max_concurrency: Max in-flight requests admitted by the HTTP
+                forwarder container, independent of `per_worker` / autoscaling. When
+                None (default), the forwarder inherits its `--concurrency` flag from
+                `per_worker` (current behavior). Upper bound matches LIRA's
+                FORWARDER_MAX_CONCURRENCY_LIMIT.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds). Default: 86400 (24 hours).
         """
         return cast(
             "_m.UpdateModelEndpointV1Response",
@@ -1542,8 +1761,8 @@ class ModelEndpointsResource:
 
     def delete(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1569,8 +1788,8 @@ class ModelEndpointsResource:
 
     def restart(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1657,9 +1876,36 @@ class ModelEndpointsResourceWithRawResponse:
         self.api = to_raw(resource.api)
 
 
+class ModelEndpointsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelEndpointsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.restart = to_raw(resource.restart, streamed=True)
+        self.schema = to_raw(resource.schema, streamed=True)
+        self.api = to_raw(resource.api, streamed=True)
+
+
 class DockerImageBatchJobBundlesLatestResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> DockerImageBatchJobBundlesLatestResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return DockerImageBatchJobBundlesLatestResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DockerImageBatchJobBundlesLatestResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return DockerImageBatchJobBundlesLatestResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -1697,10 +1943,28 @@ class DockerImageBatchJobBundlesLatestResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class DockerImageBatchJobBundlesLatestResourceWithStreamingResponse:
+    def __init__(self, resource: DockerImageBatchJobBundlesLatestResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class DockerImageBatchJobBundlesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
         self.latest = DockerImageBatchJobBundlesLatestResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> DockerImageBatchJobBundlesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return DockerImageBatchJobBundlesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DockerImageBatchJobBundlesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return DockerImageBatchJobBundlesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -1745,7 +2009,9 @@ class DockerImageBatchJobBundlesResource:
         env: dict[str, str] | NotGiven = NOT_GIVEN,
         mount_location: str | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         public: bool | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1775,7 +2041,9 @@ class DockerImageBatchJobBundlesResource:
         env: dict[str, str] | NotGiven = NOT_GIVEN,
         mount_location: str | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         public: bool | None | NotGiven = NOT_GIVEN,
         body: _m.CreateDockerImageBatchJobBundleV1Request | NotGiven = NOT_GIVEN,
@@ -1818,8 +2086,8 @@ class DockerImageBatchJobBundlesResource:
 
     def retrieve(
         self,
-        *,
         docker_image_batch_job_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1855,9 +2123,30 @@ class DockerImageBatchJobBundlesResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
+class DockerImageBatchJobBundlesResourceWithStreamingResponse:
+    def __init__(self, resource: DockerImageBatchJobBundlesResource) -> None:
+        self.latest = DockerImageBatchJobBundlesLatestResourceWithStreamingResponse(
+            resource.latest
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
 class LlmModelEndpointsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> LlmModelEndpointsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmModelEndpointsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LlmModelEndpointsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmModelEndpointsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -1891,6 +2180,174 @@ class LlmModelEndpointsResource:
             ),
         )
 
+    @overload
+    def create(
+        self,
+        *,
+        name: str,
+        model_name: str,
+        metadata: dict[str, Any],
+        min_workers: int,
+        max_workers: int,
+        per_worker: int,
+        labels: dict[str, str],
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | NotGiven = NOT_GIVEN,
+        inference_framework_image_tag: str | NotGiven = NOT_GIVEN,
+        num_shards: int | NotGiven = NOT_GIVEN,
+        endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal[
+                "vllm",
+                "sglang",
+                "deepspeed",
+                "text_generation_inference",
+                "lightllm",
+                "tensorrt_llm",
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateLLMModelEndpointV1Response: ...
+
+    @overload
     def create(
         self,
         *,
@@ -1899,15 +2356,540 @@ class LlmModelEndpointsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateLLMModelEndpointV1Response: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        model_name: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        min_workers: int | NotGiven = NOT_GIVEN,
+        max_workers: int | NotGiven = NOT_GIVEN,
+        per_worker: int | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | NotGiven = NOT_GIVEN,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | NotGiven = NOT_GIVEN,
+        inference_framework_image_tag: str | NotGiven = NOT_GIVEN,
+        num_shards: int | NotGiven = NOT_GIVEN,
+        endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal[
+                "vllm",
+                "sglang",
+                "deepspeed",
+                "text_generation_inference",
+                "lightllm",
+                "tensorrt_llm",
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        body: _m.CreateLLMModelEndpointV1Request | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateLLMModelEndpointV1Response:
-        """POST /v1/llm/model-endpoints: Create Model Endpoint"""
+        """POST /v1/llm/model-endpoints: Create Model Endpoint
+
+        Args:
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds).
+            chat_template_override: A Jinja template to use for this endpoint. If not
+                provided, will use the chat template from the checkpoint
+            enable_startup_metrics: Enable startup metrics collection via OpenTelemetry.
+                When enabled, emits traces and metrics for download, Python init, and
+                vLLM init phases.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            max_gpu_memory_utilization: Maximum GPU memory utilization for the batch
+                inference. Default to 90%. Deprecated in favor of specifying this in
+                VLLMModelConfig
+            attention_backend: Attention backend to use for vLLM. Default to None.
+            max_model_len: Model context length, If unspecified, will be automatically
+                derived from the model config
+            max_num_seqs: Maximum number of sequences per iteration
+            enforce_eager: Always use eager-mode PyTorch. If False, will use eager mode
+                and CUDA graph in hybrid for maximal perforamnce and flexibility
+            trust_remote_code: Whether to trust remote code from Hugging face hub. This
+                is only applicable to models whose code is not supported natively by the
+                transformers library (e.g. deepseek). Default to False.
+            pipeline_parallel_size: Number of pipeline stages. Default to None.
+            tensor_parallel_size: Number of tensor parallel replicas. Default to None.
+            quantization: Method used to quantize the weights. If None, we first check
+                the `quantization_config` attribute in the model config file. If that is
+                None, we assume the model weights are not quantized and use `dtype` to
+                determine the data type of the weights.
+            disable_log_requests: Disable logging requests. Default to None.
+            chat_template: A Jinja template to use for this endpoint. If not provided,
+                will use the chat template from the checkpoint
+            tool_call_parser: Tool call parser
+            enable_auto_tool_choice: Enable auto tool choice
+            load_format: The format of the model weights to load.
+
+                * "auto" will try to load the weights in the safetensors format and fall
+                  back to the pytorch bin format if safetensors format is not available.
+                * "pt" will load the weights in the pytorch bin format.
+                * "safetensors" will load the weights in the safetensors format.
+                * "npcache" will load the weights in pytorch format and store a numpy
+                  cache to speed up the loading.
+                * "dummy" will initialize the weights with random values, which is
+                  mainly for profiling.
+                * "tensorizer" will load the weights using tensorizer from CoreWeave.
+                  See the Tensorize vLLM Model script in the Examples section for more
+                  information.
+                * "bitsandbytes" will load the weights using bitsandbytes quantization.
+            config_format: The config format which shall be loaded.  Defaults to 'auto'
+                which defaults to 'hf'.
+            tokenizer_mode: Tokenizer mode. 'auto' will use the fast tokenizer
+                ifavailable, 'slow' will always use the slow tokenizer, and'mistral'
+                will always use the tokenizer from `mistral_common`.
+            limit_mm_per_prompt: Maximum number of data instances per modality per
+                prompt. Only applicable for multimodal models.
+            max_num_batched_tokens: Maximum number of batched tokens per iteration
+            tokenizer: Name or path of the huggingface tokenizer to use.
+            dtype: Data type for model weights and activations. The 'auto' option will
+                use FP16 precision for FP32 and FP16 models, and BF16 precision for BF16
+                models.
+            seed: Random seed for reproducibility.
+            revision: The specific model version to use. It can be a branch name, a tag
+                name, or a commit id. If unspecified, will use the default version.
+            code_revision: The specific revision to use for the model code on Hugging
+                Face Hub. It can be a branch name, a tag name, or a commit id. If
+                unspecified, will use the default version.
+            rope_scaling: Dictionary containing the scaling configuration for the RoPE
+                embeddings. When using this flag, don't update `max_position_embeddings`
+                to the expected new maximum.
+            tokenizer_revision: The specific tokenizer version to use. It can be a
+                branch name, a tag name, or a commit id. If unspecified, will use the
+                default version.
+            quantization_param_path: Path to JSON file containing scaling factors. Used
+                to load KV cache scaling factors into the model when KV cache type is
+                FP8_E4M3 on ROCm (AMD GPU). In the future these will also be used to
+                load activation and weight scaling factors when the model dtype is
+                FP8_E4M3 on ROCm.
+            max_seq_len_to_capture: Maximum sequence len covered by CUDA graphs. When a
+                sequence has context length larger than this, we fall back to eager
+                mode. Additionally for encoder-decoder models, if the sequence length of
+                the encoder input is larger than this, we fall back to the eager mode.
+            disable_sliding_window: Whether to disable sliding window. If True, we will
+                disable the sliding window functionality of the model. If the model does
+                not support sliding window, this argument is ignored.
+            skip_tokenizer_init: If true, skip initialization of tokenizer and
+                detokenizer.
+            served_model_name: The model name used in metrics tag `model_name`, matches
+                the model name exposed via the APIs. If multiple model names provided,
+                the first name will be used. If not specified, the model name will be
+                the same as `model`.
+            override_neuron_config: Initialize non default neuron config or override
+                default neuron config that are specific to Neuron devices, this argument
+                will be used to configure the neuron config that can not be gathered
+                from the vllm arguments.
+            mm_processor_kwargs: Arguments to be forwarded to the model's processor for
+                multi-modal data, e.g., image processor.
+            block_size: Size of a cache block in number of tokens.
+            gpu_memory_utilization: Fraction of GPU memory to use for the vLLM
+                execution.
+            swap_space: Size of the CPU swap space per GPU (in GiB).
+            cache_dtype: Data type for kv cache storage.
+            num_gpu_blocks_override: Number of GPU blocks to use. This overrides the
+                profiled num_gpu_blocks if specified. Does nothing if None.
+            enable_prefix_caching: Enables automatic prefix caching.
+            tp_size: The tensor parallel size.
+            kv_cache_dtype: Data type for kv cache storage. "auto" will use model data
+                type.
+            context_length: The model's maximum context length.
+            device: The device type.
+            is_embedding: Whether to use a CausalLM as an embedding model.
+            mem_fraction_static: The fraction of the memory used for static allocation.
+            max_running_requests: The maximum number of running requests.
+            max_total_tokens: The maximum number of tokens in the memory pool.
+            chunked_prefill_size: The maximum number of tokens in a chunk for the
+                chunked prefill.
+            max_prefill_tokens: The maximum number of tokens in a prefill batch.
+            schedule_policy: The scheduling policy of the requests.
+            schedule_conservativeness: How conservative the schedule policy is.
+            cpu_offload_gb: How many GBs of RAM to reserve for CPU offloading
+            prefill_only_one_req: If true, we only prefill one request at one prefill
+                batch
+            stream_interval: The interval for streaming in terms of the token length.
+            random_seed: The random seed.
+            constrained_json_whitespace_pattern: Regex pattern for syntactic whitespaces
+                allowed in JSON constrained output.
+            watchdog_timeout: Set watchdog timeout in seconds.
+            download_dir: Model download directory.
+            base_gpu_id: The base GPU ID to start allocating GPUs from.
+            log_level: The logging level of all loggers.
+            log_level_http: The logging level of HTTP server.
+            log_requests: Log the inputs and outputs of all requests.
+            show_time_cost: Show time cost of custom marks.
+            enable_metrics: Enable log prometheus metrics.
+            decode_log_interval: The log interval of decode batch.
+            api_key: Set API key of the server.
+            file_storage_pth: The path of the file storage in backend.
+            enable_cache_report: Return number of cached tokens in
+                usage.prompt_tokens_details.
+            data_parallel_size: The data parallelism size.
+            load_balance_method: The load balancing strategy for data parallelism.
+            expert_parallel_size: The expert parallelism size.
+            dist_init_addr: The host address for initializing distributed backend.
+            nnodes: The number of nodes.
+            node_rank: The node rank.
+            json_model_override_args: A dictionary in JSON string format used to
+                override default model configurations.
+            lora_paths: The list of LoRA adapters.
+            max_loras_per_batch: Maximum number of adapters for a running batch.
+            sampling_backend: Choose the kernels for sampling layers.
+            grammar_backend: Choose the backend for grammar-guided decoding.
+            speculative_algorithm: Speculative algorithm.
+            speculative_draft_model_path: The path of the draft model weights.
+            speculative_num_steps: The number of steps sampled from draft model in
+                Speculative Decoding.
+            speculative_num_draft_tokens: The number of token sampled from draft model
+                in Speculative Decoding.
+            speculative_eagle_topk: The number of token sampled from draft model in
+                eagle2 each step.
+            enable_double_sparsity: Enable double sparsity attention
+            ds_channel_config_path: The path of the double sparsity channel config
+            ds_heavy_channel_num: The number of heavy channels in double sparsity
+                attention
+            ds_heavy_token_num: The number of heavy tokens in double sparsity attention
+            ds_heavy_channel_type: The type of heavy channels in double sparsity
+                attention
+            ds_sparse_decode_threshold: The threshold for sparse decoding in double
+                sparsity attention
+            disable_radix_cache: Disable RadixAttention for prefix caching.
+            disable_jump_forward: Disable jump-forward for grammar-guided decoding.
+            disable_cuda_graph: Disable cuda graph.
+            disable_cuda_graph_padding: Disable cuda graph when padding is needed.
+            disable_outlines_disk_cache: Disable disk cache of outlines.
+            disable_custom_all_reduce: Disable the custom all-reduce kernel.
+            disable_mla: Disable Multi-head Latent Attention (MLA) for DeepSeek-V2.
+            disable_overlap_schedule: Disable the overlap scheduler.
+            enable_mixed_chunk: Enable mixing prefill and decode in a batch when using
+                chunked prefill.
+            enable_dp_attention: Enable data parallelism for attention and tensor
+                parallelism for FFN.
+            enable_ep_moe: Enable expert parallelism for moe.
+            enable_torch_compile: Optimize the model with torch.compile.
+            torch_compile_max_bs: Set the maximum batch size when using torch compile.
+            cuda_graph_max_bs: Set the maximum batch size for cuda graph.
+            cuda_graph_bs: Set the list of batch sizes for cuda graph.
+            torchao_config: Optimize the model with torchao.
+            enable_nan_detection: Enable the NaN detection for debugging purposes.
+            enable_p2p_check: Enable P2P check for GPU access.
+            triton_attention_reduce_in_fp32: Cast the intermediate attention results to
+                fp32.
+            triton_attention_num_kv_splits: The number of KV splits in flash decoding
+                Triton kernel.
+            num_continuous_decode_steps: Run multiple continuous decoding steps to
+                reduce scheduling overhead.
+            delete_ckpt_after_loading: Delete the model checkpoint after loading the
+                model.
+            enable_memory_saver: Allow saving memory using release_memory_occupation and
+                resume_memory_occupation
+            allow_auto_truncate: Allow automatically truncating requests that exceed the
+                maximum input length.
+            enable_custom_logit_processor: Enable users to pass custom logit processors
+                to the server.
+            huggingface_repo: The Hugging Face repository ID.
+        """
         return cast(
             "_m.CreateLLMModelEndpointV1Response",
             self._client._request(
                 "post",
                 "/v1/llm/model-endpoints",
                 _m.CreateLLMModelEndpointV1Response,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_name": model_name,
+                        "metadata": metadata,
+                        "min_workers": min_workers,
+                        "max_workers": max_workers,
+                        "per_worker": per_worker,
+                        "labels": labels,
+                        "quantize": quantize,
+                        "checkpoint_path": checkpoint_path,
+                        "post_inference_hooks": post_inference_hooks,
+                        "cpus": cpus,
+                        "gpus": gpus,
+                        "memory": memory,
+                        "gpu_type": gpu_type,
+                        "storage": storage,
+                        "nodes_per_worker": nodes_per_worker,
+                        "optimize_costs": optimize_costs,
+                        "prewarm": prewarm,
+                        "high_priority": high_priority,
+                        "billing_tags": billing_tags,
+                        "default_callback_url": default_callback_url,
+                        "default_callback_auth": default_callback_auth,
+                        "public_inference": public_inference,
+                        "task_expires_seconds": task_expires_seconds,
+                        "chat_template_override": chat_template_override,
+                        "enable_startup_metrics": enable_startup_metrics,
+                        "queue_message_timeout_seconds": queue_message_timeout_seconds,
+                        "source": source,
+                        "inference_framework_image_tag": inference_framework_image_tag,
+                        "num_shards": num_shards,
+                        "endpoint_type": endpoint_type,
+                        "max_gpu_memory_utilization": max_gpu_memory_utilization,
+                        "attention_backend": attention_backend,
+                        "max_model_len": max_model_len,
+                        "max_num_seqs": max_num_seqs,
+                        "enforce_eager": enforce_eager,
+                        "trust_remote_code": trust_remote_code,
+                        "pipeline_parallel_size": pipeline_parallel_size,
+                        "tensor_parallel_size": tensor_parallel_size,
+                        "quantization": quantization,
+                        "disable_log_requests": disable_log_requests,
+                        "chat_template": chat_template,
+                        "tool_call_parser": tool_call_parser,
+                        "enable_auto_tool_choice": enable_auto_tool_choice,
+                        "load_format": load_format,
+                        "config_format": config_format,
+                        "tokenizer_mode": tokenizer_mode,
+                        "limit_mm_per_prompt": limit_mm_per_prompt,
+                        "max_num_batched_tokens": max_num_batched_tokens,
+                        "tokenizer": tokenizer,
+                        "dtype": dtype,
+                        "seed": seed,
+                        "revision": revision,
+                        "code_revision": code_revision,
+                        "rope_scaling": rope_scaling,
+                        "tokenizer_revision": tokenizer_revision,
+                        "quantization_param_path": quantization_param_path,
+                        "max_seq_len_to_capture": max_seq_len_to_capture,
+                        "disable_sliding_window": disable_sliding_window,
+                        "skip_tokenizer_init": skip_tokenizer_init,
+                        "served_model_name": served_model_name,
+                        "override_neuron_config": override_neuron_config,
+                        "mm_processor_kwargs": mm_processor_kwargs,
+                        "block_size": block_size,
+                        "gpu_memory_utilization": gpu_memory_utilization,
+                        "swap_space": swap_space,
+                        "cache_dtype": cache_dtype,
+                        "num_gpu_blocks_override": num_gpu_blocks_override,
+                        "enable_prefix_caching": enable_prefix_caching,
+                        "inference_framework": inference_framework,
+                        "tp_size": tp_size,
+                        "kv_cache_dtype": kv_cache_dtype,
+                        "context_length": context_length,
+                        "device": device,
+                        "is_embedding": is_embedding,
+                        "mem_fraction_static": mem_fraction_static,
+                        "max_running_requests": max_running_requests,
+                        "max_total_tokens": max_total_tokens,
+                        "chunked_prefill_size": chunked_prefill_size,
+                        "max_prefill_tokens": max_prefill_tokens,
+                        "schedule_policy": schedule_policy,
+                        "schedule_conservativeness": schedule_conservativeness,
+                        "cpu_offload_gb": cpu_offload_gb,
+                        "prefill_only_one_req": prefill_only_one_req,
+                        "stream_interval": stream_interval,
+                        "random_seed": random_seed,
+                        "constrained_json_whitespace_pattern": constrained_json_whitespace_pattern,
+                        "watchdog_timeout": watchdog_timeout,
+                        "download_dir": download_dir,
+                        "base_gpu_id": base_gpu_id,
+                        "log_level": log_level,
+                        "log_level_http": log_level_http,
+                        "log_requests": log_requests,
+                        "show_time_cost": show_time_cost,
+                        "enable_metrics": enable_metrics,
+                        "decode_log_interval": decode_log_interval,
+                        "api_key": api_key,
+                        "file_storage_pth": file_storage_pth,
+                        "enable_cache_report": enable_cache_report,
+                        "data_parallel_size": data_parallel_size,
+                        "load_balance_method": load_balance_method,
+                        "expert_parallel_size": expert_parallel_size,
+                        "dist_init_addr": dist_init_addr,
+                        "nnodes": nnodes,
+                        "node_rank": node_rank,
+                        "json_model_override_args": json_model_override_args,
+                        "lora_paths": lora_paths,
+                        "max_loras_per_batch": max_loras_per_batch,
+                        "sampling_backend": sampling_backend,
+                        "grammar_backend": grammar_backend,
+                        "speculative_algorithm": speculative_algorithm,
+                        "speculative_draft_model_path": speculative_draft_model_path,
+                        "speculative_num_steps": speculative_num_steps,
+                        "speculative_num_draft_tokens": speculative_num_draft_tokens,
+                        "speculative_eagle_topk": speculative_eagle_topk,
+                        "enable_double_sparsity": enable_double_sparsity,
+                        "ds_channel_config_path": ds_channel_config_path,
+                        "ds_heavy_channel_num": ds_heavy_channel_num,
+                        "ds_heavy_token_num": ds_heavy_token_num,
+                        "ds_heavy_channel_type": ds_heavy_channel_type,
+                        "ds_sparse_decode_threshold": ds_sparse_decode_threshold,
+                        "disable_radix_cache": disable_radix_cache,
+                        "disable_jump_forward": disable_jump_forward,
+                        "disable_cuda_graph": disable_cuda_graph,
+                        "disable_cuda_graph_padding": disable_cuda_graph_padding,
+                        "disable_outlines_disk_cache": disable_outlines_disk_cache,
+                        "disable_custom_all_reduce": disable_custom_all_reduce,
+                        "disable_mla": disable_mla,
+                        "disable_overlap_schedule": disable_overlap_schedule,
+                        "enable_mixed_chunk": enable_mixed_chunk,
+                        "enable_dp_attention": enable_dp_attention,
+                        "enable_ep_moe": enable_ep_moe,
+                        "enable_torch_compile": enable_torch_compile,
+                        "torch_compile_max_bs": torch_compile_max_bs,
+                        "cuda_graph_max_bs": cuda_graph_max_bs,
+                        "cuda_graph_bs": cuda_graph_bs,
+                        "torchao_config": torchao_config,
+                        "enable_nan_detection": enable_nan_detection,
+                        "enable_p2p_check": enable_p2p_check,
+                        "triton_attention_reduce_in_fp32": triton_attention_reduce_in_fp32,
+                        "triton_attention_num_kv_splits": triton_attention_num_kv_splits,
+                        "num_continuous_decode_steps": num_continuous_decode_steps,
+                        "delete_ckpt_after_loading": delete_ckpt_after_loading,
+                        "enable_memory_saver": enable_memory_saver,
+                        "allow_auto_truncate": allow_auto_truncate,
+                        "enable_custom_logit_processor": enable_custom_logit_processor,
+                        "huggingface_repo": huggingface_repo,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -1918,8 +2900,8 @@ class LlmModelEndpointsResource:
 
     def retrieve(
         self,
-        *,
         model_endpoint_name: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1943,11 +2925,332 @@ class LlmModelEndpointsResource:
             ),
         )
 
+    @overload
     def update(
         self,
-        *,
         model_endpoint_name: str,
+        *,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        model_name: str | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal["vllm", "sglang", "deepspeed", "text_generation_inference"]
+            | NotGiven
+        ) = NOT_GIVEN,
+        inference_framework_image_tag: str | None | NotGiven = NOT_GIVEN,
+        num_shards: int | None | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        force_bundle_recreation: bool | None | NotGiven = NOT_GIVEN,
+        min_workers: int | None | NotGiven = NOT_GIVEN,
+        max_workers: int | None | NotGiven = NOT_GIVEN,
+        per_worker: int | None | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | None | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UpdateLLMModelEndpointV1Response: ...
+
+    @overload
+    def update(
+        self,
+        model_endpoint_name: str,
+        *,
         body: _m.UpdateLLMModelEndpointV1Request,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UpdateLLMModelEndpointV1Response: ...
+
+    def update(
+        self,
+        model_endpoint_name: str,
+        *,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        model_name: str | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal["vllm", "sglang", "deepspeed", "text_generation_inference"]
+            | NotGiven
+        ) = NOT_GIVEN,
+        inference_framework_image_tag: str | None | NotGiven = NOT_GIVEN,
+        num_shards: int | None | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        force_bundle_recreation: bool | None | NotGiven = NOT_GIVEN,
+        min_workers: int | None | NotGiven = NOT_GIVEN,
+        max_workers: int | None | NotGiven = NOT_GIVEN,
+        per_worker: int | None | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | None | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        body: _m.UpdateLLMModelEndpointV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1956,6 +3259,211 @@ class LlmModelEndpointsResource:
         """PUT /v1/llm/model-endpoints/{model_endpoint_name}: Update Model Endpoint
 
         Updates an LLM endpoint for the current user.
+
+        Args:
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds).
+            chat_template_override: A Jinja template to use for this endpoint. If not
+                provided, will use the chat template from the checkpoint
+            enable_startup_metrics: Enable startup metrics collection via OpenTelemetry.
+                When enabled, emits traces and metrics for download, Python init, and
+                vLLM init phases.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            max_gpu_memory_utilization: Maximum GPU memory utilization for the batch
+                inference. Default to 90%. Deprecated in favor of specifying this in
+                VLLMModelConfig
+            attention_backend: Attention backend to use for vLLM. Default to None.
+            max_model_len: Model context length, If unspecified, will be automatically
+                derived from the model config
+            max_num_seqs: Maximum number of sequences per iteration
+            enforce_eager: Always use eager-mode PyTorch. If False, will use eager mode
+                and CUDA graph in hybrid for maximal perforamnce and flexibility
+            trust_remote_code: Whether to trust remote code from Hugging face hub. This
+                is only applicable to models whose code is not supported natively by the
+                transformers library (e.g. deepseek). Default to False.
+            pipeline_parallel_size: Number of pipeline stages. Default to None.
+            tensor_parallel_size: Number of tensor parallel replicas. Default to None.
+            quantization: Method used to quantize the weights. If None, we first check
+                the `quantization_config` attribute in the model config file. If that is
+                None, we assume the model weights are not quantized and use `dtype` to
+                determine the data type of the weights.
+            disable_log_requests: Disable logging requests. Default to None.
+            chat_template: A Jinja template to use for this endpoint. If not provided,
+                will use the chat template from the checkpoint
+            tool_call_parser: Tool call parser
+            enable_auto_tool_choice: Enable auto tool choice
+            load_format: The format of the model weights to load.
+
+                * "auto" will try to load the weights in the safetensors format and fall
+                  back to the pytorch bin format if safetensors format is not available.
+                * "pt" will load the weights in the pytorch bin format.
+                * "safetensors" will load the weights in the safetensors format.
+                * "npcache" will load the weights in pytorch format and store a numpy
+                  cache to speed up the loading.
+                * "dummy" will initialize the weights with random values, which is
+                  mainly for profiling.
+                * "tensorizer" will load the weights using tensorizer from CoreWeave.
+                  See the Tensorize vLLM Model script in the Examples section for more
+                  information.
+                * "bitsandbytes" will load the weights using bitsandbytes quantization.
+            config_format: The config format which shall be loaded.  Defaults to 'auto'
+                which defaults to 'hf'.
+            tokenizer_mode: Tokenizer mode. 'auto' will use the fast tokenizer
+                ifavailable, 'slow' will always use the slow tokenizer, and'mistral'
+                will always use the tokenizer from `mistral_common`.
+            limit_mm_per_prompt: Maximum number of data instances per modality per
+                prompt. Only applicable for multimodal models.
+            max_num_batched_tokens: Maximum number of batched tokens per iteration
+            tokenizer: Name or path of the huggingface tokenizer to use.
+            dtype: Data type for model weights and activations. The 'auto' option will
+                use FP16 precision for FP32 and FP16 models, and BF16 precision for BF16
+                models.
+            seed: Random seed for reproducibility.
+            revision: The specific model version to use. It can be a branch name, a tag
+                name, or a commit id. If unspecified, will use the default version.
+            code_revision: The specific revision to use for the model code on Hugging
+                Face Hub. It can be a branch name, a tag name, or a commit id. If
+                unspecified, will use the default version.
+            rope_scaling: Dictionary containing the scaling configuration for the RoPE
+                embeddings. When using this flag, don't update `max_position_embeddings`
+                to the expected new maximum.
+            tokenizer_revision: The specific tokenizer version to use. It can be a
+                branch name, a tag name, or a commit id. If unspecified, will use the
+                default version.
+            quantization_param_path: Path to JSON file containing scaling factors. Used
+                to load KV cache scaling factors into the model when KV cache type is
+                FP8_E4M3 on ROCm (AMD GPU). In the future these will also be used to
+                load activation and weight scaling factors when the model dtype is
+                FP8_E4M3 on ROCm.
+            max_seq_len_to_capture: Maximum sequence len covered by CUDA graphs. When a
+                sequence has context length larger than this, we fall back to eager
+                mode. Additionally for encoder-decoder models, if the sequence length of
+                the encoder input is larger than this, we fall back to the eager mode.
+            disable_sliding_window: Whether to disable sliding window. If True, we will
+                disable the sliding window functionality of the model. If the model does
+                not support sliding window, this argument is ignored.
+            skip_tokenizer_init: If true, skip initialization of tokenizer and
+                detokenizer.
+            served_model_name: The model name used in metrics tag `model_name`, matches
+                the model name exposed via the APIs. If multiple model names provided,
+                the first name will be used. If not specified, the model name will be
+                the same as `model`.
+            override_neuron_config: Initialize non default neuron config or override
+                default neuron config that are specific to Neuron devices, this argument
+                will be used to configure the neuron config that can not be gathered
+                from the vllm arguments.
+            mm_processor_kwargs: Arguments to be forwarded to the model's processor for
+                multi-modal data, e.g., image processor.
+            block_size: Size of a cache block in number of tokens.
+            gpu_memory_utilization: Fraction of GPU memory to use for the vLLM
+                execution.
+            swap_space: Size of the CPU swap space per GPU (in GiB).
+            cache_dtype: Data type for kv cache storage.
+            num_gpu_blocks_override: Number of GPU blocks to use. This overrides the
+                profiled num_gpu_blocks if specified. Does nothing if None.
+            enable_prefix_caching: Enables automatic prefix caching.
+            tp_size: The tensor parallel size.
+            kv_cache_dtype: Data type for kv cache storage. "auto" will use model data
+                type.
+            context_length: The model's maximum context length.
+            device: The device type.
+            is_embedding: Whether to use a CausalLM as an embedding model.
+            mem_fraction_static: The fraction of the memory used for static allocation.
+            max_running_requests: The maximum number of running requests.
+            max_total_tokens: The maximum number of tokens in the memory pool.
+            chunked_prefill_size: The maximum number of tokens in a chunk for the
+                chunked prefill.
+            max_prefill_tokens: The maximum number of tokens in a prefill batch.
+            schedule_policy: The scheduling policy of the requests.
+            schedule_conservativeness: How conservative the schedule policy is.
+            cpu_offload_gb: How many GBs of RAM to reserve for CPU offloading
+            prefill_only_one_req: If true, we only prefill one request at one prefill
+                batch
+            stream_interval: The interval for streaming in terms of the token length.
+            random_seed: The random seed.
+            constrained_json_whitespace_pattern: Regex pattern for syntactic whitespaces
+                allowed in JSON constrained output.
+            watchdog_timeout: Set watchdog timeout in seconds.
+            download_dir: Model download directory.
+            base_gpu_id: The base GPU ID to start allocating GPUs from.
+            log_level: The logging level of all loggers.
+            log_level_http: The logging level of HTTP server.
+            log_requests: Log the inputs and outputs of all requests.
+            show_time_cost: Show time cost of custom marks.
+            enable_metrics: Enable log prometheus metrics.
+            decode_log_interval: The log interval of decode batch.
+            api_key: Set API key of the server.
+            file_storage_pth: The path of the file storage in backend.
+            enable_cache_report: Return number of cached tokens in
+                usage.prompt_tokens_details.
+            data_parallel_size: The data parallelism size.
+            load_balance_method: The load balancing strategy for data parallelism.
+            expert_parallel_size: The expert parallelism size.
+            dist_init_addr: The host address for initializing distributed backend.
+            nnodes: The number of nodes.
+            node_rank: The node rank.
+            json_model_override_args: A dictionary in JSON string format used to
+                override default model configurations.
+            lora_paths: The list of LoRA adapters.
+            max_loras_per_batch: Maximum number of adapters for a running batch.
+            sampling_backend: Choose the kernels for sampling layers.
+            grammar_backend: Choose the backend for grammar-guided decoding.
+            speculative_algorithm: Speculative algorithm.
+            speculative_draft_model_path: The path of the draft model weights.
+            speculative_num_steps: The number of steps sampled from draft model in
+                Speculative Decoding.
+            speculative_num_draft_tokens: The number of token sampled from draft model
+                in Speculative Decoding.
+            speculative_eagle_topk: The number of token sampled from draft model in
+                eagle2 each step.
+            enable_double_sparsity: Enable double sparsity attention
+            ds_channel_config_path: The path of the double sparsity channel config
+            ds_heavy_channel_num: The number of heavy channels in double sparsity
+                attention
+            ds_heavy_token_num: The number of heavy tokens in double sparsity attention
+            ds_heavy_channel_type: The type of heavy channels in double sparsity
+                attention
+            ds_sparse_decode_threshold: The threshold for sparse decoding in double
+                sparsity attention
+            disable_radix_cache: Disable RadixAttention for prefix caching.
+            disable_jump_forward: Disable jump-forward for grammar-guided decoding.
+            disable_cuda_graph: Disable cuda graph.
+            disable_cuda_graph_padding: Disable cuda graph when padding is needed.
+            disable_outlines_disk_cache: Disable disk cache of outlines.
+            disable_custom_all_reduce: Disable the custom all-reduce kernel.
+            disable_mla: Disable Multi-head Latent Attention (MLA) for DeepSeek-V2.
+            disable_overlap_schedule: Disable the overlap scheduler.
+            enable_mixed_chunk: Enable mixing prefill and decode in a batch when using
+                chunked prefill.
+            enable_dp_attention: Enable data parallelism for attention and tensor
+                parallelism for FFN.
+            enable_ep_moe: Enable expert parallelism for moe.
+            enable_torch_compile: Optimize the model with torch.compile.
+            torch_compile_max_bs: Set the maximum batch size when using torch compile.
+            cuda_graph_max_bs: Set the maximum batch size for cuda graph.
+            cuda_graph_bs: Set the list of batch sizes for cuda graph.
+            torchao_config: Optimize the model with torchao.
+            enable_nan_detection: Enable the NaN detection for debugging purposes.
+            enable_p2p_check: Enable P2P check for GPU access.
+            triton_attention_reduce_in_fp32: Cast the intermediate attention results to
+                fp32.
+            triton_attention_num_kv_splits: The number of KV splits in flash decoding
+                Triton kernel.
+            num_continuous_decode_steps: Run multiple continuous decoding steps to
+                reduce scheduling overhead.
+            delete_ckpt_after_loading: Delete the model checkpoint after loading the
+                model.
+            enable_memory_saver: Allow saving memory using release_memory_occupation and
+                resume_memory_occupation
+            allow_auto_truncate: Allow automatically truncating requests that exceed the
+                maximum input length.
+            enable_custom_logit_processor: Enable users to pass custom logit processors
+                to the server.
+            huggingface_repo: The Hugging Face repository ID.
         """
         return cast(
             "_m.UpdateLLMModelEndpointV1Response",
@@ -1963,7 +3471,158 @@ class LlmModelEndpointsResource:
                 "put",
                 "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
                 _m.UpdateLLMModelEndpointV1Response,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "quantize": quantize,
+                        "checkpoint_path": checkpoint_path,
+                        "post_inference_hooks": post_inference_hooks,
+                        "cpus": cpus,
+                        "gpus": gpus,
+                        "memory": memory,
+                        "gpu_type": gpu_type,
+                        "storage": storage,
+                        "nodes_per_worker": nodes_per_worker,
+                        "optimize_costs": optimize_costs,
+                        "prewarm": prewarm,
+                        "high_priority": high_priority,
+                        "billing_tags": billing_tags,
+                        "default_callback_url": default_callback_url,
+                        "default_callback_auth": default_callback_auth,
+                        "public_inference": public_inference,
+                        "task_expires_seconds": task_expires_seconds,
+                        "chat_template_override": chat_template_override,
+                        "enable_startup_metrics": enable_startup_metrics,
+                        "queue_message_timeout_seconds": queue_message_timeout_seconds,
+                        "model_name": model_name,
+                        "source": source,
+                        "inference_framework": inference_framework,
+                        "inference_framework_image_tag": inference_framework_image_tag,
+                        "num_shards": num_shards,
+                        "metadata": metadata,
+                        "force_bundle_recreation": force_bundle_recreation,
+                        "min_workers": min_workers,
+                        "max_workers": max_workers,
+                        "per_worker": per_worker,
+                        "labels": labels,
+                        "max_gpu_memory_utilization": max_gpu_memory_utilization,
+                        "attention_backend": attention_backend,
+                        "max_model_len": max_model_len,
+                        "max_num_seqs": max_num_seqs,
+                        "enforce_eager": enforce_eager,
+                        "trust_remote_code": trust_remote_code,
+                        "pipeline_parallel_size": pipeline_parallel_size,
+                        "tensor_parallel_size": tensor_parallel_size,
+                        "quantization": quantization,
+                        "disable_log_requests": disable_log_requests,
+                        "chat_template": chat_template,
+                        "tool_call_parser": tool_call_parser,
+                        "enable_auto_tool_choice": enable_auto_tool_choice,
+                        "load_format": load_format,
+                        "config_format": config_format,
+                        "tokenizer_mode": tokenizer_mode,
+                        "limit_mm_per_prompt": limit_mm_per_prompt,
+                        "max_num_batched_tokens": max_num_batched_tokens,
+                        "tokenizer": tokenizer,
+                        "dtype": dtype,
+                        "seed": seed,
+                        "revision": revision,
+                        "code_revision": code_revision,
+                        "rope_scaling": rope_scaling,
+                        "tokenizer_revision": tokenizer_revision,
+                        "quantization_param_path": quantization_param_path,
+                        "max_seq_len_to_capture": max_seq_len_to_capture,
+                        "disable_sliding_window": disable_sliding_window,
+                        "skip_tokenizer_init": skip_tokenizer_init,
+                        "served_model_name": served_model_name,
+                        "override_neuron_config": override_neuron_config,
+                        "mm_processor_kwargs": mm_processor_kwargs,
+                        "block_size": block_size,
+                        "gpu_memory_utilization": gpu_memory_utilization,
+                        "swap_space": swap_space,
+                        "cache_dtype": cache_dtype,
+                        "num_gpu_blocks_override": num_gpu_blocks_override,
+                        "enable_prefix_caching": enable_prefix_caching,
+                        "tp_size": tp_size,
+                        "kv_cache_dtype": kv_cache_dtype,
+                        "context_length": context_length,
+                        "device": device,
+                        "is_embedding": is_embedding,
+                        "mem_fraction_static": mem_fraction_static,
+                        "max_running_requests": max_running_requests,
+                        "max_total_tokens": max_total_tokens,
+                        "chunked_prefill_size": chunked_prefill_size,
+                        "max_prefill_tokens": max_prefill_tokens,
+                        "schedule_policy": schedule_policy,
+                        "schedule_conservativeness": schedule_conservativeness,
+                        "cpu_offload_gb": cpu_offload_gb,
+                        "prefill_only_one_req": prefill_only_one_req,
+                        "stream_interval": stream_interval,
+                        "random_seed": random_seed,
+                        "constrained_json_whitespace_pattern": constrained_json_whitespace_pattern,
+                        "watchdog_timeout": watchdog_timeout,
+                        "download_dir": download_dir,
+                        "base_gpu_id": base_gpu_id,
+                        "log_level": log_level,
+                        "log_level_http": log_level_http,
+                        "log_requests": log_requests,
+                        "show_time_cost": show_time_cost,
+                        "enable_metrics": enable_metrics,
+                        "decode_log_interval": decode_log_interval,
+                        "api_key": api_key,
+                        "file_storage_pth": file_storage_pth,
+                        "enable_cache_report": enable_cache_report,
+                        "data_parallel_size": data_parallel_size,
+                        "load_balance_method": load_balance_method,
+                        "expert_parallel_size": expert_parallel_size,
+                        "dist_init_addr": dist_init_addr,
+                        "nnodes": nnodes,
+                        "node_rank": node_rank,
+                        "json_model_override_args": json_model_override_args,
+                        "lora_paths": lora_paths,
+                        "max_loras_per_batch": max_loras_per_batch,
+                        "sampling_backend": sampling_backend,
+                        "grammar_backend": grammar_backend,
+                        "speculative_algorithm": speculative_algorithm,
+                        "speculative_draft_model_path": speculative_draft_model_path,
+                        "speculative_num_steps": speculative_num_steps,
+                        "speculative_num_draft_tokens": speculative_num_draft_tokens,
+                        "speculative_eagle_topk": speculative_eagle_topk,
+                        "enable_double_sparsity": enable_double_sparsity,
+                        "ds_channel_config_path": ds_channel_config_path,
+                        "ds_heavy_channel_num": ds_heavy_channel_num,
+                        "ds_heavy_token_num": ds_heavy_token_num,
+                        "ds_heavy_channel_type": ds_heavy_channel_type,
+                        "ds_sparse_decode_threshold": ds_sparse_decode_threshold,
+                        "disable_radix_cache": disable_radix_cache,
+                        "disable_jump_forward": disable_jump_forward,
+                        "disable_cuda_graph": disable_cuda_graph,
+                        "disable_cuda_graph_padding": disable_cuda_graph_padding,
+                        "disable_outlines_disk_cache": disable_outlines_disk_cache,
+                        "disable_custom_all_reduce": disable_custom_all_reduce,
+                        "disable_mla": disable_mla,
+                        "disable_overlap_schedule": disable_overlap_schedule,
+                        "enable_mixed_chunk": enable_mixed_chunk,
+                        "enable_dp_attention": enable_dp_attention,
+                        "enable_ep_moe": enable_ep_moe,
+                        "enable_torch_compile": enable_torch_compile,
+                        "torch_compile_max_bs": torch_compile_max_bs,
+                        "cuda_graph_max_bs": cuda_graph_max_bs,
+                        "cuda_graph_bs": cuda_graph_bs,
+                        "torchao_config": torchao_config,
+                        "enable_nan_detection": enable_nan_detection,
+                        "enable_p2p_check": enable_p2p_check,
+                        "triton_attention_reduce_in_fp32": triton_attention_reduce_in_fp32,
+                        "triton_attention_num_kv_splits": triton_attention_num_kv_splits,
+                        "num_continuous_decode_steps": num_continuous_decode_steps,
+                        "delete_ckpt_after_loading": delete_ckpt_after_loading,
+                        "enable_memory_saver": enable_memory_saver,
+                        "allow_auto_truncate": allow_auto_truncate,
+                        "enable_custom_logit_processor": enable_custom_logit_processor,
+                        "huggingface_repo": huggingface_repo,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -1974,8 +3633,8 @@ class LlmModelEndpointsResource:
 
     def delete(
         self,
-        *,
         model_endpoint_name: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2030,7 +3689,13 @@ class LlmModelEndpointsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelDownloadResponse:
-        """POST /v1/llm/model-endpoints/download: Download Model Endpoint"""
+        """POST /v1/llm/model-endpoints/download: Download Model Endpoint
+
+        Args:
+            model_name: Name of the fine tuned model
+            download_format: Format that you want the downloaded urls to be compatible
+                with. Currently only supports hugging_face
+        """
         return cast(
             "_m.ModelDownloadResponse",
             self._client._request(
@@ -2064,9 +3729,30 @@ class LlmModelEndpointsResourceWithRawResponse:
         self.download = to_raw(resource.download)
 
 
+class LlmModelEndpointsResourceWithStreamingResponse:
+    def __init__(self, resource: LlmModelEndpointsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.download = to_raw(resource.download, streamed=True)
+
+
 class LlmCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> LlmCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LlmCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmCompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -2286,9 +3972,79 @@ class LlmCompletionsResourceWithRawResponse:
         self.stream = to_raw(resource.stream)
 
 
+class LlmCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: LlmCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+        self.stream = to_raw(resource.stream, streamed=True)
+
+
+class LlmFineTunesEventsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> LlmFineTunesEventsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmFineTunesEventsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> LlmFineTunesEventsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmFineTunesEventsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        fine_tune_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.GetFineTuneEventsResponse:
+        """GET /v1/llm/fine-tunes/{fine_tune_id}/events: Get Fine Tune Events"""
+        return cast(
+            "_m.GetFineTuneEventsResponse",
+            self._client._request(
+                "get",
+                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
+                _m.GetFineTuneEventsResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class LlmFineTunesEventsResourceWithRawResponse:
+    def __init__(self, resource: LlmFineTunesEventsResource) -> None:
+        self.list = to_raw(resource.list)
+
+
+class LlmFineTunesEventsResourceWithStreamingResponse:
+    def __init__(self, resource: LlmFineTunesEventsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class LlmFineTunesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+        self.events = LlmFineTunesEventsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> LlmFineTunesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmFineTunesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LlmFineTunesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmFineTunesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -2385,8 +4141,8 @@ class LlmFineTunesResource:
 
     def retrieve(
         self,
-        *,
         fine_tune_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2409,8 +4165,8 @@ class LlmFineTunesResource:
 
     def cancel(
         self,
-        *,
         fine_tune_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2431,56 +4187,57 @@ class LlmFineTunesResource:
             ),
         )
 
-    def get_events(
-        self,
-        *,
-        fine_tune_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.GetFineTuneEventsResponse:
-        """GET /v1/llm/fine-tunes/{fine_tune_id}/events: Get Fine Tune Events"""
-        return cast(
-            "_m.GetFineTuneEventsResponse",
-            self._client._request(
-                "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
-                _m.GetFineTuneEventsResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
 
 class LlmFineTunesResourceWithRawResponse:
     def __init__(self, resource: LlmFineTunesResource) -> None:
+        self.events = LlmFineTunesEventsResourceWithRawResponse(resource.events)
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.cancel = to_raw(resource.cancel)
-        self.get_events = to_raw(resource.get_events)
+
+
+class LlmFineTunesResourceWithStreamingResponse:
+    def __init__(self, resource: LlmFineTunesResource) -> None:
+        self.events = LlmFineTunesEventsResourceWithStreamingResponse(resource.events)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.cancel = to_raw(resource.cancel, streamed=True)
 
 
 class LlmBatchCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> LlmBatchCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmBatchCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> LlmBatchCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmBatchCompletionsResourceWithStreamingResponse(self)
+
     @overload
     def create(
         self,
         *,
         output_data_path: str,
-        model_config_: _m.CreateBatchCompletionsV1ModelConfig,
+        model_config_: (
+            _p.CreateBatchCompletionsV1ModelConfigParam
+            | _m.CreateBatchCompletionsV1ModelConfig
+        ),
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -2488,7 +4245,10 @@ class LlmBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent | None | NotGiven
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2511,13 +4271,17 @@ class LlmBatchCompletionsResource:
         self,
         *,
         output_data_path: str | NotGiven = NOT_GIVEN,
-        model_config_: _m.CreateBatchCompletionsV1ModelConfig | NotGiven = NOT_GIVEN,
+        model_config_: (
+            _p.CreateBatchCompletionsV1ModelConfigParam
+            | _m.CreateBatchCompletionsV1ModelConfig
+            | NotGiven
+        ) = NOT_GIVEN,
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -2525,7 +4289,10 @@ class LlmBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent | None | NotGiven
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         body: _m.CreateBatchCompletionsV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2533,7 +4300,29 @@ class LlmBatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateBatchCompletionsV1Response:
-        """POST /v1/llm/batch-completions: Create Batch Completions"""
+        """POST /v1/llm/batch-completions: Create Batch Completions
+
+        Args:
+            output_data_path: Path to the output file. The output file will be a JSON
+                file of type List[CompletionOutput].
+            input_data_path: Path to the input file. The input file should be a JSON
+                file of type List[CreateBatchCompletionsRequestContent].
+            labels: Labels to attach to the batch inference job.
+            data_parallelism: Number of replicas to run the batch inference. More
+                replicas are slower to schedule but faster to inference.
+            max_runtime_sec: Maximum runtime of the batch inference in seconds. Default
+                to one day.
+            priority: Priority of the batch inference job. Default to None.
+            tool_config: Configuration for tool use.
+                NOTE: this config is highly experimental and signature will change
+                significantly in future iterations.
+            cpus: CPUs to use for the batch inference.
+            gpus: Number of GPUs to use for the batch inference.
+            memory: Amount of memory to use for the batch inference.
+            gpu_type: GPU type to use for the batch inference.
+            storage: Storage to use for the batch inference.
+            nodes_per_worker: Number of nodes per worker for the batch inference.
+        """
         return cast(
             "_m.CreateBatchCompletionsV1Response",
             self._client._request(
@@ -2575,6 +4364,11 @@ class LlmBatchCompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class LlmBatchCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: LlmBatchCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class LlmResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
@@ -2582,6 +4376,17 @@ class LlmResource:
         self.completions = LlmCompletionsResource(client)
         self.fine_tunes = LlmFineTunesResource(client)
         self.batch_completions = LlmBatchCompletionsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> LlmResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LlmResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LlmResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LlmResourceWithStreamingResponse(self)
 
 
 class LlmResourceWithRawResponse:
@@ -2596,9 +4401,34 @@ class LlmResourceWithRawResponse:
         )
 
 
+class LlmResourceWithStreamingResponse:
+    def __init__(self, resource: LlmResource) -> None:
+        self.model_endpoints = LlmModelEndpointsResourceWithStreamingResponse(
+            resource.model_endpoints
+        )
+        self.completions = LlmCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.fine_tunes = LlmFineTunesResourceWithStreamingResponse(resource.fine_tunes)
+        self.batch_completions = LlmBatchCompletionsResourceWithStreamingResponse(
+            resource.batch_completions
+        )
+
+
 class FilesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> FilesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return FilesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> FilesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return FilesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -2652,8 +4482,8 @@ class FilesResource:
 
     def retrieve(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2676,8 +4506,8 @@ class FilesResource:
 
     def delete(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2700,8 +4530,8 @@ class FilesResource:
 
     def content(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2735,9 +4565,29 @@ class FilesResourceWithRawResponse:
         self.content = to_raw(resource.content)
 
 
+class FilesResourceWithStreamingResponse:
+    def __init__(self, resource: FilesResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.upload = to_raw(resource.upload, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.content = to_raw(resource.content, streamed=True)
+
+
 class TriggersResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> TriggersResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return TriggersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> TriggersResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return TriggersResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -2835,8 +4685,8 @@ class TriggersResource:
 
     def retrieve(
         self,
-        *,
         trigger_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2863,8 +4713,8 @@ class TriggersResource:
     @overload
     def update(
         self,
-        *,
         trigger_id: str,
+        *,
         cron_schedule: str | None | NotGiven = NOT_GIVEN,
         suspend: bool | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2876,8 +4726,8 @@ class TriggersResource:
     @overload
     def update(
         self,
-        *,
         trigger_id: str,
+        *,
         body: _m.UpdateTriggerV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2887,8 +4737,8 @@ class TriggersResource:
 
     def update(
         self,
-        *,
         trigger_id: str,
+        *,
         cron_schedule: str | None | NotGiven = NOT_GIVEN,
         suspend: bool | None | NotGiven = NOT_GIVEN,
         body: _m.UpdateTriggerV1Request | NotGiven = NOT_GIVEN,
@@ -2925,8 +4775,8 @@ class TriggersResource:
 
     def delete(
         self,
-        *,
         trigger_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2960,22 +4810,44 @@ class TriggersResourceWithRawResponse:
         self.delete = to_raw(resource.delete)
 
 
+class TriggersResourceWithStreamingResponse:
+    def __init__(self, resource: TriggersResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
 class BatchCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> BatchCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return BatchCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> BatchCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return BatchCompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
         self,
         *,
         output_data_path: str,
-        model_config_: _m.BatchCompletionsModelConfig,
+        model_config_: (
+            _p.BatchCompletionsModelConfigParam | _m.BatchCompletionsModelConfig
+        ),
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -2983,9 +4855,15 @@ class BatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent
-            | builtins.list[_m.FilteredCompletionV2Request]
-            | builtins.list[_m.FilteredChatCompletionV2Request]
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | Iterable[
+                _p.FilteredCompletionV2RequestParam | _m.FilteredCompletionV2Request
+            ]
+            | Iterable[
+                _p.FilteredChatCompletionV2RequestParam
+                | _m.FilteredChatCompletionV2Request
+            ]
             | None
             | NotGiven
         ) = NOT_GIVEN,
@@ -3010,13 +4888,17 @@ class BatchCompletionsResource:
         self,
         *,
         output_data_path: str | NotGiven = NOT_GIVEN,
-        model_config_: _m.BatchCompletionsModelConfig | NotGiven = NOT_GIVEN,
+        model_config_: (
+            _p.BatchCompletionsModelConfigParam
+            | _m.BatchCompletionsModelConfig
+            | NotGiven
+        ) = NOT_GIVEN,
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -3024,9 +4906,15 @@ class BatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent
-            | builtins.list[_m.FilteredCompletionV2Request]
-            | builtins.list[_m.FilteredChatCompletionV2Request]
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | Iterable[
+                _p.FilteredCompletionV2RequestParam | _m.FilteredCompletionV2Request
+            ]
+            | Iterable[
+                _p.FilteredChatCompletionV2RequestParam
+                | _m.FilteredChatCompletionV2Request
+            ]
             | None
             | NotGiven
         ) = NOT_GIVEN,
@@ -3036,7 +4924,34 @@ class BatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BatchCompletionsJob:
-        """POST /v2/batch-completions: Batch Completions"""
+        """POST /v2/batch-completions: Batch Completions
+
+        Args:
+            output_data_path: Path to the output file. The output file will be a JSON
+                file of type List[CompletionOutput].
+            model_config_: Model configuration for the batch inference. Hardware
+                configurations are inferred.
+            input_data_path: Path to the input file. The input file should be a JSON
+                file of type List[CreateBatchCompletionsRequestContent].
+            labels: Labels to attach to the batch inference job.
+            data_parallelism: Number of replicas to run the batch inference. More
+                replicas are slower to schedule but faster to inference.
+            max_runtime_sec: Maximum runtime of the batch inference in seconds. Default
+                to one day.
+            priority: Priority of the batch inference job. Default to None.
+            tool_config: Configuration for tool use.
+                NOTE: this config is highly experimental and signature will change
+                significantly in future iterations.
+            cpus: CPUs to use for the batch inference.
+            gpus: Number of GPUs to use for the batch inference.
+            memory: Amount of memory to use for the batch inference.
+            gpu_type: GPU type to use for the batch inference.
+            storage: Storage to use for the batch inference.
+            nodes_per_worker: Number of nodes per worker for the batch inference.
+            content: Either `input_data_path` or `content` needs to be provided.
+                When input_data_path is provided, the input file should be a JSON file
+                of type List[CreateBatchCompletionsRequestContent].
+        """
         return cast(
             "_m.BatchCompletionsJob",
             self._client._request(
@@ -3074,8 +4989,8 @@ class BatchCompletionsResource:
 
     def retrieve(
         self,
-        *,
         batch_completion_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -3099,8 +5014,8 @@ class BatchCompletionsResource:
     @overload
     def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         job_id: str,
         priority: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -3112,8 +5027,8 @@ class BatchCompletionsResource:
     @overload
     def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         body: _m.UpdateBatchCompletionsV2Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3123,8 +5038,8 @@ class BatchCompletionsResource:
 
     def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         job_id: str | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
         body: _m.UpdateBatchCompletionsV2Request | NotGiven = NOT_GIVEN,
@@ -3133,7 +5048,12 @@ class BatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.UpdateBatchCompletionsV2Response:
-        """POST /v2/batch-completions/{batch_completion_id}: Update Batch Completion"""
+        """POST /v2/batch-completions/{batch_completion_id}: Update Batch Completion
+
+        Args:
+            job_id: ID of the batch completions job
+            priority: Priority of the batch inference job. Default to None.
+        """
         return cast(
             "_m.UpdateBatchCompletionsV2Response",
             self._client._request(
@@ -3158,8 +5078,8 @@ class BatchCompletionsResource:
 
     def actions_cancel(
         self,
-        *,
         batch_completion_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -3191,15 +5111,34 @@ class BatchCompletionsResourceWithRawResponse:
         self.actions_cancel = to_raw(resource.actions_cancel)
 
 
+class BatchCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: BatchCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.create_v2 = to_raw(resource.create_v2, streamed=True)
+        self.actions_cancel = to_raw(resource.actions_cancel, streamed=True)
+
+
 class ChatCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatCompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -3239,36 +5178,57 @@ class ChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3280,7 +5240,7 @@ class ChatCompletionsResource:
     def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: Literal[True],
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -3320,36 +5280,57 @@ class ChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3361,7 +5342,7 @@ class ChatCompletionsResource:
     def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: bool,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -3401,36 +5382,57 @@ class ChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3456,7 +5458,7 @@ class ChatCompletionsResource:
     def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.ChatCompletionRequestMessageParam] | NotGiven = NOT_GIVEN,
         model: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -3496,36 +5498,57 @@ class ChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         body: _m.ChatCompletionV2Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -3535,7 +5558,206 @@ class ChatCompletionsResource:
     ) -> (
         _m.CreateChatCompletionResponse | Stream[_m.CreateChatCompletionStreamResponse]
     ):
-        """POST /v2/chat/completions: Chat Completion"""
+        """POST /v2/chat/completions: Chat Completion
+
+        Args:
+            messages: A list of messages comprising the conversation so far. Depending
+                on the
+                [model](/docs/models) you use, different message types (modalities) are
+                supported, like [text](/docs/guides/text-generation),
+                [images](/docs/guides/vision), and [audio](/docs/guides/audio).
+            model: ID of the model to use.
+            best_of: Number of output sequences that are generated from the prompt.
+                From these `best_of` sequences, the top `n` sequences are returned.
+                `best_of` must be greater than or equal to `n`. This is treated as
+                the beam width when `use_beam_search` is True. By default, `best_of`
+                is set to `n`.
+            top_k: Controls the number of top tokens to consider. -1 means consider all
+                tokens.
+            min_p: Float that represents the minimum probability for a token to be
+                considered, relative to the probability of the most likely token.
+                Must be in [0, 1]. Set to 0 to disable this.
+            use_beam_search: Whether to use beam search for sampling.
+            length_penalty: Float that penalizes sequences based on their length.
+                Used in beam search.
+            repetition_penalty: Float that penalizes new tokens based on whether
+                they appear in the prompt and the generated text so far. Values > 1
+                encourage the model to use new tokens, while values < 1 encourage
+                the model to repeat tokens.
+            early_stopping: Controls the stopping condition for beam search. It
+                accepts the following values: `True`, where the generation stops as
+                soon as there are `best_of` complete candidates; `False`, where an
+                heuristic is applied and the generation stops when is it very
+                unlikely to find better candidates; `"never"`, where the beam search
+                procedure only stops when there cannot be better candidates
+                (canonical beam search algorithm).
+            stop_token_ids: List of tokens that stop the generation when they are
+                generated. The returned output will contain the stop tokens unless
+                the stop tokens are special tokens.
+            include_stop_str_in_output: Whether to include the stop strings in
+                output text. Defaults to False.
+            ignore_eos: Whether to ignore the EOS token and continue generating
+                tokens after the EOS token is generated.
+            min_tokens: Minimum number of tokens to generate per output sequence
+                before EOS or stop_token_ids can be generated
+            skip_special_tokens: Whether to skip special tokens in the output. Only
+                supported in vllm.
+            spaces_between_special_tokens: Whether to add spaces between special tokens
+                in the output. Only supported in vllm.
+            echo: If true, the new message will be prepended with the last message if
+                they belong to the same role.
+            add_generation_prompt: If true, the generation prompt will be added to the
+                chat template. This is a parameter used by chat template in tokenizer
+                config of the model.
+            continue_final_message: If this is set, the chat will be formatted so that
+                the final message in the chat is open-ended, without any EOS tokens. The
+                model will continue this message rather than starting a new one. This
+                allows you to "prefill" part of the model's response for it. Cannot be
+                used at the same time as `add_generation_prompt`.
+            add_special_tokens: If true, special tokens (e.g. BOS) will be added to the
+                prompt on top of what is added by the chat template. For most models,
+                the chat template takes care of adding the special tokens so this should
+                be set to false (as is the default).
+            documents: A list of dicts representing documents that will be accessible to
+                the model if it is performing RAG (retrieval-augmented generation). If
+                the template does not support RAG, this argument will have no effect. We
+                recommend that each document should be a dict containing "title" and
+                "text" keys.
+            chat_template: A Jinja template to use for this conversion. As of
+                transformers v4.44, default chat template is no longer allowed, so you
+                must provide a chat template if the model's tokenizer does not define
+                one and no override template is given
+            chat_template_kwargs: Additional kwargs to pass to the template renderer.
+                Will be accessible by the chat template.
+            guided_json: JSON schema for guided decoding. Only supported in vllm.
+            guided_regex: Regex for guided decoding. Only supported in vllm.
+            guided_choice: Choices for guided decoding. Only supported in vllm.
+            guided_grammar: Context-free grammar for guided decoding. Only supported in
+                vllm.
+            guided_decoding_backend: If specified, will override the default guided
+                decoding backend of the server for this specific request. If set, must
+                be either 'outlines' / 'lm-format-enforcer'
+            guided_whitespace_pattern: If specified, will override the default
+                whitespace pattern for guided json decoding.
+            priority: The priority of the request (lower means earlier handling;
+                default: 0). Any priority other than 0 will raise an error if the served
+                model does not use priority scheduling.
+            temperature: What sampling temperature to use, between 0 and 2. Higher
+                values like 0.8 will make the output more random, while lower values
+                like 0.2 will make it more focused and deterministic.
+                We generally recommend altering this or `top_p` but not both.
+            top_p: An alternative to sampling with temperature, called nucleus sampling,
+                where the model considers the results of the tokens with top_p
+                probability
+                mass. So 0.1 means only the tokens comprising the top 10% probability
+                mass
+                are considered.
+
+                We generally recommend altering this or `temperature` but not both.
+            user: A unique identifier representing your end-user, which can help OpenAI
+                to monitor and detect abuse. [Learn
+                more](/docs/guides/safety-best-practices#end-user-ids).
+            max_completion_tokens: An upper bound for the number of tokens that can be
+                generated for a completion, including visible output tokens and
+                [reasoning tokens](/docs/guides/reasoning).
+            frequency_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on
+                their existing frequency in the text so far, decreasing the model's
+                likelihood to repeat the same line verbatim.
+            presence_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on
+                whether they appear in the text so far, increasing the model's
+                likelihood
+                to talk about new topics.
+            web_search_options: This tool searches the web for relevant results to use
+                in a response.
+                Learn more about the [web search
+                tool](/docs/guides/tools-web-search?api-mode=chat).
+            top_logprobs: An integer between 0 and 20 specifying the number of most
+                likely tokens to
+                return at each token position, each with an associated log probability.
+                `logprobs` must be set to `true` if this parameter is used.
+            response_format: An object specifying the format that the model must output.
+
+                Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
+                Structured Outputs which ensures the model will match your supplied JSON
+                schema. Learn more in the [Structured Outputs
+                guide](/docs/guides/structured-outputs).
+
+                Setting to `{ "type": "json_object" }` enables the older JSON mode,
+                which
+                ensures the message the model generates is valid JSON. Using
+                `json_schema`
+                is preferred for models that support it.
+            audio: Parameters for audio output. Required when audio output is requested
+                with
+                `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+            store: Whether or not to store the output of this chat completion request
+                for
+                use in our [model distillation](/docs/guides/distillation) or
+                [evals](/docs/guides/evals) products.
+            logit_bias: Modify the likelihood of specified tokens appearing in the
+                completion.
+
+                Accepts a JSON object that maps tokens (specified by their token ID in
+                the
+                tokenizer) to an associated bias value from -100 to 100. Mathematically,
+                the bias is added to the logits generated by the model prior to
+                sampling.
+                The exact effect will vary per model, but values between -1 and 1 should
+                decrease or increase likelihood of selection; values like -100 or 100
+                should result in a ban or exclusive selection of the relevant token.
+            logprobs: Whether to return log probabilities of the output tokens or not.
+                If true,
+                returns the log probabilities of each output token returned in the
+                `content` of `message`.
+            max_tokens: The maximum number of [tokens](/tokenizer) that can be generated
+                in the
+                chat completion. This value can be used to control
+                [costs](https://openai.com/api/pricing/) for text generated via API.
+
+                This value is now deprecated in favor of `max_completion_tokens`, and is
+                not compatible with [o-series models](/docs/guides/reasoning).
+            n: How many chat completion choices to generate for each input message. Note
+                that you will be charged based on the number of generated tokens across
+                all of the choices. Keep `n` as `1` to minimize costs.
+            prediction: Configuration for a [Predicted
+                Output](/docs/guides/predicted-outputs),
+                which can greatly improve response times when large parts of the model
+                response are known ahead of time. This is most common when you are
+                regenerating a file with only minor changes to most of the content.
+            seed: This feature is in Beta.
+                If specified, our system will make a best effort to sample
+                deterministically, such that repeated requests with the same `seed` and
+                parameters should return the same result.
+                Determinism is not guaranteed, and you should refer to the
+                `system_fingerprint` response parameter to monitor changes in the
+                backend.
+            tools: A list of tools the model may call. Currently, only functions are
+                supported as a tool. Use this to provide a list of functions the model
+                may generate JSON inputs for. A max of 128 functions are supported.
+            function_call: Deprecated in favor of `tool_choice`.
+
+                Controls which (if any) function is called by the model.
+
+                `none` means the model will not call a function and instead generates a
+                message.
+
+                `auto` means the model can pick between generating a message or calling
+                a
+                function.
+
+                Specifying a particular function via `{"name": "my_function"}` forces
+                the
+                model to call that function.
+
+                `none` is the default when no functions are present. `auto` is the
+                default
+                if functions are present.
+            functions: Deprecated in favor of `tools`.
+
+                A list of functions the model may generate JSON inputs for.
+        """
         return cast(
             "_m.CreateChatCompletionResponse | Stream[_m.CreateChatCompletionStreamResponse]",
             self._client._request(
@@ -3625,10 +5847,26 @@ class ChatCompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class ChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: ChatCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class ChatResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
         self.completions = ChatCompletionsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ChatResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatResourceWithStreamingResponse(self)
 
 
 class ChatResourceWithRawResponse:
@@ -3636,9 +5874,27 @@ class ChatResourceWithRawResponse:
         self.completions = ChatCompletionsResourceWithRawResponse(resource.completions)
 
 
+class ChatResourceWithStreamingResponse:
+    def __init__(self, resource: ChatResource) -> None:
+        self.completions = ChatCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+
+
 class CompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> CompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return CompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> CompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return CompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -3662,8 +5918,11 @@ class CompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -3683,7 +5942,12 @@ class CompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -3716,8 +5980,11 @@ class CompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -3737,7 +6004,12 @@ class CompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -3770,8 +6042,11 @@ class CompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -3791,7 +6066,12 @@ class CompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -3836,8 +6116,11 @@ class CompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -3857,7 +6140,12 @@ class CompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -3868,7 +6156,145 @@ class CompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]:
-        """POST /v2/completions: Completion"""
+        """POST /v2/completions: Completion
+
+        Args:
+            model: ID of the model to use.
+            prompt: The prompt(s) to generate completions for, encoded as a string,
+                array of strings, array of tokens, or array of token arrays.
+
+                Note that <|endoftext|> is the document separator that the model sees
+                during training, so if a prompt is not specified the model will generate
+                as if from the beginning of a new document.
+            best_of: Generates `best_of` completions server-side and returns the "best"
+                (the one with the highest log probability per token). Results cannot be
+                streamed.
+
+                When used with `n`, `best_of` controls the number of candidate
+                completions and `n` specifies how many to return – `best_of` must be
+                greater than `n`.
+
+                **Note:** Because this parameter generates many completions, it can
+                quickly consume your token quota. Use carefully and ensure that you have
+                reasonable settings for `max_tokens` and `stop`.
+            top_k: Controls the number of top tokens to consider. -1 means consider all
+                tokens.
+            min_p: Float that represents the minimum probability for a token to be
+                considered, relative to the probability of the most likely token.
+                Must be in [0, 1]. Set to 0 to disable this.
+            use_beam_search: Whether to use beam search for sampling.
+            length_penalty: Float that penalizes sequences based on their length.
+                Used in beam search.
+            repetition_penalty: Float that penalizes new tokens based on whether
+                they appear in the prompt and the generated text so far. Values > 1
+                encourage the model to use new tokens, while values < 1 encourage
+                the model to repeat tokens.
+            early_stopping: Controls the stopping condition for beam search. It
+                accepts the following values: `True`, where the generation stops as
+                soon as there are `best_of` complete candidates; `False`, where an
+                heuristic is applied and the generation stops when is it very
+                unlikely to find better candidates; `"never"`, where the beam search
+                procedure only stops when there cannot be better candidates
+                (canonical beam search algorithm).
+            stop_token_ids: List of tokens that stop the generation when they are
+                generated. The returned output will contain the stop tokens unless
+                the stop tokens are special tokens.
+            include_stop_str_in_output: Whether to include the stop strings in output
+                text.
+            ignore_eos: Whether to ignore the EOS token and continue generating
+                tokens after the EOS token is generated.
+            min_tokens: Minimum number of tokens to generate per output sequence
+                before EOS or stop_token_ids can be generated
+            skip_special_tokens: Whether to skip special tokens in the output. Only
+                supported in vllm.
+            spaces_between_special_tokens: Whether to add spaces between special tokens
+                in the output. Only supported in vllm.
+            add_special_tokens: If true (the default), special tokens (e.g. BOS) will be
+                added to the prompt.
+            response_format: Similar to chat completion, this parameter specifies the
+                format of output. Only {'type': 'json_object'} or {'type': 'text' } is
+                supported.
+            guided_json: JSON schema for guided decoding. Only supported in vllm.
+            guided_regex: Regex for guided decoding. Only supported in vllm.
+            guided_choice: Choices for guided decoding. Only supported in vllm.
+            guided_grammar: Context-free grammar for guided decoding. Only supported in
+                vllm.
+            guided_decoding_backend: If specified, will override the default guided
+                decoding backend of the server for this specific request. If set, must
+                be either 'outlines' / 'lm-format-enforcer'
+            guided_whitespace_pattern: If specified, will override the default
+                whitespace pattern for guided json decoding.
+            echo: Echo back the prompt in addition to the completion
+            frequency_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on their existing frequency in the text so far, decreasing
+                the model's likelihood to repeat the same line verbatim.
+
+                [See more information about frequency and presence
+                penalties.](/docs/guides/text-generation)
+            logit_bias: Modify the likelihood of specified tokens appearing in the
+                completion.
+
+                Accepts a JSON object that maps tokens (specified by their token ID in
+                the GPT tokenizer) to an associated bias value from -100 to 100. You can
+                use this [tokenizer tool](/tokenizer?view=bpe) to convert text to token
+                IDs. Mathematically, the bias is added to the logits generated by the
+                model prior to sampling. The exact effect will vary per model, but
+                values between -1 and 1 should decrease or increase likelihood of
+                selection; values like -100 or 100 should result in a ban or exclusive
+                selection of the relevant token.
+
+                As an example, you can pass `{"50256": -100}` to prevent the
+                <|endoftext|> token from being generated.
+            logprobs: Include the log probabilities on the `logprobs` most likely output
+                tokens, as well the chosen tokens. For example, if `logprobs` is 5, the
+                API will return a list of the 5 most likely tokens. The API will always
+                return the `logprob` of the sampled token, so there may be up to
+                `logprobs+1` elements in the response.
+
+                The maximum value for `logprobs` is 5.
+            max_tokens: The maximum number of [tokens](/tokenizer) that can be generated
+                in the completion.
+
+                The token count of your prompt plus `max_tokens` cannot exceed the
+                model's context length. [Example Python
+                code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken)
+                for counting tokens.
+            n: How many completions to generate for each prompt.
+
+                **Note:** Because this parameter generates many completions, it can
+                quickly consume your token quota. Use carefully and ensure that you have
+                reasonable settings for `max_tokens` and `stop`.
+            presence_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on whether they appear in the text so far, increasing the
+                model's likelihood to talk about new topics.
+
+                [See more information about frequency and presence
+                penalties.](/docs/guides/text-generation)
+            seed: If specified, our system will make a best effort to sample
+                deterministically, such that repeated requests with the same `seed` and
+                parameters should return the same result.
+
+                Determinism is not guaranteed, and you should refer to the
+                `system_fingerprint` response parameter to monitor changes in the
+                backend.
+            suffix: The suffix that comes after a completion of inserted text.
+
+                This parameter is only supported for `gpt-3.5-turbo-instruct`.
+            temperature: What sampling temperature to use, between 0 and 2. Higher
+                values like 0.8 will make the output more random, while lower values
+                like 0.2 will make it more focused and deterministic.
+
+                We generally recommend altering this or `top_p` but not both.
+            top_p: An alternative to sampling with temperature, called nucleus sampling,
+                where the model considers the results of the tokens with top_p
+                probability mass. So 0.1 means only the tokens comprising the top 10%
+                probability mass are considered.
+
+                We generally recommend altering this or `temperature` but not both.
+            user: A unique identifier representing your end-user, which can help OpenAI
+                to monitor and detect abuse. [Learn
+                more](/docs/guides/safety-best-practices#end-user-ids).
+        """
         return cast(
             "_m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]",
             self._client._request(
@@ -3938,9 +6364,25 @@ class CompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class CompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: CompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class HealthResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> HealthResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return HealthResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> HealthResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return HealthResourceWithStreamingResponse(self)
 
     def check(
         self,
@@ -4025,6 +6467,13 @@ class HealthResourceWithRawResponse:
         self.readyz = to_raw(resource.readyz)
 
 
+class HealthResourceWithStreamingResponse:
+    def __init__(self, resource: HealthResource) -> None:
+        self.check = to_raw(resource.check, streamed=True)
+        self.healthz = to_raw(resource.healthz, streamed=True)
+        self.readyz = to_raw(resource.readyz, streamed=True)
+
+
 class LlmEngineClientWithRawResponse:
     def __init__(self, resource: LlmEngineClient) -> None:
         self.batch_jobs = BatchJobsResourceWithRawResponse(resource.batch_jobs)
@@ -4056,13 +6505,54 @@ class LlmEngineClientWithRawResponse:
         self.health = HealthResourceWithRawResponse(resource.health)
 
 
+class LlmEngineClientWithStreamingResponse:
+    def __init__(self, resource: LlmEngineClient) -> None:
+        self.batch_jobs = BatchJobsResourceWithStreamingResponse(resource.batch_jobs)
+        self.docker_image_batch_jobs = (
+            DockerImageBatchJobsResourceWithStreamingResponse(
+                resource.docker_image_batch_jobs
+            )
+        )
+        self.async_tasks = AsyncTasksResourceWithStreamingResponse(resource.async_tasks)
+        self.sync_tasks = SyncTasksResourceWithStreamingResponse(resource.sync_tasks)
+        self.streaming_tasks = StreamingTasksResourceWithStreamingResponse(
+            resource.streaming_tasks
+        )
+        self.model_bundles = ModelBundlesResourceWithStreamingResponse(
+            resource.model_bundles
+        )
+        self.model_endpoints = ModelEndpointsResourceWithStreamingResponse(
+            resource.model_endpoints
+        )
+        self.docker_image_batch_job_bundles = (
+            DockerImageBatchJobBundlesResourceWithStreamingResponse(
+                resource.docker_image_batch_job_bundles
+            )
+        )
+        self.llm = LlmResourceWithStreamingResponse(resource.llm)
+        self.files = FilesResourceWithStreamingResponse(resource.files)
+        self.triggers = TriggersResourceWithStreamingResponse(resource.triggers)
+        self.batch_completions = BatchCompletionsResourceWithStreamingResponse(
+            resource.batch_completions
+        )
+        self.chat = ChatResourceWithStreamingResponse(resource.chat)
+        self.completions = CompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.health = HealthResourceWithStreamingResponse(resource.health)
+
+
 class LlmEngineClient(SyncAPIClient):
     """Client of the LLM Engine API.
 
     Credentials fall back to the environment:
-    ``api_key``: ``LLM_ENGINE_API_KEY`` (API key, sent as the HTTP Basic username).
+    ``api_key``: ``SCALE_API_KEY`` (API key, sent as the HTTP Basic username).
     ``bearer_token``: ``LLM_ENGINE_BEARER_TOKEN`` (bearer token).
-    ``base_url``: ``LLM_ENGINE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+    ``base_url``: ``LLM_ENGINE_BASE_PATH``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     batch_jobs: BatchJobsResource
@@ -4091,13 +6581,15 @@ class LlmEngineClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if api_key is None:
-            api_key = os.environ.get("LLM_ENGINE_API_KEY")
+            api_key = os.environ.get("SCALE_API_KEY")
         if bearer_token is None:
             bearer_token = os.environ.get("LLM_ENGINE_BEARER_TOKEN")
         if base_url is None:
-            base_url = os.environ.get("LLM_ENGINE_BASE_URL") or DEFAULT_BASE_URL
+            base_url = os.environ.get("LLM_ENGINE_BASE_PATH") or DEFAULT_BASE_URL
         headers: dict[str, str] = {}
         if api_key:
             headers["Authorization"] = basic_auth(api_key)
@@ -4110,6 +6602,8 @@ class LlmEngineClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -4137,13 +6631,18 @@ class LlmEngineClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> LlmEngineClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -4151,10 +6650,27 @@ class LlmEngineClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return LlmEngineClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> LlmEngineClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return LlmEngineClientWithStreamingResponse(self)
+
 
 class AsyncBatchJobsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncBatchJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncBatchJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncBatchJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncBatchJobsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -4164,7 +6680,9 @@ class AsyncBatchJobsResource:
         input_path: str,
         serialization_format: _m.BatchJobSerializationFormat,
         labels: dict[str, str],
-        resource_requests: _m.CreateBatchJobResourceRequests,
+        resource_requests: (
+            _p.CreateBatchJobResourceRequestsParam | _m.CreateBatchJobResourceRequests
+        ),
         timeout_seconds: float | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4190,7 +6708,11 @@ class AsyncBatchJobsResource:
         input_path: str | NotGiven = NOT_GIVEN,
         serialization_format: _m.BatchJobSerializationFormat | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
-        resource_requests: _m.CreateBatchJobResourceRequests | NotGiven = NOT_GIVEN,
+        resource_requests: (
+            _p.CreateBatchJobResourceRequestsParam
+            | _m.CreateBatchJobResourceRequests
+            | NotGiven
+        ) = NOT_GIVEN,
         timeout_seconds: float | NotGiven = NOT_GIVEN,
         body: _m.CreateBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4230,8 +6752,8 @@ class AsyncBatchJobsResource:
 
     async def retrieve(
         self,
-        *,
         batch_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -4258,8 +6780,8 @@ class AsyncBatchJobsResource:
     @overload
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4270,8 +6792,8 @@ class AsyncBatchJobsResource:
     @overload
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         body: _m.UpdateBatchJobV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4281,8 +6803,8 @@ class AsyncBatchJobsResource:
 
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool | NotGiven = NOT_GIVEN,
         body: _m.UpdateBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4323,9 +6845,29 @@ class AsyncBatchJobsResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncBatchJobsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncBatchJobsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncDockerImageBatchJobsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncDockerImageBatchJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncDockerImageBatchJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDockerImageBatchJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncDockerImageBatchJobsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -4366,7 +6908,9 @@ class AsyncDockerImageBatchJobsResource:
         docker_image_batch_job_bundle_id: str | None | NotGiven = NOT_GIVEN,
         job_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         override_job_max_runtime_s: int | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4394,7 +6938,9 @@ class AsyncDockerImageBatchJobsResource:
         docker_image_batch_job_bundle_id: str | None | NotGiven = NOT_GIVEN,
         job_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         override_job_max_runtime_s: int | None | NotGiven = NOT_GIVEN,
         body: _m.CreateDockerImageBatchJobV1Request | NotGiven = NOT_GIVEN,
@@ -4432,8 +6978,8 @@ class AsyncDockerImageBatchJobsResource:
 
     async def retrieve(
         self,
-        *,
         batch_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -4457,8 +7003,8 @@ class AsyncDockerImageBatchJobsResource:
     @overload
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4469,8 +7015,8 @@ class AsyncDockerImageBatchJobsResource:
     @overload
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         body: _m.UpdateDockerImageBatchJobV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4480,8 +7026,8 @@ class AsyncDockerImageBatchJobsResource:
 
     async def update(
         self,
-        *,
         batch_job_id: str,
+        *,
         cancel: bool | NotGiven = NOT_GIVEN,
         body: _m.UpdateDockerImageBatchJobV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4520,9 +7066,28 @@ class AsyncDockerImageBatchJobsResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncDockerImageBatchJobsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDockerImageBatchJobsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncAsyncTasksResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncAsyncTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncAsyncTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAsyncTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncAsyncTasksResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -4533,7 +7098,7 @@ class AsyncAsyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4562,7 +7127,7 @@ class AsyncAsyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         body: _m.EndpointPredictV1Request | NotGiven = NOT_GIVEN,
@@ -4607,8 +7172,8 @@ class AsyncAsyncTasksResource:
 
     async def retrieve(
         self,
-        *,
         task_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -4639,9 +7204,26 @@ class AsyncAsyncTasksResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
+class AsyncAsyncTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAsyncTasksResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
 class AsyncSyncTasksResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncSyncTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncSyncTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSyncTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncSyncTasksResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -4652,7 +7234,7 @@ class AsyncSyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -4683,7 +7265,7 @@ class AsyncSyncTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -4736,9 +7318,27 @@ class AsyncSyncTasksResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncSyncTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSyncTasksResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncStreamingTasksResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncStreamingTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncStreamingTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncStreamingTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncStreamingTasksResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -4749,7 +7349,7 @@ class AsyncStreamingTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -4780,7 +7380,7 @@ class AsyncStreamingTasksResource:
         args: _m.RequestSchema | None | NotGiven = NOT_GIVEN,
         cloudpickle: str | None | NotGiven = NOT_GIVEN,
         callback_url: str | None | NotGiven = NOT_GIVEN,
-        callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         return_pickled: bool | NotGiven = NOT_GIVEN,
         destination_path: str | None | NotGiven = NOT_GIVEN,
         timeout_seconds: float | None | NotGiven = NOT_GIVEN,
@@ -4833,9 +7433,29 @@ class AsyncStreamingTasksResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncStreamingTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncStreamingTasksResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncModelBundlesCloneWithChangesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncModelBundlesCloneWithChangesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelBundlesCloneWithChangesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelBundlesCloneWithChangesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelBundlesCloneWithChangesResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -4964,9 +7584,28 @@ class AsyncModelBundlesCloneWithChangesResourceWithRawResponse:
         self.create_v2 = async_to_raw(resource.create_v2)
 
 
+class AsyncModelBundlesCloneWithChangesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelBundlesCloneWithChangesResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.create_v2 = async_to_raw(resource.create_v2, streamed=True)
+
+
 class AsyncModelBundlesLatestResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelBundlesLatestResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelBundlesLatestResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelBundlesLatestResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelBundlesLatestResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -5035,11 +7674,28 @@ class AsyncModelBundlesLatestResourceWithRawResponse:
         self.list_v2 = async_to_raw(resource.list_v2)
 
 
+class AsyncModelBundlesLatestResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelBundlesLatestResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.list_v2 = async_to_raw(resource.list_v2, streamed=True)
+
+
 class AsyncModelBundlesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
         self.clone_with_changes = AsyncModelBundlesCloneWithChangesResource(client)
         self.latest = AsyncModelBundlesLatestResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelBundlesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelBundlesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncModelBundlesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelBundlesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -5080,7 +7736,9 @@ class AsyncModelBundlesResource:
         name: str,
         location: str,
         requirements: builtins.list[str],
-        env_params: _m.ModelBundleEnvironmentParams,
+        env_params: (
+            _p.ModelBundleEnvironmentParamsParam | _m.ModelBundleEnvironmentParams
+        ),
         packaging_type: _m.ModelBundlePackagingType,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         app_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -5108,7 +7766,11 @@ class AsyncModelBundlesResource:
         name: str | NotGiven = NOT_GIVEN,
         location: str | NotGiven = NOT_GIVEN,
         requirements: builtins.list[str] | NotGiven = NOT_GIVEN,
-        env_params: _m.ModelBundleEnvironmentParams | NotGiven = NOT_GIVEN,
+        env_params: (
+            _p.ModelBundleEnvironmentParamsParam
+            | _m.ModelBundleEnvironmentParams
+            | NotGiven
+        ) = NOT_GIVEN,
         packaging_type: _m.ModelBundlePackagingType | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         app_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -5153,8 +7815,8 @@ class AsyncModelBundlesResource:
 
     async def retrieve(
         self,
-        *,
         model_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5217,10 +7879,15 @@ class AsyncModelBundlesResource:
         name: str,
         schema_location: str,
         flavor: (
-            _m.CloudpickleArtifactFlavor
+            _p.CloudpickleArtifactFlavorParam
+            | _m.CloudpickleArtifactFlavor
+            | _p.ZipArtifactFlavorParam
             | _m.ZipArtifactFlavor
+            | _p.RunnableImageFlavorParam
             | _m.RunnableImageFlavor
+            | _p.StreamingEnhancedRunnableImageFlavorParam
             | _m.StreamingEnhancedRunnableImageFlavor
+            | _p.TritonEnhancedRunnableImageFlavorParam
             | _m.TritonEnhancedRunnableImageFlavor
         ),
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -5247,10 +7914,15 @@ class AsyncModelBundlesResource:
         name: str | NotGiven = NOT_GIVEN,
         schema_location: str | NotGiven = NOT_GIVEN,
         flavor: (
-            _m.CloudpickleArtifactFlavor
+            _p.CloudpickleArtifactFlavorParam
+            | _m.CloudpickleArtifactFlavor
+            | _p.ZipArtifactFlavorParam
             | _m.ZipArtifactFlavor
+            | _p.RunnableImageFlavorParam
             | _m.RunnableImageFlavor
+            | _p.StreamingEnhancedRunnableImageFlavorParam
             | _m.StreamingEnhancedRunnableImageFlavor
+            | _p.TritonEnhancedRunnableImageFlavorParam
             | _m.TritonEnhancedRunnableImageFlavor
             | NotGiven
         ) = NOT_GIVEN,
@@ -5291,8 +7963,8 @@ class AsyncModelBundlesResource:
 
     async def retrieve_v2(
         self,
-        *,
         model_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5333,9 +8005,40 @@ class AsyncModelBundlesResourceWithRawResponse:
         self.retrieve_v2 = async_to_raw(resource.retrieve_v2)
 
 
+class AsyncModelBundlesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelBundlesResource) -> None:
+        self.clone_with_changes = (
+            AsyncModelBundlesCloneWithChangesResourceWithStreamingResponse(
+                resource.clone_with_changes
+            )
+        )
+        self.latest = AsyncModelBundlesLatestResourceWithStreamingResponse(
+            resource.latest
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list_v2 = async_to_raw(resource.list_v2, streamed=True)
+        self.create_v2 = async_to_raw(resource.create_v2, streamed=True)
+        self.retrieve_v2 = async_to_raw(resource.retrieve_v2, streamed=True)
+
+
 class AsyncModelEndpointsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelEndpointsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelEndpointsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelEndpointsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelEndpointsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -5395,7 +8098,7 @@ class AsyncModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -5441,7 +8144,7 @@ class AsyncModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -5454,6 +8157,20 @@ class AsyncModelEndpointsResource:
         """POST /v1/model-endpoints: Create Model Endpoint
 
         Creates a Model for the current user.
+
+        Args:
+            forwarder_max_concurrency: Max in-flight requests admitted by the HTTP
+                forwarder container, independent of `per_worker` / autoscaling. When
+                None (default), the forwarder inherits its `--concurrency` flag from
+                `per_worker` (current behavior). Upper bound matches LIRA's
+                FORWARDER_MAX_CONCURRENCY_LIMIT.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds). Default: 86400 (24 hours).
         """
         return cast(
             "_m.CreateModelEndpointV1Response",
@@ -5503,8 +8220,8 @@ class AsyncModelEndpointsResource:
 
     async def retrieve(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5531,8 +8248,8 @@ class AsyncModelEndpointsResource:
     @overload
     async def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         model_bundle_id: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
@@ -5552,7 +8269,7 @@ class AsyncModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -5565,8 +8282,8 @@ class AsyncModelEndpointsResource:
     @overload
     async def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         body: _m.UpdateModelEndpointV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -5576,8 +8293,8 @@ class AsyncModelEndpointsResource:
 
     async def update(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         model_bundle_id: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
@@ -5597,7 +8314,7 @@ class AsyncModelEndpointsResource:
         high_priority: bool | None | NotGiven = NOT_GIVEN,
         billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
         default_callback_url: str | None | NotGiven = NOT_GIVEN,
-        default_callback_auth: _m.CallbackAuth | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
         public_inference: bool | None | NotGiven = NOT_GIVEN,
         queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
         task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
@@ -5610,6 +8327,20 @@ class AsyncModelEndpointsResource:
         """PUT /v1/model-endpoints/{model_endpoint_id}: Update Model Endpoint
 
         Updates the Model endpoint.
+
+        Args:
+            forwarder_max_concurrency: Max in-flight requests admitted by the HTTP
+                forwarder container, independent of `per_worker` / autoscaling. When
+                None (default), the forwarder inherits its `--concurrency` flag from
+                `per_worker` (current behavior). Upper bound matches LIRA's
+                FORWARDER_MAX_CONCURRENCY_LIMIT.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds). Default: 86400 (24 hours).
         """
         return cast(
             "_m.UpdateModelEndpointV1Response",
@@ -5656,8 +8387,8 @@ class AsyncModelEndpointsResource:
 
     async def delete(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5683,8 +8414,8 @@ class AsyncModelEndpointsResource:
 
     async def restart(
         self,
-        *,
         model_endpoint_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5771,9 +8502,36 @@ class AsyncModelEndpointsResourceWithRawResponse:
         self.api = async_to_raw(resource.api)
 
 
+class AsyncModelEndpointsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelEndpointsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.restart = async_to_raw(resource.restart, streamed=True)
+        self.schema = async_to_raw(resource.schema, streamed=True)
+        self.api = async_to_raw(resource.api, streamed=True)
+
+
 class AsyncDockerImageBatchJobBundlesLatestResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncDockerImageBatchJobBundlesLatestResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncDockerImageBatchJobBundlesLatestResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDockerImageBatchJobBundlesLatestResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncDockerImageBatchJobBundlesLatestResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -5811,10 +8569,30 @@ class AsyncDockerImageBatchJobBundlesLatestResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncDockerImageBatchJobBundlesLatestResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDockerImageBatchJobBundlesLatestResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncDockerImageBatchJobBundlesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
         self.latest = AsyncDockerImageBatchJobBundlesLatestResource(client)
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncDockerImageBatchJobBundlesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncDockerImageBatchJobBundlesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDockerImageBatchJobBundlesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncDockerImageBatchJobBundlesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -5859,7 +8637,9 @@ class AsyncDockerImageBatchJobBundlesResource:
         env: dict[str, str] | NotGiven = NOT_GIVEN,
         mount_location: str | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         public: bool | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -5889,7 +8669,9 @@ class AsyncDockerImageBatchJobBundlesResource:
         env: dict[str, str] | NotGiven = NOT_GIVEN,
         mount_location: str | None | NotGiven = NOT_GIVEN,
         resource_requests: (
-            _m.CreateDockerImageBatchJobResourceRequests | NotGiven
+            _p.CreateDockerImageBatchJobResourceRequestsParam
+            | _m.CreateDockerImageBatchJobResourceRequests
+            | NotGiven
         ) = NOT_GIVEN,
         public: bool | None | NotGiven = NOT_GIVEN,
         body: _m.CreateDockerImageBatchJobBundleV1Request | NotGiven = NOT_GIVEN,
@@ -5932,8 +8714,8 @@ class AsyncDockerImageBatchJobBundlesResource:
 
     async def retrieve(
         self,
-        *,
         docker_image_batch_job_bundle_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5969,9 +8751,34 @@ class AsyncDockerImageBatchJobBundlesResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
+class AsyncDockerImageBatchJobBundlesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDockerImageBatchJobBundlesResource) -> None:
+        self.latest = (
+            AsyncDockerImageBatchJobBundlesLatestResourceWithStreamingResponse(
+                resource.latest
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
 class AsyncLlmModelEndpointsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmModelEndpointsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmModelEndpointsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncLlmModelEndpointsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmModelEndpointsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -6005,6 +8812,174 @@ class AsyncLlmModelEndpointsResource:
             ),
         )
 
+    @overload
+    async def create(
+        self,
+        *,
+        name: str,
+        model_name: str,
+        metadata: dict[str, Any],
+        min_workers: int,
+        max_workers: int,
+        per_worker: int,
+        labels: dict[str, str],
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | NotGiven = NOT_GIVEN,
+        inference_framework_image_tag: str | NotGiven = NOT_GIVEN,
+        num_shards: int | NotGiven = NOT_GIVEN,
+        endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal[
+                "vllm",
+                "sglang",
+                "deepspeed",
+                "text_generation_inference",
+                "lightllm",
+                "tensorrt_llm",
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateLLMModelEndpointV1Response: ...
+
+    @overload
     async def create(
         self,
         *,
@@ -6013,15 +8988,540 @@ class AsyncLlmModelEndpointsResource:
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateLLMModelEndpointV1Response: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        model_name: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        min_workers: int | NotGiven = NOT_GIVEN,
+        max_workers: int | NotGiven = NOT_GIVEN,
+        per_worker: int | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | NotGiven = NOT_GIVEN,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | NotGiven = NOT_GIVEN,
+        inference_framework_image_tag: str | NotGiven = NOT_GIVEN,
+        num_shards: int | NotGiven = NOT_GIVEN,
+        endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal[
+                "vllm",
+                "sglang",
+                "deepspeed",
+                "text_generation_inference",
+                "lightllm",
+                "tensorrt_llm",
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        body: _m.CreateLLMModelEndpointV1Request | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateLLMModelEndpointV1Response:
-        """POST /v1/llm/model-endpoints: Create Model Endpoint"""
+        """POST /v1/llm/model-endpoints: Create Model Endpoint
+
+        Args:
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds).
+            chat_template_override: A Jinja template to use for this endpoint. If not
+                provided, will use the chat template from the checkpoint
+            enable_startup_metrics: Enable startup metrics collection via OpenTelemetry.
+                When enabled, emits traces and metrics for download, Python init, and
+                vLLM init phases.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            max_gpu_memory_utilization: Maximum GPU memory utilization for the batch
+                inference. Default to 90%. Deprecated in favor of specifying this in
+                VLLMModelConfig
+            attention_backend: Attention backend to use for vLLM. Default to None.
+            max_model_len: Model context length, If unspecified, will be automatically
+                derived from the model config
+            max_num_seqs: Maximum number of sequences per iteration
+            enforce_eager: Always use eager-mode PyTorch. If False, will use eager mode
+                and CUDA graph in hybrid for maximal perforamnce and flexibility
+            trust_remote_code: Whether to trust remote code from Hugging face hub. This
+                is only applicable to models whose code is not supported natively by the
+                transformers library (e.g. deepseek). Default to False.
+            pipeline_parallel_size: Number of pipeline stages. Default to None.
+            tensor_parallel_size: Number of tensor parallel replicas. Default to None.
+            quantization: Method used to quantize the weights. If None, we first check
+                the `quantization_config` attribute in the model config file. If that is
+                None, we assume the model weights are not quantized and use `dtype` to
+                determine the data type of the weights.
+            disable_log_requests: Disable logging requests. Default to None.
+            chat_template: A Jinja template to use for this endpoint. If not provided,
+                will use the chat template from the checkpoint
+            tool_call_parser: Tool call parser
+            enable_auto_tool_choice: Enable auto tool choice
+            load_format: The format of the model weights to load.
+
+                * "auto" will try to load the weights in the safetensors format and fall
+                  back to the pytorch bin format if safetensors format is not available.
+                * "pt" will load the weights in the pytorch bin format.
+                * "safetensors" will load the weights in the safetensors format.
+                * "npcache" will load the weights in pytorch format and store a numpy
+                  cache to speed up the loading.
+                * "dummy" will initialize the weights with random values, which is
+                  mainly for profiling.
+                * "tensorizer" will load the weights using tensorizer from CoreWeave.
+                  See the Tensorize vLLM Model script in the Examples section for more
+                  information.
+                * "bitsandbytes" will load the weights using bitsandbytes quantization.
+            config_format: The config format which shall be loaded.  Defaults to 'auto'
+                which defaults to 'hf'.
+            tokenizer_mode: Tokenizer mode. 'auto' will use the fast tokenizer
+                ifavailable, 'slow' will always use the slow tokenizer, and'mistral'
+                will always use the tokenizer from `mistral_common`.
+            limit_mm_per_prompt: Maximum number of data instances per modality per
+                prompt. Only applicable for multimodal models.
+            max_num_batched_tokens: Maximum number of batched tokens per iteration
+            tokenizer: Name or path of the huggingface tokenizer to use.
+            dtype: Data type for model weights and activations. The 'auto' option will
+                use FP16 precision for FP32 and FP16 models, and BF16 precision for BF16
+                models.
+            seed: Random seed for reproducibility.
+            revision: The specific model version to use. It can be a branch name, a tag
+                name, or a commit id. If unspecified, will use the default version.
+            code_revision: The specific revision to use for the model code on Hugging
+                Face Hub. It can be a branch name, a tag name, or a commit id. If
+                unspecified, will use the default version.
+            rope_scaling: Dictionary containing the scaling configuration for the RoPE
+                embeddings. When using this flag, don't update `max_position_embeddings`
+                to the expected new maximum.
+            tokenizer_revision: The specific tokenizer version to use. It can be a
+                branch name, a tag name, or a commit id. If unspecified, will use the
+                default version.
+            quantization_param_path: Path to JSON file containing scaling factors. Used
+                to load KV cache scaling factors into the model when KV cache type is
+                FP8_E4M3 on ROCm (AMD GPU). In the future these will also be used to
+                load activation and weight scaling factors when the model dtype is
+                FP8_E4M3 on ROCm.
+            max_seq_len_to_capture: Maximum sequence len covered by CUDA graphs. When a
+                sequence has context length larger than this, we fall back to eager
+                mode. Additionally for encoder-decoder models, if the sequence length of
+                the encoder input is larger than this, we fall back to the eager mode.
+            disable_sliding_window: Whether to disable sliding window. If True, we will
+                disable the sliding window functionality of the model. If the model does
+                not support sliding window, this argument is ignored.
+            skip_tokenizer_init: If true, skip initialization of tokenizer and
+                detokenizer.
+            served_model_name: The model name used in metrics tag `model_name`, matches
+                the model name exposed via the APIs. If multiple model names provided,
+                the first name will be used. If not specified, the model name will be
+                the same as `model`.
+            override_neuron_config: Initialize non default neuron config or override
+                default neuron config that are specific to Neuron devices, this argument
+                will be used to configure the neuron config that can not be gathered
+                from the vllm arguments.
+            mm_processor_kwargs: Arguments to be forwarded to the model's processor for
+                multi-modal data, e.g., image processor.
+            block_size: Size of a cache block in number of tokens.
+            gpu_memory_utilization: Fraction of GPU memory to use for the vLLM
+                execution.
+            swap_space: Size of the CPU swap space per GPU (in GiB).
+            cache_dtype: Data type for kv cache storage.
+            num_gpu_blocks_override: Number of GPU blocks to use. This overrides the
+                profiled num_gpu_blocks if specified. Does nothing if None.
+            enable_prefix_caching: Enables automatic prefix caching.
+            tp_size: The tensor parallel size.
+            kv_cache_dtype: Data type for kv cache storage. "auto" will use model data
+                type.
+            context_length: The model's maximum context length.
+            device: The device type.
+            is_embedding: Whether to use a CausalLM as an embedding model.
+            mem_fraction_static: The fraction of the memory used for static allocation.
+            max_running_requests: The maximum number of running requests.
+            max_total_tokens: The maximum number of tokens in the memory pool.
+            chunked_prefill_size: The maximum number of tokens in a chunk for the
+                chunked prefill.
+            max_prefill_tokens: The maximum number of tokens in a prefill batch.
+            schedule_policy: The scheduling policy of the requests.
+            schedule_conservativeness: How conservative the schedule policy is.
+            cpu_offload_gb: How many GBs of RAM to reserve for CPU offloading
+            prefill_only_one_req: If true, we only prefill one request at one prefill
+                batch
+            stream_interval: The interval for streaming in terms of the token length.
+            random_seed: The random seed.
+            constrained_json_whitespace_pattern: Regex pattern for syntactic whitespaces
+                allowed in JSON constrained output.
+            watchdog_timeout: Set watchdog timeout in seconds.
+            download_dir: Model download directory.
+            base_gpu_id: The base GPU ID to start allocating GPUs from.
+            log_level: The logging level of all loggers.
+            log_level_http: The logging level of HTTP server.
+            log_requests: Log the inputs and outputs of all requests.
+            show_time_cost: Show time cost of custom marks.
+            enable_metrics: Enable log prometheus metrics.
+            decode_log_interval: The log interval of decode batch.
+            api_key: Set API key of the server.
+            file_storage_pth: The path of the file storage in backend.
+            enable_cache_report: Return number of cached tokens in
+                usage.prompt_tokens_details.
+            data_parallel_size: The data parallelism size.
+            load_balance_method: The load balancing strategy for data parallelism.
+            expert_parallel_size: The expert parallelism size.
+            dist_init_addr: The host address for initializing distributed backend.
+            nnodes: The number of nodes.
+            node_rank: The node rank.
+            json_model_override_args: A dictionary in JSON string format used to
+                override default model configurations.
+            lora_paths: The list of LoRA adapters.
+            max_loras_per_batch: Maximum number of adapters for a running batch.
+            sampling_backend: Choose the kernels for sampling layers.
+            grammar_backend: Choose the backend for grammar-guided decoding.
+            speculative_algorithm: Speculative algorithm.
+            speculative_draft_model_path: The path of the draft model weights.
+            speculative_num_steps: The number of steps sampled from draft model in
+                Speculative Decoding.
+            speculative_num_draft_tokens: The number of token sampled from draft model
+                in Speculative Decoding.
+            speculative_eagle_topk: The number of token sampled from draft model in
+                eagle2 each step.
+            enable_double_sparsity: Enable double sparsity attention
+            ds_channel_config_path: The path of the double sparsity channel config
+            ds_heavy_channel_num: The number of heavy channels in double sparsity
+                attention
+            ds_heavy_token_num: The number of heavy tokens in double sparsity attention
+            ds_heavy_channel_type: The type of heavy channels in double sparsity
+                attention
+            ds_sparse_decode_threshold: The threshold for sparse decoding in double
+                sparsity attention
+            disable_radix_cache: Disable RadixAttention for prefix caching.
+            disable_jump_forward: Disable jump-forward for grammar-guided decoding.
+            disable_cuda_graph: Disable cuda graph.
+            disable_cuda_graph_padding: Disable cuda graph when padding is needed.
+            disable_outlines_disk_cache: Disable disk cache of outlines.
+            disable_custom_all_reduce: Disable the custom all-reduce kernel.
+            disable_mla: Disable Multi-head Latent Attention (MLA) for DeepSeek-V2.
+            disable_overlap_schedule: Disable the overlap scheduler.
+            enable_mixed_chunk: Enable mixing prefill and decode in a batch when using
+                chunked prefill.
+            enable_dp_attention: Enable data parallelism for attention and tensor
+                parallelism for FFN.
+            enable_ep_moe: Enable expert parallelism for moe.
+            enable_torch_compile: Optimize the model with torch.compile.
+            torch_compile_max_bs: Set the maximum batch size when using torch compile.
+            cuda_graph_max_bs: Set the maximum batch size for cuda graph.
+            cuda_graph_bs: Set the list of batch sizes for cuda graph.
+            torchao_config: Optimize the model with torchao.
+            enable_nan_detection: Enable the NaN detection for debugging purposes.
+            enable_p2p_check: Enable P2P check for GPU access.
+            triton_attention_reduce_in_fp32: Cast the intermediate attention results to
+                fp32.
+            triton_attention_num_kv_splits: The number of KV splits in flash decoding
+                Triton kernel.
+            num_continuous_decode_steps: Run multiple continuous decoding steps to
+                reduce scheduling overhead.
+            delete_ckpt_after_loading: Delete the model checkpoint after loading the
+                model.
+            enable_memory_saver: Allow saving memory using release_memory_occupation and
+                resume_memory_occupation
+            allow_auto_truncate: Allow automatically truncating requests that exceed the
+                maximum input length.
+            enable_custom_logit_processor: Enable users to pass custom logit processors
+                to the server.
+            huggingface_repo: The Hugging Face repository ID.
+        """
         return cast(
             "_m.CreateLLMModelEndpointV1Response",
             await self._client._request(
                 "post",
                 "/v1/llm/model-endpoints",
                 _m.CreateLLMModelEndpointV1Response,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_name": model_name,
+                        "metadata": metadata,
+                        "min_workers": min_workers,
+                        "max_workers": max_workers,
+                        "per_worker": per_worker,
+                        "labels": labels,
+                        "quantize": quantize,
+                        "checkpoint_path": checkpoint_path,
+                        "post_inference_hooks": post_inference_hooks,
+                        "cpus": cpus,
+                        "gpus": gpus,
+                        "memory": memory,
+                        "gpu_type": gpu_type,
+                        "storage": storage,
+                        "nodes_per_worker": nodes_per_worker,
+                        "optimize_costs": optimize_costs,
+                        "prewarm": prewarm,
+                        "high_priority": high_priority,
+                        "billing_tags": billing_tags,
+                        "default_callback_url": default_callback_url,
+                        "default_callback_auth": default_callback_auth,
+                        "public_inference": public_inference,
+                        "task_expires_seconds": task_expires_seconds,
+                        "chat_template_override": chat_template_override,
+                        "enable_startup_metrics": enable_startup_metrics,
+                        "queue_message_timeout_seconds": queue_message_timeout_seconds,
+                        "source": source,
+                        "inference_framework_image_tag": inference_framework_image_tag,
+                        "num_shards": num_shards,
+                        "endpoint_type": endpoint_type,
+                        "max_gpu_memory_utilization": max_gpu_memory_utilization,
+                        "attention_backend": attention_backend,
+                        "max_model_len": max_model_len,
+                        "max_num_seqs": max_num_seqs,
+                        "enforce_eager": enforce_eager,
+                        "trust_remote_code": trust_remote_code,
+                        "pipeline_parallel_size": pipeline_parallel_size,
+                        "tensor_parallel_size": tensor_parallel_size,
+                        "quantization": quantization,
+                        "disable_log_requests": disable_log_requests,
+                        "chat_template": chat_template,
+                        "tool_call_parser": tool_call_parser,
+                        "enable_auto_tool_choice": enable_auto_tool_choice,
+                        "load_format": load_format,
+                        "config_format": config_format,
+                        "tokenizer_mode": tokenizer_mode,
+                        "limit_mm_per_prompt": limit_mm_per_prompt,
+                        "max_num_batched_tokens": max_num_batched_tokens,
+                        "tokenizer": tokenizer,
+                        "dtype": dtype,
+                        "seed": seed,
+                        "revision": revision,
+                        "code_revision": code_revision,
+                        "rope_scaling": rope_scaling,
+                        "tokenizer_revision": tokenizer_revision,
+                        "quantization_param_path": quantization_param_path,
+                        "max_seq_len_to_capture": max_seq_len_to_capture,
+                        "disable_sliding_window": disable_sliding_window,
+                        "skip_tokenizer_init": skip_tokenizer_init,
+                        "served_model_name": served_model_name,
+                        "override_neuron_config": override_neuron_config,
+                        "mm_processor_kwargs": mm_processor_kwargs,
+                        "block_size": block_size,
+                        "gpu_memory_utilization": gpu_memory_utilization,
+                        "swap_space": swap_space,
+                        "cache_dtype": cache_dtype,
+                        "num_gpu_blocks_override": num_gpu_blocks_override,
+                        "enable_prefix_caching": enable_prefix_caching,
+                        "inference_framework": inference_framework,
+                        "tp_size": tp_size,
+                        "kv_cache_dtype": kv_cache_dtype,
+                        "context_length": context_length,
+                        "device": device,
+                        "is_embedding": is_embedding,
+                        "mem_fraction_static": mem_fraction_static,
+                        "max_running_requests": max_running_requests,
+                        "max_total_tokens": max_total_tokens,
+                        "chunked_prefill_size": chunked_prefill_size,
+                        "max_prefill_tokens": max_prefill_tokens,
+                        "schedule_policy": schedule_policy,
+                        "schedule_conservativeness": schedule_conservativeness,
+                        "cpu_offload_gb": cpu_offload_gb,
+                        "prefill_only_one_req": prefill_only_one_req,
+                        "stream_interval": stream_interval,
+                        "random_seed": random_seed,
+                        "constrained_json_whitespace_pattern": constrained_json_whitespace_pattern,
+                        "watchdog_timeout": watchdog_timeout,
+                        "download_dir": download_dir,
+                        "base_gpu_id": base_gpu_id,
+                        "log_level": log_level,
+                        "log_level_http": log_level_http,
+                        "log_requests": log_requests,
+                        "show_time_cost": show_time_cost,
+                        "enable_metrics": enable_metrics,
+                        "decode_log_interval": decode_log_interval,
+                        "api_key": api_key,
+                        "file_storage_pth": file_storage_pth,
+                        "enable_cache_report": enable_cache_report,
+                        "data_parallel_size": data_parallel_size,
+                        "load_balance_method": load_balance_method,
+                        "expert_parallel_size": expert_parallel_size,
+                        "dist_init_addr": dist_init_addr,
+                        "nnodes": nnodes,
+                        "node_rank": node_rank,
+                        "json_model_override_args": json_model_override_args,
+                        "lora_paths": lora_paths,
+                        "max_loras_per_batch": max_loras_per_batch,
+                        "sampling_backend": sampling_backend,
+                        "grammar_backend": grammar_backend,
+                        "speculative_algorithm": speculative_algorithm,
+                        "speculative_draft_model_path": speculative_draft_model_path,
+                        "speculative_num_steps": speculative_num_steps,
+                        "speculative_num_draft_tokens": speculative_num_draft_tokens,
+                        "speculative_eagle_topk": speculative_eagle_topk,
+                        "enable_double_sparsity": enable_double_sparsity,
+                        "ds_channel_config_path": ds_channel_config_path,
+                        "ds_heavy_channel_num": ds_heavy_channel_num,
+                        "ds_heavy_token_num": ds_heavy_token_num,
+                        "ds_heavy_channel_type": ds_heavy_channel_type,
+                        "ds_sparse_decode_threshold": ds_sparse_decode_threshold,
+                        "disable_radix_cache": disable_radix_cache,
+                        "disable_jump_forward": disable_jump_forward,
+                        "disable_cuda_graph": disable_cuda_graph,
+                        "disable_cuda_graph_padding": disable_cuda_graph_padding,
+                        "disable_outlines_disk_cache": disable_outlines_disk_cache,
+                        "disable_custom_all_reduce": disable_custom_all_reduce,
+                        "disable_mla": disable_mla,
+                        "disable_overlap_schedule": disable_overlap_schedule,
+                        "enable_mixed_chunk": enable_mixed_chunk,
+                        "enable_dp_attention": enable_dp_attention,
+                        "enable_ep_moe": enable_ep_moe,
+                        "enable_torch_compile": enable_torch_compile,
+                        "torch_compile_max_bs": torch_compile_max_bs,
+                        "cuda_graph_max_bs": cuda_graph_max_bs,
+                        "cuda_graph_bs": cuda_graph_bs,
+                        "torchao_config": torchao_config,
+                        "enable_nan_detection": enable_nan_detection,
+                        "enable_p2p_check": enable_p2p_check,
+                        "triton_attention_reduce_in_fp32": triton_attention_reduce_in_fp32,
+                        "triton_attention_num_kv_splits": triton_attention_num_kv_splits,
+                        "num_continuous_decode_steps": num_continuous_decode_steps,
+                        "delete_ckpt_after_loading": delete_ckpt_after_loading,
+                        "enable_memory_saver": enable_memory_saver,
+                        "allow_auto_truncate": allow_auto_truncate,
+                        "enable_custom_logit_processor": enable_custom_logit_processor,
+                        "huggingface_repo": huggingface_repo,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -6032,8 +9532,8 @@ class AsyncLlmModelEndpointsResource:
 
     async def retrieve(
         self,
-        *,
         model_endpoint_name: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6057,11 +9557,332 @@ class AsyncLlmModelEndpointsResource:
             ),
         )
 
+    @overload
     async def update(
         self,
-        *,
         model_endpoint_name: str,
+        *,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        model_name: str | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal["vllm", "sglang", "deepspeed", "text_generation_inference"]
+            | NotGiven
+        ) = NOT_GIVEN,
+        inference_framework_image_tag: str | None | NotGiven = NOT_GIVEN,
+        num_shards: int | None | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        force_bundle_recreation: bool | None | NotGiven = NOT_GIVEN,
+        min_workers: int | None | NotGiven = NOT_GIVEN,
+        max_workers: int | None | NotGiven = NOT_GIVEN,
+        per_worker: int | None | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | None | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UpdateLLMModelEndpointV1Response: ...
+
+    @overload
+    async def update(
+        self,
+        model_endpoint_name: str,
+        *,
         body: _m.UpdateLLMModelEndpointV1Request,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UpdateLLMModelEndpointV1Response: ...
+
+    async def update(
+        self,
+        model_endpoint_name: str,
+        *,
+        quantize: _m.Quantization | None | NotGiven = NOT_GIVEN,
+        checkpoint_path: str | None | NotGiven = NOT_GIVEN,
+        post_inference_hooks: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        cpus: str | float | None | NotGiven = NOT_GIVEN,
+        gpus: int | None | NotGiven = NOT_GIVEN,
+        memory: str | float | None | NotGiven = NOT_GIVEN,
+        gpu_type: _m.GpuType | None | NotGiven = NOT_GIVEN,
+        storage: str | float | None | NotGiven = NOT_GIVEN,
+        nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
+        optimize_costs: bool | None | NotGiven = NOT_GIVEN,
+        prewarm: bool | None | NotGiven = NOT_GIVEN,
+        high_priority: bool | None | NotGiven = NOT_GIVEN,
+        billing_tags: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        default_callback_url: str | None | NotGiven = NOT_GIVEN,
+        default_callback_auth: _p.CallbackAuthParam | None | NotGiven = NOT_GIVEN,
+        public_inference: bool | None | NotGiven = NOT_GIVEN,
+        task_expires_seconds: int | None | NotGiven = NOT_GIVEN,
+        chat_template_override: str | None | NotGiven = NOT_GIVEN,
+        enable_startup_metrics: bool | None | NotGiven = NOT_GIVEN,
+        queue_message_timeout_seconds: int | None | NotGiven = NOT_GIVEN,
+        model_name: str | None | NotGiven = NOT_GIVEN,
+        source: _m.LLMSource | None | NotGiven = NOT_GIVEN,
+        inference_framework: (
+            Literal["vllm", "sglang", "deepspeed", "text_generation_inference"]
+            | NotGiven
+        ) = NOT_GIVEN,
+        inference_framework_image_tag: str | None | NotGiven = NOT_GIVEN,
+        num_shards: int | None | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        force_bundle_recreation: bool | None | NotGiven = NOT_GIVEN,
+        min_workers: int | None | NotGiven = NOT_GIVEN,
+        max_workers: int | None | NotGiven = NOT_GIVEN,
+        per_worker: int | None | NotGiven = NOT_GIVEN,
+        labels: dict[str, str] | None | NotGiven = NOT_GIVEN,
+        max_gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        attention_backend: str | None | NotGiven = NOT_GIVEN,
+        max_model_len: int | None | NotGiven = NOT_GIVEN,
+        max_num_seqs: int | None | NotGiven = NOT_GIVEN,
+        enforce_eager: bool | None | NotGiven = NOT_GIVEN,
+        trust_remote_code: bool | None | NotGiven = NOT_GIVEN,
+        pipeline_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        tensor_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        quantization: str | None | NotGiven = NOT_GIVEN,
+        disable_log_requests: bool | None | NotGiven = NOT_GIVEN,
+        chat_template: str | None | NotGiven = NOT_GIVEN,
+        tool_call_parser: str | None | NotGiven = NOT_GIVEN,
+        enable_auto_tool_choice: bool | None | NotGiven = NOT_GIVEN,
+        load_format: str | None | NotGiven = NOT_GIVEN,
+        config_format: str | None | NotGiven = NOT_GIVEN,
+        tokenizer_mode: str | None | NotGiven = NOT_GIVEN,
+        limit_mm_per_prompt: str | None | NotGiven = NOT_GIVEN,
+        max_num_batched_tokens: int | None | NotGiven = NOT_GIVEN,
+        tokenizer: str | None | NotGiven = NOT_GIVEN,
+        dtype: str | None | NotGiven = NOT_GIVEN,
+        seed: int | None | NotGiven = NOT_GIVEN,
+        revision: str | None | NotGiven = NOT_GIVEN,
+        code_revision: str | None | NotGiven = NOT_GIVEN,
+        rope_scaling: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        tokenizer_revision: str | None | NotGiven = NOT_GIVEN,
+        quantization_param_path: str | None | NotGiven = NOT_GIVEN,
+        max_seq_len_to_capture: int | None | NotGiven = NOT_GIVEN,
+        disable_sliding_window: bool | None | NotGiven = NOT_GIVEN,
+        skip_tokenizer_init: bool | None | NotGiven = NOT_GIVEN,
+        served_model_name: str | None | NotGiven = NOT_GIVEN,
+        override_neuron_config: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        mm_processor_kwargs: dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        block_size: int | None | NotGiven = NOT_GIVEN,
+        gpu_memory_utilization: float | None | NotGiven = NOT_GIVEN,
+        swap_space: float | None | NotGiven = NOT_GIVEN,
+        cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        num_gpu_blocks_override: int | None | NotGiven = NOT_GIVEN,
+        enable_prefix_caching: bool | None | NotGiven = NOT_GIVEN,
+        tp_size: int | None | NotGiven = NOT_GIVEN,
+        kv_cache_dtype: str | None | NotGiven = NOT_GIVEN,
+        context_length: int | None | NotGiven = NOT_GIVEN,
+        device: str | None | NotGiven = NOT_GIVEN,
+        is_embedding: bool | None | NotGiven = NOT_GIVEN,
+        mem_fraction_static: float | None | NotGiven = NOT_GIVEN,
+        max_running_requests: int | None | NotGiven = NOT_GIVEN,
+        max_total_tokens: int | None | NotGiven = NOT_GIVEN,
+        chunked_prefill_size: int | None | NotGiven = NOT_GIVEN,
+        max_prefill_tokens: int | None | NotGiven = NOT_GIVEN,
+        schedule_policy: str | None | NotGiven = NOT_GIVEN,
+        schedule_conservativeness: float | None | NotGiven = NOT_GIVEN,
+        cpu_offload_gb: int | None | NotGiven = NOT_GIVEN,
+        prefill_only_one_req: bool | None | NotGiven = NOT_GIVEN,
+        stream_interval: int | None | NotGiven = NOT_GIVEN,
+        random_seed: int | None | NotGiven = NOT_GIVEN,
+        constrained_json_whitespace_pattern: str | None | NotGiven = NOT_GIVEN,
+        watchdog_timeout: float | None | NotGiven = NOT_GIVEN,
+        download_dir: str | None | NotGiven = NOT_GIVEN,
+        base_gpu_id: int | None | NotGiven = NOT_GIVEN,
+        log_level: str | None | NotGiven = NOT_GIVEN,
+        log_level_http: str | None | NotGiven = NOT_GIVEN,
+        log_requests: bool | None | NotGiven = NOT_GIVEN,
+        show_time_cost: bool | None | NotGiven = NOT_GIVEN,
+        enable_metrics: bool | None | NotGiven = NOT_GIVEN,
+        decode_log_interval: int | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        file_storage_pth: str | None | NotGiven = NOT_GIVEN,
+        enable_cache_report: bool | None | NotGiven = NOT_GIVEN,
+        data_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        load_balance_method: str | None | NotGiven = NOT_GIVEN,
+        expert_parallel_size: int | None | NotGiven = NOT_GIVEN,
+        dist_init_addr: str | None | NotGiven = NOT_GIVEN,
+        nnodes: int | None | NotGiven = NOT_GIVEN,
+        node_rank: int | None | NotGiven = NOT_GIVEN,
+        json_model_override_args: str | None | NotGiven = NOT_GIVEN,
+        lora_paths: builtins.list[str] | None | NotGiven = NOT_GIVEN,
+        max_loras_per_batch: int | None | NotGiven = NOT_GIVEN,
+        sampling_backend: str | None | NotGiven = NOT_GIVEN,
+        grammar_backend: str | None | NotGiven = NOT_GIVEN,
+        speculative_algorithm: str | None | NotGiven = NOT_GIVEN,
+        speculative_draft_model_path: str | None | NotGiven = NOT_GIVEN,
+        speculative_num_steps: int | None | NotGiven = NOT_GIVEN,
+        speculative_num_draft_tokens: int | None | NotGiven = NOT_GIVEN,
+        speculative_eagle_topk: int | None | NotGiven = NOT_GIVEN,
+        enable_double_sparsity: bool | None | NotGiven = NOT_GIVEN,
+        ds_channel_config_path: str | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_token_num: int | None | NotGiven = NOT_GIVEN,
+        ds_heavy_channel_type: str | None | NotGiven = NOT_GIVEN,
+        ds_sparse_decode_threshold: int | None | NotGiven = NOT_GIVEN,
+        disable_radix_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_jump_forward: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph: bool | None | NotGiven = NOT_GIVEN,
+        disable_cuda_graph_padding: bool | None | NotGiven = NOT_GIVEN,
+        disable_outlines_disk_cache: bool | None | NotGiven = NOT_GIVEN,
+        disable_custom_all_reduce: bool | None | NotGiven = NOT_GIVEN,
+        disable_mla: bool | None | NotGiven = NOT_GIVEN,
+        disable_overlap_schedule: bool | None | NotGiven = NOT_GIVEN,
+        enable_mixed_chunk: bool | None | NotGiven = NOT_GIVEN,
+        enable_dp_attention: bool | None | NotGiven = NOT_GIVEN,
+        enable_ep_moe: bool | None | NotGiven = NOT_GIVEN,
+        enable_torch_compile: bool | None | NotGiven = NOT_GIVEN,
+        torch_compile_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_max_bs: int | None | NotGiven = NOT_GIVEN,
+        cuda_graph_bs: builtins.list[int] | None | NotGiven = NOT_GIVEN,
+        torchao_config: str | None | NotGiven = NOT_GIVEN,
+        enable_nan_detection: bool | None | NotGiven = NOT_GIVEN,
+        enable_p2p_check: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_reduce_in_fp32: bool | None | NotGiven = NOT_GIVEN,
+        triton_attention_num_kv_splits: int | None | NotGiven = NOT_GIVEN,
+        num_continuous_decode_steps: int | None | NotGiven = NOT_GIVEN,
+        delete_ckpt_after_loading: bool | None | NotGiven = NOT_GIVEN,
+        enable_memory_saver: bool | None | NotGiven = NOT_GIVEN,
+        allow_auto_truncate: bool | None | NotGiven = NOT_GIVEN,
+        enable_custom_logit_processor: bool | None | NotGiven = NOT_GIVEN,
+        huggingface_repo: str | None | NotGiven = NOT_GIVEN,
+        body: _m.UpdateLLMModelEndpointV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6070,6 +9891,211 @@ class AsyncLlmModelEndpointsResource:
         """PUT /v1/llm/model-endpoints/{model_endpoint_name}: Update Model Endpoint
 
         Updates an LLM endpoint for the current user.
+
+        Args:
+            task_expires_seconds: For async endpoints, how long a task can wait in queue
+                before expiring (in seconds).
+            chat_template_override: A Jinja template to use for this endpoint. If not
+                provided, will use the chat template from the checkpoint
+            enable_startup_metrics: Enable startup metrics collection via OpenTelemetry.
+                When enabled, emits traces and metrics for download, Python init, and
+                vLLM init phases.
+            queue_message_timeout_seconds: For async endpoints, the queue message
+                visibility/lock timeout in seconds. Controls how long a worker has to
+                process a message before it becomes visible again (SQS VisibilityTimeout
+                / ASB lock_duration). Note: Azure Service Bus has a maximum of 300
+                seconds; values above this will be clamped.
+            max_gpu_memory_utilization: Maximum GPU memory utilization for the batch
+                inference. Default to 90%. Deprecated in favor of specifying this in
+                VLLMModelConfig
+            attention_backend: Attention backend to use for vLLM. Default to None.
+            max_model_len: Model context length, If unspecified, will be automatically
+                derived from the model config
+            max_num_seqs: Maximum number of sequences per iteration
+            enforce_eager: Always use eager-mode PyTorch. If False, will use eager mode
+                and CUDA graph in hybrid for maximal perforamnce and flexibility
+            trust_remote_code: Whether to trust remote code from Hugging face hub. This
+                is only applicable to models whose code is not supported natively by the
+                transformers library (e.g. deepseek). Default to False.
+            pipeline_parallel_size: Number of pipeline stages. Default to None.
+            tensor_parallel_size: Number of tensor parallel replicas. Default to None.
+            quantization: Method used to quantize the weights. If None, we first check
+                the `quantization_config` attribute in the model config file. If that is
+                None, we assume the model weights are not quantized and use `dtype` to
+                determine the data type of the weights.
+            disable_log_requests: Disable logging requests. Default to None.
+            chat_template: A Jinja template to use for this endpoint. If not provided,
+                will use the chat template from the checkpoint
+            tool_call_parser: Tool call parser
+            enable_auto_tool_choice: Enable auto tool choice
+            load_format: The format of the model weights to load.
+
+                * "auto" will try to load the weights in the safetensors format and fall
+                  back to the pytorch bin format if safetensors format is not available.
+                * "pt" will load the weights in the pytorch bin format.
+                * "safetensors" will load the weights in the safetensors format.
+                * "npcache" will load the weights in pytorch format and store a numpy
+                  cache to speed up the loading.
+                * "dummy" will initialize the weights with random values, which is
+                  mainly for profiling.
+                * "tensorizer" will load the weights using tensorizer from CoreWeave.
+                  See the Tensorize vLLM Model script in the Examples section for more
+                  information.
+                * "bitsandbytes" will load the weights using bitsandbytes quantization.
+            config_format: The config format which shall be loaded.  Defaults to 'auto'
+                which defaults to 'hf'.
+            tokenizer_mode: Tokenizer mode. 'auto' will use the fast tokenizer
+                ifavailable, 'slow' will always use the slow tokenizer, and'mistral'
+                will always use the tokenizer from `mistral_common`.
+            limit_mm_per_prompt: Maximum number of data instances per modality per
+                prompt. Only applicable for multimodal models.
+            max_num_batched_tokens: Maximum number of batched tokens per iteration
+            tokenizer: Name or path of the huggingface tokenizer to use.
+            dtype: Data type for model weights and activations. The 'auto' option will
+                use FP16 precision for FP32 and FP16 models, and BF16 precision for BF16
+                models.
+            seed: Random seed for reproducibility.
+            revision: The specific model version to use. It can be a branch name, a tag
+                name, or a commit id. If unspecified, will use the default version.
+            code_revision: The specific revision to use for the model code on Hugging
+                Face Hub. It can be a branch name, a tag name, or a commit id. If
+                unspecified, will use the default version.
+            rope_scaling: Dictionary containing the scaling configuration for the RoPE
+                embeddings. When using this flag, don't update `max_position_embeddings`
+                to the expected new maximum.
+            tokenizer_revision: The specific tokenizer version to use. It can be a
+                branch name, a tag name, or a commit id. If unspecified, will use the
+                default version.
+            quantization_param_path: Path to JSON file containing scaling factors. Used
+                to load KV cache scaling factors into the model when KV cache type is
+                FP8_E4M3 on ROCm (AMD GPU). In the future these will also be used to
+                load activation and weight scaling factors when the model dtype is
+                FP8_E4M3 on ROCm.
+            max_seq_len_to_capture: Maximum sequence len covered by CUDA graphs. When a
+                sequence has context length larger than this, we fall back to eager
+                mode. Additionally for encoder-decoder models, if the sequence length of
+                the encoder input is larger than this, we fall back to the eager mode.
+            disable_sliding_window: Whether to disable sliding window. If True, we will
+                disable the sliding window functionality of the model. If the model does
+                not support sliding window, this argument is ignored.
+            skip_tokenizer_init: If true, skip initialization of tokenizer and
+                detokenizer.
+            served_model_name: The model name used in metrics tag `model_name`, matches
+                the model name exposed via the APIs. If multiple model names provided,
+                the first name will be used. If not specified, the model name will be
+                the same as `model`.
+            override_neuron_config: Initialize non default neuron config or override
+                default neuron config that are specific to Neuron devices, this argument
+                will be used to configure the neuron config that can not be gathered
+                from the vllm arguments.
+            mm_processor_kwargs: Arguments to be forwarded to the model's processor for
+                multi-modal data, e.g., image processor.
+            block_size: Size of a cache block in number of tokens.
+            gpu_memory_utilization: Fraction of GPU memory to use for the vLLM
+                execution.
+            swap_space: Size of the CPU swap space per GPU (in GiB).
+            cache_dtype: Data type for kv cache storage.
+            num_gpu_blocks_override: Number of GPU blocks to use. This overrides the
+                profiled num_gpu_blocks if specified. Does nothing if None.
+            enable_prefix_caching: Enables automatic prefix caching.
+            tp_size: The tensor parallel size.
+            kv_cache_dtype: Data type for kv cache storage. "auto" will use model data
+                type.
+            context_length: The model's maximum context length.
+            device: The device type.
+            is_embedding: Whether to use a CausalLM as an embedding model.
+            mem_fraction_static: The fraction of the memory used for static allocation.
+            max_running_requests: The maximum number of running requests.
+            max_total_tokens: The maximum number of tokens in the memory pool.
+            chunked_prefill_size: The maximum number of tokens in a chunk for the
+                chunked prefill.
+            max_prefill_tokens: The maximum number of tokens in a prefill batch.
+            schedule_policy: The scheduling policy of the requests.
+            schedule_conservativeness: How conservative the schedule policy is.
+            cpu_offload_gb: How many GBs of RAM to reserve for CPU offloading
+            prefill_only_one_req: If true, we only prefill one request at one prefill
+                batch
+            stream_interval: The interval for streaming in terms of the token length.
+            random_seed: The random seed.
+            constrained_json_whitespace_pattern: Regex pattern for syntactic whitespaces
+                allowed in JSON constrained output.
+            watchdog_timeout: Set watchdog timeout in seconds.
+            download_dir: Model download directory.
+            base_gpu_id: The base GPU ID to start allocating GPUs from.
+            log_level: The logging level of all loggers.
+            log_level_http: The logging level of HTTP server.
+            log_requests: Log the inputs and outputs of all requests.
+            show_time_cost: Show time cost of custom marks.
+            enable_metrics: Enable log prometheus metrics.
+            decode_log_interval: The log interval of decode batch.
+            api_key: Set API key of the server.
+            file_storage_pth: The path of the file storage in backend.
+            enable_cache_report: Return number of cached tokens in
+                usage.prompt_tokens_details.
+            data_parallel_size: The data parallelism size.
+            load_balance_method: The load balancing strategy for data parallelism.
+            expert_parallel_size: The expert parallelism size.
+            dist_init_addr: The host address for initializing distributed backend.
+            nnodes: The number of nodes.
+            node_rank: The node rank.
+            json_model_override_args: A dictionary in JSON string format used to
+                override default model configurations.
+            lora_paths: The list of LoRA adapters.
+            max_loras_per_batch: Maximum number of adapters for a running batch.
+            sampling_backend: Choose the kernels for sampling layers.
+            grammar_backend: Choose the backend for grammar-guided decoding.
+            speculative_algorithm: Speculative algorithm.
+            speculative_draft_model_path: The path of the draft model weights.
+            speculative_num_steps: The number of steps sampled from draft model in
+                Speculative Decoding.
+            speculative_num_draft_tokens: The number of token sampled from draft model
+                in Speculative Decoding.
+            speculative_eagle_topk: The number of token sampled from draft model in
+                eagle2 each step.
+            enable_double_sparsity: Enable double sparsity attention
+            ds_channel_config_path: The path of the double sparsity channel config
+            ds_heavy_channel_num: The number of heavy channels in double sparsity
+                attention
+            ds_heavy_token_num: The number of heavy tokens in double sparsity attention
+            ds_heavy_channel_type: The type of heavy channels in double sparsity
+                attention
+            ds_sparse_decode_threshold: The threshold for sparse decoding in double
+                sparsity attention
+            disable_radix_cache: Disable RadixAttention for prefix caching.
+            disable_jump_forward: Disable jump-forward for grammar-guided decoding.
+            disable_cuda_graph: Disable cuda graph.
+            disable_cuda_graph_padding: Disable cuda graph when padding is needed.
+            disable_outlines_disk_cache: Disable disk cache of outlines.
+            disable_custom_all_reduce: Disable the custom all-reduce kernel.
+            disable_mla: Disable Multi-head Latent Attention (MLA) for DeepSeek-V2.
+            disable_overlap_schedule: Disable the overlap scheduler.
+            enable_mixed_chunk: Enable mixing prefill and decode in a batch when using
+                chunked prefill.
+            enable_dp_attention: Enable data parallelism for attention and tensor
+                parallelism for FFN.
+            enable_ep_moe: Enable expert parallelism for moe.
+            enable_torch_compile: Optimize the model with torch.compile.
+            torch_compile_max_bs: Set the maximum batch size when using torch compile.
+            cuda_graph_max_bs: Set the maximum batch size for cuda graph.
+            cuda_graph_bs: Set the list of batch sizes for cuda graph.
+            torchao_config: Optimize the model with torchao.
+            enable_nan_detection: Enable the NaN detection for debugging purposes.
+            enable_p2p_check: Enable P2P check for GPU access.
+            triton_attention_reduce_in_fp32: Cast the intermediate attention results to
+                fp32.
+            triton_attention_num_kv_splits: The number of KV splits in flash decoding
+                Triton kernel.
+            num_continuous_decode_steps: Run multiple continuous decoding steps to
+                reduce scheduling overhead.
+            delete_ckpt_after_loading: Delete the model checkpoint after loading the
+                model.
+            enable_memory_saver: Allow saving memory using release_memory_occupation and
+                resume_memory_occupation
+            allow_auto_truncate: Allow automatically truncating requests that exceed the
+                maximum input length.
+            enable_custom_logit_processor: Enable users to pass custom logit processors
+                to the server.
+            huggingface_repo: The Hugging Face repository ID.
         """
         return cast(
             "_m.UpdateLLMModelEndpointV1Response",
@@ -6077,7 +10103,158 @@ class AsyncLlmModelEndpointsResource:
                 "put",
                 "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
                 _m.UpdateLLMModelEndpointV1Response,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "quantize": quantize,
+                        "checkpoint_path": checkpoint_path,
+                        "post_inference_hooks": post_inference_hooks,
+                        "cpus": cpus,
+                        "gpus": gpus,
+                        "memory": memory,
+                        "gpu_type": gpu_type,
+                        "storage": storage,
+                        "nodes_per_worker": nodes_per_worker,
+                        "optimize_costs": optimize_costs,
+                        "prewarm": prewarm,
+                        "high_priority": high_priority,
+                        "billing_tags": billing_tags,
+                        "default_callback_url": default_callback_url,
+                        "default_callback_auth": default_callback_auth,
+                        "public_inference": public_inference,
+                        "task_expires_seconds": task_expires_seconds,
+                        "chat_template_override": chat_template_override,
+                        "enable_startup_metrics": enable_startup_metrics,
+                        "queue_message_timeout_seconds": queue_message_timeout_seconds,
+                        "model_name": model_name,
+                        "source": source,
+                        "inference_framework": inference_framework,
+                        "inference_framework_image_tag": inference_framework_image_tag,
+                        "num_shards": num_shards,
+                        "metadata": metadata,
+                        "force_bundle_recreation": force_bundle_recreation,
+                        "min_workers": min_workers,
+                        "max_workers": max_workers,
+                        "per_worker": per_worker,
+                        "labels": labels,
+                        "max_gpu_memory_utilization": max_gpu_memory_utilization,
+                        "attention_backend": attention_backend,
+                        "max_model_len": max_model_len,
+                        "max_num_seqs": max_num_seqs,
+                        "enforce_eager": enforce_eager,
+                        "trust_remote_code": trust_remote_code,
+                        "pipeline_parallel_size": pipeline_parallel_size,
+                        "tensor_parallel_size": tensor_parallel_size,
+                        "quantization": quantization,
+                        "disable_log_requests": disable_log_requests,
+                        "chat_template": chat_template,
+                        "tool_call_parser": tool_call_parser,
+                        "enable_auto_tool_choice": enable_auto_tool_choice,
+                        "load_format": load_format,
+                        "config_format": config_format,
+                        "tokenizer_mode": tokenizer_mode,
+                        "limit_mm_per_prompt": limit_mm_per_prompt,
+                        "max_num_batched_tokens": max_num_batched_tokens,
+                        "tokenizer": tokenizer,
+                        "dtype": dtype,
+                        "seed": seed,
+                        "revision": revision,
+                        "code_revision": code_revision,
+                        "rope_scaling": rope_scaling,
+                        "tokenizer_revision": tokenizer_revision,
+                        "quantization_param_path": quantization_param_path,
+                        "max_seq_len_to_capture": max_seq_len_to_capture,
+                        "disable_sliding_window": disable_sliding_window,
+                        "skip_tokenizer_init": skip_tokenizer_init,
+                        "served_model_name": served_model_name,
+                        "override_neuron_config": override_neuron_config,
+                        "mm_processor_kwargs": mm_processor_kwargs,
+                        "block_size": block_size,
+                        "gpu_memory_utilization": gpu_memory_utilization,
+                        "swap_space": swap_space,
+                        "cache_dtype": cache_dtype,
+                        "num_gpu_blocks_override": num_gpu_blocks_override,
+                        "enable_prefix_caching": enable_prefix_caching,
+                        "tp_size": tp_size,
+                        "kv_cache_dtype": kv_cache_dtype,
+                        "context_length": context_length,
+                        "device": device,
+                        "is_embedding": is_embedding,
+                        "mem_fraction_static": mem_fraction_static,
+                        "max_running_requests": max_running_requests,
+                        "max_total_tokens": max_total_tokens,
+                        "chunked_prefill_size": chunked_prefill_size,
+                        "max_prefill_tokens": max_prefill_tokens,
+                        "schedule_policy": schedule_policy,
+                        "schedule_conservativeness": schedule_conservativeness,
+                        "cpu_offload_gb": cpu_offload_gb,
+                        "prefill_only_one_req": prefill_only_one_req,
+                        "stream_interval": stream_interval,
+                        "random_seed": random_seed,
+                        "constrained_json_whitespace_pattern": constrained_json_whitespace_pattern,
+                        "watchdog_timeout": watchdog_timeout,
+                        "download_dir": download_dir,
+                        "base_gpu_id": base_gpu_id,
+                        "log_level": log_level,
+                        "log_level_http": log_level_http,
+                        "log_requests": log_requests,
+                        "show_time_cost": show_time_cost,
+                        "enable_metrics": enable_metrics,
+                        "decode_log_interval": decode_log_interval,
+                        "api_key": api_key,
+                        "file_storage_pth": file_storage_pth,
+                        "enable_cache_report": enable_cache_report,
+                        "data_parallel_size": data_parallel_size,
+                        "load_balance_method": load_balance_method,
+                        "expert_parallel_size": expert_parallel_size,
+                        "dist_init_addr": dist_init_addr,
+                        "nnodes": nnodes,
+                        "node_rank": node_rank,
+                        "json_model_override_args": json_model_override_args,
+                        "lora_paths": lora_paths,
+                        "max_loras_per_batch": max_loras_per_batch,
+                        "sampling_backend": sampling_backend,
+                        "grammar_backend": grammar_backend,
+                        "speculative_algorithm": speculative_algorithm,
+                        "speculative_draft_model_path": speculative_draft_model_path,
+                        "speculative_num_steps": speculative_num_steps,
+                        "speculative_num_draft_tokens": speculative_num_draft_tokens,
+                        "speculative_eagle_topk": speculative_eagle_topk,
+                        "enable_double_sparsity": enable_double_sparsity,
+                        "ds_channel_config_path": ds_channel_config_path,
+                        "ds_heavy_channel_num": ds_heavy_channel_num,
+                        "ds_heavy_token_num": ds_heavy_token_num,
+                        "ds_heavy_channel_type": ds_heavy_channel_type,
+                        "ds_sparse_decode_threshold": ds_sparse_decode_threshold,
+                        "disable_radix_cache": disable_radix_cache,
+                        "disable_jump_forward": disable_jump_forward,
+                        "disable_cuda_graph": disable_cuda_graph,
+                        "disable_cuda_graph_padding": disable_cuda_graph_padding,
+                        "disable_outlines_disk_cache": disable_outlines_disk_cache,
+                        "disable_custom_all_reduce": disable_custom_all_reduce,
+                        "disable_mla": disable_mla,
+                        "disable_overlap_schedule": disable_overlap_schedule,
+                        "enable_mixed_chunk": enable_mixed_chunk,
+                        "enable_dp_attention": enable_dp_attention,
+                        "enable_ep_moe": enable_ep_moe,
+                        "enable_torch_compile": enable_torch_compile,
+                        "torch_compile_max_bs": torch_compile_max_bs,
+                        "cuda_graph_max_bs": cuda_graph_max_bs,
+                        "cuda_graph_bs": cuda_graph_bs,
+                        "torchao_config": torchao_config,
+                        "enable_nan_detection": enable_nan_detection,
+                        "enable_p2p_check": enable_p2p_check,
+                        "triton_attention_reduce_in_fp32": triton_attention_reduce_in_fp32,
+                        "triton_attention_num_kv_splits": triton_attention_num_kv_splits,
+                        "num_continuous_decode_steps": num_continuous_decode_steps,
+                        "delete_ckpt_after_loading": delete_ckpt_after_loading,
+                        "enable_memory_saver": enable_memory_saver,
+                        "allow_auto_truncate": allow_auto_truncate,
+                        "enable_custom_logit_processor": enable_custom_logit_processor,
+                        "huggingface_repo": huggingface_repo,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -6088,8 +10265,8 @@ class AsyncLlmModelEndpointsResource:
 
     async def delete(
         self,
-        *,
         model_endpoint_name: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6144,7 +10321,13 @@ class AsyncLlmModelEndpointsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelDownloadResponse:
-        """POST /v1/llm/model-endpoints/download: Download Model Endpoint"""
+        """POST /v1/llm/model-endpoints/download: Download Model Endpoint
+
+        Args:
+            model_name: Name of the fine tuned model
+            download_format: Format that you want the downloaded urls to be compatible
+                with. Currently only supports hugging_face
+        """
         return cast(
             "_m.ModelDownloadResponse",
             await self._client._request(
@@ -6178,9 +10361,32 @@ class AsyncLlmModelEndpointsResourceWithRawResponse:
         self.download = async_to_raw(resource.download)
 
 
+class AsyncLlmModelEndpointsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmModelEndpointsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.download = async_to_raw(resource.download, streamed=True)
+
+
 class AsyncLlmCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncLlmCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -6400,9 +10606,79 @@ class AsyncLlmCompletionsResourceWithRawResponse:
         self.stream = async_to_raw(resource.stream)
 
 
+class AsyncLlmCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.stream = async_to_raw(resource.stream, streamed=True)
+
+
+class AsyncLlmFineTunesEventsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmFineTunesEventsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmFineTunesEventsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncLlmFineTunesEventsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmFineTunesEventsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        fine_tune_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.GetFineTuneEventsResponse:
+        """GET /v1/llm/fine-tunes/{fine_tune_id}/events: Get Fine Tune Events"""
+        return cast(
+            "_m.GetFineTuneEventsResponse",
+            await self._client._request(
+                "get",
+                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
+                _m.GetFineTuneEventsResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncLlmFineTunesEventsResourceWithRawResponse:
+    def __init__(self, resource: AsyncLlmFineTunesEventsResource) -> None:
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncLlmFineTunesEventsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmFineTunesEventsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncLlmFineTunesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+        self.events = AsyncLlmFineTunesEventsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmFineTunesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmFineTunesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncLlmFineTunesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmFineTunesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -6499,8 +10775,8 @@ class AsyncLlmFineTunesResource:
 
     async def retrieve(
         self,
-        *,
         fine_tune_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6523,8 +10799,8 @@ class AsyncLlmFineTunesResource:
 
     async def cancel(
         self,
-        *,
         fine_tune_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6545,56 +10821,59 @@ class AsyncLlmFineTunesResource:
             ),
         )
 
-    async def get_events(
-        self,
-        *,
-        fine_tune_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.GetFineTuneEventsResponse:
-        """GET /v1/llm/fine-tunes/{fine_tune_id}/events: Get Fine Tune Events"""
-        return cast(
-            "_m.GetFineTuneEventsResponse",
-            await self._client._request(
-                "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
-                _m.GetFineTuneEventsResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
 
 class AsyncLlmFineTunesResourceWithRawResponse:
     def __init__(self, resource: AsyncLlmFineTunesResource) -> None:
+        self.events = AsyncLlmFineTunesEventsResourceWithRawResponse(resource.events)
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.cancel = async_to_raw(resource.cancel)
-        self.get_events = async_to_raw(resource.get_events)
+
+
+class AsyncLlmFineTunesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmFineTunesResource) -> None:
+        self.events = AsyncLlmFineTunesEventsResourceWithStreamingResponse(
+            resource.events
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.cancel = async_to_raw(resource.cancel, streamed=True)
 
 
 class AsyncLlmBatchCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmBatchCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmBatchCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncLlmBatchCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmBatchCompletionsResourceWithStreamingResponse(self)
+
     @overload
     async def create(
         self,
         *,
         output_data_path: str,
-        model_config_: _m.CreateBatchCompletionsV1ModelConfig,
+        model_config_: (
+            _p.CreateBatchCompletionsV1ModelConfigParam
+            | _m.CreateBatchCompletionsV1ModelConfig
+        ),
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -6602,7 +10881,10 @@ class AsyncLlmBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent | None | NotGiven
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6625,13 +10907,17 @@ class AsyncLlmBatchCompletionsResource:
         self,
         *,
         output_data_path: str | NotGiven = NOT_GIVEN,
-        model_config_: _m.CreateBatchCompletionsV1ModelConfig | NotGiven = NOT_GIVEN,
+        model_config_: (
+            _p.CreateBatchCompletionsV1ModelConfigParam
+            | _m.CreateBatchCompletionsV1ModelConfig
+            | NotGiven
+        ) = NOT_GIVEN,
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -6639,7 +10925,10 @@ class AsyncLlmBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent | None | NotGiven
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         body: _m.CreateBatchCompletionsV1Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6647,7 +10936,29 @@ class AsyncLlmBatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateBatchCompletionsV1Response:
-        """POST /v1/llm/batch-completions: Create Batch Completions"""
+        """POST /v1/llm/batch-completions: Create Batch Completions
+
+        Args:
+            output_data_path: Path to the output file. The output file will be a JSON
+                file of type List[CompletionOutput].
+            input_data_path: Path to the input file. The input file should be a JSON
+                file of type List[CreateBatchCompletionsRequestContent].
+            labels: Labels to attach to the batch inference job.
+            data_parallelism: Number of replicas to run the batch inference. More
+                replicas are slower to schedule but faster to inference.
+            max_runtime_sec: Maximum runtime of the batch inference in seconds. Default
+                to one day.
+            priority: Priority of the batch inference job. Default to None.
+            tool_config: Configuration for tool use.
+                NOTE: this config is highly experimental and signature will change
+                significantly in future iterations.
+            cpus: CPUs to use for the batch inference.
+            gpus: Number of GPUs to use for the batch inference.
+            memory: Amount of memory to use for the batch inference.
+            gpu_type: GPU type to use for the batch inference.
+            storage: Storage to use for the batch inference.
+            nodes_per_worker: Number of nodes per worker for the batch inference.
+        """
         return cast(
             "_m.CreateBatchCompletionsV1Response",
             await self._client._request(
@@ -6689,6 +11000,11 @@ class AsyncLlmBatchCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncLlmBatchCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmBatchCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncLlmResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
@@ -6696,6 +11012,17 @@ class AsyncLlmResource:
         self.completions = AsyncLlmCompletionsResource(client)
         self.fine_tunes = AsyncLlmFineTunesResource(client)
         self.batch_completions = AsyncLlmBatchCompletionsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLlmResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLlmResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncLlmResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLlmResourceWithStreamingResponse(self)
 
 
 class AsyncLlmResourceWithRawResponse:
@@ -6712,9 +11039,36 @@ class AsyncLlmResourceWithRawResponse:
         )
 
 
+class AsyncLlmResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmResource) -> None:
+        self.model_endpoints = AsyncLlmModelEndpointsResourceWithStreamingResponse(
+            resource.model_endpoints
+        )
+        self.completions = AsyncLlmCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.fine_tunes = AsyncLlmFineTunesResourceWithStreamingResponse(
+            resource.fine_tunes
+        )
+        self.batch_completions = AsyncLlmBatchCompletionsResourceWithStreamingResponse(
+            resource.batch_completions
+        )
+
+
 class AsyncFilesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncFilesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncFilesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncFilesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncFilesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -6768,8 +11122,8 @@ class AsyncFilesResource:
 
     async def retrieve(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6792,8 +11146,8 @@ class AsyncFilesResource:
 
     async def delete(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6816,8 +11170,8 @@ class AsyncFilesResource:
 
     async def content(
         self,
-        *,
         file_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6851,9 +11205,29 @@ class AsyncFilesResourceWithRawResponse:
         self.content = async_to_raw(resource.content)
 
 
+class AsyncFilesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFilesResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.upload = async_to_raw(resource.upload, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.content = async_to_raw(resource.content, streamed=True)
+
+
 class AsyncTriggersResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncTriggersResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTriggersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncTriggersResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTriggersResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -6951,8 +11325,8 @@ class AsyncTriggersResource:
 
     async def retrieve(
         self,
-        *,
         trigger_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6979,8 +11353,8 @@ class AsyncTriggersResource:
     @overload
     async def update(
         self,
-        *,
         trigger_id: str,
+        *,
         cron_schedule: str | None | NotGiven = NOT_GIVEN,
         suspend: bool | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6992,8 +11366,8 @@ class AsyncTriggersResource:
     @overload
     async def update(
         self,
-        *,
         trigger_id: str,
+        *,
         body: _m.UpdateTriggerV1Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7003,8 +11377,8 @@ class AsyncTriggersResource:
 
     async def update(
         self,
-        *,
         trigger_id: str,
+        *,
         cron_schedule: str | None | NotGiven = NOT_GIVEN,
         suspend: bool | None | NotGiven = NOT_GIVEN,
         body: _m.UpdateTriggerV1Request | NotGiven = NOT_GIVEN,
@@ -7041,8 +11415,8 @@ class AsyncTriggersResource:
 
     async def delete(
         self,
-        *,
         trigger_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7076,22 +11450,46 @@ class AsyncTriggersResourceWithRawResponse:
         self.delete = async_to_raw(resource.delete)
 
 
+class AsyncTriggersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTriggersResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
 class AsyncBatchCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncBatchCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncBatchCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncBatchCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncBatchCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
         self,
         *,
         output_data_path: str,
-        model_config_: _m.BatchCompletionsModelConfig,
+        model_config_: (
+            _p.BatchCompletionsModelConfigParam | _m.BatchCompletionsModelConfig
+        ),
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -7099,9 +11497,15 @@ class AsyncBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent
-            | builtins.list[_m.FilteredCompletionV2Request]
-            | builtins.list[_m.FilteredChatCompletionV2Request]
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | Iterable[
+                _p.FilteredCompletionV2RequestParam | _m.FilteredCompletionV2Request
+            ]
+            | Iterable[
+                _p.FilteredChatCompletionV2RequestParam
+                | _m.FilteredChatCompletionV2Request
+            ]
             | None
             | NotGiven
         ) = NOT_GIVEN,
@@ -7126,13 +11530,17 @@ class AsyncBatchCompletionsResource:
         self,
         *,
         output_data_path: str | NotGiven = NOT_GIVEN,
-        model_config_: _m.BatchCompletionsModelConfig | NotGiven = NOT_GIVEN,
+        model_config_: (
+            _p.BatchCompletionsModelConfigParam
+            | _m.BatchCompletionsModelConfig
+            | NotGiven
+        ) = NOT_GIVEN,
         input_data_path: str | None | NotGiven = NOT_GIVEN,
         labels: dict[str, str] | NotGiven = NOT_GIVEN,
         data_parallelism: int | None | NotGiven = NOT_GIVEN,
         max_runtime_sec: int | None | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
-        tool_config: _m.ToolConfig | None | NotGiven = NOT_GIVEN,
+        tool_config: _p.ToolConfigParam | _m.ToolConfig | None | NotGiven = NOT_GIVEN,
         cpus: str | float | None | NotGiven = NOT_GIVEN,
         gpus: int | None | NotGiven = NOT_GIVEN,
         memory: str | float | None | NotGiven = NOT_GIVEN,
@@ -7140,9 +11548,15 @@ class AsyncBatchCompletionsResource:
         storage: str | float | None | NotGiven = NOT_GIVEN,
         nodes_per_worker: int | None | NotGiven = NOT_GIVEN,
         content: (
-            _m.CreateBatchCompletionsV1RequestContent
-            | builtins.list[_m.FilteredCompletionV2Request]
-            | builtins.list[_m.FilteredChatCompletionV2Request]
+            _p.CreateBatchCompletionsV1RequestContentParam
+            | _m.CreateBatchCompletionsV1RequestContent
+            | Iterable[
+                _p.FilteredCompletionV2RequestParam | _m.FilteredCompletionV2Request
+            ]
+            | Iterable[
+                _p.FilteredChatCompletionV2RequestParam
+                | _m.FilteredChatCompletionV2Request
+            ]
             | None
             | NotGiven
         ) = NOT_GIVEN,
@@ -7152,7 +11566,34 @@ class AsyncBatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BatchCompletionsJob:
-        """POST /v2/batch-completions: Batch Completions"""
+        """POST /v2/batch-completions: Batch Completions
+
+        Args:
+            output_data_path: Path to the output file. The output file will be a JSON
+                file of type List[CompletionOutput].
+            model_config_: Model configuration for the batch inference. Hardware
+                configurations are inferred.
+            input_data_path: Path to the input file. The input file should be a JSON
+                file of type List[CreateBatchCompletionsRequestContent].
+            labels: Labels to attach to the batch inference job.
+            data_parallelism: Number of replicas to run the batch inference. More
+                replicas are slower to schedule but faster to inference.
+            max_runtime_sec: Maximum runtime of the batch inference in seconds. Default
+                to one day.
+            priority: Priority of the batch inference job. Default to None.
+            tool_config: Configuration for tool use.
+                NOTE: this config is highly experimental and signature will change
+                significantly in future iterations.
+            cpus: CPUs to use for the batch inference.
+            gpus: Number of GPUs to use for the batch inference.
+            memory: Amount of memory to use for the batch inference.
+            gpu_type: GPU type to use for the batch inference.
+            storage: Storage to use for the batch inference.
+            nodes_per_worker: Number of nodes per worker for the batch inference.
+            content: Either `input_data_path` or `content` needs to be provided.
+                When input_data_path is provided, the input file should be a JSON file
+                of type List[CreateBatchCompletionsRequestContent].
+        """
         return cast(
             "_m.BatchCompletionsJob",
             await self._client._request(
@@ -7190,8 +11631,8 @@ class AsyncBatchCompletionsResource:
 
     async def retrieve(
         self,
-        *,
         batch_completion_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7215,8 +11656,8 @@ class AsyncBatchCompletionsResource:
     @overload
     async def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         job_id: str,
         priority: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -7228,8 +11669,8 @@ class AsyncBatchCompletionsResource:
     @overload
     async def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         body: _m.UpdateBatchCompletionsV2Request,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7239,8 +11680,8 @@ class AsyncBatchCompletionsResource:
 
     async def create_v2(
         self,
-        *,
         batch_completion_id: str,
+        *,
         job_id: str | NotGiven = NOT_GIVEN,
         priority: str | None | NotGiven = NOT_GIVEN,
         body: _m.UpdateBatchCompletionsV2Request | NotGiven = NOT_GIVEN,
@@ -7249,7 +11690,12 @@ class AsyncBatchCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.UpdateBatchCompletionsV2Response:
-        """POST /v2/batch-completions/{batch_completion_id}: Update Batch Completion"""
+        """POST /v2/batch-completions/{batch_completion_id}: Update Batch Completion
+
+        Args:
+            job_id: ID of the batch completions job
+            priority: Priority of the batch inference job. Default to None.
+        """
         return cast(
             "_m.UpdateBatchCompletionsV2Response",
             await self._client._request(
@@ -7274,8 +11720,8 @@ class AsyncBatchCompletionsResource:
 
     async def actions_cancel(
         self,
-        *,
         batch_completion_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7307,15 +11753,36 @@ class AsyncBatchCompletionsResourceWithRawResponse:
         self.actions_cancel = async_to_raw(resource.actions_cancel)
 
 
+class AsyncBatchCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncBatchCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.create_v2 = async_to_raw(resource.create_v2, streamed=True)
+        self.actions_cancel = async_to_raw(resource.actions_cancel, streamed=True)
+
+
 class AsyncChatCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -7355,36 +11822,57 @@ class AsyncChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7396,7 +11884,7 @@ class AsyncChatCompletionsResource:
     async def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: Literal[True],
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -7436,36 +11924,57 @@ class AsyncChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7477,7 +11986,7 @@ class AsyncChatCompletionsResource:
     async def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage],
+        messages: Iterable[_p.ChatCompletionRequestMessageParam],
         model: str,
         stream: bool,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -7517,36 +12026,57 @@ class AsyncChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7574,7 +12104,7 @@ class AsyncChatCompletionsResource:
     async def create(
         self,
         *,
-        messages: builtins.list[_m.ChatCompletionRequestMessage] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.ChatCompletionRequestMessageParam] | NotGiven = NOT_GIVEN,
         model: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         best_of: int | None | NotGiven = NOT_GIVEN,
@@ -7614,36 +12144,57 @@ class AsyncChatCompletionsResource:
         max_completion_tokens: int | None | NotGiven = NOT_GIVEN,
         frequency_penalty: float | None | NotGiven = NOT_GIVEN,
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
-        web_search_options: _m.WebSearchOptions | None | NotGiven = NOT_GIVEN,
+        web_search_options: (
+            _p.WebSearchOptionsParam | _m.WebSearchOptions | None | NotGiven
+        ) = NOT_GIVEN,
         top_logprobs: int | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
         ) = NOT_GIVEN,
-        audio: _m.Audio2 | None | NotGiven = NOT_GIVEN,
+        audio: _p.Audio2Param | _m.Audio2 | None | NotGiven = NOT_GIVEN,
         store: bool | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
         logit_bias: dict[str, int] | None | NotGiven = NOT_GIVEN,
         logprobs: bool | None | NotGiven = NOT_GIVEN,
         max_tokens: int | None | NotGiven = NOT_GIVEN,
         n: int | None | NotGiven = NOT_GIVEN,
-        prediction: _m.PredictionContent | None | NotGiven = NOT_GIVEN,
+        prediction: (
+            _p.PredictionContentParam | _m.PredictionContent | None | NotGiven
+        ) = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
-        tools: builtins.list[_m.ChatCompletionTool] | None | NotGiven = NOT_GIVEN,
-        tool_choice: _m.ChatCompletionToolChoiceOption | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tools: (
+            Iterable[_p.ChatCompletionToolParam | _m.ChatCompletionTool]
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
+        tool_choice: (
+            _p.ChatCompletionToolChoiceOptionParam | None | NotGiven
+        ) = NOT_GIVEN,
         parallel_tool_calls: _m.ParallelToolCalls | None | NotGiven = NOT_GIVEN,
         function_call: (
             Literal["none", "auto"]
+            | _p.ChatCompletionFunctionCallOptionParam
             | _m.ChatCompletionFunctionCallOption
             | None
             | NotGiven
         ) = NOT_GIVEN,
         functions: (
-            builtins.list[_m.ChatCompletionFunctions] | None | NotGiven
+            Iterable[_p.ChatCompletionFunctionsParam | _m.ChatCompletionFunctions]
+            | None
+            | NotGiven
         ) = NOT_GIVEN,
         body: _m.ChatCompletionV2Request | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -7654,7 +12205,206 @@ class AsyncChatCompletionsResource:
         _m.CreateChatCompletionResponse
         | AsyncStream[_m.CreateChatCompletionStreamResponse]
     ):
-        """POST /v2/chat/completions: Chat Completion"""
+        """POST /v2/chat/completions: Chat Completion
+
+        Args:
+            messages: A list of messages comprising the conversation so far. Depending
+                on the
+                [model](/docs/models) you use, different message types (modalities) are
+                supported, like [text](/docs/guides/text-generation),
+                [images](/docs/guides/vision), and [audio](/docs/guides/audio).
+            model: ID of the model to use.
+            best_of: Number of output sequences that are generated from the prompt.
+                From these `best_of` sequences, the top `n` sequences are returned.
+                `best_of` must be greater than or equal to `n`. This is treated as
+                the beam width when `use_beam_search` is True. By default, `best_of`
+                is set to `n`.
+            top_k: Controls the number of top tokens to consider. -1 means consider all
+                tokens.
+            min_p: Float that represents the minimum probability for a token to be
+                considered, relative to the probability of the most likely token.
+                Must be in [0, 1]. Set to 0 to disable this.
+            use_beam_search: Whether to use beam search for sampling.
+            length_penalty: Float that penalizes sequences based on their length.
+                Used in beam search.
+            repetition_penalty: Float that penalizes new tokens based on whether
+                they appear in the prompt and the generated text so far. Values > 1
+                encourage the model to use new tokens, while values < 1 encourage
+                the model to repeat tokens.
+            early_stopping: Controls the stopping condition for beam search. It
+                accepts the following values: `True`, where the generation stops as
+                soon as there are `best_of` complete candidates; `False`, where an
+                heuristic is applied and the generation stops when is it very
+                unlikely to find better candidates; `"never"`, where the beam search
+                procedure only stops when there cannot be better candidates
+                (canonical beam search algorithm).
+            stop_token_ids: List of tokens that stop the generation when they are
+                generated. The returned output will contain the stop tokens unless
+                the stop tokens are special tokens.
+            include_stop_str_in_output: Whether to include the stop strings in
+                output text. Defaults to False.
+            ignore_eos: Whether to ignore the EOS token and continue generating
+                tokens after the EOS token is generated.
+            min_tokens: Minimum number of tokens to generate per output sequence
+                before EOS or stop_token_ids can be generated
+            skip_special_tokens: Whether to skip special tokens in the output. Only
+                supported in vllm.
+            spaces_between_special_tokens: Whether to add spaces between special tokens
+                in the output. Only supported in vllm.
+            echo: If true, the new message will be prepended with the last message if
+                they belong to the same role.
+            add_generation_prompt: If true, the generation prompt will be added to the
+                chat template. This is a parameter used by chat template in tokenizer
+                config of the model.
+            continue_final_message: If this is set, the chat will be formatted so that
+                the final message in the chat is open-ended, without any EOS tokens. The
+                model will continue this message rather than starting a new one. This
+                allows you to "prefill" part of the model's response for it. Cannot be
+                used at the same time as `add_generation_prompt`.
+            add_special_tokens: If true, special tokens (e.g. BOS) will be added to the
+                prompt on top of what is added by the chat template. For most models,
+                the chat template takes care of adding the special tokens so this should
+                be set to false (as is the default).
+            documents: A list of dicts representing documents that will be accessible to
+                the model if it is performing RAG (retrieval-augmented generation). If
+                the template does not support RAG, this argument will have no effect. We
+                recommend that each document should be a dict containing "title" and
+                "text" keys.
+            chat_template: A Jinja template to use for this conversion. As of
+                transformers v4.44, default chat template is no longer allowed, so you
+                must provide a chat template if the model's tokenizer does not define
+                one and no override template is given
+            chat_template_kwargs: Additional kwargs to pass to the template renderer.
+                Will be accessible by the chat template.
+            guided_json: JSON schema for guided decoding. Only supported in vllm.
+            guided_regex: Regex for guided decoding. Only supported in vllm.
+            guided_choice: Choices for guided decoding. Only supported in vllm.
+            guided_grammar: Context-free grammar for guided decoding. Only supported in
+                vllm.
+            guided_decoding_backend: If specified, will override the default guided
+                decoding backend of the server for this specific request. If set, must
+                be either 'outlines' / 'lm-format-enforcer'
+            guided_whitespace_pattern: If specified, will override the default
+                whitespace pattern for guided json decoding.
+            priority: The priority of the request (lower means earlier handling;
+                default: 0). Any priority other than 0 will raise an error if the served
+                model does not use priority scheduling.
+            temperature: What sampling temperature to use, between 0 and 2. Higher
+                values like 0.8 will make the output more random, while lower values
+                like 0.2 will make it more focused and deterministic.
+                We generally recommend altering this or `top_p` but not both.
+            top_p: An alternative to sampling with temperature, called nucleus sampling,
+                where the model considers the results of the tokens with top_p
+                probability
+                mass. So 0.1 means only the tokens comprising the top 10% probability
+                mass
+                are considered.
+
+                We generally recommend altering this or `temperature` but not both.
+            user: A unique identifier representing your end-user, which can help OpenAI
+                to monitor and detect abuse. [Learn
+                more](/docs/guides/safety-best-practices#end-user-ids).
+            max_completion_tokens: An upper bound for the number of tokens that can be
+                generated for a completion, including visible output tokens and
+                [reasoning tokens](/docs/guides/reasoning).
+            frequency_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on
+                their existing frequency in the text so far, decreasing the model's
+                likelihood to repeat the same line verbatim.
+            presence_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on
+                whether they appear in the text so far, increasing the model's
+                likelihood
+                to talk about new topics.
+            web_search_options: This tool searches the web for relevant results to use
+                in a response.
+                Learn more about the [web search
+                tool](/docs/guides/tools-web-search?api-mode=chat).
+            top_logprobs: An integer between 0 and 20 specifying the number of most
+                likely tokens to
+                return at each token position, each with an associated log probability.
+                `logprobs` must be set to `true` if this parameter is used.
+            response_format: An object specifying the format that the model must output.
+
+                Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
+                Structured Outputs which ensures the model will match your supplied JSON
+                schema. Learn more in the [Structured Outputs
+                guide](/docs/guides/structured-outputs).
+
+                Setting to `{ "type": "json_object" }` enables the older JSON mode,
+                which
+                ensures the message the model generates is valid JSON. Using
+                `json_schema`
+                is preferred for models that support it.
+            audio: Parameters for audio output. Required when audio output is requested
+                with
+                `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+            store: Whether or not to store the output of this chat completion request
+                for
+                use in our [model distillation](/docs/guides/distillation) or
+                [evals](/docs/guides/evals) products.
+            logit_bias: Modify the likelihood of specified tokens appearing in the
+                completion.
+
+                Accepts a JSON object that maps tokens (specified by their token ID in
+                the
+                tokenizer) to an associated bias value from -100 to 100. Mathematically,
+                the bias is added to the logits generated by the model prior to
+                sampling.
+                The exact effect will vary per model, but values between -1 and 1 should
+                decrease or increase likelihood of selection; values like -100 or 100
+                should result in a ban or exclusive selection of the relevant token.
+            logprobs: Whether to return log probabilities of the output tokens or not.
+                If true,
+                returns the log probabilities of each output token returned in the
+                `content` of `message`.
+            max_tokens: The maximum number of [tokens](/tokenizer) that can be generated
+                in the
+                chat completion. This value can be used to control
+                [costs](https://openai.com/api/pricing/) for text generated via API.
+
+                This value is now deprecated in favor of `max_completion_tokens`, and is
+                not compatible with [o-series models](/docs/guides/reasoning).
+            n: How many chat completion choices to generate for each input message. Note
+                that you will be charged based on the number of generated tokens across
+                all of the choices. Keep `n` as `1` to minimize costs.
+            prediction: Configuration for a [Predicted
+                Output](/docs/guides/predicted-outputs),
+                which can greatly improve response times when large parts of the model
+                response are known ahead of time. This is most common when you are
+                regenerating a file with only minor changes to most of the content.
+            seed: This feature is in Beta.
+                If specified, our system will make a best effort to sample
+                deterministically, such that repeated requests with the same `seed` and
+                parameters should return the same result.
+                Determinism is not guaranteed, and you should refer to the
+                `system_fingerprint` response parameter to monitor changes in the
+                backend.
+            tools: A list of tools the model may call. Currently, only functions are
+                supported as a tool. Use this to provide a list of functions the model
+                may generate JSON inputs for. A max of 128 functions are supported.
+            function_call: Deprecated in favor of `tool_choice`.
+
+                Controls which (if any) function is called by the model.
+
+                `none` means the model will not call a function and instead generates a
+                message.
+
+                `auto` means the model can pick between generating a message or calling
+                a
+                function.
+
+                Specifying a particular function via `{"name": "my_function"}` forces
+                the
+                model to call that function.
+
+                `none` is the default when no functions are present. `auto` is the
+                default
+                if functions are present.
+            functions: Deprecated in favor of `tools`.
+
+                A list of functions the model may generate JSON inputs for.
+        """
         return cast(
             "_m.CreateChatCompletionResponse | AsyncStream[_m.CreateChatCompletionStreamResponse]",
             await self._client._request(
@@ -7744,10 +12494,26 @@ class AsyncChatCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncChatResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
         self.completions = AsyncChatCompletionsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncChatResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatResourceWithStreamingResponse(self)
 
 
 class AsyncChatResourceWithRawResponse:
@@ -7757,9 +12523,27 @@ class AsyncChatResourceWithRawResponse:
         )
 
 
+class AsyncChatResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatResource) -> None:
+        self.completions = AsyncChatCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+
+
 class AsyncCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -7783,8 +12567,11 @@ class AsyncCompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -7804,7 +12591,12 @@ class AsyncCompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -7837,8 +12629,11 @@ class AsyncCompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -7858,7 +12653,12 @@ class AsyncCompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -7891,8 +12691,11 @@ class AsyncCompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -7912,7 +12715,12 @@ class AsyncCompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -7957,8 +12765,11 @@ class AsyncCompletionsResource:
         spaces_between_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         add_special_tokens: bool | None | NotGiven = NOT_GIVEN,
         response_format: (
-            _m.ResponseFormatText
+            _p.ResponseFormatTextParam
+            | _m.ResponseFormatText
+            | _p.ResponseFormatJsonSchemaParam
             | _m.ResponseFormatJsonSchema
+            | _p.ResponseFormatJsonObjectParam
             | _m.ResponseFormatJsonObject
             | None
             | NotGiven
@@ -7978,7 +12789,12 @@ class AsyncCompletionsResource:
         presence_penalty: float | None | NotGiven = NOT_GIVEN,
         seed: int | None | NotGiven = NOT_GIVEN,
         stop: _m.StopConfiguration | None | NotGiven = NOT_GIVEN,
-        stream_options: _m.ChatCompletionStreamOptions | None | NotGiven = NOT_GIVEN,
+        stream_options: (
+            _p.ChatCompletionStreamOptionsParam
+            | _m.ChatCompletionStreamOptions
+            | None
+            | NotGiven
+        ) = NOT_GIVEN,
         suffix: str | None | NotGiven = NOT_GIVEN,
         temperature: float | None | NotGiven = NOT_GIVEN,
         top_p: float | None | NotGiven = NOT_GIVEN,
@@ -7989,7 +12805,145 @@ class AsyncCompletionsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]:
-        """POST /v2/completions: Completion"""
+        """POST /v2/completions: Completion
+
+        Args:
+            model: ID of the model to use.
+            prompt: The prompt(s) to generate completions for, encoded as a string,
+                array of strings, array of tokens, or array of token arrays.
+
+                Note that <|endoftext|> is the document separator that the model sees
+                during training, so if a prompt is not specified the model will generate
+                as if from the beginning of a new document.
+            best_of: Generates `best_of` completions server-side and returns the "best"
+                (the one with the highest log probability per token). Results cannot be
+                streamed.
+
+                When used with `n`, `best_of` controls the number of candidate
+                completions and `n` specifies how many to return – `best_of` must be
+                greater than `n`.
+
+                **Note:** Because this parameter generates many completions, it can
+                quickly consume your token quota. Use carefully and ensure that you have
+                reasonable settings for `max_tokens` and `stop`.
+            top_k: Controls the number of top tokens to consider. -1 means consider all
+                tokens.
+            min_p: Float that represents the minimum probability for a token to be
+                considered, relative to the probability of the most likely token.
+                Must be in [0, 1]. Set to 0 to disable this.
+            use_beam_search: Whether to use beam search for sampling.
+            length_penalty: Float that penalizes sequences based on their length.
+                Used in beam search.
+            repetition_penalty: Float that penalizes new tokens based on whether
+                they appear in the prompt and the generated text so far. Values > 1
+                encourage the model to use new tokens, while values < 1 encourage
+                the model to repeat tokens.
+            early_stopping: Controls the stopping condition for beam search. It
+                accepts the following values: `True`, where the generation stops as
+                soon as there are `best_of` complete candidates; `False`, where an
+                heuristic is applied and the generation stops when is it very
+                unlikely to find better candidates; `"never"`, where the beam search
+                procedure only stops when there cannot be better candidates
+                (canonical beam search algorithm).
+            stop_token_ids: List of tokens that stop the generation when they are
+                generated. The returned output will contain the stop tokens unless
+                the stop tokens are special tokens.
+            include_stop_str_in_output: Whether to include the stop strings in output
+                text.
+            ignore_eos: Whether to ignore the EOS token and continue generating
+                tokens after the EOS token is generated.
+            min_tokens: Minimum number of tokens to generate per output sequence
+                before EOS or stop_token_ids can be generated
+            skip_special_tokens: Whether to skip special tokens in the output. Only
+                supported in vllm.
+            spaces_between_special_tokens: Whether to add spaces between special tokens
+                in the output. Only supported in vllm.
+            add_special_tokens: If true (the default), special tokens (e.g. BOS) will be
+                added to the prompt.
+            response_format: Similar to chat completion, this parameter specifies the
+                format of output. Only {'type': 'json_object'} or {'type': 'text' } is
+                supported.
+            guided_json: JSON schema for guided decoding. Only supported in vllm.
+            guided_regex: Regex for guided decoding. Only supported in vllm.
+            guided_choice: Choices for guided decoding. Only supported in vllm.
+            guided_grammar: Context-free grammar for guided decoding. Only supported in
+                vllm.
+            guided_decoding_backend: If specified, will override the default guided
+                decoding backend of the server for this specific request. If set, must
+                be either 'outlines' / 'lm-format-enforcer'
+            guided_whitespace_pattern: If specified, will override the default
+                whitespace pattern for guided json decoding.
+            echo: Echo back the prompt in addition to the completion
+            frequency_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on their existing frequency in the text so far, decreasing
+                the model's likelihood to repeat the same line verbatim.
+
+                [See more information about frequency and presence
+                penalties.](/docs/guides/text-generation)
+            logit_bias: Modify the likelihood of specified tokens appearing in the
+                completion.
+
+                Accepts a JSON object that maps tokens (specified by their token ID in
+                the GPT tokenizer) to an associated bias value from -100 to 100. You can
+                use this [tokenizer tool](/tokenizer?view=bpe) to convert text to token
+                IDs. Mathematically, the bias is added to the logits generated by the
+                model prior to sampling. The exact effect will vary per model, but
+                values between -1 and 1 should decrease or increase likelihood of
+                selection; values like -100 or 100 should result in a ban or exclusive
+                selection of the relevant token.
+
+                As an example, you can pass `{"50256": -100}` to prevent the
+                <|endoftext|> token from being generated.
+            logprobs: Include the log probabilities on the `logprobs` most likely output
+                tokens, as well the chosen tokens. For example, if `logprobs` is 5, the
+                API will return a list of the 5 most likely tokens. The API will always
+                return the `logprob` of the sampled token, so there may be up to
+                `logprobs+1` elements in the response.
+
+                The maximum value for `logprobs` is 5.
+            max_tokens: The maximum number of [tokens](/tokenizer) that can be generated
+                in the completion.
+
+                The token count of your prompt plus `max_tokens` cannot exceed the
+                model's context length. [Example Python
+                code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken)
+                for counting tokens.
+            n: How many completions to generate for each prompt.
+
+                **Note:** Because this parameter generates many completions, it can
+                quickly consume your token quota. Use carefully and ensure that you have
+                reasonable settings for `max_tokens` and `stop`.
+            presence_penalty: Number between -2.0 and 2.0. Positive values penalize new
+                tokens based on whether they appear in the text so far, increasing the
+                model's likelihood to talk about new topics.
+
+                [See more information about frequency and presence
+                penalties.](/docs/guides/text-generation)
+            seed: If specified, our system will make a best effort to sample
+                deterministically, such that repeated requests with the same `seed` and
+                parameters should return the same result.
+
+                Determinism is not guaranteed, and you should refer to the
+                `system_fingerprint` response parameter to monitor changes in the
+                backend.
+            suffix: The suffix that comes after a completion of inserted text.
+
+                This parameter is only supported for `gpt-3.5-turbo-instruct`.
+            temperature: What sampling temperature to use, between 0 and 2. Higher
+                values like 0.8 will make the output more random, while lower values
+                like 0.2 will make it more focused and deterministic.
+
+                We generally recommend altering this or `top_p` but not both.
+            top_p: An alternative to sampling with temperature, called nucleus sampling,
+                where the model considers the results of the tokens with top_p
+                probability mass. So 0.1 means only the tokens comprising the top 10%
+                probability mass are considered.
+
+                We generally recommend altering this or `temperature` but not both.
+            user: A unique identifier representing your end-user, which can help OpenAI
+                to monitor and detect abuse. [Learn
+                more](/docs/guides/safety-best-practices#end-user-ids).
+        """
         return cast(
             "_m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]",
             await self._client._request(
@@ -8059,9 +13013,25 @@ class AsyncCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncHealthResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncHealthResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncHealthResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncHealthResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncHealthResourceWithStreamingResponse(self)
 
     async def check(
         self,
@@ -8146,6 +13116,13 @@ class AsyncHealthResourceWithRawResponse:
         self.readyz = async_to_raw(resource.readyz)
 
 
+class AsyncHealthResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncHealthResource) -> None:
+        self.check = async_to_raw(resource.check, streamed=True)
+        self.healthz = async_to_raw(resource.healthz, streamed=True)
+        self.readyz = async_to_raw(resource.readyz, streamed=True)
+
+
 class AsyncLlmEngineClientWithRawResponse:
     def __init__(self, resource: AsyncLlmEngineClient) -> None:
         self.batch_jobs = AsyncBatchJobsResourceWithRawResponse(resource.batch_jobs)
@@ -8179,13 +13156,60 @@ class AsyncLlmEngineClientWithRawResponse:
         self.health = AsyncHealthResourceWithRawResponse(resource.health)
 
 
+class AsyncLlmEngineClientWithStreamingResponse:
+    def __init__(self, resource: AsyncLlmEngineClient) -> None:
+        self.batch_jobs = AsyncBatchJobsResourceWithStreamingResponse(
+            resource.batch_jobs
+        )
+        self.docker_image_batch_jobs = (
+            AsyncDockerImageBatchJobsResourceWithStreamingResponse(
+                resource.docker_image_batch_jobs
+            )
+        )
+        self.async_tasks = AsyncAsyncTasksResourceWithStreamingResponse(
+            resource.async_tasks
+        )
+        self.sync_tasks = AsyncSyncTasksResourceWithStreamingResponse(
+            resource.sync_tasks
+        )
+        self.streaming_tasks = AsyncStreamingTasksResourceWithStreamingResponse(
+            resource.streaming_tasks
+        )
+        self.model_bundles = AsyncModelBundlesResourceWithStreamingResponse(
+            resource.model_bundles
+        )
+        self.model_endpoints = AsyncModelEndpointsResourceWithStreamingResponse(
+            resource.model_endpoints
+        )
+        self.docker_image_batch_job_bundles = (
+            AsyncDockerImageBatchJobBundlesResourceWithStreamingResponse(
+                resource.docker_image_batch_job_bundles
+            )
+        )
+        self.llm = AsyncLlmResourceWithStreamingResponse(resource.llm)
+        self.files = AsyncFilesResourceWithStreamingResponse(resource.files)
+        self.triggers = AsyncTriggersResourceWithStreamingResponse(resource.triggers)
+        self.batch_completions = AsyncBatchCompletionsResourceWithStreamingResponse(
+            resource.batch_completions
+        )
+        self.chat = AsyncChatResourceWithStreamingResponse(resource.chat)
+        self.completions = AsyncCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.health = AsyncHealthResourceWithStreamingResponse(resource.health)
+
+
 class AsyncLlmEngineClient(AsyncAPIClient):
     """Async client of the LLM Engine API.
 
     Credentials fall back to the environment:
-    ``api_key``: ``LLM_ENGINE_API_KEY`` (API key, sent as the HTTP Basic username).
+    ``api_key``: ``SCALE_API_KEY`` (API key, sent as the HTTP Basic username).
     ``bearer_token``: ``LLM_ENGINE_BEARER_TOKEN`` (bearer token).
-    ``base_url``: ``LLM_ENGINE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+    ``base_url``: ``LLM_ENGINE_BASE_PATH``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     batch_jobs: AsyncBatchJobsResource
@@ -8214,13 +13238,15 @@ class AsyncLlmEngineClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if api_key is None:
-            api_key = os.environ.get("LLM_ENGINE_API_KEY")
+            api_key = os.environ.get("SCALE_API_KEY")
         if bearer_token is None:
             bearer_token = os.environ.get("LLM_ENGINE_BEARER_TOKEN")
         if base_url is None:
-            base_url = os.environ.get("LLM_ENGINE_BASE_URL") or DEFAULT_BASE_URL
+            base_url = os.environ.get("LLM_ENGINE_BASE_PATH") or DEFAULT_BASE_URL
         headers: dict[str, str] = {}
         if api_key:
             headers["Authorization"] = basic_auth(api_key)
@@ -8233,6 +13259,8 @@ class AsyncLlmEngineClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -8262,16 +13290,27 @@ class AsyncLlmEngineClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncLlmEngineClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncLlmEngineClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncLlmEngineClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncLlmEngineClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncLlmEngineClientWithStreamingResponse(self)

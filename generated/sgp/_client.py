@@ -8,13 +8,14 @@ from __future__ import annotations
 import builtins
 import copy
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Literal, cast, overload
 
 import httpx
 
+from . import _params as _p
 from . import models as _m
 from ._runtime import (
     DEFAULT_MAX_RETRIES,
@@ -56,217 +57,27 @@ _ERRORS_3: dict[int, Any] = {
 DEFAULT_BASE_URL = "https://api.egp.scale.com"
 
 
-class KnowledgeBasesResource:
+class KnowledgeBasesAsyncJobsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesAsyncJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesAsyncJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> KnowledgeBasesAsyncJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesAsyncJobsResourceWithStreamingResponse(self)
+
     def list(
         self,
-        *,
-        account_id: str | NotGiven = NOT_GIVEN,
-        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]:
-        """GET /v4/knowledge-bases: List Knowledge Bases
-
-        ### Description
-        Lists all knowledge bases owned by the authorized user.
-
-        ### Details
-        This API can be used to list all knowledge bases that have been created by the user.         This API will return the details of all knowledge bases including their IDs, names, the         embedding models they use, any metadata associated with the knowledge bases, and the         timestamps for their creation, last-updated time.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "SyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]",
-            self._client._request(
-                "get",
-                "/v4/knowledge-bases",
-                _m.PaginatedKnowledgeBaseItemV2,
-                query={
-                    "account_id": account_id,
-                    "view": view,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def create(
-        self,
-        *,
-        knowledge_base_name: str,
-        embedding_config: _m.EmbeddingConfig,
-        account_id: str | NotGiven = NOT_GIVEN,
-        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse: ...
-
-    @overload
-    def create(
-        self,
-        *,
-        body: _m.CreateKnowledgeBaseRequestV2,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse: ...
-
-    def create(
-        self,
-        *,
-        knowledge_base_name: str | NotGiven = NOT_GIVEN,
-        embedding_config: _m.EmbeddingConfig | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        body: _m.CreateKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse:
-        """POST /v4/knowledge-bases: Create Knowledge Base
-
-        ### Description
-        Creates an EGP knowledge base.
-
-        ### Details
-        A knowledge base is a storage device for all data that needs to be accessible to EGP models.         Users can upload data from a variety of data sources into a knowledge base, and then query the         knowledge base for chunks that are semantically relevant to the query.
-
-        Every knowledge base must be associated with a fixed embedding model. This embedding model         will be used to embed all data that is stored in the knowledge base. The embedding model         cannot be changed once the knowledge base is created. Only the embedding models in the         dropdown menu below are supported.
-
-        #### Differences from V1
-        - V1 data ingestion consisted of knowledge bases, vector stores, and data connectors.         V1 Knowledge bases interacted with natural language, V1 vector stores interacted with         chunks and embeddings, and V1 data connectors set up automatic ingestion pipelines with third         party data sources.
-        - In V2, all data ingestion is done through knowledge bases. Low level configuration such as         chunking strategies and data sources are now handled by this unified knowledge base v2
-        upload API.
-        - The way data is stores in V2 allows for better observability on the ingestion progress and         content of the knowledge base.
-        - Reliability and scalability is also improved via distributed temporal workflows.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.CreateKnowledgeBaseResponse",
-            self._client._request(
-                "post",
-                "/v4/knowledge-bases",
-                _m.CreateKnowledgeBaseResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "knowledge_base_name": knowledge_base_name,
-                        "embedding_config": embedding_config,
-                        "account_id": account_id,
-                        "metadata": metadata,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def retrieve(
-        self,
-        *,
         knowledge_base_id: str,
-        include_artifacts_status: bool | NotGiven = NOT_GIVEN,
-        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseItemV2:
-        """GET /v4/knowledge-bases/{knowledge_base_id}: Get Knowledge Base
-
-        ### Description
-        Gets the details of a knowledge base.
-
-        ### Details
-        This API can be used to get information about a single knowledge base by ID. To use this API,         pass in the `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
-
-        This API will return the details of a knowledge base including its ID, name, the embedding         model it uses, any metadata associated with the knowledge base, and the timestamps for its
-        creation, last-updated time.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.KnowledgeBaseItemV2",
-            self._client._request(
-                "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
-                _m.KnowledgeBaseItemV2,
-                query={
-                    "include_artifacts_status": include_artifacts_status,
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def delete(
-        self,
         *,
-        knowledge_base_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteKnowledgeBaseResponseV2:
-        """DELETE /v4/knowledge-bases/{knowledge_base_id}: Delete Knowledge Base
-
-        ### Description
-        Deletes a knowledge base.
-
-        ### Details
-        This API can be used to delete a knowledge base by ID. To use this API, pass in the         `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.DeleteKnowledgeBaseResponseV2",
-            self._client._request(
-                "delete",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
-                _m.DeleteKnowledgeBaseResponseV2,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_async_jobs(
-        self,
-        *,
-        knowledge_base_id: str,
         status: (
             _m.AsyncJobAPIStatusEnum | _m.GenericAsyncJobStatusEnum | NotGiven
         ) = NOT_GIVEN,
@@ -277,7 +88,15 @@ class KnowledgeBasesResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> builtins.list[_m.AsyncJobsEntity]:
-        """GET /v4/knowledge-bases/{knowledge_base_id}/async-jobs: List Upload Jobs"""
+        """GET /v4/knowledge-bases/{knowledge_base_id}/async-jobs: List Upload Jobs
+
+        Args:
+            status: Optional search by status type
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "builtins.list[_m.AsyncJobsEntity]",
             self._client._request(
@@ -297,10 +116,38 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_chunks(
+
+class KnowledgeBasesAsyncJobsResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesAsyncJobsResource) -> None:
+        self.list = to_raw(resource.list)
+
+
+class KnowledgeBasesAsyncJobsResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesAsyncJobsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class KnowledgeBasesChunksResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesChunksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesChunksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> KnowledgeBasesChunksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesChunksResourceWithStreamingResponse(self)
+
+    def list(
+        self,
         knowledge_base_id: str,
+        *,
         chunk_id: str | NotGiven = NOT_GIVEN,
         metadata_filters: str | NotGiven = NOT_GIVEN,
         max_chunks: int | NotGiven = NOT_GIVEN,
@@ -316,6 +163,13 @@ class KnowledgeBasesResource:
 
             ### Details
             This API can be used to get a list of chunks from a knowledge base. Given a chunk id,             a metadata field and value, or both, matching chunks are searched for in the knowledge base             given by knowledge base id.
+
+        Args:
+            chunk_id: Optional search by chunk_id
+            metadata_filters: Optional search by metadata fields, encoded as a JSON
+                object
+            max_chunks: Maximum number of chunks returned by the get_chunks endpoint.
+                Defaults to 10 and cannot be greater than 2000.
         """
         return cast(
             "_m.GetChunksResponse",
@@ -336,104 +190,53 @@ class KnowledgeBasesResource:
             ),
         )
 
-    @overload
-    def query(
+
+class KnowledgeBasesChunksResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesChunksResource) -> None:
+        self.list = to_raw(resource.list)
+
+
+class KnowledgeBasesChunksResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesChunksResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class KnowledgeBasesDataSourceConnectionsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
-        knowledge_base_id: str,
-        query: str,
-        top_k: int,
-        include_embeddings: bool | NotGiven = NOT_GIVEN,
-        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        wildcard_filters: dict[str, _m.QueryWildcardFilterItem] | NotGiven = NOT_GIVEN,
-        verbose: bool | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
+    ) -> KnowledgeBasesDataSourceConnectionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesDataSourceConnectionsResourceWithRawResponse(self)
 
-    @overload
-    def query(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        knowledge_base_id: str,
-        body: _m.QueryKnowledgeBaseRequestV2,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
+    ) -> KnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse(self)
 
-    def query(
+    def delete(
         self,
-        *,
-        knowledge_base_id: str,
-        query: str | NotGiven = NOT_GIVEN,
-        top_k: int | NotGiven = NOT_GIVEN,
-        include_embeddings: bool | NotGiven = NOT_GIVEN,
-        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        wildcard_filters: dict[str, _m.QueryWildcardFilterItem] | NotGiven = NOT_GIVEN,
-        verbose: bool | NotGiven = NOT_GIVEN,
-        body: _m.QueryKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/query: Query Relevant Chunks
-
-        ### Description
-        Query a knowledge base for text chunks that are most semantically relevant to the query.
-
-        ### Details
-        Given a query expressed as an embedding, this API runs a similarity search amongst the         embeddings indexed in the knowledge base to find the most relevant chunk embeddings. To use         this API, specify the `knowledge_base_id` of the knowledge base you want to query, pass in         the natural language `query` that you want to search for, specify the value `top_k`,         which is the number of similar chunks that will be returned, and specify whether you want         the returned chunks to `include_embeddings`.
-
-        Similarity search is used to efficiently find, retrieve, and rank chunks based on their         similarity to a given query, which is also expressed as an embedding. Similarity scores (         using the cosine similarity metric) are calculated between each chunk embedding and the         embedded query, and the chunks are ranked based on similarity score. The top-ranked chunks         are returned as the query results.
-
-        We are using the Hierarchical Navigable Small World (HNSW) algorithm to perform a k nearest         neighbors search in the vector space. This algorithm returns an estimate of the best k         nearest neighbors and is optimized for datasets with hundreds of thousands of vectors. You         can read more about the specifics of this algorithm [here](         https://opensearch.org/docs/1.0/search-plugins/knn/approximate-knn/).
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "Any",
-            self._client._request(
-                "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
-                Any,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "query": query,
-                        "top_k": top_k,
-                        "include_embeddings": include_embeddings,
-                        "metadata_filters": metadata_filters,
-                        "wildcard_filters": wildcard_filters,
-                        "verbose": verbose,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def data_source_connections_delete(
-        self,
-        *,
-        knowledge_base_id: str,
         knowledge_base_data_source_id: str,
+        *,
+        knowledge_base_id: str,
         dry_run: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.DeleteKnowledgeBaseDataSourceConnectionResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/data-source-connections/{knowledge_base_data_source_id}/delete: Delete Knowledge Base Data Source Connection"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/data-source-connections/{knowledge_base_data_source_id}/delete: Delete Knowledge Base Data Source Connection
+
+        Args:
+            dry_run: Dryrun query parameter to determine first how many things will be
+                deleted
+        """
         return cast(
             "_m.DeleteKnowledgeBaseDataSourceConnectionResponse",
             self._client._request(
@@ -455,47 +258,38 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def upload_files(
-        self,
-        *,
-        knowledge_base_id: str,
-        files: builtins.list[FileInput],
-        data_source_config: str,
-        chunking_strategy_config: str,
-        force_reupload: bool,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseV2UploadsFromFilesResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/upload_files: Submit Upload Job with local files"""
-        return cast(
-            "_m.CreateKnowledgeBaseV2UploadsFromFilesResponse",
-            self._client._request(
-                "post",
-                "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
-                + "/upload_files",
-                _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
-                body={
-                    "files": files,
-                    "data_source_config": data_source_config,
-                    "chunking_strategy_config": chunking_strategy_config,
-                    "force_reupload": force_reupload,
-                },
-                files=["files"],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
 
-    def get_uploads(
+class KnowledgeBasesDataSourceConnectionsResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesDataSourceConnectionsResource) -> None:
+        self.delete = to_raw(resource.delete)
+
+
+class KnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesDataSourceConnectionsResource) -> None:
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class KnowledgeBasesUploadsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesUploadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesUploadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> KnowledgeBasesUploadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesUploadsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
         knowledge_base_id: str,
+        *,
         status: _m.UploadJobStatus | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -514,6 +308,12 @@ class KnowledgeBasesResource:
 
         #### Backwards Compatibility
         V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedKnowledgeBaseUpload, _m.KnowledgeBaseUpload]",
@@ -535,24 +335,96 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def uploads(
+    @overload
+    def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
+        data_source_config: (
+            _p.RemoteDataSourceConfigParam
+            | _p.LocalChunksSourceConfigParam
+            | _m.LocalChunksSourceConfig
+            | NotGiven
+        ) = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
+        force_reupload: bool | NotGiven = NOT_GIVEN,
+        chunks: (
+            Iterable[_p.ArtifactChunkUploadParam | _m.ArtifactChunkUpload] | NotGiven
+        ) = NOT_GIVEN,
+        data_source_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadResponse: ...
+
+    @overload
+    def create(
+        self,
+        knowledge_base_id: str,
+        *,
         body: _m.CreateKnowledgeBaseV2UploadRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadResponse: ...
+
+    def create(
+        self,
+        knowledge_base_id: str,
+        *,
+        data_source_config: (
+            _p.RemoteDataSourceConfigParam
+            | _p.LocalChunksSourceConfigParam
+            | _m.LocalChunksSourceConfig
+            | NotGiven
+        ) = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
+        force_reupload: bool | NotGiven = NOT_GIVEN,
+        chunks: (
+            Iterable[_p.ArtifactChunkUploadParam | _m.ArtifactChunkUpload] | NotGiven
+        ) = NOT_GIVEN,
+        data_source_id: str | NotGiven = NOT_GIVEN,
+        body: _m.CreateKnowledgeBaseV2UploadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateKnowledgeBaseV2UploadResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/uploads: Submit Upload Job"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/uploads: Submit Upload Job
+
+        Args:
+            data_source_config: Configuration for the data source which describes where
+                to find the data.
+            data_source_auth_config: Configuration for the data source which describes
+                how to authenticate to the data source.
+            chunking_strategy_config: Configuration for the chunking strategy which
+                describes how to chunk the data.
+            force_reupload: Force reingest, regardless the change of the source file.
+            chunks: List of chunks.
+            data_source_id: Id of the data source to fetch.
+        """
         return cast(
             "_m.CreateKnowledgeBaseV2UploadResponse",
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
                 _m.CreateKnowledgeBaseV2UploadResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "data_source_config": data_source_config,
+                        "data_source_auth_config": data_source_auth_config,
+                        "chunking_strategy_config": chunking_strategy_config,
+                        "force_reupload": force_reupload,
+                        "chunks": chunks,
+                        "data_source_id": data_source_id,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -561,11 +433,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_uploads_v4(
+    def retrieve(
         self,
+        upload_id: str,
         *,
         knowledge_base_id: str,
-        upload_id: str,
         include_artifact_list: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -593,11 +465,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def uploads_cancel(
+    def cancel(
         self,
+        upload_id: str,
         *,
         knowledge_base_id: str,
-        upload_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -622,10 +494,44 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_artifacts(
+
+class KnowledgeBasesUploadsResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesUploadsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.cancel = to_raw(resource.cancel)
+
+
+class KnowledgeBasesUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesUploadsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.cancel = to_raw(resource.cancel, streamed=True)
+
+
+class KnowledgeBasesArtifactsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesArtifactsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesArtifactsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> KnowledgeBasesArtifactsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesArtifactsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
         knowledge_base_id: str,
+        *,
         status: _m.EgpModelsArtifactUploadStatus | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -644,6 +550,14 @@ class KnowledgeBasesResource:
         last-updated time.
 
         This list should be consistent with the state of the data source at the time of start of the         latest upload. If the state is not consistent, create a new upload to update the knowledge         base to reflect the latest state of the data source.
+
+        Args:
+            status: Get artifacts only with the specified status. Accepted values are:
+                Pending, Completed, Failed, Uploading, Deleting
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedArtifactInfo, _m.EntitiesArtifactInfo]",
@@ -665,11 +579,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_artifacts_v4(
+    def retrieve(
         self,
+        artifact_id: str,
         *,
         knowledge_base_id: str,
-        artifact_id: str,
         status_filter: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -707,11 +621,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def delete_artifacts(
+    def delete(
         self,
+        artifact_id: str,
         *,
         knowledge_base_id: str,
-        artifact_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -735,37 +649,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def verify(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}/verify: Test Knowledge Base Data Source credentials"""
-        return cast(
-            "Any",
-            self._client._request(
-                "post",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id)
-                + "/verify",
-                Any,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
     @overload
-    def artifacts_batch_delete(
+    def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         artifact_ids: builtins.list[str],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -774,10 +662,10 @@ class KnowledgeBasesResource:
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse: ...
 
     @overload
-    def artifacts_batch_delete(
+    def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         body: _m.BulkDeleteKnowledgeBaseV2LocalArtifactRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -785,10 +673,10 @@ class KnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse: ...
 
-    def artifacts_batch_delete(
+    def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         artifact_ids: builtins.list[str] | NotGiven = NOT_GIVEN,
         body: _m.BulkDeleteKnowledgeBaseV2LocalArtifactRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -796,7 +684,11 @@ class KnowledgeBasesResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/artifacts/batch-delete: Batch Delete Locally Stored Artifacts"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/artifacts/batch-delete: Batch Delete Locally Stored Artifacts
+
+        Args:
+            artifact_ids: List of artifact ids to delete
+        """
         return cast(
             "_m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse",
             self._client._request(
@@ -820,10 +712,44 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_upload_schedules(
+
+class KnowledgeBasesArtifactsResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesArtifactsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.batch_delete = to_raw(resource.batch_delete)
+
+
+class KnowledgeBasesArtifactsResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesArtifactsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.batch_delete = to_raw(resource.batch_delete, streamed=True)
+
+
+class KnowledgeBasesUploadSchedulesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesUploadSchedulesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesUploadSchedulesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> KnowledgeBasesUploadSchedulesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesUploadSchedulesResourceWithStreamingResponse(self)
+
+    def list(
+        self,
         knowledge_base_id: str,
+        *,
         view: (
             builtins.list[_m.KnowledgeBaseUploadScheduleViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -846,6 +772,12 @@ class KnowledgeBasesResource:
 
         ### Details
         This API can be used to list upload schedules. If a user has access to multiple accounts, all upload schedules from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedKnowledgeBaseUploadScheduleResponseWithViews, _m.KnowledgeBaseUploadScheduleResponseWithViews]",
@@ -874,12 +806,12 @@ class KnowledgeBasesResource:
         )
 
     @overload
-    def upload_schedules(
+    def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         knowledge_base_data_source_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam,
         interval: float,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
@@ -891,10 +823,10 @@ class KnowledgeBasesResource:
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
     @overload
-    def upload_schedules(
+    def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         body: _m.KnowledgeBaseUploadScheduleRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -903,12 +835,12 @@ class KnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
-    def upload_schedules(
+    def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         knowledge_base_data_source_id: str | NotGiven = NOT_GIVEN,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
@@ -926,6 +858,9 @@ class KnowledgeBasesResource:
 
         ### Details
         This API can be used to create a upload schedule. To use this API, review the request schema and pass in all fields that are required to create a upload schedule.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.KnowledgeBaseUploadScheduleResponse",
@@ -957,10 +892,10 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def get_upload_schedules_v4(
+    def retrieve(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
         view: (
             builtins.list[_m.KnowledgeBaseUploadScheduleViewsOptions] | NotGiven
@@ -1000,11 +935,11 @@ class KnowledgeBasesResource:
             ),
         )
 
-    def delete_upload_schedules(
+    def delete(
         self,
+        upload_schedule_id: str,
         *,
         knowledge_base_id: str,
-        upload_schedule_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1036,12 +971,12 @@ class KnowledgeBasesResource:
         )
 
     @overload
-    def update_upload_schedules(
+    def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1051,10 +986,10 @@ class KnowledgeBasesResource:
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
     @overload
-    def update_upload_schedules(
+    def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest,
         extra_headers: Headers | None = None,
@@ -1063,12 +998,12 @@ class KnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
-    def update_upload_schedules(
+    def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest | NotGiven = NOT_GIVEN,
@@ -1114,46 +1049,824 @@ class KnowledgeBasesResource:
         )
 
 
-class KnowledgeBasesResourceWithRawResponse:
-    def __init__(self, resource: KnowledgeBasesResource) -> None:
+class KnowledgeBasesUploadSchedulesResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesUploadSchedulesResource) -> None:
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.delete = to_raw(resource.delete)
-        self.get_async_jobs = to_raw(resource.get_async_jobs)
-        self.get_chunks = to_raw(resource.get_chunks)
-        self.query = to_raw(resource.query)
-        self.data_source_connections_delete = to_raw(
-            resource.data_source_connections_delete
+        self.update = to_raw(resource.update)
+
+
+class KnowledgeBasesUploadSchedulesResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesUploadSchedulesResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class KnowledgeBasesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.async_jobs = KnowledgeBasesAsyncJobsResource(client)
+        self.chunks = KnowledgeBasesChunksResource(client)
+        self.data_source_connections = KnowledgeBasesDataSourceConnectionsResource(
+            client
         )
+        self.uploads = KnowledgeBasesUploadsResource(client)
+        self.artifacts = KnowledgeBasesArtifactsResource(client)
+        self.upload_schedules = KnowledgeBasesUploadSchedulesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBasesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> KnowledgeBasesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBasesResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        *,
+        account_id: str | NotGiven = NOT_GIVEN,
+        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]:
+        """GET /v4/knowledge-bases: List Knowledge Bases
+
+        ### Description
+        Lists all knowledge bases owned by the authorized user.
+
+        ### Details
+        This API can be used to list all knowledge bases that have been created by the user.         This API will return the details of all knowledge bases including their IDs, names, the         embedding models they use, any metadata associated with the knowledge bases, and the         timestamps for their creation, last-updated time.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            account_id: Optional search by account_id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]",
+            self._client._request(
+                "get",
+                "/v4/knowledge-bases",
+                _m.PaginatedKnowledgeBaseItemV2,
+                query={
+                    "account_id": account_id,
+                    "view": view,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def create(
+        self,
+        *,
+        knowledge_base_name: str,
+        embedding_config: _p.EmbeddingConfigParam,
+        account_id: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        body: _m.CreateKnowledgeBaseRequestV2,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse: ...
+
+    def create(
+        self,
+        *,
+        knowledge_base_name: str | NotGiven = NOT_GIVEN,
+        embedding_config: _p.EmbeddingConfigParam | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        body: _m.CreateKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse:
+        """POST /v4/knowledge-bases: Create Knowledge Base
+
+        ### Description
+        Creates an EGP knowledge base.
+
+        ### Details
+        A knowledge base is a storage device for all data that needs to be accessible to EGP models.         Users can upload data from a variety of data sources into a knowledge base, and then query the         knowledge base for chunks that are semantically relevant to the query.
+
+        Every knowledge base must be associated with a fixed embedding model. This embedding model         will be used to embed all data that is stored in the knowledge base. The embedding model         cannot be changed once the knowledge base is created. Only the embedding models in the         dropdown menu below are supported.
+
+        #### Differences from V1
+        - V1 data ingestion consisted of knowledge bases, vector stores, and data connectors.         V1 Knowledge bases interacted with natural language, V1 vector stores interacted with         chunks and embeddings, and V1 data connectors set up automatic ingestion pipelines with third         party data sources.
+        - In V2, all data ingestion is done through knowledge bases. Low level configuration such as         chunking strategies and data sources are now handled by this unified knowledge base v2
+        upload API.
+        - The way data is stores in V2 allows for better observability on the ingestion progress and         content of the knowledge base.
+        - Reliability and scalability is also improved via distributed temporal workflows.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            knowledge_base_name: A unique name for the knowledge base
+            embedding_config: The configuration of the embedding
+            account_id: Account to create knowledge base in. If you have access to more
+                than one account, you must specify an account_id
+            metadata: Metadata associated with the knowledge base
+        """
+        return cast(
+            "_m.CreateKnowledgeBaseResponse",
+            self._client._request(
+                "post",
+                "/v4/knowledge-bases",
+                _m.CreateKnowledgeBaseResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "knowledge_base_name": knowledge_base_name,
+                        "embedding_config": embedding_config,
+                        "account_id": account_id,
+                        "metadata": metadata,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
+        knowledge_base_id: str,
+        *,
+        include_artifacts_status: bool | NotGiven = NOT_GIVEN,
+        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseItemV2:
+        """GET /v4/knowledge-bases/{knowledge_base_id}: Get Knowledge Base
+
+        ### Description
+        Gets the details of a knowledge base.
+
+        ### Details
+        This API can be used to get information about a single knowledge base by ID. To use this API,         pass in the `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
+
+        This API will return the details of a knowledge base including its ID, name, the embedding         model it uses, any metadata associated with the knowledge base, and the timestamps for its
+        creation, last-updated time.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            include_artifacts_status: Optional query parameter to include a count of
+                artifacts by status
+        """
+        return cast(
+            "_m.KnowledgeBaseItemV2",
+            self._client._request(
+                "get",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                _m.KnowledgeBaseItemV2,
+                query={
+                    "include_artifacts_status": include_artifacts_status,
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def delete(
+        self,
+        knowledge_base_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteKnowledgeBaseResponseV2:
+        """DELETE /v4/knowledge-bases/{knowledge_base_id}: Delete Knowledge Base
+
+        ### Description
+        Deletes a knowledge base.
+
+        ### Details
+        This API can be used to delete a knowledge base by ID. To use this API, pass in the         `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+        """
+        return cast(
+            "_m.DeleteKnowledgeBaseResponseV2",
+            self._client._request(
+                "delete",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                _m.DeleteKnowledgeBaseResponseV2,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        query: str,
+        top_k: int,
+        include_embeddings: bool | NotGiven = NOT_GIVEN,
+        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        wildcard_filters: (
+            Mapping[str, _p.QueryWildcardFilterItemParam | _m.QueryWildcardFilterItem]
+            | NotGiven
+        ) = NOT_GIVEN,
+        verbose: bool | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    @overload
+    def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        body: _m.QueryKnowledgeBaseRequestV2,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        query: str | NotGiven = NOT_GIVEN,
+        top_k: int | NotGiven = NOT_GIVEN,
+        include_embeddings: bool | NotGiven = NOT_GIVEN,
+        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        wildcard_filters: (
+            Mapping[str, _p.QueryWildcardFilterItemParam | _m.QueryWildcardFilterItem]
+            | NotGiven
+        ) = NOT_GIVEN,
+        verbose: bool | NotGiven = NOT_GIVEN,
+        body: _m.QueryKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/knowledge-bases/{knowledge_base_id}/query: Query Relevant Chunks
+
+        ### Description
+        Query a knowledge base for text chunks that are most semantically relevant to the query.
+
+        ### Details
+        Given a query expressed as an embedding, this API runs a similarity search amongst the         embeddings indexed in the knowledge base to find the most relevant chunk embeddings. To use         this API, specify the `knowledge_base_id` of the knowledge base you want to query, pass in         the natural language `query` that you want to search for, specify the value `top_k`,         which is the number of similar chunks that will be returned, and specify whether you want         the returned chunks to `include_embeddings`.
+
+        Similarity search is used to efficiently find, retrieve, and rank chunks based on their         similarity to a given query, which is also expressed as an embedding. Similarity scores (         using the cosine similarity metric) are calculated between each chunk embedding and the         embedded query, and the chunks are ranked based on similarity score. The top-ranked chunks         are returned as the query results.
+
+        We are using the Hierarchical Navigable Small World (HNSW) algorithm to perform a k nearest         neighbors search in the vector space. This algorithm returns an estimate of the best k         nearest neighbors and is optimized for datasets with hundreds of thousands of vectors. You         can read more about the specifics of this algorithm [here](         https://opensearch.org/docs/1.0/search-plugins/knn/approximate-knn/).
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            query: The natural language query to be answered by referencing the data
+                ingested into the knowledge base
+            top_k: Number of chunks to return. Must be greater than 0 if specified. If
+                not specified, all chunks will be returned.
+            include_embeddings: Whether or not to include the embeddings for each chunk
+            metadata_filters: Optional filter by metadata fields, encoded as a JSON
+                object
+            wildcard_filters: Optional wildcard filter for fields. Only fields that are
+                part of the metadata will be accepted.
+            verbose: Enable or disable verbose logging
+        """
+        return cast(
+            "Any",
+            self._client._request(
+                "post",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
+                Any,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "query": query,
+                        "top_k": top_k,
+                        "include_embeddings": include_embeddings,
+                        "metadata_filters": metadata_filters,
+                        "wildcard_filters": wildcard_filters,
+                        "verbose": verbose,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def upload_files(
+        self,
+        knowledge_base_id: str,
+        *,
+        files: builtins.list[FileInput],
+        data_source_config: str,
+        chunking_strategy_config: str,
+        force_reupload: bool,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadsFromFilesResponse:
+        """POST /v4/knowledge-bases/{knowledge_base_id}/upload_files: Submit Upload Job with local files"""
+        return cast(
+            "_m.CreateKnowledgeBaseV2UploadsFromFilesResponse",
+            self._client._request(
+                "post",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id)
+                + "/upload_files",
+                _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
+                body={
+                    "files": files,
+                    "data_source_config": data_source_config,
+                    "chunking_strategy_config": chunking_strategy_config,
+                    "force_reupload": force_reupload,
+                },
+                files=["files"],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class KnowledgeBasesResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBasesResource) -> None:
+        self.async_jobs = KnowledgeBasesAsyncJobsResourceWithRawResponse(
+            resource.async_jobs
+        )
+        self.chunks = KnowledgeBasesChunksResourceWithRawResponse(resource.chunks)
+        self.data_source_connections = (
+            KnowledgeBasesDataSourceConnectionsResourceWithRawResponse(
+                resource.data_source_connections
+            )
+        )
+        self.uploads = KnowledgeBasesUploadsResourceWithRawResponse(resource.uploads)
+        self.artifacts = KnowledgeBasesArtifactsResourceWithRawResponse(
+            resource.artifacts
+        )
+        self.upload_schedules = KnowledgeBasesUploadSchedulesResourceWithRawResponse(
+            resource.upload_schedules
+        )
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.query = to_raw(resource.query)
         self.upload_files = to_raw(resource.upload_files)
-        self.get_uploads = to_raw(resource.get_uploads)
-        self.uploads = to_raw(resource.uploads)
-        self.get_uploads_v4 = to_raw(resource.get_uploads_v4)
-        self.uploads_cancel = to_raw(resource.uploads_cancel)
-        self.get_artifacts = to_raw(resource.get_artifacts)
-        self.get_artifacts_v4 = to_raw(resource.get_artifacts_v4)
-        self.delete_artifacts = to_raw(resource.delete_artifacts)
+
+
+class KnowledgeBasesResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBasesResource) -> None:
+        self.async_jobs = KnowledgeBasesAsyncJobsResourceWithStreamingResponse(
+            resource.async_jobs
+        )
+        self.chunks = KnowledgeBasesChunksResourceWithStreamingResponse(resource.chunks)
+        self.data_source_connections = (
+            KnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse(
+                resource.data_source_connections
+            )
+        )
+        self.uploads = KnowledgeBasesUploadsResourceWithStreamingResponse(
+            resource.uploads
+        )
+        self.artifacts = KnowledgeBasesArtifactsResourceWithStreamingResponse(
+            resource.artifacts
+        )
+        self.upload_schedules = (
+            KnowledgeBasesUploadSchedulesResourceWithStreamingResponse(
+                resource.upload_schedules
+            )
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.query = to_raw(resource.query, streamed=True)
+        self.upload_files = to_raw(resource.upload_files, streamed=True)
+
+
+class KnowledgeBaseDataSourcesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> KnowledgeBaseDataSourcesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return KnowledgeBaseDataSourcesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> KnowledgeBaseDataSourcesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return KnowledgeBaseDataSourcesResourceWithStreamingResponse(self)
+
+    def verify(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}/verify: Test Knowledge Base Data Source credentials"""
+        return cast(
+            "Any",
+            self._client._request(
+                "post",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id)
+                + "/verify",
+                Any,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def list(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[
+        _m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse
+    ]:
+        """GET /v4/knowledge-base-data-sources: List Knowledge Base Data Sources
+
+        ### Description
+        Lists all knowledge base data sources accessible to the user.
+
+        ### Details
+        This API can be used to list knowledge base data sources. If a user has access to multiple accounts, all knowledge base data sources from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse]",
+            self._client._request(
+                "get",
+                "/v4/knowledge-base-data-sources",
+                _m.PaginatedKnowledgeBaseDataSourceResponse,
+                query={
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def create(
+        self,
+        *,
+        name: str,
+        data_source_config: _p.RemoteDataSourceConfigParam,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        body: _m.KnowledgeBaseDataSourceRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        data_source_config: _p.RemoteDataSourceConfigParam | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        body: _m.KnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """POST /v4/knowledge-base-data-sources: Create Knowledge Base Data Source
+
+        ### Description
+        Creates a knowledge base data source
+
+        ### Details
+        This API can be used to create a knowledge base data source. To use this API, review the request schema and pass in all fields that are required to create a knowledge base data source.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            self._client._request(
+                "post",
+                "/v4/knowledge-base-data-sources",
+                _m.KnowledgeBaseDataSourceResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "data_source_config": data_source_config,
+                        "account_id": account_id,
+                        "description": description,
+                        "data_source_auth_config": data_source_auth_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """GET /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Get Knowledge Base Data Source
+
+        ### Description
+        Gets the details of a knowledge base data source
+
+        ### Details
+        This API can be used to get information about a single knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            self._client._request(
+                "get",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.KnowledgeBaseDataSourceResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def delete(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Delete Knowledge Base Data Source
+
+        ### Description
+        Deletes a knowledge base data source
+
+        ### Details
+        This API can be used to delete a knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            self._client._request(
+                "delete",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    @overload
+    def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        body: _m.PartialKnowledgeBaseDataSourceRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        body: _m.PartialKnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """PATCH /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Update Knowledge Base Data Source
+
+        ### Description
+        Updates a knowledge base data source
+
+        ### Details
+        This API can be used to update the knowledge base data source that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            self._client._request(
+                "patch",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.KnowledgeBaseDataSourceResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "data_source_auth_config": data_source_auth_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class KnowledgeBaseDataSourcesResourceWithRawResponse:
+    def __init__(self, resource: KnowledgeBaseDataSourcesResource) -> None:
         self.verify = to_raw(resource.verify)
-        self.artifacts_batch_delete = to_raw(resource.artifacts_batch_delete)
-        self.get_upload_schedules = to_raw(resource.get_upload_schedules)
-        self.upload_schedules = to_raw(resource.upload_schedules)
-        self.get_upload_schedules_v4 = to_raw(resource.get_upload_schedules_v4)
-        self.delete_upload_schedules = to_raw(resource.delete_upload_schedules)
-        self.update_upload_schedules = to_raw(resource.update_upload_schedules)
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.update = to_raw(resource.update)
+
+
+class KnowledgeBaseDataSourcesResourceWithStreamingResponse:
+    def __init__(self, resource: KnowledgeBaseDataSourcesResource) -> None:
+        self.verify = to_raw(resource.verify, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
 
 
 class ChunksResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> ChunksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChunksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChunksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChunksResourceWithStreamingResponse(self)
+
     @overload
     def rank(
         self,
         *,
         query: str,
-        relevant_chunks: builtins.list[_m.ChunkV2],
-        rank_strategy: _m.RankStrategy,
+        relevant_chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2],
+        rank_strategy: _p.RankStrategyParam,
         top_k: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1177,8 +1890,8 @@ class ChunksResource:
         self,
         *,
         query: str | NotGiven = NOT_GIVEN,
-        relevant_chunks: builtins.list[_m.ChunkV2] | NotGiven = NOT_GIVEN,
-        rank_strategy: _m.RankStrategy | NotGiven = NOT_GIVEN,
+        relevant_chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2] | NotGiven = NOT_GIVEN,
+        rank_strategy: _p.RankStrategyParam | NotGiven = NOT_GIVEN,
         top_k: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         body: _m.ChunksRankRequest | NotGiven = NOT_GIVEN,
@@ -1199,6 +1912,23 @@ class ChunksResource:
 
         ### Restrictions and Limits
         Ranking can be a very intensive and slow process depending on methodology where duration         scales with number of chunks. For best performance, we recommend ranking less than 640 chunks         at a time, and you may see a decrease in performance as the number of chunks ranked increases.
+
+        Args:
+            query: Natural language query to re-rank chunks against. If a vector store
+                query was originally used to retrieve these chunks, please use the same
+                query for this ranking
+            relevant_chunks: List of chunks to rank
+            rank_strategy: The ranking strategy to use.
+
+                Rank strategies determine how the ranking is done, They consist of the
+                ranking method name and additional params needed to compute the ranking.
+
+                Use the built-in `cross_encoder` or `rouge` strategies or create a
+                custom one with the Models API.
+            top_k: Number of chunks to return. Must be greater than 0 if specified. If
+                not specified, all chunks will be returned.
+            account_id: Account to rank chunks with. If you have access to more than one
+                account, you must specify an account_id
         """
         return cast(
             "_m.ChunksRankResponse",
@@ -1230,7 +1960,7 @@ class ChunksResource:
         self,
         *,
         query: str,
-        chunks: builtins.list[_m.ChunkV2],
+        chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1252,7 +1982,7 @@ class ChunksResource:
         self,
         *,
         query: str | NotGiven = NOT_GIVEN,
-        chunks: builtins.list[_m.ChunkV2] | NotGiven = NOT_GIVEN,
+        chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2] | NotGiven = NOT_GIVEN,
         body: _m.SynthesizeChunksRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -1276,6 +2006,10 @@ class ChunksResource:
         The `compact` strategy attempts to be as token-efficient as possible by stuffing tokens into         each round of chunk scanning.         Other strategies (in development!) may produce better summaries or more precise answers at         the expense of more tokens consumed.
 
         Broadly, we recommend keeping the number of chunks to under 100, or the total number of         tokens across all chunks under around 10,000.
+
+        Args:
+            query: Natural language query to resolve using the supplied chunks.
+            chunks: List of chunks to use to synthesize the response.
         """
         return cast(
             "_m.SynthesizeChunksResponse",
@@ -1306,9 +2040,26 @@ class ChunksResourceWithRawResponse:
         self.synthesis = to_raw(resource.synthesis)
 
 
+class ChunksResourceWithStreamingResponse:
+    def __init__(self, resource: ChunksResource) -> None:
+        self.rank = to_raw(resource.rank, streamed=True)
+        self.synthesis = to_raw(resource.synthesis, streamed=True)
+
+
 class AgentsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AgentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AgentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AgentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AgentsResourceWithStreamingResponse(self)
 
     @overload
     def execute(
@@ -1328,10 +2079,12 @@ class AgentsResource:
             "claude-2",
             "claude-2.0",
         ],
-        tools: builtins.list[_m.Tool],
-        messages: builtins.list[_m.Message],
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        tools: Iterable[_p.ToolParam | _m.Tool],
+        messages: Iterable[_p.MessageParam],
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -1370,10 +2123,12 @@ class AgentsResource:
             ]
             | NotGiven
         ) = NOT_GIVEN,
-        tools: builtins.list[_m.Tool] | NotGiven = NOT_GIVEN,
-        messages: builtins.list[_m.Message] | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        tools: Iterable[_p.ToolParam | _m.Tool] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.MessageParam] | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         body: _m.ExecuteAgentRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1414,6 +2169,53 @@ class AgentsResource:
 
         **Model Restrictions**:
           - Currently, only closed source models like GPT and Claude are supported due to the           limitations of open source models when it comes to tool selection, generating tool           arguments in valid JSON, and planning out multi-step tool execution. Specialized           fine-tuning will likely be required to make open source models compatible with agents.
+
+        Args:
+            model: The ID of the model to use for the agent. We only support the models
+                listed here so far.
+            tools: The list of specs of tools that the agent can use. Each spec must
+                contain a `name` key set to the name of the tool, a `description` key
+                set to the description of the tool, and an `arguments` key set to a JSON
+                Schema compliant object describing the tool arguments.
+
+                The name and description of each tool is used by the agent to decide
+                when to use certain tools. Because some queries are complex and may
+                require multiple tools to complete, it is important to make these
+                descriptions as informative as possible. If a tool is not being chosen
+                when it should, it is common practice to tune the description of the
+                tool to make it more apparent to the agent when the tool can be used
+                effectively.
+            messages: The list of messages in the conversation.
+
+                Expand each message type to see how it works and when to use it. Most
+                conversations should begin with a single `user` message.
+            memory_strategy: The memory strategy to use for the agent. A memory strategy
+                is a way to prevent the underlying LLM's context limit from being
+                exceeded. Each memory strategy uses a different technique to condense
+                the input message list into a smaller payload for the underlying LLM.
+
+                We only support the Last K memory strategy right now, but will be adding
+                new strategies soon.
+            model_parameters: Configuration parameters for the agent model, such as
+                temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
+            instructions: The initial instructions to provide to the agent.
+
+                Use this to guide the agent to act in more specific ways. For example,
+                if you have specific rules you want to restrict the agent to follow you
+                can specify them here. For example, if I want the agent to always use
+                certain tools before others, I can write that rule in these
+                instructions.
+
+                Good prompt engineering is crucial to getting performant results from
+                the agent. If you are having trouble getting the agent to perform well,
+                try writing more specific instructions here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
         """
         return cast(
             "_m.ExecuteAgentResponse",
@@ -1447,9 +2249,25 @@ class AgentsResourceWithRawResponse:
         self.execute = to_raw(resource.execute)
 
 
+class AgentsResourceWithStreamingResponse:
+    def __init__(self, resource: AgentsResource) -> None:
+        self.execute = to_raw(resource.execute, streamed=True)
+
+
 class CompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> CompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return CompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> CompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return CompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -1531,8 +2349,13 @@ class CompletionsResource:
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1619,8 +2442,13 @@ class CompletionsResource:
         prompt: str,
         stream: Literal[True],
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1707,8 +2535,13 @@ class CompletionsResource:
         prompt: str,
         stream: bool,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1806,8 +2639,13 @@ class CompletionsResource:
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         body: _m.CreateCompletionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -1827,6 +2665,34 @@ class CompletionsResource:
         The user input, commonly referred to as the "prompt", is a required field in the request         body. The quality of the model's response can vary greatly depending on the input prompt.         Good prompt engineering can significantly enhance the response quality. If you encounter         suboptimal results, consider writing more specific instructions or providing examples to the         LLM before trying more expensive techniques  such as swapping in other models or finetuning.
 
         By default, the endpoint will return the entire response as one whole object. If you would         prefer to stream the completion in real-time, you can achieve this by setting the `stream`         flag to `true`.
+
+        Args:
+            model: The ID of the model to use for completions.
+
+                Users have two options:
+                - Option 1: Use one of the supported models from the dropdown.
+                - Option 2: Enter the ID of a custom model.
+
+                Note: For custom models we currently only support models finetuned using
+                using the Scale-hosted LLM-Engine API.
+            prompt: Prompt for which to generate the completion.
+
+                Good prompt engineering is crucial to getting performant results from
+                the model. If you are having trouble getting the model to perform well,
+                try writing a more specific prompt here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
+            account_id: The account ID to use for usage tracking. This will be gradually
+                enforced.
+            images: List of image urls to be used for image based completions. Leave
+                empty for text based completions.
+            model_parameters: Configuration parameters for the completion model, such as
+                temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
         """
         return cast(
             "_m.CreateCompletionResponse | Stream[_m.CreateCompletionResponse]",
@@ -1865,9 +2731,25 @@ class CompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class CompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: CompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class ChatCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatCompletionsResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -1914,11 +2796,13 @@ class ChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1972,11 +2856,13 @@ class ChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: Literal[True],
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2030,11 +2916,13 @@ class ChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: bool,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2101,11 +2989,13 @@ class ChatCompletionsResource:
             ]
             | NotGiven
         ) = NOT_GIVEN,
-        messages: builtins.list[_m.ChatMessage] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.ChatMessageParam] | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         body: _m.CreateChatCompletionRequest | NotGiven = NOT_GIVEN,
@@ -2131,6 +3021,56 @@ class ChatCompletionsResource:
 
         ### Instructions
         You may provide instructions to the assistant by supplying by supplying `instructions` in the         HTTP request body or by specifying a `message` with `role` set to `system` in the `messages`         array. By convention, the system message should be the first message in the array. Do **not**         specify both an instruction and a system message in the `messages` array.
+
+        Args:
+            model: The ID of the model to use for chat completions. We only support the
+                models listed here so far.
+            messages: The list of messages in the conversation.
+
+                Expand each message type to see how it works and when to use it. Most
+                conversations should begin with a single `user` message.
+            account_id: The account ID to use for usage tracking. This will be gradually
+                enforced.
+            memory_strategy: The memory strategy to use for the agent. A memory strategy
+                is a way to prevent the underlying LLM's context limit from being
+                exceeded. Each memory strategy uses a different technique to condense
+                the input message list into a smaller payload for the underlying LLM.
+
+                We only support the Last K memory strategy right now, but will be adding
+                new strategies soon.
+            model_parameters: Configuration parameters for the chat completion model,
+                such as temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
+            instructions: The initial instructions to provide to the chat completion
+                model.
+
+                Use this to guide the model to act in more specific ways. For example,
+                if you have specific rules you want to restrict the model to follow you
+                can specify them here.
+
+                Good prompt engineering is crucial to getting performant results from
+                the model. If you are having trouble getting the model to perform well,
+                try writing more specific instructions here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
+            chat_template: Currently only supported for LLM-Engine models. A Jinja
+                template string that defines how the chat completion API formats the
+                string prompt. For Llama models, the template must take in at most a
+                `messages` object, `bos_token` string, and `eos_token` string. The
+                `messages` object is a list of dictionaries, each with keys `role` and
+                `content`. For Mixtral models, the template must take in at most a
+                `messages` object and `eos_token` string. The `messages` object looks
+                identical to the Llama model's `messages` object, but the template can
+                assume the `role` key takes on the values `user` or `assistant`, or
+                `system` for the first message. The chat template either needs to handle
+                this system message (which gets set via the `instructions` field or by
+                the messages), or the `instructions` field must be set to `null` and the
+                `messages` object must not contain any system messages.See the default
+                chat template present in the Llama and Mixtral tokenizers for examples.
         """
         return cast(
             "_m.CreateChatCompletionResponse | Stream[_m.CreateChatCompletionResponse]",
@@ -2171,16 +3111,97 @@ class ChatCompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
-class ModelsResource:
+class ChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: ChatCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelsDeploymentsUsageStatisticsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    @overload
-    def deployments_execute(
+    @cached_property
+    def with_raw_response(
         self,
+    ) -> ModelsDeploymentsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsDeploymentsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ModelsDeploymentsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsDeploymentsUsageStatisticsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        model_deployment_id: str,
+        *,
+        start_date: datetime,
+        end_date: datetime,
+        chunks: int,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelUsageResponse:
+        """GET /v4/model-deployments/{model_deployment_id}/usage-statistics: Get Model usage for one deployment"""
+        return cast(
+            "_m.ModelUsageResponse",
+            self._client._request(
+                "get",
+                "/v4/model-deployments/"
+                + path_param(model_deployment_id)
+                + "/usage-statistics",
+                _m.ModelUsageResponse,
+                query={
+                    "start_date": start_date,
+                    "end_date": end_date,
+                    "chunks": chunks,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ModelsDeploymentsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: ModelsDeploymentsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ModelsDeploymentsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsDeploymentsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ModelsDeploymentsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.usage_statistics = ModelsDeploymentsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ModelsDeploymentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelsDeploymentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsDeploymentsResourceWithStreamingResponse(self)
+
+    @overload
+    def execute(
+        self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2190,11 +3211,11 @@ class ModelsResource:
     ) -> _m.GenericModelResponse: ...
 
     @overload
-    def deployments_execute(
+    def execute(
         self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         body: _m.GenericModelRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2203,11 +3224,11 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.GenericModelResponse: ...
 
-    def deployments_execute(
+    def execute(
         self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.GenericModelRequest | NotGiven = NOT_GIVEN,
@@ -2216,7 +3237,11 @@ class ModelsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.GenericModelResponse:
-        """POST /v4/models/{model_instance_id}/deployments/{model_deployment_id}/execute: Execute Model Deployment"""
+        """POST /v4/models/{model_instance_id}/deployments/{model_deployment_id}/execute: Execute Model Deployment
+
+        Args:
+            stream: Flag indicating whether to stream the completion response
+        """
         return cast(
             "_m.GenericModelResponse",
             self._client._request(
@@ -2245,13 +3270,396 @@ class ModelsResource:
             ),
         )
 
+    def list(
+        self,
+        model_instance_id: str,
+        *,
+        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
+        """GET /v4/models/{model_instance_id}/deployments: List Model Deployments of a Model
+
+        TODO: Document
+
+        Args:
+            account_id: Optional filter by account id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
+            self._client._request(
+                "get",
+                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                _m.PaginatedModelDeploymentResponse,
+                query={
+                    "sort_by": sort_by,
+                    "account_id": account_id,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
     @overload
-    def embeddings(
+    def create(
+        self,
+        model_instance_id: str,
+        *,
+        name: str,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    @overload
+    def create(
+        self,
+        model_instance_id: str,
+        *,
+        body: _m.ModelDeploymentRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    def create(
+        self,
+        model_instance_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ModelDeploymentRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """POST /v4/models/{model_instance_id}/deployments: Deploy Model
+
+        ### Description
+
+        Model Deployments are unique endpoints created for custom models in the Scale GenAI Platform. They enable users to interact with and utilize specific instances of models through the API/SDK.
+        Each deployment is associated with a model instance, containing the necessary model template and model-metadata. Model templates describe the creation parameters that are configured on the deployment.
+        The model deployments provide a means to call upon models for inference, logging calls, and monitoring usage.
+
+        Built-in models also have deployments for creating a consistent interface for all models. But they don't represent a real deployment, they are just a way to interact with the built-in models. These deployments are created automatically when the model is created and they are immutable.
+
+        ### Endpoint details
+
+        This endpoint is used to deploy a model instance. The request payload schema depends on the `model_request_parameters_schema` of the Model Template that the created model was created from.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            self._client._request(
+                "post",
+                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                _m.ModelDeploymentResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_creation_parameters": model_creation_parameters,
+                        "vendor_configuration": vendor_configuration,
+                        "deployment_metadata": deployment_metadata,
+                        "account_id": account_id,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def list_all(
         self,
         *,
+        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
+        """GET /v4/model-deployments: List All Model Deployments
+
+        TODO: Document
+
+        Args:
+            account_id: Optional filter by account id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
+            self._client._request(
+                "get",
+                "/v4/model-deployments",
+                _m.PaginatedModelDeploymentResponse,
+                query={
+                    "sort_by": sort_by,
+                    "account_id": account_id,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """GET /v4/models/{model_instance_id}/deployments/{deployment_id}: Get Deployment
+
+        ### Description
+        Gets the details of a deployment
+
+        ### Details
+        This API can be used to get information about a single deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            self._client._request(
+                "get",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.ModelDeploymentResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def delete(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/models/{model_instance_id}/deployments/{deployment_id}: Delete Deployment
+
+        ### Description
+        Deletes a deployment
+
+        ### Details
+        This API can be used to delete a deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            self._client._request(
+                "delete",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    @overload
+    def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        body: _m.PartialModelDeploymentRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        body: _m.PartialModelDeploymentRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """PATCH /v4/models/{model_instance_id}/deployments/{deployment_id}: Update Deployment
+
+        ### Description
+        Updates a deployment
+
+        ### Details
+        This API can be used to update the deployment that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            self._client._request(
+                "patch",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.ModelDeploymentResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_creation_parameters": model_creation_parameters,
+                        "vendor_configuration": vendor_configuration,
+                        "deployment_metadata": deployment_metadata,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ModelsDeploymentsResourceWithRawResponse:
+    def __init__(self, resource: ModelsDeploymentsResource) -> None:
+        self.usage_statistics = ModelsDeploymentsUsageStatisticsResourceWithRawResponse(
+            resource.usage_statistics
+        )
+        self.execute = to_raw(resource.execute)
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.list_all = to_raw(resource.list_all)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.update = to_raw(resource.update)
+
+
+class ModelsDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsDeploymentsResource) -> None:
+        self.usage_statistics = (
+            ModelsDeploymentsUsageStatisticsResourceWithStreamingResponse(
+                resource.usage_statistics
+            )
+        )
+        self.execute = to_raw(resource.execute, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.list_all = to_raw(resource.list_all, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class ModelsEmbeddingsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelsEmbeddingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsEmbeddingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelsEmbeddingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsEmbeddingsResourceWithStreamingResponse(self)
+
+    @overload
+    def create(
+        self,
         model_deployment_id: str,
+        *,
         texts: builtins.list[str],
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2259,10 +3667,10 @@ class ModelsResource:
     ) -> _m.EmbeddingResponse: ...
 
     @overload
-    def embeddings(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.EmbeddingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2270,12 +3678,14 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.EmbeddingResponse: ...
 
-    def embeddings(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         texts: builtins.list[str] | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         body: _m.EmbeddingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2318,14 +3728,42 @@ class ModelsResource:
             ),
         )
 
+
+class ModelsEmbeddingsResourceWithRawResponse:
+    def __init__(self, resource: ModelsEmbeddingsResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ModelsEmbeddingsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsEmbeddingsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelsRerankingsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelsRerankingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsRerankingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelsRerankingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsRerankingsResourceWithStreamingResponse(self)
+
     @overload
-    def rerankings(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         query: str,
         chunks: builtins.list[str],
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -2333,10 +3771,10 @@ class ModelsResource:
     ) -> _m.RerankingResponse: ...
 
     @overload
-    def rerankings(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.RerankingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2344,13 +3782,15 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.RerankingResponse: ...
 
-    def rerankings(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         query: str | NotGiven = NOT_GIVEN,
         chunks: builtins.list[str] | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         body: _m.RerankingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -2385,15 +3825,43 @@ class ModelsResource:
             ),
         )
 
+
+class ModelsRerankingsResourceWithRawResponse:
+    def __init__(self, resource: ModelsRerankingsResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ModelsRerankingsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsRerankingsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelsCompletionsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelsCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelsCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsCompletionsResourceWithStreamingResponse(self)
+
     @overload
-    def completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2412,14 +3880,16 @@ class ModelsResource:
     ) -> _m.CompletionResponse: ...
 
     @overload
-    def completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2438,14 +3908,16 @@ class ModelsResource:
     ) -> Stream[_m.CompletionResponse]: ...
 
     @overload
-    def completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: bool,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2464,10 +3936,10 @@ class ModelsResource:
     ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
 
     @overload
-    def completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.CompletionRequestV2,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2476,14 +3948,16 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
 
-    def completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2512,6 +3986,48 @@ class ModelsResource:
             "prompt": "What is the capital of France?"
         }
         ```
+
+        Args:
+            temperature: What sampling temperature to use, between [0, 2]. Higher values
+                like 1.8 will make the output more random, while lower values like 0.2
+                will make it more focused and deterministic. Setting temperature=0.0
+                will enable fully deterministic (greedy) sampling.NOTE: The temperature
+                parameter range for some model is limited to [0, 1] if the given value
+                is above the available range, it defaults to the max value.
+            stop_sequences: List of up to 4 sequences where the API will stop generating
+                further tokens. The returned text will not contain the stop sequence.
+            max_tokens: The maximum number of tokens to generate in the completion. The
+                token count of your prompt plus max_tokens cannot exceed the model's
+                context length. If not, specified, max_tokens will be determined based
+                on the model used:
+                | Model API family | Model API default | EGP applied default |
+                | --- | --- | --- |
+                | OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |
+                | OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |
+                | LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |
+                | Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |
+            top_p: The cumulative probability cutoff for token selection. Lower values
+                mean sampling from a smaller, more top-weighted nucleus. Available for
+                models provided by Google, LLM Engine, and OpenAI.
+            top_k: Sample from the k most likely next tokens at each step. Lower k
+                focuses on higher probability tokens. Available for models provided by
+                Google and LLM Engine.
+            frequency_penalty: Penalize tokens based on how much they have already
+                appeared in the text. Positive values encourage the model to generate
+                new tokens and negative values encourage the model to repeat tokens.
+                Available for models provided by LLM Engine and OpenAI.
+            presence_penalty: Penalize tokens based on if they have already appeared in
+                the text. Positive values encourage the model to generate new tokens and
+                negative values encourage the model to repeat tokens. Available for
+                models provided by LLM Engine and OpenAI.
+            logprobs: Whether to return logprobs. Currently only supported for llmengine
+                chat models.
+            top_logprobs: Number of top logprobs to return. Currently only supported for
+                llmengine chat models.
+            chat_template: The chat template to use for the completion. Currently only
+                supported for llmengine chat models.
+            chat_template_kwargs: Additional keyword arguments for the chat template.
+                Currently only supported for llmengine chat models.
         """
         return cast(
             "_m.CompletionResponse | Stream[_m.CompletionResponse]",
@@ -2555,16 +4071,46 @@ class ModelsResource:
             ),
         )
 
-    @overload
-    def chat_completions(
+
+class ModelsCompletionsResourceWithRawResponse:
+    def __init__(self, resource: ModelsCompletionsResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ModelsCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelsChatCompletionsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelsChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> ModelsChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsChatCompletionsResourceWithStreamingResponse(self)
+
+    @overload
+    def create(
+        self,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2583,15 +4129,17 @@ class ModelsResource:
     ) -> _m.CompletionResponse: ...
 
     @overload
-    def chat_completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2610,15 +4158,17 @@ class ModelsResource:
     ) -> Stream[_m.CompletionResponse]: ...
 
     @overload
-    def chat_completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: bool,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2637,10 +4187,10 @@ class ModelsResource:
     ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
 
     @overload
-    def chat_completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.ChatCompletionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -2649,15 +4199,17 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CompletionResponse | Stream[_m.CompletionResponse]: ...
 
-    def chat_completions(
+    def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param] | NotGiven = NOT_GIVEN,
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -2691,6 +4243,51 @@ class ModelsResource:
             ],
         }
         ```
+
+        Args:
+            chat_history: Chat history entries with roles and messages. If there's no
+                history, pass an empty list.
+            prompt: New user prompt. This will be sent to the model with a user role.
+            temperature: What sampling temperature to use, between [0, 2]. Higher values
+                like 1.8 will make the output more random, while lower values like 0.2
+                will make it more focused and deterministic. Setting temperature=0.0
+                will enable fully deterministic (greedy) sampling.NOTE: The temperature
+                parameter range for some model is limited to [0, 1] if the given value
+                is above the available range, it defaults to the max value.
+            stop_sequences: List of up to 4 sequences where the API will stop generating
+                further tokens. The returned text will not contain the stop sequence.
+            max_tokens: The maximum number of tokens to generate in the completion. The
+                token count of your prompt plus max_tokens cannot exceed the model's
+                context length. If not, specified, max_tokens will be determined based
+                on the model used:
+                | Model API family | Model API default | EGP applied default |
+                | --- | --- | --- |
+                | OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |
+                | OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |
+                | LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |
+                | Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |
+            top_p: The cumulative probability cutoff for token selection. Lower values
+                mean sampling from a smaller, more top-weighted nucleus. Available for
+                models provided by Google, LLM Engine, and OpenAI.
+            top_k: Sample from the k most likely next tokens at each step. Lower k
+                focuses on higher probability tokens. Available for models provided by
+                Google and LLM Engine.
+            frequency_penalty: Penalize tokens based on how much they have already
+                appeared in the text. Positive values encourage the model to generate
+                new tokens and negative values encourage the model to repeat tokens.
+                Available for models provided by LLM Engine and OpenAI.
+            presence_penalty: Penalize tokens based on if they have already appeared in
+                the text. Positive values encourage the model to generate new tokens and
+                negative values encourage the model to repeat tokens. Available for
+                models provided by LLM Engine and OpenAI.
+            logprobs: Whether to return logprobs. Currently only supported for llmengine
+                chat models.
+            top_logprobs: Number of top logprobs to return. Currently only supported for
+                llmengine chat models.
+            chat_template: The chat template to use for the completion. Currently only
+                supported for llmengine chat models.
+            chat_template_kwargs: Additional keyword arguments for the chat template.
+                Currently only supported for llmengine chat models.
         """
         return cast(
             "_m.CompletionResponse | Stream[_m.CompletionResponse]",
@@ -2735,130 +4332,38 @@ class ModelsResource:
             ),
         )
 
-    def get_deployments(
+
+class ModelsChatCompletionsResourceWithRawResponse:
+    def __init__(self, resource: ModelsChatCompletionsResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ModelsChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsChatCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelsUsageStatisticsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        model_instance_id: str,
-        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
-        """GET /v4/models/{model_instance_id}/deployments: List Model Deployments of a Model
+    ) -> ModelsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsUsageStatisticsResourceWithStreamingResponse(self)
 
-        TODO: Document
-        """
-        return cast(
-            "SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
-            self._client._request(
-                "get",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
-                _m.PaginatedModelDeploymentResponse,
-                query={
-                    "sort_by": sort_by,
-                    "account_id": account_id,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def deployments(
+    def retrieve(
         self,
-        *,
-        model_instance_id: str,
-        name: str,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    @overload
-    def deployments(
-        self,
-        *,
-        model_instance_id: str,
-        body: _m.ModelDeploymentRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    def deployments(
-        self,
-        *,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.ModelDeploymentRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """POST /v4/models/{model_instance_id}/deployments: Deploy Model
-
-        ### Description
-
-        Model Deployments are unique endpoints created for custom models in the Scale GenAI Platform. They enable users to interact with and utilize specific instances of models through the API/SDK.
-        Each deployment is associated with a model instance, containing the necessary model template and model-metadata. Model templates describe the creation parameters that are configured on the deployment.
-        The model deployments provide a means to call upon models for inference, logging calls, and monitoring usage.
-
-        Built-in models also have deployments for creating a consistent interface for all models. But they don't represent a real deployment, they are just a way to interact with the built-in models. These deployments are created automatically when the model is created and they are immutable.
-
-        ### Endpoint details
-
-        This endpoint is used to deploy a model instance. The request payload schema depends on the `model_request_parameters_schema` of the Model Template that the created model was created from.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            self._client._request(
-                "post",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
-                _m.ModelDeploymentResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "model_creation_parameters": model_creation_parameters,
-                        "vendor_configuration": vendor_configuration,
-                        "deployment_metadata": deployment_metadata,
-                        "account_id": account_id,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_usage_statistics(
-        self,
-        *,
         model_name: str,
+        *,
         start_date: datetime,
         end_date: datetime,
         chunks: int,
@@ -2887,141 +4392,39 @@ class ModelsResource:
             ),
         )
 
+
+class ModelsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: ModelsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ModelsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ModelsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.deployments = ModelsDeploymentsResource(client)
+        self.embeddings = ModelsEmbeddingsResource(client)
+        self.rerankings = ModelsRerankingsResource(client)
+        self.completions = ModelsCompletionsResource(client)
+        self.chat_completions = ModelsChatCompletionsResource(client)
+        self.usage_statistics = ModelsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ModelsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelsResourceWithStreamingResponse(self)
+
     def list(
-        self,
-        *,
-        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
-        """GET /v4/model-deployments: List All Model Deployments
-
-        TODO: Document
-        """
-        return cast(
-            "SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
-            self._client._request(
-                "get",
-                "/v4/model-deployments",
-                _m.PaginatedModelDeploymentResponse,
-                query={
-                    "sort_by": sort_by,
-                    "account_id": account_id,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_usage_statistics_v4(
-        self,
-        *,
-        model_deployment_id: str,
-        start_date: datetime,
-        end_date: datetime,
-        chunks: int,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelUsageResponse:
-        """GET /v4/model-deployments/{model_deployment_id}/usage-statistics: Get Model usage for one deployment"""
-        return cast(
-            "_m.ModelUsageResponse",
-            self._client._request(
-                "get",
-                "/v4/model-deployments/"
-                + path_param(model_deployment_id)
-                + "/usage-statistics",
-                _m.ModelUsageResponse,
-                query={
-                    "start_date": start_date,
-                    "end_date": end_date,
-                    "chunks": chunks,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def create_models(
-        self,
-        *,
-        model_group_id: str,
-        model_instance_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelInstanceResponse:
-        """POST /v4/model-groups/{model_group_id}/models/{model_instance_id}: Add model to group
-
-        TODO: Add model instance to a model group.
-        """
-        return cast(
-            "_m.ModelInstanceResponse",
-            self._client._request(
-                "post",
-                "/v4/model-groups/"
-                + path_param(model_group_id)
-                + "/models/"
-                + path_param(model_instance_id),
-                _m.ModelInstanceResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_usage_statistics_v4_2(
-        self,
-        *,
-        model_group_id: str,
-        start_date: datetime,
-        end_date: datetime,
-        chunks: int,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelUsageResponse:
-        """GET /v4/model-groups/{model_group_id}/usage-statistics: Get Model usage for a group"""
-        return cast(
-            "_m.ModelUsageResponse",
-            self._client._request(
-                "get",
-                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
-                _m.ModelUsageResponse,
-                query={
-                    "start_date": start_date,
-                    "end_date": end_date,
-                    "chunks": chunks,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def list_v4(
         self,
         *,
         view: builtins.list[_m.ModelInstanceViewsOptions] | NotGiven = NOT_GIVEN,
@@ -3046,6 +4449,12 @@ class ModelsResource:
 
         ### Details
         This API can be used to list models. If a user has access to multiple accounts, all models from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedModelInstanceResponseWithViews, _m.ModelInstanceResponseWithViews]",
@@ -3084,7 +4493,9 @@ class ModelsResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -3118,7 +4529,9 @@ class ModelsResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -3160,6 +4573,9 @@ class ModelsResource:
         Some of our EGP APIs depend on models, for example Knowledge Base APIs depend on embedding models, Chunk Ranking APIs depend on ranking models, and Completion APIs depend on LLMs.
 
         In the near future, if a model is created from a model template that is compatible with one of these APIs (based on the model template's `model_type field`), the model will automatically be registered with the API. This will allow users to immediately start using the model with those API without any additional setup.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ModelInstanceResponse",
@@ -3198,8 +4614,8 @@ class ModelsResource:
 
     def retrieve(
         self,
-        *,
         model_id: str,
+        *,
         view: builtins.list[_m.ModelInstanceViewsOptions] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3235,8 +4651,8 @@ class ModelsResource:
 
     def delete(
         self,
-        *,
         model_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -3267,13 +4683,15 @@ class ModelsResource:
     @overload
     def update(
         self,
-        *,
         model_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -3289,8 +4707,8 @@ class ModelsResource:
     @overload
     def update(
         self,
-        *,
         model_id: str,
+        *,
         body: _m.PartialModelInstanceRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3300,13 +4718,15 @@ class ModelsResource:
 
     def update(
         self,
-        *,
         model_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -3360,7 +4780,192 @@ class ModelsResource:
             ),
         )
 
-    def list_v4_2(
+
+class ModelsResourceWithRawResponse:
+    def __init__(self, resource: ModelsResource) -> None:
+        self.deployments = ModelsDeploymentsResourceWithRawResponse(
+            resource.deployments
+        )
+        self.embeddings = ModelsEmbeddingsResourceWithRawResponse(resource.embeddings)
+        self.rerankings = ModelsRerankingsResourceWithRawResponse(resource.rerankings)
+        self.completions = ModelsCompletionsResourceWithRawResponse(
+            resource.completions
+        )
+        self.chat_completions = ModelsChatCompletionsResourceWithRawResponse(
+            resource.chat_completions
+        )
+        self.usage_statistics = ModelsUsageStatisticsResourceWithRawResponse(
+            resource.usage_statistics
+        )
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.update = to_raw(resource.update)
+
+
+class ModelsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelsResource) -> None:
+        self.deployments = ModelsDeploymentsResourceWithStreamingResponse(
+            resource.deployments
+        )
+        self.embeddings = ModelsEmbeddingsResourceWithStreamingResponse(
+            resource.embeddings
+        )
+        self.rerankings = ModelsRerankingsResourceWithStreamingResponse(
+            resource.rerankings
+        )
+        self.completions = ModelsCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.chat_completions = ModelsChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
+        )
+        self.usage_statistics = ModelsUsageStatisticsResourceWithStreamingResponse(
+            resource.usage_statistics
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class ModelGroupsModelsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelGroupsModelsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelGroupsModelsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelGroupsModelsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelGroupsModelsResourceWithStreamingResponse(self)
+
+    def create(
+        self,
+        model_instance_id: str,
+        *,
+        model_group_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelInstanceResponse:
+        """POST /v4/model-groups/{model_group_id}/models/{model_instance_id}: Add model to group
+
+        TODO: Add model instance to a model group.
+        """
+        return cast(
+            "_m.ModelInstanceResponse",
+            self._client._request(
+                "post",
+                "/v4/model-groups/"
+                + path_param(model_group_id)
+                + "/models/"
+                + path_param(model_instance_id),
+                _m.ModelInstanceResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ModelGroupsModelsResourceWithRawResponse:
+    def __init__(self, resource: ModelGroupsModelsResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ModelGroupsModelsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelGroupsModelsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ModelGroupsUsageStatisticsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ModelGroupsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelGroupsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ModelGroupsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelGroupsUsageStatisticsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        model_group_id: str,
+        *,
+        start_date: datetime,
+        end_date: datetime,
+        chunks: int,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelUsageResponse:
+        """GET /v4/model-groups/{model_group_id}/usage-statistics: Get Model usage for a group"""
+        return cast(
+            "_m.ModelUsageResponse",
+            self._client._request(
+                "get",
+                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
+                _m.ModelUsageResponse,
+                query={
+                    "start_date": start_date,
+                    "end_date": end_date,
+                    "chunks": chunks,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ModelGroupsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: ModelGroupsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ModelGroupsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelGroupsUsageStatisticsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ModelGroupsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.models = ModelGroupsModelsResource(client)
+        self.usage_statistics = ModelGroupsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ModelGroupsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelGroupsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ModelGroupsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelGroupsResourceWithStreamingResponse(self)
+
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -3379,6 +4984,12 @@ class ModelsResource:
 
         ### Details
         This API can be used to list model groups. If a user has access to multiple accounts, all model groups from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedModelGroupResponse, _m.ModelGroupResponse]",
@@ -3404,7 +5015,7 @@ class ModelsResource:
         )
 
     @overload
-    def create_v4(
+    def create(
         self,
         *,
         name: str,
@@ -3418,7 +5029,7 @@ class ModelsResource:
     ) -> _m.ModelGroupResponse: ...
 
     @overload
-    def create_v4(
+    def create(
         self,
         *,
         body: _m.ModelGroupRequest,
@@ -3429,7 +5040,7 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelGroupResponse: ...
 
-    def create_v4(
+    def create(
         self,
         *,
         name: str | NotGiven = NOT_GIVEN,
@@ -3447,6 +5058,9 @@ class ModelsResource:
         ### Description
 
         Model groups are grouping models together. You can add models with the same base_model_id.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ModelGroupResponse",
@@ -3474,10 +5088,10 @@ class ModelsResource:
             ),
         )
 
-    def retrieve_v4(
+    def retrieve(
         self,
-        *,
         model_group_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -3507,10 +5121,10 @@ class ModelsResource:
             ),
         )
 
-    def delete_v4(
+    def delete(
         self,
-        *,
         model_group_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -3539,10 +5153,10 @@ class ModelsResource:
         )
 
     @overload
-    def update_v4(
+    def update(
         self,
-        *,
         model_group_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -3552,10 +5166,10 @@ class ModelsResource:
     ) -> _m.ModelGroupResponse: ...
 
     @overload
-    def update_v4(
+    def update(
         self,
-        *,
         model_group_id: str,
+        *,
         body: _m.PartialModelGroupRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -3563,10 +5177,10 @@ class ModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelGroupResponse: ...
 
-    def update_v4(
+    def update(
         self,
-        *,
         model_group_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         body: _m.PartialModelGroupRequest | NotGiven = NOT_GIVEN,
@@ -3607,194 +5221,49 @@ class ModelsResource:
             ),
         )
 
-    def get_deployments_v4(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """GET /v4/models/{model_instance_id}/deployments/{deployment_id}: Get Deployment
 
-        ### Description
-        Gets the details of a deployment
-
-        ### Details
-        This API can be used to get information about a single deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            self._client._request(
-                "get",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.ModelDeploymentResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+class ModelGroupsResourceWithRawResponse:
+    def __init__(self, resource: ModelGroupsResource) -> None:
+        self.models = ModelGroupsModelsResourceWithRawResponse(resource.models)
+        self.usage_statistics = ModelGroupsUsageStatisticsResourceWithRawResponse(
+            resource.usage_statistics
         )
-
-    def delete_deployments(
-        self,
-        *,
-        model_instance_id: str,
-        deployment_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/models/{model_instance_id}/deployments/{deployment_id}: Delete Deployment
-
-        ### Description
-        Deletes a deployment
-
-        ### Details
-        This API can be used to delete a deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            self._client._request(
-                "delete",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    @overload
-    def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        body: _m.PartialModelDeploymentRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        body: _m.PartialModelDeploymentRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """PATCH /v4/models/{model_instance_id}/deployments/{deployment_id}: Update Deployment
-
-        ### Description
-        Updates a deployment
-
-        ### Details
-        This API can be used to update the deployment that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            self._client._request(
-                "patch",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.ModelDeploymentResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "model_creation_parameters": model_creation_parameters,
-                        "vendor_configuration": vendor_configuration,
-                        "deployment_metadata": deployment_metadata,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class ModelsResourceWithRawResponse:
-    def __init__(self, resource: ModelsResource) -> None:
-        self.deployments_execute = to_raw(resource.deployments_execute)
-        self.embeddings = to_raw(resource.embeddings)
-        self.rerankings = to_raw(resource.rerankings)
-        self.completions = to_raw(resource.completions)
-        self.chat_completions = to_raw(resource.chat_completions)
-        self.get_deployments = to_raw(resource.get_deployments)
-        self.deployments = to_raw(resource.deployments)
-        self.get_usage_statistics = to_raw(resource.get_usage_statistics)
         self.list = to_raw(resource.list)
-        self.get_usage_statistics_v4 = to_raw(resource.get_usage_statistics_v4)
-        self.create_models = to_raw(resource.create_models)
-        self.get_usage_statistics_v4_2 = to_raw(resource.get_usage_statistics_v4_2)
-        self.list_v4 = to_raw(resource.list_v4)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.delete = to_raw(resource.delete)
         self.update = to_raw(resource.update)
-        self.list_v4_2 = to_raw(resource.list_v4_2)
-        self.create_v4 = to_raw(resource.create_v4)
-        self.retrieve_v4 = to_raw(resource.retrieve_v4)
-        self.delete_v4 = to_raw(resource.delete_v4)
-        self.update_v4 = to_raw(resource.update_v4)
-        self.get_deployments_v4 = to_raw(resource.get_deployments_v4)
-        self.delete_deployments = to_raw(resource.delete_deployments)
-        self.update_deployments = to_raw(resource.update_deployments)
+
+
+class ModelGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: ModelGroupsResource) -> None:
+        self.models = ModelGroupsModelsResourceWithStreamingResponse(resource.models)
+        self.usage_statistics = ModelGroupsUsageStatisticsResourceWithStreamingResponse(
+            resource.usage_statistics
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
 
 
 class UsersResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> UsersResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return UsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsersResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return UsersResourceWithStreamingResponse(self)
+
+    def info(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -3819,6 +5288,61 @@ class UsersResource:
                 timeout=timeout,
             ),
         )
+
+    def retrieve(
+        self,
+        user_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UserInfoBase:
+        """GET /users/{user_id}: Get User
+
+        Get basic information for a user. The requester must belong         to the same organization as the target user and be         an admin or manager of an account the target user belongs to.
+        """
+        return cast(
+            "_m.UserInfoBase",
+            self._client._request(
+                "get",
+                "/users/" + path_param(user_id),
+                _m.UserInfoBase,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class UsersResourceWithRawResponse:
+    def __init__(self, resource: UsersResource) -> None:
+        self.info = to_raw(resource.info)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class UsersResourceWithStreamingResponse:
+    def __init__(self, resource: UsersResource) -> None:
+        self.info = to_raw(resource.info, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class UserPreferencesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> UserPreferencesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return UserPreferencesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UserPreferencesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return UserPreferencesResourceWithStreamingResponse(self)
 
     @overload
     def update(
@@ -3855,6 +5379,10 @@ class UsersResource:
         """PATCH /user-preferences: Update user info
 
         Update preferences for the logged in user making this request.
+
+        Args:
+            preferences: User preferences that can be stored in the Scale GenAI
+                Platform.
         """
         return cast(
             "_m.UserPreferencesUpdateResponse",
@@ -3877,44 +5405,31 @@ class UsersResource:
             ),
         )
 
-    def retrieve(
-        self,
-        *,
-        user_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.UserInfoBase:
-        """GET /users/{user_id}: Get User
 
-        Get basic information for a user. The requester must belong         to the same organization as the target user and be         an admin or manager of an account the target user belongs to.
-        """
-        return cast(
-            "_m.UserInfoBase",
-            self._client._request(
-                "get",
-                "/users/" + path_param(user_id),
-                _m.UserInfoBase,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class UsersResourceWithRawResponse:
-    def __init__(self, resource: UsersResource) -> None:
-        self.list = to_raw(resource.list)
+class UserPreferencesResourceWithRawResponse:
+    def __init__(self, resource: UserPreferencesResource) -> None:
         self.update = to_raw(resource.update)
-        self.retrieve = to_raw(resource.retrieve)
+
+
+class UserPreferencesResourceWithStreamingResponse:
+    def __init__(self, resource: UserPreferencesResource) -> None:
+        self.update = to_raw(resource.update, streamed=True)
 
 
 class AccountsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AccountsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AccountsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AccountsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AccountsResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -3951,6 +5466,10 @@ class AccountsResource:
         """POST /accounts: Create account
 
         Create a new account that with yourself as the admin.
+
+        Args:
+            account_name: The name of the account. This will be displayed in the Scale
+                GenAI Platform UI.
         """
         return cast(
             "_m.CreateAccountResponse",
@@ -3979,14 +5498,30 @@ class AccountsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class AccountsResourceWithStreamingResponse:
+    def __init__(self, resource: AccountsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class QuestionSetsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> QuestionSetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return QuestionSetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> QuestionSetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return QuestionSetsResourceWithStreamingResponse(self)
+
     def retrieve(
         self,
-        *,
         question_set_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -4029,6 +5564,12 @@ class QuestionSetsResource:
 
         ### Details
         This API can be used to list question sets. If a user has access to multiple accounts, all question sets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedQuestionSetResponseWithViews, _m.QuestionSetResponseWithViews]",
@@ -4102,6 +5643,11 @@ class QuestionSetsResource:
 
         ### Details
         This API can be used to create a question set. To use this API, review the request schema and pass in all fields that are required to create a question set.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            question_ids: IDs of questions in the question set
+            instructions: Instructions to answer questions
         """
         return cast(
             "_m.QuestionSetResponse",
@@ -4138,44 +5684,34 @@ class QuestionSetsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
-class EvaluationsResource:
+class QuestionSetsResourceWithStreamingResponse:
+    def __init__(self, resource: QuestionSetsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class EvaluationsTasksResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def claim_task(
-        self,
-        *,
-        evaluation_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TaskResponse:
-        """POST /v4/evaluations/{evaluation_id}/claim-task: Claim Evaluation Task"""
-        return cast(
-            "_m.TaskResponse",
-            self._client._request(
-                "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
-                _m.TaskResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    @cached_property
+    def with_raw_response(self) -> EvaluationsTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EvaluationsTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsTasksResourceWithStreamingResponse(self)
 
     @overload
-    def update_tasks(
+    def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         assigned_to: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4185,11 +5721,11 @@ class EvaluationsResource:
     ) -> _m.TaskResponse: ...
 
     @overload
-    def update_tasks(
+    def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         body: _m.UpdateTaskRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4198,11 +5734,11 @@ class EvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TaskResponse: ...
 
-    def update_tasks(
+    def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         assigned_to: str | NotGiven = NOT_GIVEN,
         body: _m.UpdateTaskRequest | NotGiven = NOT_GIVEN,
@@ -4211,7 +5747,11 @@ class EvaluationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TaskResponse:
-        """PATCH /v4/evaluations/{evaluation_id}/tasks/{task_id}: Update Evaluation Task"""
+        """PATCH /v4/evaluations/{evaluation_id}/tasks/{task_id}: Update Evaluation Task
+
+        Args:
+            assigned_to: The ID of the user that the task is assigned to.
+        """
         return cast(
             "_m.TaskResponse",
             self._client._request(
@@ -4239,11 +5779,39 @@ class EvaluationsResource:
             ),
         )
 
-    def get_contributor_metrics(
+
+class EvaluationsTasksResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsTasksResource) -> None:
+        self.update = to_raw(resource.update)
+
+
+class EvaluationsTasksResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsTasksResource) -> None:
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class EvaluationsContributorMetricsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationsContributorMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsContributorMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
+    ) -> EvaluationsContributorMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsContributorMetricsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        contributor_id: str,
         *,
         evaluation_id: str,
-        contributor_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4271,10 +5839,10 @@ class EvaluationsResource:
             ),
         )
 
-    def get_contributor_metrics_v4(
+    def list(
         self,
-        *,
         evaluation_id: str,
+        *,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -4285,7 +5853,14 @@ class EvaluationsResource:
     ) -> SyncPage[
         _m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse
     ]:
-        """GET /v4/evaluations/{evaluation_id}/contributor-metrics: List Contributor Metrics"""
+        """GET /v4/evaluations/{evaluation_id}/contributor-metrics: List Contributor Metrics
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "SyncPage[_m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse]",
             self._client._request(
@@ -4308,10 +5883,40 @@ class EvaluationsResource:
             ),
         )
 
-    def get_evaluation_metrics(
+
+class EvaluationsContributorMetricsResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsContributorMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+        self.list = to_raw(resource.list)
+
+
+class EvaluationsContributorMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsContributorMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class EvaluationsEvaluationMetricsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationsEvaluationMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsEvaluationMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> EvaluationsEvaluationMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsEvaluationMetricsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
         evaluation_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4336,10 +5941,38 @@ class EvaluationsResource:
             ),
         )
 
-    def get_hybrid_eval_metrics(
+
+class EvaluationsEvaluationMetricsResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsEvaluationMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class EvaluationsEvaluationMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsEvaluationMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class EvaluationsHybridEvalMetricsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationsHybridEvalMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsHybridEvalMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> EvaluationsHybridEvalMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsHybridEvalMetricsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
         evaluation_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -4364,46 +5997,102 @@ class EvaluationsResource:
             ),
         )
 
+
+class EvaluationsHybridEvalMetricsResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsHybridEvalMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class EvaluationsHybridEvalMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsHybridEvalMetricsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class EvaluationsTestCaseResultsHistoryResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> EvaluationsTestCaseResultsHistoryResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsTestCaseResultsHistoryResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationsTestCaseResultsHistoryResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsTestCaseResultsHistoryResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        num: str,
+        *,
+        evaluation_id: str,
+        test_case_result_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseResultResponse:
+        """GET /v4/evaluations/{evaluation_id}/test-case-results/{test_case_result_id}/history/{num}: Get Historical Test Case Result"""
+        return cast(
+            "_m.TestCaseResultResponse",
+            self._client._request(
+                "get",
+                "/v4/evaluations/"
+                + path_param(evaluation_id)
+                + "/test-case-results/"
+                + path_param(test_case_result_id)
+                + "/history/"
+                + path_param(num),
+                _m.TestCaseResultResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
     def list(
         self,
+        num: str,
         *,
-        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
-        sort_by: builtins.list[_m.SortByEnumForEvaluation] | NotGiven = NOT_GIVEN,
+        evaluation_id: str,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        application_spec_id: int | str | NotGiven = NOT_GIVEN,
-        include_archived: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[
-        _m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews
-    ]:
-        """GET /v4/evaluations: List Evaluations
+    ) -> SyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]:
+        """GET /v4/evaluations/{evaluation_id}/test-case-results/history/{num}: List Historical Test Case Results
 
-        ### Description
-        Lists all evaluations accessible to the user.
-
-        ### Details
-        This API can be used to list evaluations. If a user has access to multiple accounts, all evaluations from all accounts the user is associated with will be returned.
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
-            "SyncPage[_m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews]",
+            "SyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]",
             self._client._request(
                 "get",
-                "/v4/evaluations",
-                _m.PaginatedEvaluationResponseWithViews,
+                "/v4/evaluations/"
+                + path_param(evaluation_id)
+                + "/test-case-results/history/"
+                + path_param(num),
+                _m.PaginatedTestCaseResultResponse,
                 query={
-                    "view": view,
-                    "sort_by": sort_by,
                     "page": page,
                     "limit": limit,
                     "account_id": account_id,
-                    "application_spec_id": application_spec_id,
-                    "include_archived": include_archived,
                 },
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -4417,149 +6106,41 @@ class EvaluationsResource:
             ),
         )
 
-    def create(
+
+class EvaluationsTestCaseResultsHistoryResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsTestCaseResultsHistoryResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+        self.list = to_raw(resource.list)
+
+
+class EvaluationsTestCaseResultsHistoryResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsTestCaseResultsHistoryResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class EvaluationsTestCaseResultsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.history = EvaluationsTestCaseResultsHistoryResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationsTestCaseResultsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsTestCaseResultsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        body: _m.EvaluationRequestUnion,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponse:
-        """POST /v4/evaluations: Create Evaluation
+    ) -> EvaluationsTestCaseResultsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsTestCaseResultsResourceWithStreamingResponse(self)
 
-        ### Description
-        Creates a evaluation
-
-        ### Details
-        This API can be used to create a evaluation. To use this API, review the request schema and pass in all fields that are required to create a evaluation.
-        """
-        return cast(
-            "_m.EvaluationResponse",
-            self._client._request(
-                "post",
-                "/v4/evaluations",
-                _m.EvaluationResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def retrieve(
+    def list(
         self,
-        *,
         evaluation_id: str,
-        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponseWithViews:
-        """GET /v4/evaluations/{evaluation_id}: Get Evaluation
-
-        ### Description
-        Gets the details of a evaluation
-
-        ### Details
-        This API can be used to get information about a single evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.EvaluationResponseWithViews",
-            self._client._request(
-                "get",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.EvaluationResponseWithViews,
-                query={
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def delete(
-        self,
         *,
-        evaluation_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluations/{evaluation_id}: Delete Evaluation
-
-        ### Description
-        Deletes a evaluation
-
-        ### Details
-        This API can be used to delete a evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            self._client._request(
-                "delete",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def update(
-        self,
-        *,
-        evaluation_id: str,
-        body: _m.RestorablePartialPatchEvaluationRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponse:
-        """PATCH /v4/evaluations/{evaluation_id}: Update Evaluation
-
-        ### Description
-        Updates a evaluation
-
-        ### Details
-        This API can be used to update the evaluation that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.EvaluationResponse",
-            self._client._request(
-                "patch",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.EvaluationResponse,
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_test_case_results(
-        self,
-        *,
-        evaluation_id: str,
         view: builtins.list[_m.TestCaseResultViewsOptions] | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -4580,6 +6161,12 @@ class EvaluationsResource:
 
         ### Details
         This API can be used to list test case results. If a user has access to multiple accounts, all test case results from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedTestCaseResultResponseWithViews, _m.TestCaseResultResponseWithViews]",
@@ -4607,10 +6194,10 @@ class EvaluationsResource:
         )
 
     @overload
-    def test_case_results(
+    def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         application_spec_id: str,
         evaluation_dataset_version_num: str,
         test_case_id: str,
@@ -4630,10 +6217,10 @@ class EvaluationsResource:
     ) -> _m.TestCaseResultResponse: ...
 
     @overload
-    def test_case_results(
+    def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         body: _m.TestCaseResultRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4642,10 +6229,10 @@ class EvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseResultResponse: ...
 
-    def test_case_results(
+    def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         application_spec_id: str | NotGiven = NOT_GIVEN,
         evaluation_dataset_version_num: str | NotGiven = NOT_GIVEN,
         test_case_id: str | NotGiven = NOT_GIVEN,
@@ -4671,6 +6258,11 @@ class EvaluationsResource:
 
         ### Details
         This API can be used to create a test case result. To use this API, review the request schema and pass in all fields that are required to create a test case result.
+
+        Args:
+            time_spent_labeling_s: The time spent labeling in seconds.
+            account_id: The ID of the account that owns the given entity.
+            annotated_by_user_id: The user who annotated the task.
         """
         return cast(
             "_m.TestCaseResultResponse",
@@ -4706,10 +6298,10 @@ class EvaluationsResource:
             ),
         )
 
-    def test_case_results_batch(
+    def batch(
         self,
-        *,
         evaluation_id: str,
+        *,
         body: builtins.list[_m.TestCaseResultRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4745,10 +6337,10 @@ class EvaluationsResource:
             ),
         )
 
-    def get_test_case_results_v4(
+    def retrieve(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         view: builtins.list[_m.TestCaseResultViewsOptions] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -4787,10 +6379,10 @@ class EvaluationsResource:
         )
 
     @overload
-    def update_test_case_results(
+    def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         audit_status: _m.AuditORMStatusEnum | NotGiven = NOT_GIVEN,
         audit_required: bool | NotGiven = NOT_GIVEN,
@@ -4809,10 +6401,10 @@ class EvaluationsResource:
     ) -> _m.TestCaseResultResponse: ...
 
     @overload
-    def update_test_case_results(
+    def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         body: _m.PartialTestCaseResultRequest,
         extra_headers: Headers | None = None,
@@ -4821,10 +6413,10 @@ class EvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseResultResponse: ...
 
-    def update_test_case_results(
+    def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         audit_status: _m.AuditORMStatusEnum | NotGiven = NOT_GIVEN,
         audit_required: bool | NotGiven = NOT_GIVEN,
@@ -4851,6 +6443,10 @@ class EvaluationsResource:
         This API can be used to update the test case result that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Test Case Result API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            time_spent_labeling_s: The time spent labeling in seconds.
+            annotated_by_user_id: The user who annotated the task.
         """
         return cast(
             "_m.TestCaseResultResponse",
@@ -4885,29 +6481,71 @@ class EvaluationsResource:
             ),
         )
 
-    def get_test_case_results_history(
+
+class EvaluationsTestCaseResultsResourceWithRawResponse:
+    def __init__(self, resource: EvaluationsTestCaseResultsResource) -> None:
+        self.history = EvaluationsTestCaseResultsHistoryResourceWithRawResponse(
+            resource.history
+        )
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.batch = to_raw(resource.batch)
+        self.retrieve = to_raw(resource.retrieve)
+        self.update = to_raw(resource.update)
+
+
+class EvaluationsTestCaseResultsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsTestCaseResultsResource) -> None:
+        self.history = EvaluationsTestCaseResultsHistoryResourceWithStreamingResponse(
+            resource.history
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.batch = to_raw(resource.batch, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class EvaluationsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.tasks = EvaluationsTasksResource(client)
+        self.contributor_metrics = EvaluationsContributorMetricsResource(client)
+        self.evaluation_metrics = EvaluationsEvaluationMetricsResource(client)
+        self.hybrid_eval_metrics = EvaluationsHybridEvalMetricsResource(client)
+        self.test_case_results = EvaluationsTestCaseResultsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EvaluationsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationsResourceWithStreamingResponse(self)
+
+    def claim_task(
         self,
-        *,
-        num: str,
-        test_case_result_id: str,
         evaluation_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TestCaseResultResponse:
-        """GET /v4/evaluations/{evaluation_id}/test-case-results/{test_case_result_id}/history/{num}: Get Historical Test Case Result"""
+    ) -> _m.TaskResponse:
+        """POST /v4/evaluations/{evaluation_id}/claim-task: Claim Evaluation Task"""
         return cast(
-            "_m.TestCaseResultResponse",
+            "_m.TaskResponse",
             self._client._request(
-                "get",
-                "/v4/evaluations/"
-                + path_param(evaluation_id)
-                + "/test-case-results/"
-                + path_param(test_case_result_id)
-                + "/history/"
-                + path_param(num),
-                _m.TestCaseResultResponse,
+                "post",
+                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
+                _m.TaskResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -4916,34 +6554,52 @@ class EvaluationsResource:
             ),
         )
 
-    def get_test_case_results_history_v4(
+    def list(
         self,
         *,
-        num: str,
-        evaluation_id: str,
+        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
+        sort_by: builtins.list[_m.SortByEnumForEvaluation] | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
+        application_spec_id: int | str | NotGiven = NOT_GIVEN,
+        include_archived: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]:
-        """GET /v4/evaluations/{evaluation_id}/test-case-results/history/{num}: List Historical Test Case Results"""
+    ) -> SyncPage[
+        _m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews
+    ]:
+        """GET /v4/evaluations: List Evaluations
+
+        ### Description
+        Lists all evaluations accessible to the user.
+
+        ### Details
+        This API can be used to list evaluations. If a user has access to multiple accounts, all evaluations from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
-            "SyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]",
+            "SyncPage[_m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews]",
             self._client._request(
                 "get",
-                "/v4/evaluations/"
-                + path_param(evaluation_id)
-                + "/test-case-results/history/"
-                + path_param(num),
-                _m.PaginatedTestCaseResultResponse,
+                "/v4/evaluations",
+                _m.PaginatedEvaluationResponseWithViews,
                 query={
+                    "view": view,
+                    "sort_by": sort_by,
                     "page": page,
                     "limit": limit,
                     "account_id": account_id,
+                    "application_spec_id": application_spec_id,
+                    "include_archived": include_archived,
                 },
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -4957,36 +6613,401 @@ class EvaluationsResource:
             ),
         )
 
+    @overload
+    def create(
+        self,
+        *,
+        name: str,
+        description: str,
+        application_spec_id: str,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        type: Literal["builder", "default"] | NotGiven = NOT_GIVEN,
+        evaluation_dataset_id: str | NotGiven = NOT_GIVEN,
+        evaluation_dataset_version: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        body: _m.EvaluationRequestUnion,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        type: Literal["builder", "default"] | NotGiven = NOT_GIVEN,
+        evaluation_dataset_id: str | NotGiven = NOT_GIVEN,
+        evaluation_dataset_version: int | NotGiven = NOT_GIVEN,
+        body: _m.EvaluationRequestUnion | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse:
+        """POST /v4/evaluations: Create Evaluation
+
+        ### Description
+        Creates a evaluation
+
+        ### Details
+        This API can be used to create a evaluation. To use this API, review the request schema and pass in all fields that are required to create a evaluation.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            evaluation_config_id: The ID of the associated evaluation config.
+            question_id_to_annotation_config: Specifies the annotation configuration to
+                use for specific questions.
+            annotation_config: Annotation configuration for tasking
+            type: create standalone evaluation or build evaluation which will auto
+                generate test case results
+        """
+        return cast(
+            "_m.EvaluationResponse",
+            self._client._request(
+                "post",
+                "/v4/evaluations",
+                _m.EvaluationResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                        "account_id": account_id,
+                        "application_variant_id": application_variant_id,
+                        "tags": tags,
+                        "evaluation_config": evaluation_config,
+                        "evaluation_config_id": evaluation_config_id,
+                        "question_id_to_annotation_config": question_id_to_annotation_config,
+                        "annotation_config": annotation_config,
+                        "type": type,
+                        "evaluation_dataset_id": evaluation_dataset_id,
+                        "evaluation_dataset_version": evaluation_dataset_version,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
+        evaluation_id: str,
+        *,
+        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponseWithViews:
+        """GET /v4/evaluations/{evaluation_id}: Get Evaluation
+
+        ### Description
+        Gets the details of a evaluation
+
+        ### Details
+        This API can be used to get information about a single evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.EvaluationResponseWithViews",
+            self._client._request(
+                "get",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.EvaluationResponseWithViews,
+                query={
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def delete(
+        self,
+        evaluation_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluations/{evaluation_id}: Delete Evaluation
+
+        ### Description
+        Deletes a evaluation
+
+        ### Details
+        This API can be used to delete a evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            self._client._request(
+                "delete",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        evaluation_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        evaluation_type: Literal["llm_benchmark"] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    @overload
+    def update(
+        self,
+        evaluation_id: str,
+        *,
+        body: _m.RestorablePartialPatchEvaluationRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    def update(
+        self,
+        evaluation_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        evaluation_type: Literal["llm_benchmark"] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialPatchEvaluationRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse:
+        """PATCH /v4/evaluations/{evaluation_id}: Update Evaluation
+
+        ### Description
+        Updates a evaluation
+
+        ### Details
+        This API can be used to update the evaluation that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+
+        Args:
+            evaluation_config_id: The ID of the associated evaluation config.
+            question_id_to_annotation_config: Specifies the annotation configuration to
+                use for specific questions.
+            annotation_config: Annotation configuration for tasking
+            evaluation_type: If llm_benchmark is provided, the evaluation will be
+                updated to a hybrid evaluation. No-op on existing hybrid evaluations,
+                and not available for studio evaluations.
+            restore: Set to true to restore the entity from the database.
+        """
+        return cast(
+            "_m.EvaluationResponse",
+            self._client._request(
+                "patch",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.EvaluationResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                        "application_variant_id": application_variant_id,
+                        "tags": tags,
+                        "evaluation_config": evaluation_config,
+                        "evaluation_config_id": evaluation_config_id,
+                        "question_id_to_annotation_config": question_id_to_annotation_config,
+                        "annotation_config": annotation_config,
+                        "evaluation_type": evaluation_type,
+                        "restore": restore,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
 
 class EvaluationsResourceWithRawResponse:
     def __init__(self, resource: EvaluationsResource) -> None:
+        self.tasks = EvaluationsTasksResourceWithRawResponse(resource.tasks)
+        self.contributor_metrics = EvaluationsContributorMetricsResourceWithRawResponse(
+            resource.contributor_metrics
+        )
+        self.evaluation_metrics = EvaluationsEvaluationMetricsResourceWithRawResponse(
+            resource.evaluation_metrics
+        )
+        self.hybrid_eval_metrics = EvaluationsHybridEvalMetricsResourceWithRawResponse(
+            resource.hybrid_eval_metrics
+        )
+        self.test_case_results = EvaluationsTestCaseResultsResourceWithRawResponse(
+            resource.test_case_results
+        )
         self.claim_task = to_raw(resource.claim_task)
-        self.update_tasks = to_raw(resource.update_tasks)
-        self.get_contributor_metrics = to_raw(resource.get_contributor_metrics)
-        self.get_contributor_metrics_v4 = to_raw(resource.get_contributor_metrics_v4)
-        self.get_evaluation_metrics = to_raw(resource.get_evaluation_metrics)
-        self.get_hybrid_eval_metrics = to_raw(resource.get_hybrid_eval_metrics)
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.delete = to_raw(resource.delete)
         self.update = to_raw(resource.update)
-        self.get_test_case_results = to_raw(resource.get_test_case_results)
-        self.test_case_results = to_raw(resource.test_case_results)
-        self.test_case_results_batch = to_raw(resource.test_case_results_batch)
-        self.get_test_case_results_v4 = to_raw(resource.get_test_case_results_v4)
-        self.update_test_case_results = to_raw(resource.update_test_case_results)
-        self.get_test_case_results_history = to_raw(
-            resource.get_test_case_results_history
+
+
+class EvaluationsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationsResource) -> None:
+        self.tasks = EvaluationsTasksResourceWithStreamingResponse(resource.tasks)
+        self.contributor_metrics = (
+            EvaluationsContributorMetricsResourceWithStreamingResponse(
+                resource.contributor_metrics
+            )
         )
-        self.get_test_case_results_history_v4 = to_raw(
-            resource.get_test_case_results_history_v4
+        self.evaluation_metrics = (
+            EvaluationsEvaluationMetricsResourceWithStreamingResponse(
+                resource.evaluation_metrics
+            )
         )
+        self.hybrid_eval_metrics = (
+            EvaluationsHybridEvalMetricsResourceWithStreamingResponse(
+                resource.hybrid_eval_metrics
+            )
+        )
+        self.test_case_results = (
+            EvaluationsTestCaseResultsResourceWithStreamingResponse(
+                resource.test_case_results
+            )
+        )
+        self.claim_task = to_raw(resource.claim_task, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
 
 
 class EvaluationConfigsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationConfigsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationConfigsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EvaluationConfigsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationConfigsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -5007,6 +7028,12 @@ class EvaluationConfigsResource:
 
         ### Details
         This API can be used to list evaluation configs. If a user has access to multiple accounts, all evaluation configs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedEvaluationConfigResponse, _m.EvaluationConfigResponse]",
@@ -5081,6 +7108,10 @@ class EvaluationConfigsResource:
 
         ### Details
         This API can be used to create a evaluation config. To use this API, review the request schema and pass in all fields that are required to create a evaluation config.
+
+        Args:
+            evaluation_type: Evaluation type
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.EvaluationConfigResponse",
@@ -5111,8 +7142,8 @@ class EvaluationConfigsResource:
 
     def retrieve(
         self,
-        *,
         evaluation_config_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5144,8 +7175,8 @@ class EvaluationConfigsResource:
 
     def delete(
         self,
-        *,
         evaluation_config_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5182,201 +7213,39 @@ class EvaluationConfigsResourceWithRawResponse:
         self.delete = to_raw(resource.delete)
 
 
-class EvaluationDatasetsResource:
+class EvaluationConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationConfigsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class EvaluationDatasetsEvaluationDatasetVersionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> EvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse(
+            self
+        )
+
     def list(
         self,
-        *,
-        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        include_archived: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[
-        _m.PaginatedEvaluationDatasetResponseWithViews,
-        _m.EvaluationDatasetResponseWithViews,
-    ]:
-        """GET /v4/evaluation-datasets: List Evaluation Datasets
-
-        ### Description
-        Lists all evaluation datasets accessible to the user.
-
-        ### Details
-        This API can be used to list evaluation datasets. If a user has access to multiple accounts, all evaluation datasets from all accounts the user is associated with will be returned.
-        """
-        return cast(
-            "SyncPage[_m.PaginatedEvaluationDatasetResponseWithViews, _m.EvaluationDatasetResponseWithViews]",
-            self._client._request(
-                "get",
-                "/v4/evaluation-datasets",
-                _m.PaginatedEvaluationDatasetResponseWithViews,
-                query={
-                    "view": view,
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                    "include_archived": include_archived,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def create(
-        self,
-        *,
-        body: _m.CreateEvaluationDatasetRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponse:
-        """POST /v4/evaluation-datasets: Create Evaluation Dataset
-
-        ### Description
-        Creates a evaluation dataset
-
-        ### Details
-        This API can be used to create a evaluation dataset. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponse",
-            self._client._request(
-                "post",
-                "/v4/evaluation-datasets",
-                _m.EvaluationDatasetResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def retrieve(
-        self,
-        *,
         evaluation_dataset_id: str,
-        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponseWithViews:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}: Get Evaluation Dataset
-
-        ### Description
-
-        Gets the details of a dataset.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponseWithViews",
-            self._client._request(
-                "get",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.EvaluationDatasetResponseWithViews,
-                query={
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def delete(
-        self,
         *,
-        evaluation_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}: Delete Evaluation Dataset
-
-        ### Description
-
-        Deletes the dataset, and all other entities associated with the dataset, such as test cases, evaluations and results.
-
-        ### Details
-
-        **This is a permanent and destructive action that cannot be undone.**
-        """
-        return cast(
-            "_m.DeleteResponse",
-            self._client._request(
-                "delete",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def update(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        body: _m.RestorablePatchEvaluationDatasetRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponse:
-        """PATCH /v4/evaluation-datasets/{evaluation_dataset_id}: Update Evaluation Dataset
-
-        ### Description
-        Updates a evaluation dataset
-
-        ### Details
-        This API can be used to update the evaluation dataset that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation Dataset API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponse",
-            self._client._request(
-                "patch",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.EvaluationDatasetResponse,
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_evaluation_dataset_versions(
-        self,
-        *,
-        evaluation_dataset_id: str,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -5397,6 +7266,12 @@ class EvaluationDatasetsResource:
 
         ### Details
         This API can be used to list evaluation dataset versions. If a user has access to multiple accounts, all evaluation dataset versions from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedEvaluationDatasetVersionResponse, _m.EvaluationDatasetVersionResponse]",
@@ -5425,10 +7300,10 @@ class EvaluationDatasetsResource:
         )
 
     @overload
-    def evaluation_dataset_versions(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         draft: bool | NotGiven = NOT_GIVEN,
         published_at: datetime | NotGiven = NOT_GIVEN,
@@ -5440,10 +7315,10 @@ class EvaluationDatasetsResource:
     ) -> _m.EvaluationDatasetVersionResponse: ...
 
     @overload
-    def evaluation_dataset_versions(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.EvaluationDatasetVersionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -5452,10 +7327,10 @@ class EvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.EvaluationDatasetVersionResponse: ...
 
-    def evaluation_dataset_versions(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         draft: bool | NotGiven = NOT_GIVEN,
         published_at: datetime | NotGiven = NOT_GIVEN,
@@ -5473,6 +7348,13 @@ class EvaluationDatasetsResource:
 
         ### Details
         This API can be used to create a evaluation dataset version. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset version.
+
+        Args:
+            draft: Boolean to check whether or not the evaluation dataset is in draft
+                mode
+            published_at: The date and time that all test case results for the
+                evaluation were completed for the evaluation in ISO format.
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.EvaluationDatasetVersionResponse",
@@ -5502,10 +7384,10 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_evaluation_dataset_versions_v4(
+    def retrieve(
         self,
-        *,
         evaluation_dataset_version_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -5539,10 +7421,243 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_test_cases(
+    def publish(
         self,
+        evaluation_dataset_version_id: str,
         *,
         evaluation_dataset_id: str,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.PublishEvaluationDatasetDraftResponse:
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions/{evaluation_dataset_version_id}/publish: Publish Evaluation Dataset Version
+
+        Args:
+            force: Force approve an evaluation dataset
+        """
+        return cast(
+            "_m.PublishEvaluationDatasetDraftResponse",
+            self._client._request(
+                "post",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/evaluation-dataset-versions/"
+                + path_param(evaluation_dataset_version_id)
+                + "/publish",
+                _m.PublishEvaluationDatasetDraftResponse,
+                query={
+                    "force": force,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class EvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse:
+    def __init__(
+        self, resource: EvaluationDatasetsEvaluationDatasetVersionsResource
+    ) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.publish = to_raw(resource.publish)
+
+
+class EvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse:
+    def __init__(
+        self, resource: EvaluationDatasetsEvaluationDatasetVersionsResource
+    ) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.publish = to_raw(resource.publish, streamed=True)
+
+
+class EvaluationDatasetsTestCasesHistoryResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> EvaluationDatasetsTestCasesHistoryResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsTestCasesHistoryResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        num: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history/{num}: Get Historical Test Case
+
+        ### Description
+        Get the test case by its id for a specified dataset version.
+        """
+        return cast(
+            "_m.TestCaseVersionResponse",
+            self._client._request(
+                "get",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/"
+                + path_param(test_case_id)
+                + "/history/"
+                + path_param(num),
+                _m.TestCaseVersionResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def list(
+        self,
+        num: str,
+        *,
+        evaluation_dataset_id: str,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/history/{num}: List Historical Test Cases
+
+        ### Description
+        List all test cases for a specified dataset version.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
+            self._client._request(
+                "get",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/history/"
+                + path_param(num),
+                _m.PaginatedTestCaseVersionResponse,
+                query={
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def delete(
+        self,
+        test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history: Wipe Full History of Test Cases
+
+        ### Description
+        Delete a specified test case and remove all its history from past dataset versions too.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            self._client._request(
+                "delete",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/"
+                + path_param(test_case_id)
+                + "/history",
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class EvaluationDatasetsTestCasesHistoryResourceWithRawResponse:
+    def __init__(self, resource: EvaluationDatasetsTestCasesHistoryResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+        self.list = to_raw(resource.list)
+        self.delete = to_raw(resource.delete)
+
+
+class EvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationDatasetsTestCasesHistoryResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class EvaluationDatasetsTestCasesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.history = EvaluationDatasetsTestCasesHistoryResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationDatasetsTestCasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsTestCasesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationDatasetsTestCasesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationDatasetsTestCasesResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        evaluation_dataset_id: str,
+        *,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -5557,6 +7672,12 @@ class EvaluationDatasetsResource:
 
         ### Description
         List all test cases for a selected dataset.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
@@ -5585,12 +7706,17 @@ class EvaluationDatasetsResource:
         )
 
     @overload
-    def test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | _m.SchemaFlexible
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
         ),
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
@@ -5603,10 +7729,10 @@ class EvaluationDatasetsResource:
     ) -> _m.TestCaseVersionResponse: ...
 
     @overload
-    def test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.TestCaseVersionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -5615,13 +7741,16 @@ class EvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseVersionResponse: ...
 
-    def test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
             | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
             | _m.SchemaFlexible
             | NotGiven
         ) = NOT_GIVEN,
@@ -5639,6 +7768,14 @@ class EvaluationDatasetsResource:
 
         ### Description
         Create a test case for a selected dataset.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            chat_history: Used for tracking previous chat interactions for multi-chat
+                test cases
+            test_case_metadata: Metadata for the test case
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.TestCaseVersionResponse",
@@ -5669,10 +7806,10 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def test_cases_batch(
+    def batch(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: builtins.list[_m.TestCaseVersionRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -5708,10 +7845,10 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_test_cases_v4(
+    def retrieve(
         self,
-        *,
         test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -5740,11 +7877,11 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def delete_test_cases(
+    def delete(
         self,
+        test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        test_case_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5775,12 +7912,61 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def update_test_cases(
+    @overload
+    def update(
         self,
-        *,
         test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
+            | NotGiven
+        ) = NOT_GIVEN,
+        chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
+        test_case_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse: ...
+
+    @overload
+    def update(
+        self,
+        test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         body: _m.RestorablePartialTestCaseVersionRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse: ...
+
+    def update(
+        self,
+        test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
+            | NotGiven
+        ) = NOT_GIVEN,
+        chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
+        test_case_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialTestCaseVersionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -5790,6 +7976,14 @@ class EvaluationDatasetsResource:
 
         ### Description
         Update a test case.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            chat_history: Used for tracking previous chat interactions for multi-chat
+                test cases
+            test_case_metadata: Metadata for the test case
+            restore: Set to true to restore the entity from the database.
         """
         return cast(
             "_m.TestCaseVersionResponse",
@@ -5800,7 +7994,16 @@ class EvaluationDatasetsResource:
                 + "/test-cases/"
                 + path_param(test_case_id),
                 _m.TestCaseVersionResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "test_case_data": test_case_data,
+                        "chat_history": chat_history,
+                        "test_case_metadata": test_case_metadata,
+                        "restore": restore,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -5809,123 +8012,62 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_test_cases_history(
-        self,
-        *,
-        num: str,
-        test_case_id: str,
-        evaluation_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TestCaseVersionResponse:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history/{num}: Get Historical Test Case
 
-        ### Description
-        Get the test case by its id for a specified dataset version.
-        """
-        return cast(
-            "_m.TestCaseVersionResponse",
-            self._client._request(
-                "get",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/"
-                + path_param(test_case_id)
-                + "/history/"
-                + path_param(num),
-                _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+class EvaluationDatasetsTestCasesResourceWithRawResponse:
+    def __init__(self, resource: EvaluationDatasetsTestCasesResource) -> None:
+        self.history = EvaluationDatasetsTestCasesHistoryResourceWithRawResponse(
+            resource.history
+        )
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.batch = to_raw(resource.batch)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.update = to_raw(resource.update)
+
+
+class EvaluationDatasetsTestCasesResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationDatasetsTestCasesResource) -> None:
+        self.history = EvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse(
+            resource.history
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.batch = to_raw(resource.batch, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse(
+            self
         )
 
-    def get_test_cases_history_v4(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        num: str,
-        evaluation_dataset_id: str,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/history/{num}: List Historical Test Cases
-
-        ### Description
-        List all test cases for a specified dataset version.
-        """
-        return cast(
-            "SyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
-            self._client._request(
-                "get",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/history/"
-                + path_param(num),
-                _m.PaginatedTestCaseVersionResponse,
-                query={
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+    ) -> EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return (
+            EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse(
+                self
+            )
         )
 
-    def delete_test_cases_history(
+    def list(
         self,
-        *,
         evaluation_dataset_id: str,
-        test_case_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history: Wipe Full History of Test Cases
-
-        ### Description
-        Delete a specified test case and remove all its history from past dataset versions too.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            self._client._request(
-                "delete",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/"
-                + path_param(test_case_id)
-                + "/history",
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_autogenerated_draft_test_cases(
-        self,
         *,
-        evaluation_dataset_id: str,
         check_missing_chunks: bool | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -5938,7 +8080,15 @@ class EvaluationDatasetsResource:
         _m.ListAutoGeneratedDraftTestCaseResponse,
         _m.AutoGeneratedDraftTestCaseWithChunkInfoResponse,
     ]:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases: List Autogenerated Draft Test Cases"""
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases: List Autogenerated Draft Test Cases
+
+        Args:
+            check_missing_chunks: Check if test cases are based on missing chunks
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "SyncPage[_m.ListAutoGeneratedDraftTestCaseResponse, _m.AutoGeneratedDraftTestCaseWithChunkInfoResponse]",
             self._client._request(
@@ -5965,11 +8115,16 @@ class EvaluationDatasetsResource:
         )
 
     @overload
-    def autogenerated_draft_test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
-        test_case_data: _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase,
+        *,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+        ),
         approved: bool,
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -5982,10 +8137,10 @@ class EvaluationDatasetsResource:
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
     @overload
-    def autogenerated_draft_test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.AutoGeneratedDraftTestCaseRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -5994,12 +8149,16 @@ class EvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
-    def autogenerated_draft_test_cases(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -6019,6 +8178,12 @@ class EvaluationDatasetsResource:
 
         ### Details
         This API can be used to create a autogenerated draft test case. To use this API, review the request schema and pass in all fields that are required to create a autogenerated draft test case.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            approved: Boolean to track whether or not the draft test case is approved
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.AutoGeneratedDraftTestCaseResponse",
@@ -6050,10 +8215,10 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_autogenerated_draft_test_cases_v4(
+    def retrieve(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6082,11 +8247,11 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def delete_autogenerated_draft_test_cases(
+    def delete(
         self,
+        autogenerated_draft_test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        autogenerated_draft_test_case_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6115,14 +8280,18 @@ class EvaluationDatasetsResource:
         )
 
     @overload
-    def update_autogenerated_draft_test_cases(
+    def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         schema_type: Literal["GENERATION"] | NotGiven = NOT_GIVEN,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6132,10 +8301,10 @@ class EvaluationDatasetsResource:
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
     @overload
-    def update_autogenerated_draft_test_cases(
+    def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         body: _m.PartialAutoGeneratedDraftTestCaseRequest,
         extra_headers: Headers | None = None,
@@ -6144,14 +8313,18 @@ class EvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
-    def update_autogenerated_draft_test_cases(
+    def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         schema_type: Literal["GENERATION"] | NotGiven = NOT_GIVEN,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         body: _m.PartialAutoGeneratedDraftTestCaseRequest | NotGiven = NOT_GIVEN,
@@ -6164,6 +8337,11 @@ class EvaluationDatasetsResource:
 
         ### Description
         Update a test case draft.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            approved: Boolean to track whether or not the draft test case is approved
         """
         return cast(
             "_m.AutoGeneratedDraftTestCaseResponse",
@@ -6191,11 +8369,11 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def autogenerated_draft_test_cases_approve(
+    def approve(
         self,
+        autogenerated_draft_test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        autogenerated_draft_test_case_id: str,
         force: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6203,7 +8381,11 @@ class EvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApproveAutoGeneratedDraftTestCaseResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases/{autogenerated_draft_test_case_id}/approve: Approve Autogenerated Draft Test Case"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases/{autogenerated_draft_test_case_id}/approve: Approve Autogenerated Draft Test Case
+
+        Args:
+            force: Force approve a failing test case
+        """
         return cast(
             "_m.ApproveAutoGeneratedDraftTestCaseResponse",
             self._client._request(
@@ -6228,115 +8410,54 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def publish(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.PublishEvaluationDatasetDraftResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/publish: Publish Latest Evaluation Dataset Version"""
-        return cast(
-            "_m.PublishEvaluationDatasetDraftResponse",
-            self._client._request(
-                "post",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/publish",
-                _m.PublishEvaluationDatasetDraftResponse,
-                query={
-                    "force": force,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
 
-    @overload
-    def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        autogenerated_draft_test_cases: builtins.list[str],
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+class EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse:
+    def __init__(
+        self, resource: EvaluationDatasetsAutogeneratedDraftTestCasesResource
+    ) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.update = to_raw(resource.update)
+        self.approve = to_raw(resource.approve)
 
-    @overload
-    def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
 
-    def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        autogenerated_draft_test_cases: builtins.list[str] | NotGiven = NOT_GIVEN,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/approve-batch: Approve Auto Generated Test Cases Batch"""
-        return cast(
-            "_m.AutoGeneratedDraftTestCaseApproveBatchResponse",
-            self._client._request(
-                "post",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/approve-batch",
-                _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
-                query={
-                    "force": force,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+class EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse:
+    def __init__(
+        self, resource: EvaluationDatasetsAutogeneratedDraftTestCasesResource
+    ) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.approve = to_raw(resource.approve, streamed=True)
 
-    def get_generation_jobs(
+
+class EvaluationDatasetsGenerationJobsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
+    ) -> EvaluationDatasetsGenerationJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsGenerationJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationDatasetsGenerationJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationDatasetsGenerationJobsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6364,10 +8485,10 @@ class EvaluationDatasetsResource:
         )
 
     @overload
-    def generation_jobs(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         num_test_cases: int | NotGiven = NOT_GIVEN,
         group_by_artifact_id: bool | NotGiven = NOT_GIVEN,
@@ -6381,10 +8502,10 @@ class EvaluationDatasetsResource:
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse: ...
 
     @overload
-    def generation_jobs(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.CreateEvaluationDatasetGenerationJobRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6393,10 +8514,10 @@ class EvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse: ...
 
-    def generation_jobs(
+    def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         num_test_cases: int | NotGiven = NOT_GIVEN,
         group_by_artifact_id: bool | NotGiven = NOT_GIVEN,
@@ -6409,7 +8530,19 @@ class EvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs: Create Evaluation Dataset Generation Job"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs: Create Evaluation Dataset Generation Job
+
+        Args:
+            num_test_cases: Number of test cases to generate for the evaluation dataset
+            group_by_artifact_id: If this flag is true, for every generated test case,
+                the chunks used to generate it will be guaranteed to be from the same
+                document (artifact).
+            harms_list: List of harms to be used for the evaluation dataset generation.
+                If not provided, generation will use the knowledge base id.
+            advanced_config: Advanced configuration for the evaluation dataset
+                generation job.
+            custom_instructions: Custom instructions for test case generation
+        """
         return cast(
             "_m.CreateEvaluationDatasetGenerationJobResponse",
             self._client._request(
@@ -6440,11 +8573,11 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def get_generation_jobs_v4(
+    def retrieve(
         self,
+        generation_job_id: str,
         *,
         evaluation_dataset_id: str,
-        generation_job_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6472,11 +8605,11 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def generation_jobs_cancel(
+    def cancel(
         self,
+        generation_job_id: str,
         *,
         evaluation_dataset_id: str,
-        generation_job_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6505,11 +8638,344 @@ class EvaluationDatasetsResource:
             ),
         )
 
-    def evaluation_dataset_versions_publish(
+
+class EvaluationDatasetsGenerationJobsResourceWithRawResponse:
+    def __init__(self, resource: EvaluationDatasetsGenerationJobsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.cancel = to_raw(resource.cancel)
+
+
+class EvaluationDatasetsGenerationJobsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationDatasetsGenerationJobsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.cancel = to_raw(resource.cancel, streamed=True)
+
+
+class EvaluationDatasetsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.evaluation_dataset_versions = (
+            EvaluationDatasetsEvaluationDatasetVersionsResource(client)
+        )
+        self.test_cases = EvaluationDatasetsTestCasesResource(client)
+        self.autogenerated_draft_test_cases = (
+            EvaluationDatasetsAutogeneratedDraftTestCasesResource(client)
+        )
+        self.generation_jobs = EvaluationDatasetsGenerationJobsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> EvaluationDatasetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return EvaluationDatasetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> EvaluationDatasetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return EvaluationDatasetsResourceWithStreamingResponse(self)
+
+    def list(
         self,
         *,
+        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        include_archived: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> SyncPage[
+        _m.PaginatedEvaluationDatasetResponseWithViews,
+        _m.EvaluationDatasetResponseWithViews,
+    ]:
+        """GET /v4/evaluation-datasets: List Evaluation Datasets
+
+        ### Description
+        Lists all evaluation datasets accessible to the user.
+
+        ### Details
+        This API can be used to list evaluation datasets. If a user has access to multiple accounts, all evaluation datasets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "SyncPage[_m.PaginatedEvaluationDatasetResponseWithViews, _m.EvaluationDatasetResponseWithViews]",
+            self._client._request(
+                "get",
+                "/v4/evaluation-datasets",
+                _m.PaginatedEvaluationDatasetResponseWithViews,
+                query={
+                    "view": view,
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                    "include_archived": include_archived,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def create(
+        self,
+        *,
+        name: str,
+        schema_type: _m.EvaluationDatasetORMSchemaTypeEnum | Literal["GENERATION"],
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        type: Literal["manual", "autogenerated", "safety"] | NotGiven = NOT_GIVEN,
+        knowledge_base_id: str | NotGiven = NOT_GIVEN,
+        harms_list: builtins.list[str] | NotGiven = NOT_GIVEN,
+        advanced_config: dict[str, builtins.list[str]] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        body: _m.CreateEvaluationDatasetRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        schema_type: (
+            _m.EvaluationDatasetORMSchemaTypeEnum | Literal["GENERATION"] | NotGiven
+        ) = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        type: Literal["manual", "autogenerated", "safety"] | NotGiven = NOT_GIVEN,
+        knowledge_base_id: str | NotGiven = NOT_GIVEN,
+        harms_list: builtins.list[str] | NotGiven = NOT_GIVEN,
+        advanced_config: dict[str, builtins.list[str]] | NotGiven = NOT_GIVEN,
+        body: _m.CreateEvaluationDatasetRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse:
+        """POST /v4/evaluation-datasets: Create Evaluation Dataset
+
+        ### Description
+        Creates a evaluation dataset
+
+        ### Details
+        This API can be used to create a evaluation dataset. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset.
+
+        Args:
+            name: The name of the dataset
+            schema_type: The schema type of the dataset
+            account_id: The ID of the account that owns the given entity.
+            type: Manually or automatically generated dataset
+            knowledge_base_id: ID of the knowledge base to generate the evaluation
+                dataset from.
+            harms_list: List of harms to generate the dataset for.
+            advanced_config: Advanced configuration for the safety evaluation dataset.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponse",
+            self._client._request(
+                "post",
+                "/v4/evaluation-datasets",
+                _m.EvaluationDatasetResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "schema_type": schema_type,
+                        "account_id": account_id,
+                        "type": type,
+                        "knowledge_base_id": knowledge_base_id,
+                        "harms_list": harms_list,
+                        "advanced_config": advanced_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
         evaluation_dataset_id: str,
-        evaluation_dataset_version_id: str,
+        *,
+        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponseWithViews:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}: Get Evaluation Dataset
+
+        ### Description
+
+        Gets the details of a dataset.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponseWithViews",
+            self._client._request(
+                "get",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.EvaluationDatasetResponseWithViews,
+                query={
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def remove(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}: Delete Evaluation Dataset
+
+        ### Description
+
+        Deletes the dataset, and all other entities associated with the dataset, such as test cases, evaluations and results.
+
+        ### Details
+
+        **This is a permanent and destructive action that cannot be undone.**
+        """
+        return cast(
+            "_m.DeleteResponse",
+            self._client._request(
+                "delete",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    @overload
+    def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        body: _m.RestorablePatchEvaluationDatasetRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePatchEvaluationDatasetRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse:
+        """PATCH /v4/evaluation-datasets/{evaluation_dataset_id}: Update Evaluation Dataset
+
+        ### Description
+        Updates a evaluation dataset
+
+        ### Details
+        This API can be used to update the evaluation dataset that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation Dataset API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the dataset
+            restore: Set to true to restore the entity from the database.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponse",
+            self._client._request(
+                "patch",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.EvaluationDatasetResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "restore": restore,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def publish(
+        self,
+        evaluation_dataset_id: str,
+        *,
         force: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -6517,15 +8983,17 @@ class EvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.PublishEvaluationDatasetDraftResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions/{evaluation_dataset_version_id}/publish: Publish Evaluation Dataset Version"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/publish: Publish Latest Evaluation Dataset Version
+
+        Args:
+            force: Force approve an evaluation dataset
+        """
         return cast(
             "_m.PublishEvaluationDatasetDraftResponse",
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
                 + path_param(evaluation_dataset_id)
-                + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id)
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -6542,62 +9010,155 @@ class EvaluationDatasetsResource:
             ),
         )
 
+    @overload
+    def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        autogenerated_draft_test_cases: builtins.list[str],
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+
+    @overload
+    def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+
+    def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        autogenerated_draft_test_cases: builtins.list[str] | NotGiven = NOT_GIVEN,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse:
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/approve-batch: Approve Auto Generated Test Cases Batch
+
+        Args:
+            autogenerated_draft_test_cases: Ids of auto generated draft test cases to be
+                approved.
+            force: Force approve a batch of autogenerated test case IDs for the
+                evaluation dataset
+        """
+        return cast(
+            "_m.AutoGeneratedDraftTestCaseApproveBatchResponse",
+            self._client._request(
+                "post",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/approve-batch",
+                _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
+                query={
+                    "force": force,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
 
 class EvaluationDatasetsResourceWithRawResponse:
     def __init__(self, resource: EvaluationDatasetsResource) -> None:
+        self.evaluation_dataset_versions = (
+            EvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse(
+                resource.evaluation_dataset_versions
+            )
+        )
+        self.test_cases = EvaluationDatasetsTestCasesResourceWithRawResponse(
+            resource.test_cases
+        )
+        self.autogenerated_draft_test_cases = (
+            EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse(
+                resource.autogenerated_draft_test_cases
+            )
+        )
+        self.generation_jobs = EvaluationDatasetsGenerationJobsResourceWithRawResponse(
+            resource.generation_jobs
+        )
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
-        self.delete = to_raw(resource.delete)
+        self.remove = to_raw(resource.remove)
         self.update = to_raw(resource.update)
-        self.get_evaluation_dataset_versions = to_raw(
-            resource.get_evaluation_dataset_versions
-        )
-        self.evaluation_dataset_versions = to_raw(resource.evaluation_dataset_versions)
-        self.get_evaluation_dataset_versions_v4 = to_raw(
-            resource.get_evaluation_dataset_versions_v4
-        )
-        self.get_test_cases = to_raw(resource.get_test_cases)
-        self.test_cases = to_raw(resource.test_cases)
-        self.test_cases_batch = to_raw(resource.test_cases_batch)
-        self.get_test_cases_v4 = to_raw(resource.get_test_cases_v4)
-        self.delete_test_cases = to_raw(resource.delete_test_cases)
-        self.update_test_cases = to_raw(resource.update_test_cases)
-        self.get_test_cases_history = to_raw(resource.get_test_cases_history)
-        self.get_test_cases_history_v4 = to_raw(resource.get_test_cases_history_v4)
-        self.delete_test_cases_history = to_raw(resource.delete_test_cases_history)
-        self.get_autogenerated_draft_test_cases = to_raw(
-            resource.get_autogenerated_draft_test_cases
-        )
-        self.autogenerated_draft_test_cases = to_raw(
-            resource.autogenerated_draft_test_cases
-        )
-        self.get_autogenerated_draft_test_cases_v4 = to_raw(
-            resource.get_autogenerated_draft_test_cases_v4
-        )
-        self.delete_autogenerated_draft_test_cases = to_raw(
-            resource.delete_autogenerated_draft_test_cases
-        )
-        self.update_autogenerated_draft_test_cases = to_raw(
-            resource.update_autogenerated_draft_test_cases
-        )
-        self.autogenerated_draft_test_cases_approve = to_raw(
-            resource.autogenerated_draft_test_cases_approve
-        )
         self.publish = to_raw(resource.publish)
         self.approve_batch = to_raw(resource.approve_batch)
-        self.get_generation_jobs = to_raw(resource.get_generation_jobs)
-        self.generation_jobs = to_raw(resource.generation_jobs)
-        self.get_generation_jobs_v4 = to_raw(resource.get_generation_jobs_v4)
-        self.generation_jobs_cancel = to_raw(resource.generation_jobs_cancel)
-        self.evaluation_dataset_versions_publish = to_raw(
-            resource.evaluation_dataset_versions_publish
+
+
+class EvaluationDatasetsResourceWithStreamingResponse:
+    def __init__(self, resource: EvaluationDatasetsResource) -> None:
+        self.evaluation_dataset_versions = (
+            EvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse(
+                resource.evaluation_dataset_versions
+            )
         )
+        self.test_cases = EvaluationDatasetsTestCasesResourceWithStreamingResponse(
+            resource.test_cases
+        )
+        self.autogenerated_draft_test_cases = (
+            EvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse(
+                resource.autogenerated_draft_test_cases
+            )
+        )
+        self.generation_jobs = (
+            EvaluationDatasetsGenerationJobsResourceWithStreamingResponse(
+                resource.generation_jobs
+            )
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.remove = to_raw(resource.remove, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.publish = to_raw(resource.publish, streamed=True)
+        self.approve_batch = to_raw(resource.approve_batch, streamed=True)
 
 
 class StudioProjectsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> StudioProjectsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return StudioProjectsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> StudioProjectsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return StudioProjectsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -6618,6 +9179,12 @@ class StudioProjectsResource:
 
         ### Details
         This API can be used to list studio projects. If a user has access to multiple accounts, all studio projects from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedStudioProjectResponse, _m.StudioProjectResponse]",
@@ -6690,6 +9257,13 @@ class StudioProjectsResource:
 
         ### Details
         This API can be used to create a studio project. To use this API, review the request schema and pass in all fields that are required to create a studio project.
+
+        Args:
+            name: The name of the Studio Project
+            description: The description of the Studio Project
+            studio_api_key: Your API key for Studio, can be updated with the PATCH
+                endpoint
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.StudioProjectResponse",
@@ -6720,8 +9294,8 @@ class StudioProjectsResource:
 
     def retrieve(
         self,
-        *,
         studio_project_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6753,8 +9327,8 @@ class StudioProjectsResource:
 
     def delete(
         self,
-        *,
         studio_project_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -6785,8 +9359,8 @@ class StudioProjectsResource:
     @overload
     def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         studio_api_key: str | NotGiven = NOT_GIVEN,
@@ -6799,8 +9373,8 @@ class StudioProjectsResource:
     @overload
     def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         body: _m.PartialStudioProjectRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -6810,8 +9384,8 @@ class StudioProjectsResource:
 
     def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         studio_api_key: str | NotGiven = NOT_GIVEN,
@@ -6830,6 +9404,12 @@ class StudioProjectsResource:
         This API can be used to update the studio project that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Studio Project API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the Studio Project
+            description: The description of the Studio Project
+            studio_api_key: Your API key for Studio, can be updated with the PATCH
+                endpoint
         """
         return cast(
             "_m.StudioProjectResponse",
@@ -6864,9 +9444,29 @@ class StudioProjectsResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class StudioProjectsResourceWithStreamingResponse:
+    def __init__(self, resource: StudioProjectsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class ApplicationSpecsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationSpecsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationSpecsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ApplicationSpecsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationSpecsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -6888,6 +9488,12 @@ class ApplicationSpecsResource:
 
         ### Details
         This API can be used to list application specs. If a user has access to multiple accounts, all application specs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedApplicationSpecResponse, _m.ApplicationSpecResponse]",
@@ -6963,6 +9569,13 @@ class ApplicationSpecsResource:
 
         ### Details
         This API can be used to create a application spec. To use this API, review the request schema and pass in all fields that are required to create a application spec.
+
+        Args:
+            name: The name of the Application Spec
+            description: The description of the Application Spec
+            account_id: The ID of the account that owns the given entity.
+            run_online_evaluation: Whether the application spec should run online
+                evaluation, default is `false`
         """
         return cast(
             "_m.ApplicationSpecResponse",
@@ -6994,8 +9607,8 @@ class ApplicationSpecsResource:
 
     def retrieve(
         self,
-        *,
         application_spec_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7027,8 +9640,8 @@ class ApplicationSpecsResource:
 
     def delete(
         self,
-        *,
         application_spec_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7056,11 +9669,44 @@ class ApplicationSpecsResource:
             ),
         )
 
+    @overload
     def update(
         self,
-        *,
         application_spec_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        theme_id: str | NotGiven = NOT_GIVEN,
+        run_online_evaluation: bool | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationSpecResponse: ...
+
+    @overload
+    def update(
+        self,
+        application_spec_id: str,
+        *,
         body: _m.RestorablePartialApplicationSpecRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationSpecResponse: ...
+
+    def update(
+        self,
+        application_spec_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        theme_id: str | NotGiven = NOT_GIVEN,
+        run_online_evaluation: bool | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialApplicationSpecRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7075,6 +9721,13 @@ class ApplicationSpecsResource:
         This API can be used to update the application spec that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Application Spec API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the Application Spec
+            description: The description of the Application Spec
+            run_online_evaluation: Whether the application spec should run online
+                evaluation, default is `false`
+            restore: Set to true to restore the entity from the database.
         """
         return cast(
             "_m.ApplicationSpecResponse",
@@ -7082,7 +9735,17 @@ class ApplicationSpecsResource:
                 "patch",
                 "/v4/application-specs/" + path_param(application_spec_id),
                 _m.ApplicationSpecResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "theme_id": theme_id,
+                        "run_online_evaluation": run_online_evaluation,
+                        "restore": restore,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7101,9 +9764,29 @@ class ApplicationSpecsResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class ApplicationSpecsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationSpecsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class QuestionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> QuestionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return QuestionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> QuestionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return QuestionsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -7124,6 +9807,12 @@ class QuestionsResource:
 
         ### Details
         This API can be used to list questions. If a user has access to multiple accounts, all questions from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedQuestionResponse, _m.QuestionResponse]",
@@ -7206,6 +9895,16 @@ class QuestionsResource:
 
         ### Details
         This API can be used to create a question. To use this API, review the request schema and pass in all fields that are required to create a question.
+
+        Args:
+            type: The type of question
+            account_id: The ID of the account that owns the given entity.
+            choices: List of choices for the question. Required for CATEGORICAL
+                questions.
+            multi: Whether the question allows multiple answers.
+            dropdown: Whether the question is displayed as a dropdown in the UI.
+            required: Whether the question is required.
+            conditions: Conditions for the question to be shown.
         """
         return cast(
             "_m.QuestionResponse",
@@ -7241,8 +9940,8 @@ class QuestionsResource:
 
     def retrieve(
         self,
-        *,
         question_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7280,286 +9979,27 @@ class QuestionsResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
-class KnowledgeBaseDataSourcesResource:
+class QuestionsResourceWithStreamingResponse:
+    def __init__(self, resource: QuestionsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ModelTemplatesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
-        self,
-        *,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[
-        _m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse
-    ]:
-        """GET /v4/knowledge-base-data-sources: List Knowledge Base Data Sources
+    @cached_property
+    def with_raw_response(self) -> ModelTemplatesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ModelTemplatesResourceWithRawResponse(self)
 
-        ### Description
-        Lists all knowledge base data sources accessible to the user.
-
-        ### Details
-        This API can be used to list knowledge base data sources. If a user has access to multiple accounts, all knowledge base data sources from all accounts the user is associated with will be returned.
-        """
-        return cast(
-            "SyncPage[_m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse]",
-            self._client._request(
-                "get",
-                "/v4/knowledge-base-data-sources",
-                _m.PaginatedKnowledgeBaseDataSourceResponse,
-                query={
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def create(
-        self,
-        *,
-        name: str,
-        data_source_config: _m.RemoteDataSourceConfig,
-        account_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    @overload
-    def create(
-        self,
-        *,
-        body: _m.KnowledgeBaseDataSourceRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    def create(
-        self,
-        *,
-        name: str | NotGiven = NOT_GIVEN,
-        data_source_config: _m.RemoteDataSourceConfig | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        body: _m.KnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """POST /v4/knowledge-base-data-sources: Create Knowledge Base Data Source
-
-        ### Description
-        Creates a knowledge base data source
-
-        ### Details
-        This API can be used to create a knowledge base data source. To use this API, review the request schema and pass in all fields that are required to create a knowledge base data source.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            self._client._request(
-                "post",
-                "/v4/knowledge-base-data-sources",
-                _m.KnowledgeBaseDataSourceResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "data_source_config": data_source_config,
-                        "account_id": account_id,
-                        "description": description,
-                        "data_source_auth_config": data_source_auth_config,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def retrieve(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """GET /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Get Knowledge Base Data Source
-
-        ### Description
-        Gets the details of a knowledge base data source
-
-        ### Details
-        This API can be used to get information about a single knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            self._client._request(
-                "get",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.KnowledgeBaseDataSourceResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def delete(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Delete Knowledge Base Data Source
-
-        ### Description
-        Deletes a knowledge base data source
-
-        ### Details
-        This API can be used to delete a knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            self._client._request(
-                "delete",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    @overload
-    def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        body: _m.PartialKnowledgeBaseDataSourceRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        body: _m.PartialKnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """PATCH /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Update Knowledge Base Data Source
-
-        ### Description
-        Updates a knowledge base data source
-
-        ### Details
-        This API can be used to update the knowledge base data source that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            self._client._request(
-                "patch",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.KnowledgeBaseDataSourceResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "description": description,
-                        "data_source_auth_config": data_source_auth_config,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class KnowledgeBaseDataSourcesResourceWithRawResponse:
-    def __init__(self, resource: KnowledgeBaseDataSourcesResource) -> None:
-        self.list = to_raw(resource.list)
-        self.create = to_raw(resource.create)
-        self.retrieve = to_raw(resource.retrieve)
-        self.delete = to_raw(resource.delete)
-        self.update = to_raw(resource.update)
-
-
-class ModelTemplatesV3BetaResource:
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
+    @cached_property
+    def with_streaming_response(self) -> ModelTemplatesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ModelTemplatesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -7580,6 +10020,12 @@ class ModelTemplatesV3BetaResource:
 
         ### Details
         This API can be used to list model templates. If a user has access to multiple accounts, all model templates from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedModelTemplateResponse, _m.ModelTemplateResponse]",
@@ -7611,11 +10057,17 @@ class ModelTemplatesV3BetaResource:
         name: str,
         endpoint_type: _m.ModelEndpointType,
         model_type: _m.ModelType,
-        vendor_configuration: _m.LaunchVendorConfiguration,
+        vendor_configuration: (
+            _p.LaunchVendorConfigurationParam | _m.LaunchVendorConfiguration
+        ),
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
-        model_request_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
+        model_creation_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
+        model_request_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
         endpoint_protocol: _m.LaunchEndpointProtocol | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -7641,11 +10093,17 @@ class ModelTemplatesV3BetaResource:
         name: str | NotGiven = NOT_GIVEN,
         endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.LaunchVendorConfiguration | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.LaunchVendorConfigurationParam | _m.LaunchVendorConfiguration | NotGiven
+        ) = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
-        model_request_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
+        model_creation_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
+        model_request_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
         endpoint_protocol: _m.LaunchEndpointProtocol | NotGiven = NOT_GIVEN,
         body: _m.ModelTemplateRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -7669,6 +10127,16 @@ class ModelTemplatesV3BetaResource:
         The `model_creation_parameters_schema` field defines the schema for parameters that can be injected at model creation time. For example, if the schema contains a `model_weights_uri` field, which expects a string, when a model is created from this template, the user can provide a URI to a model weights file that can be used to swap out the model weights used by the model.
 
         The `model_request_parameters_schema` field defines the schema for parameters that can be injected by an end user at model execution time. For example, if the schema contains a `model_request_parameters` field, which expects a string, when a model is executed, the user can provide a string that will be passed to the model for inference.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            model_creation_parameters_schema: The field names and types of available
+                parameter fields which may be specified during model creation
+            model_request_parameters_schema: The field names and types of available
+                parameter fields which may be specified in a model execution API's
+                `model_request_parameters` field.
+            endpoint_protocol: The name of the calling convention expected by the Launch
+                model endpoint
         """
         return cast(
             "_m.ModelTemplateResponse",
@@ -7703,8 +10171,8 @@ class ModelTemplatesV3BetaResource:
 
     def retrieve(
         self,
-        *,
         model_template_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7736,8 +10204,8 @@ class ModelTemplatesV3BetaResource:
 
     def delete(
         self,
-        *,
         model_template_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7766,17 +10234,89 @@ class ModelTemplatesV3BetaResource:
         )
 
 
-class ModelTemplatesV3BetaResourceWithRawResponse:
-    def __init__(self, resource: ModelTemplatesV3BetaResource) -> None:
+class ModelTemplatesResourceWithRawResponse:
+    def __init__(self, resource: ModelTemplatesResource) -> None:
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.delete = to_raw(resource.delete)
 
 
-class FineTuningJobsV3BetaResource:
+class ModelTemplatesResourceWithStreamingResponse:
+    def __init__(self, resource: ModelTemplatesResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class FineTuningJobsEventsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> FineTuningJobsEventsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return FineTuningJobsEventsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> FineTuningJobsEventsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return FineTuningJobsEventsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        fine_tuning_job_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.FineTuningJobEvent]:
+        """GET /v4/fine-tuning-jobs/{fine_tuning_job_id}/events: Get fine tuning job events"""
+        return cast(
+            "builtins.list[_m.FineTuningJobEvent]",
+            self._client._request(
+                "get",
+                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
+                builtins.list[_m.FineTuningJobEvent],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class FineTuningJobsEventsResourceWithRawResponse:
+    def __init__(self, resource: FineTuningJobsEventsResource) -> None:
+        self.list = to_raw(resource.list)
+
+
+class FineTuningJobsEventsResourceWithStreamingResponse:
+    def __init__(self, resource: FineTuningJobsEventsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class FineTuningJobsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.events = FineTuningJobsEventsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> FineTuningJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return FineTuningJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> FineTuningJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return FineTuningJobsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -7797,6 +10337,12 @@ class FineTuningJobsV3BetaResource:
 
         ### Details
         This API can be used to list fine tuning jobs. If a user has access to multiple accounts, all fine tuning jobs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedFineTuningJobResponse, _m.FineTuningJobResponse]",
@@ -7830,7 +10376,7 @@ class FineTuningJobsV3BetaResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
         vendor_configuration: (
-            _m.FineTuningJobVendorConfiguration | NotGiven
+            _p.FineTuningJobVendorConfigurationParam | NotGiven
         ) = NOT_GIVEN,
         fine_tuned_model_id: str | NotGiven = NOT_GIVEN,
         validation_dataset_id: str | NotGiven = NOT_GIVEN,
@@ -7860,7 +10406,7 @@ class FineTuningJobsV3BetaResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
         vendor_configuration: (
-            _m.FineTuningJobVendorConfiguration | NotGiven
+            _p.FineTuningJobVendorConfigurationParam | NotGiven
         ) = NOT_GIVEN,
         fine_tuned_model_id: str | NotGiven = NOT_GIVEN,
         validation_dataset_id: str | NotGiven = NOT_GIVEN,
@@ -7878,6 +10424,9 @@ class FineTuningJobsV3BetaResource:
         ### Details
 
         TODO
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.FineTuningJobResponse",
@@ -7910,8 +10459,8 @@ class FineTuningJobsV3BetaResource:
 
     def retrieve(
         self,
-        *,
         fine_tuning_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7943,8 +10492,8 @@ class FineTuningJobsV3BetaResource:
 
     def delete(
         self,
-        *,
         fine_tuning_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -7972,22 +10521,60 @@ class FineTuningJobsV3BetaResource:
             ),
         )
 
-    def get_events(
+
+class FineTuningJobsResourceWithRawResponse:
+    def __init__(self, resource: FineTuningJobsResource) -> None:
+        self.events = FineTuningJobsEventsResourceWithRawResponse(resource.events)
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+
+
+class FineTuningJobsResourceWithStreamingResponse:
+    def __init__(self, resource: FineTuningJobsResource) -> None:
+        self.events = FineTuningJobsEventsResourceWithStreamingResponse(resource.events)
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class TrainingDatasetsContentsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> TrainingDatasetsContentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return TrainingDatasetsContentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
+    ) -> TrainingDatasetsContentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return TrainingDatasetsContentsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        training_dataset_id: str,
         *,
-        fine_tuning_job_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.FineTuningJobEvent]:
-        """GET /v4/fine-tuning-jobs/{fine_tuning_job_id}/events: Get fine tuning job events"""
+    ) -> builtins.list[_m.TrainingDatasetGenerationItem]:
+        """GET /v4/training-datasets/{training_dataset_id}/contents: Get Training Dataset Contents"""
         return cast(
-            "builtins.list[_m.FineTuningJobEvent]",
+            "builtins.list[_m.TrainingDatasetGenerationItem]",
             self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
-                builtins.list[_m.FineTuningJobEvent],
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id)
+                + "/contents",
+                builtins.list[_m.TrainingDatasetGenerationItem],
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -7997,18 +10584,31 @@ class FineTuningJobsV3BetaResource:
         )
 
 
-class FineTuningJobsV3BetaResourceWithRawResponse:
-    def __init__(self, resource: FineTuningJobsV3BetaResource) -> None:
+class TrainingDatasetsContentsResourceWithRawResponse:
+    def __init__(self, resource: TrainingDatasetsContentsResource) -> None:
         self.list = to_raw(resource.list)
-        self.create = to_raw(resource.create)
-        self.retrieve = to_raw(resource.retrieve)
-        self.delete = to_raw(resource.delete)
-        self.get_events = to_raw(resource.get_events)
 
 
-class TrainingDatasetsV3BetaResource:
+class TrainingDatasetsContentsResourceWithStreamingResponse:
+    def __init__(self, resource: TrainingDatasetsContentsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
+class TrainingDatasetsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+        self.contents = TrainingDatasetsContentsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> TrainingDatasetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return TrainingDatasetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> TrainingDatasetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return TrainingDatasetsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -8029,6 +10629,12 @@ class TrainingDatasetsV3BetaResource:
 
         ### Details
         This API can be used to list training datasets. If a user has access to multiple accounts, all training datasets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedTrainingDatasetResponse, _m.TrainingDatasetResponse]",
@@ -8065,7 +10671,15 @@ class TrainingDatasetsV3BetaResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TrainingDatasetResponse:
-        """POST /v4/training-datasets: Create Training Dataset"""
+        """POST /v4/training-datasets: Create Training Dataset
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            name: The name of the dataset
+            schema_type: The schema type of the dataset, currently only GENERATION is
+                supported
+            file: The file to upload as the training dataset
+        """
         return cast(
             "_m.TrainingDatasetResponse",
             self._client._request(
@@ -8089,8 +10703,8 @@ class TrainingDatasetsV3BetaResource:
 
     def retrieve(
         self,
-        *,
         training_dataset_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8122,8 +10736,8 @@ class TrainingDatasetsV3BetaResource:
 
     def delete(
         self,
-        *,
         training_dataset_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8151,55 +10765,55 @@ class TrainingDatasetsV3BetaResource:
             ),
         )
 
-    def get_contents(
-        self,
-        *,
-        training_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.TrainingDatasetGenerationItem]:
-        """GET /v4/training-datasets/{training_dataset_id}/contents: Get Training Dataset Contents"""
-        return cast(
-            "builtins.list[_m.TrainingDatasetGenerationItem]",
-            self._client._request(
-                "get",
-                "/v4/training-datasets/"
-                + path_param(training_dataset_id)
-                + "/contents",
-                builtins.list[_m.TrainingDatasetGenerationItem],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+
+class TrainingDatasetsResourceWithRawResponse:
+    def __init__(self, resource: TrainingDatasetsResource) -> None:
+        self.contents = TrainingDatasetsContentsResourceWithRawResponse(
+            resource.contents
         )
-
-
-class TrainingDatasetsV3BetaResourceWithRawResponse:
-    def __init__(self, resource: TrainingDatasetsV3BetaResource) -> None:
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
         self.delete = to_raw(resource.delete)
-        self.get_contents = to_raw(resource.get_contents)
 
 
-class PackageDeploymentsResource:
+class TrainingDatasetsResourceWithStreamingResponse:
+    def __init__(self, resource: TrainingDatasetsResource) -> None:
+        self.contents = TrainingDatasetsContentsResourceWithStreamingResponse(
+            resource.contents
+        )
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class DeploymentPackagesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> DeploymentPackagesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return DeploymentPackagesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DeploymentPackagesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return DeploymentPackagesResourceWithStreamingResponse(self)
 
     @overload
     def install(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8209,8 +10823,8 @@ class PackageDeploymentsResource:
     @overload
     def install(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.InstallDeploymentPackageRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8220,12 +10834,12 @@ class PackageDeploymentsResource:
 
     def install(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.InstallDeploymentPackageRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8260,13 +10874,13 @@ class PackageDeploymentsResource:
     @overload
     def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         workspace: str,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8276,8 +10890,8 @@ class PackageDeploymentsResource:
     @overload
     def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.CopyDeploymentPackageToControlPlaneHookRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8287,13 +10901,13 @@ class PackageDeploymentsResource:
 
     def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         workspace: str | NotGiven = NOT_GIVEN,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.CopyDeploymentPackageToControlPlaneHookRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8331,12 +10945,12 @@ class PackageDeploymentsResource:
     @overload
     def install_async(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8346,8 +10960,8 @@ class PackageDeploymentsResource:
     @overload
     def install_async(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.InstallDeploymentPackageRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8357,12 +10971,12 @@ class PackageDeploymentsResource:
 
     def install_async(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.InstallDeploymentPackageRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8395,16 +11009,38 @@ class PackageDeploymentsResource:
         )
 
 
-class PackageDeploymentsResourceWithRawResponse:
-    def __init__(self, resource: PackageDeploymentsResource) -> None:
+class DeploymentPackagesResourceWithRawResponse:
+    def __init__(self, resource: DeploymentPackagesResource) -> None:
         self.install = to_raw(resource.install)
         self.copy_to_control_plane_hook = to_raw(resource.copy_to_control_plane_hook)
         self.install_async = to_raw(resource.install_async)
 
 
-class ApplicationsResource:
+class DeploymentPackagesResourceWithStreamingResponse:
+    def __init__(self, resource: DeploymentPackagesResource) -> None:
+        self.install = to_raw(resource.install, streamed=True)
+        self.copy_to_control_plane_hook = to_raw(
+            resource.copy_to_control_plane_hook, streamed=True
+        )
+        self.install_async = to_raw(resource.install_async, streamed=True)
+
+
+class ApplicationVariantsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationVariantsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationVariantsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationVariantsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationVariantsResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -8428,6 +11064,12 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to list application variants. If a user has access to multiple accounts, all application variants from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedApplicationVariantResponse, _m.ApplicationVariantResponse]",
@@ -8453,11 +11095,65 @@ class ApplicationsResource:
             ),
         )
 
+    @overload
+    def create(
+        self,
+        *,
+        name: str,
+        configuration: (
+            _p.ApplicationConfigurationV0Param
+            | _m.ApplicationConfigurationV0
+            | _p.ApplicationAgentsServicePlanConfigParam
+            | _m.ApplicationAgentsServicePlanConfig
+            | _p.ApplicationAgentsServiceWorkflowConfigParam
+            | _m.ApplicationAgentsServiceWorkflowConfig
+            | _p.OfflineApplicationConfigurationParam
+            | _m.OfflineApplicationConfiguration
+        ),
+        version: Literal["V0", "AGENTS_SERVICE", "OFFLINE"],
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationVariantResponse: ...
+
+    @overload
     def create(
         self,
         *,
         body: _m.ApplicationVariantRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationVariantResponse: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        configuration: (
+            _p.ApplicationConfigurationV0Param
+            | _m.ApplicationConfigurationV0
+            | _p.ApplicationAgentsServicePlanConfigParam
+            | _m.ApplicationAgentsServicePlanConfig
+            | _p.ApplicationAgentsServiceWorkflowConfigParam
+            | _m.ApplicationAgentsServiceWorkflowConfig
+            | _p.OfflineApplicationConfigurationParam
+            | _m.OfflineApplicationConfiguration
+            | NotGiven
+        ) = NOT_GIVEN,
+        version: Literal["V0", "AGENTS_SERVICE", "OFFLINE"] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ApplicationVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8470,6 +11166,10 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to create a application variant. To use this API, review the request schema and pass in all fields that are required to create a application variant.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            description: Optional description of the application variant
         """
         return cast(
             "_m.ApplicationVariantResponse",
@@ -8480,7 +11180,18 @@ class ApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "configuration": configuration,
+                        "version": version,
+                        "account_id": account_id,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                    }
+                ),
                 errors=_ERRORS_1,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -8491,8 +11202,8 @@ class ApplicationsResource:
 
     def retrieve(
         self,
-        *,
         application_variant_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8524,8 +11235,8 @@ class ApplicationsResource:
 
     def delete(
         self,
-        *,
         application_variant_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8554,11 +11265,14 @@ class ApplicationsResource:
         )
 
     @overload
-    def update(
+    def patch(
         self,
-        *,
         application_variant_id: str,
-        configuration: _m.PatchApplicationVariantConfiguration,
+        *,
+        configuration: (
+            _p.PatchApplicationVariantConfigurationParam
+            | _m.PatchApplicationVariantConfiguration
+        ),
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8566,10 +11280,10 @@ class ApplicationsResource:
     ) -> _m.ApplicationVariantResponse: ...
 
     @overload
-    def update(
+    def patch(
         self,
-        *,
         application_variant_id: str,
+        *,
         body: _m.PatchApplicationVariantRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8577,11 +11291,15 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantResponse: ...
 
-    def update(
+    def patch(
         self,
-        *,
         application_variant_id: str,
-        configuration: _m.PatchApplicationVariantConfiguration | NotGiven = NOT_GIVEN,
+        *,
+        configuration: (
+            _p.PatchApplicationVariantConfigurationParam
+            | _m.PatchApplicationVariantConfiguration
+            | NotGiven
+        ) = NOT_GIVEN,
         body: _m.PatchApplicationVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8619,7 +11337,149 @@ class ApplicationsResource:
             ),
         )
 
-    def list_v4(
+    @overload
+    def process(
+        self,
+        application_variant_id: str,
+        *,
+        inputs: dict[str, Any],
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        history: (
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    @overload
+    def process(
+        self,
+        application_variant_id: str,
+        *,
+        body: _m.ApplicationProcessingRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    def process(
+        self,
+        application_variant_id: str,
+        *,
+        inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        history: (
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
+        body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/applications/{application_variant_id}/process: Process Application By Id
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
+        return cast(
+            "Any",
+            self._client._request(
+                "post",
+                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                Any,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "inputs": inputs,
+                        "history": history,
+                        "overrides": overrides,
+                        "stream": stream,
+                    }
+                ),
+                errors=_ERRORS_3,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationVariantsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationVariantsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.delete = to_raw(resource.delete)
+        self.patch = to_raw(resource.patch)
+        self.process = to_raw(resource.process)
+
+
+class ApplicationVariantsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationVariantsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.patch = to_raw(resource.patch, streamed=True)
+        self.process = to_raw(resource.process, streamed=True)
+
+
+class ApplicationDeploymentsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationDeploymentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationDeploymentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationDeploymentsResourceWithStreamingResponse(self)
+
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -8641,6 +11501,12 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to list application deployments. If a user has access to multiple accounts, all application deployments from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedApplicationDeploymentResponse, _m.ApplicationDeploymentResponse]",
@@ -8667,7 +11533,7 @@ class ApplicationsResource:
         )
 
     @overload
-    def create_v4(
+    def create(
         self,
         *,
         name: str,
@@ -8683,7 +11549,7 @@ class ApplicationsResource:
     ) -> _m.ApplicationDeploymentResponse: ...
 
     @overload
-    def create_v4(
+    def create(
         self,
         *,
         body: _m.ApplicationDeploymentRequest,
@@ -8694,7 +11560,7 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationDeploymentResponse: ...
 
-    def create_v4(
+    def create(
         self,
         *,
         name: str | NotGiven = NOT_GIVEN,
@@ -8716,6 +11582,9 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to create a application deployment. To use this API, review the request schema and pass in all fields that are required to create a application deployment.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ApplicationDeploymentResponse",
@@ -8745,10 +11614,10 @@ class ApplicationsResource:
             ),
         )
 
-    def retrieve_v4(
+    def retrieve(
         self,
-        *,
         application_deployment_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -8779,10 +11648,10 @@ class ApplicationsResource:
         )
 
     @overload
-    def update_v4(
+    def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         is_active: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -8792,10 +11661,10 @@ class ApplicationsResource:
     ) -> _m.ApplicationDeploymentResponse: ...
 
     @overload
-    def update_v4(
+    def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         body: _m.PartialApplicationDeploymentRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -8803,10 +11672,10 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationDeploymentResponse: ...
 
-    def update_v4(
+    def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         is_active: bool | NotGiven = NOT_GIVEN,
         body: _m.PartialApplicationDeploymentRequest | NotGiven = NOT_GIVEN,
@@ -8847,7 +11716,41 @@ class ApplicationsResource:
             ),
         )
 
-    def list_v4_2(
+
+class ApplicationDeploymentsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationDeploymentsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+        self.update = to_raw(resource.update)
+
+
+class ApplicationDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationDeploymentsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class ApplicationVariantReportsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationVariantReportsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationVariantReportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationVariantReportsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationVariantReportsResourceWithStreamingResponse(self)
+
+    def list(
         self,
         *,
         view: (
@@ -8874,6 +11777,12 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to list application variant reports. If a user has access to multiple accounts, all application variant reports from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedApplicationVariantReportWithScoresResponseWithViews, _m.ApplicationVariantReportWithScoresResponseWithViews]",
@@ -8902,7 +11811,7 @@ class ApplicationsResource:
         )
 
     @overload
-    def create_v4_2(
+    def create(
         self,
         *,
         application_variant_id: str,
@@ -8916,7 +11825,7 @@ class ApplicationsResource:
     ) -> _m.ApplicationVariantReportWithScoresResponse: ...
 
     @overload
-    def create_v4_2(
+    def create(
         self,
         *,
         body: _m.ApplicationVariantReportGenerationRequest,
@@ -8927,7 +11836,7 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantReportWithScoresResponse: ...
 
-    def create_v4_2(
+    def create(
         self,
         *,
         application_variant_id: str | NotGiven = NOT_GIVEN,
@@ -8947,6 +11856,9 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to create a application variant report. To use this API, review the request schema and pass in all fields that are required to create a application variant report.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ApplicationVariantReportWithScoresResponse",
@@ -8974,10 +11886,10 @@ class ApplicationsResource:
             ),
         )
 
-    def retrieve_v4_2(
+    def retrieve(
         self,
-        *,
         application_variant_report_id: str,
+        *,
         view: (
             builtins.list[_m.ApplicationVariantReportViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -9014,7 +11926,39 @@ class ApplicationsResource:
             ),
         )
 
-    def list_v4_3(
+
+class ApplicationVariantReportsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationVariantReportsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationVariantReportsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationVariantReportsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationTestCaseOutputsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationTestCaseOutputsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationTestCaseOutputsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationTestCaseOutputsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationTestCaseOutputsResourceWithStreamingResponse(self)
+
+    def list(
         self,
         *,
         view: (
@@ -9043,6 +11987,12 @@ class ApplicationsResource:
 
         ### Details
         This API can be used to list application test case outputs. If a user has access to multiple accounts, all application test case outputs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedApplicationTestCaseOutputResponseWithViews, _m.ApplicationTestCaseOutputResponseWithViews]",
@@ -9108,10 +12058,10 @@ class ApplicationsResource:
             ),
         )
 
-    def retrieve_v4_3(
+    def retrieve(
         self,
-        *,
         application_test_case_output_id: str,
+        *,
         view: (
             builtins.list[_m.ApplicationTestCaseOutputViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -9148,13 +12098,45 @@ class ApplicationsResource:
             ),
         )
 
+
+class ApplicationTestCaseOutputsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationTestCaseOutputsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.batch = to_raw(resource.batch)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationTestCaseOutputsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationTestCaseOutputsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.batch = to_raw(resource.batch, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationWithVariantResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationWithVariantResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationWithVariantResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationWithVariantResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationWithVariantResourceWithStreamingResponse(self)
+
     @overload
-    def create_v4_3(
+    def create(
         self,
         *,
         application_spec_name: str,
         application_spec_description: str,
-        variant: _m.ApplicationVariantRequest,
+        variant: _p.ApplicationVariantRequestParam,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -9162,7 +12144,7 @@ class ApplicationsResource:
     ) -> _m.ApplicationVariantResponse: ...
 
     @overload
-    def create_v4_3(
+    def create(
         self,
         *,
         body: _m.CreateApplicationWithVariantRequest,
@@ -9172,12 +12154,12 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantResponse: ...
 
-    def create_v4_3(
+    def create(
         self,
         *,
         application_spec_name: str | NotGiven = NOT_GIVEN,
         application_spec_description: str | NotGiven = NOT_GIVEN,
-        variant: _m.ApplicationVariantRequest | NotGiven = NOT_GIVEN,
+        variant: _p.ApplicationVariantRequestParam | NotGiven = NOT_GIVEN,
         body: _m.CreateApplicationWithVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -9211,7 +12193,35 @@ class ApplicationsResource:
             ),
         )
 
-    def list_v4_4(
+
+class ApplicationWithVariantResourceWithRawResponse:
+    def __init__(self, resource: ApplicationWithVariantResource) -> None:
+        self.create = to_raw(resource.create)
+
+
+class ApplicationWithVariantResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationWithVariantResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ApplicationSchemasResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationSchemasResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationSchemasResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationSchemasResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationSchemasResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         version: _m.ApplicationSchemaVersion,
@@ -9238,18 +12248,435 @@ class ApplicationsResource:
             ),
         )
 
+
+class ApplicationSchemasResourceWithRawResponse:
+    def __init__(self, resource: ApplicationSchemasResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationSchemasResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationSchemasResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationsChatThreadsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsChatThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsChatThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationsChatThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsChatThreadsResourceWithStreamingResponse(self)
+
+    def list(
+        self,
+        application_variant_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.ChatThreadResponse]:
+        """GET /v4/applications/{application_variant_id}/threads: List Application Threads"""
+        return cast(
+            "builtins.list[_m.ChatThreadResponse]",
+            self._client._request(
+                "get",
+                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                builtins.list[_m.ChatThreadResponse],
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def create(
+        self,
+        application_variant_id: str,
+        *,
+        title: str,
+        application_variant_id_: str,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    @overload
+    def create(
+        self,
+        application_variant_id: str,
+        *,
+        body: _m.ChatThreadRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    def create(
+        self,
+        application_variant_id: str,
+        *,
+        title: str | NotGiven = NOT_GIVEN,
+        application_variant_id_: str | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ChatThreadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse:
+        """POST /v4/applications/{application_variant_id}/threads: Create New Application Thread
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.ChatThreadResponse",
+            self._client._request(
+                "post",
+                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                _m.ChatThreadResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "title": title,
+                        "application_variant_id": application_variant_id_,
+                        "account_id": account_id,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationsChatThreadsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsChatThreadsResource) -> None:
+        self.list = to_raw(resource.list)
+        self.create = to_raw(resource.create)
+
+
+class ApplicationsChatThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsChatThreadsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ApplicationsDashboardsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsDashboardsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsDashboardsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationsDashboardsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsDashboardsResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        dashboard_id: _m.DashboardID,
+        *,
+        application_spec_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Dashboard:
+        """GET /v4/applications/{application_spec_id}/dashboards/{dashboard_id}: Get Dashboard Schema"""
+        return cast(
+            "_m.Dashboard",
+            self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/dashboards/"
+                + path_param(dashboard_id),
+                _m.Dashboard,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationsDashboardsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsDashboardsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationsDashboardsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsDashboardsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationsMetricsScalarResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsMetricsScalarResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsMetricsScalarResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationsMetricsScalarResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsMetricsScalarResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        metric_id: _m.MetricID,
+        *,
+        application_spec_id: str,
+        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        from_ts: int | NotGiven = NOT_GIVEN,
+        to_ts: int | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ScalarData:
+        """GET /v4/applications/{application_spec_id}/metrics/scalar/{metric_id}: Get Scalar Metric
+
+        Args:
+            variants: Which variants to filter on
+            account_id: Account ID used for authorization
+            from_ts: The starting (oldest) timestamp window in seconds.
+            to_ts: The ending (most recent) timestamp in seconds.
+        """
+        return cast(
+            "_m.ScalarData",
+            self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/metrics/scalar/"
+                + path_param(metric_id),
+                _m.ScalarData,
+                query={
+                    "variants": variants,
+                    "account_id": account_id,
+                    "from_ts": from_ts,
+                    "to_ts": to_ts,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationsMetricsScalarResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsMetricsScalarResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationsMetricsScalarResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsMetricsScalarResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationsMetricsTimeseriesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsMetricsTimeseriesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsMetricsTimeseriesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationsMetricsTimeseriesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsMetricsTimeseriesResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        metric_id: _m.MetricID,
+        *,
+        application_spec_id: str,
+        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        from_ts: int | NotGiven = NOT_GIVEN,
+        to_ts: int | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TimeseriesData:
+        """GET /v4/applications/{application_spec_id}/metrics/timeseries/{metric_id}: Get Timeseries Metric
+
+        Args:
+            variants: Which variants to filter on
+            account_id: Account ID used for authorization
+            from_ts: The starting (oldest) timestamp window in seconds.
+            to_ts: The ending (most recent) timestamp in seconds.
+        """
+        return cast(
+            "_m.TimeseriesData",
+            self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/metrics/timeseries/"
+                + path_param(metric_id),
+                _m.TimeseriesData,
+                query={
+                    "variants": variants,
+                    "account_id": account_id,
+                    "from_ts": from_ts,
+                    "to_ts": to_ts,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationsMetricsTimeseriesResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsMetricsTimeseriesResource) -> None:
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ApplicationsMetricsTimeseriesResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsMetricsTimeseriesResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
+class ApplicationsMetricsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.scalar = ApplicationsMetricsScalarResource(client)
+        self.timeseries = ApplicationsMetricsTimeseriesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationsMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsMetricsResourceWithStreamingResponse(self)
+
+
+class ApplicationsMetricsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsMetricsResource) -> None:
+        self.scalar = ApplicationsMetricsScalarResourceWithRawResponse(resource.scalar)
+        self.timeseries = ApplicationsMetricsTimeseriesResourceWithRawResponse(
+            resource.timeseries
+        )
+
+
+class ApplicationsMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsMetricsResource) -> None:
+        self.scalar = ApplicationsMetricsScalarResourceWithStreamingResponse(
+            resource.scalar
+        )
+        self.timeseries = ApplicationsMetricsTimeseriesResourceWithStreamingResponse(
+            resource.timeseries
+        )
+
+
+class ApplicationsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.chat_threads = ApplicationsChatThreadsResource(client)
+        self.dashboards = ApplicationsDashboardsResource(client)
+        self.metrics = ApplicationsMetricsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ApplicationsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationsResourceWithStreamingResponse(self)
+
     @overload
     def process(
         self,
         *,
         inputs: dict[str, dict[str, Any]],
-        nodes: builtins.list[_m.ApplicationNode],
-        edges: builtins.list[_m.ApplicationEdge],
+        nodes: Iterable[_p.ApplicationNodeParam | _m.ApplicationNode],
+        edges: Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge],
         version: Literal["V0"],
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -9272,13 +12699,26 @@ class ApplicationsResource:
         self,
         *,
         inputs: dict[str, dict[str, Any]] | NotGiven = NOT_GIVEN,
-        nodes: builtins.list[_m.ApplicationNode] | NotGiven = NOT_GIVEN,
-        edges: builtins.list[_m.ApplicationEdge] | NotGiven = NOT_GIVEN,
+        nodes: (
+            Iterable[_p.ApplicationNodeParam | _m.ApplicationNode] | NotGiven
+        ) = NOT_GIVEN,
+        edges: (
+            Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge] | NotGiven
+        ) = NOT_GIVEN,
         version: Literal["V0"] | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.TestApplicationProcessingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -9286,7 +12726,20 @@ class ApplicationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/process: Process Application"""
+        """POST /v4/applications/process: Process Application
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            nodes: List of nodes in the application graph
+            edges: List of edges in the application graph
+            version: Version of the application schema
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
         return cast(
             "Any",
             self._client._request(
@@ -9315,17 +12768,19 @@ class ApplicationsResource:
         )
 
     @overload
-    def process_v4(
+    def validate(
         self,
         *,
-        application_variant_id: str,
-        inputs: dict[str, Any],
+        nodes: Iterable[_p.ApplicationNodeParam | _m.ApplicationNode],
+        edges: Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge],
+        version: Literal["V0"],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -9333,11 +12788,10 @@ class ApplicationsResource:
     ) -> Any: ...
 
     @overload
-    def process_v4(
+    def validate(
         self,
         *,
-        application_variant_id: str,
-        body: _m.ApplicationProcessingRequest,
+        body: _m.ApplicationValidationRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -9345,29 +12799,42 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any: ...
 
-    def process_v4(
+    def validate(
         self,
         *,
-        application_variant_id: str,
-        inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+        nodes: (
+            Iterable[_p.ApplicationNodeParam | _m.ApplicationNode] | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
-        body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
+        edges: (
+            Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge] | NotGiven
+        ) = NOT_GIVEN,
+        version: Literal["V0"] | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        body: _m.ApplicationValidationRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/{application_variant_id}/process: Process Application By Id"""
+        """POST /v4/applications/validate: Validate Application
+
+        Args:
+            nodes: List of nodes in the application graph
+            edges: List of edges in the application graph
+            version: Version of the application schema
+            overrides: Optional overrides for the application
+        """
         return cast(
             "Any",
             self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                "/v4/applications/validate",
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -9376,13 +12843,13 @@ class ApplicationsResource:
                     body
                     if not isinstance(body, NotGiven)
                     else {
-                        "inputs": inputs,
-                        "history": history,
+                        "nodes": nodes,
+                        "edges": edges,
+                        "version": version,
                         "overrides": overrides,
-                        "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_1,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -9390,18 +12857,117 @@ class ApplicationsResource:
             ),
         )
 
-    @overload
-    def threads_process(
+    def upload_files(
         self,
         *,
-        application_variant_id: str,
+        files: builtins.list[FileInput],
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.ApplicationFileResponse]:
+        """POST /v4/applications/upload-files: Upload Application Files
+
+        Args:
+            files: Upload files to be used in an application.
+            account_id: Account which the file will be tied to. Use this account id
+                query param if you are using the API or the SDK.
+        """
+        return cast(
+            "builtins.list[_m.ApplicationFileResponse]",
+            self._client._request(
+                "post",
+                "/v4/applications/upload-files",
+                builtins.list[_m.ApplicationFileResponse],
+                query={
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body={
+                    "files": files,
+                },
+                files=["files"],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ApplicationsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationsResource) -> None:
+        self.chat_threads = ApplicationsChatThreadsResourceWithRawResponse(
+            resource.chat_threads
+        )
+        self.dashboards = ApplicationsDashboardsResourceWithRawResponse(
+            resource.dashboards
+        )
+        self.metrics = ApplicationsMetricsResourceWithRawResponse(resource.metrics)
+        self.process = to_raw(resource.process)
+        self.validate = to_raw(resource.validate)
+        self.upload_files = to_raw(resource.upload_files)
+
+
+class ApplicationsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationsResource) -> None:
+        self.chat_threads = ApplicationsChatThreadsResourceWithStreamingResponse(
+            resource.chat_threads
+        )
+        self.dashboards = ApplicationsDashboardsResourceWithStreamingResponse(
+            resource.dashboards
+        )
+        self.metrics = ApplicationsMetricsResourceWithStreamingResponse(
+            resource.metrics
+        )
+        self.process = to_raw(resource.process, streamed=True)
+        self.validate = to_raw(resource.validate, streamed=True)
+        self.upload_files = to_raw(resource.upload_files, streamed=True)
+
+
+class ApplicationThreadsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> ApplicationThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ApplicationThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ApplicationThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ApplicationThreadsResourceWithStreamingResponse(self)
+
+    @overload
+    def process(
+        self,
         thread_id: str,
+        *,
+        application_variant_id: str,
         inputs: dict[str, Any],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -9410,11 +12976,11 @@ class ApplicationsResource:
     ) -> Any: ...
 
     @overload
-    def threads_process(
+    def process(
         self,
+        thread_id: str,
         *,
         application_variant_id: str,
-        thread_id: str,
         body: _m.ApplicationProcessingRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -9423,17 +12989,26 @@ class ApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any: ...
 
-    def threads_process(
+    def process(
         self,
+        thread_id: str,
         *,
         application_variant_id: str,
-        thread_id: str,
         inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -9441,7 +13016,17 @@ class ApplicationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/{application_variant_id}/threads/{thread_id}/process: Process Deployed Application For Thread"""
+        """POST /v4/applications/{application_variant_id}/threads/{thread_id}/process: Process Deployed Application For Thread
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
         return cast(
             "Any",
             self._client._request(
@@ -9473,448 +13058,40 @@ class ApplicationsResource:
             ),
         )
 
-    @overload
-    def validate(
-        self,
-        *,
-        nodes: builtins.list[_m.ApplicationNode],
-        edges: builtins.list[_m.ApplicationEdge],
-        version: Literal["V0"],
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
 
-    @overload
-    def validate(
-        self,
-        *,
-        body: _m.ApplicationValidationRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
-
-    def validate(
-        self,
-        *,
-        nodes: builtins.list[_m.ApplicationNode] | NotGiven = NOT_GIVEN,
-        edges: builtins.list[_m.ApplicationEdge] | NotGiven = NOT_GIVEN,
-        version: Literal["V0"] | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        body: _m.ApplicationValidationRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/applications/validate: Validate Application"""
-        return cast(
-            "Any",
-            self._client._request(
-                "post",
-                "/v4/applications/validate",
-                Any,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "nodes": nodes,
-                        "edges": edges,
-                        "version": version,
-                        "overrides": overrides,
-                    }
-                ),
-                errors=_ERRORS_1,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_threads(
-        self,
-        *,
-        application_variant_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.ChatThreadResponse]:
-        """GET /v4/applications/{application_variant_id}/threads: List Application Threads"""
-        return cast(
-            "builtins.list[_m.ChatThreadResponse]",
-            self._client._request(
-                "get",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
-                builtins.list[_m.ChatThreadResponse],
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def threads(
-        self,
-        *,
-        application_variant_id: str,
-        title: str,
-        application_variant_id_: str,
-        account_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    @overload
-    def threads(
-        self,
-        *,
-        application_variant_id: str,
-        body: _m.ChatThreadRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    def threads(
-        self,
-        *,
-        application_variant_id: str,
-        title: str | NotGiven = NOT_GIVEN,
-        application_variant_id_: str | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.ChatThreadRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse:
-        """POST /v4/applications/{application_variant_id}/threads: Create New Application Thread"""
-        return cast(
-            "_m.ChatThreadResponse",
-            self._client._request(
-                "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
-                _m.ChatThreadResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "title": title,
-                        "application_variant_id": application_variant_id_,
-                        "account_id": account_id,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def upload_files(
-        self,
-        *,
-        files: builtins.list[FileInput],
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.ApplicationFileResponse]:
-        """POST /v4/applications/upload-files: Upload Application Files"""
-        return cast(
-            "builtins.list[_m.ApplicationFileResponse]",
-            self._client._request(
-                "post",
-                "/v4/applications/upload-files",
-                builtins.list[_m.ApplicationFileResponse],
-                query={
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body={
-                    "files": files,
-                },
-                files=["files"],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class ApplicationsResourceWithRawResponse:
-    def __init__(self, resource: ApplicationsResource) -> None:
-        self.list = to_raw(resource.list)
-        self.create = to_raw(resource.create)
-        self.retrieve = to_raw(resource.retrieve)
-        self.delete = to_raw(resource.delete)
-        self.update = to_raw(resource.update)
-        self.list_v4 = to_raw(resource.list_v4)
-        self.create_v4 = to_raw(resource.create_v4)
-        self.retrieve_v4 = to_raw(resource.retrieve_v4)
-        self.update_v4 = to_raw(resource.update_v4)
-        self.list_v4_2 = to_raw(resource.list_v4_2)
-        self.create_v4_2 = to_raw(resource.create_v4_2)
-        self.retrieve_v4_2 = to_raw(resource.retrieve_v4_2)
-        self.list_v4_3 = to_raw(resource.list_v4_3)
-        self.batch = to_raw(resource.batch)
-        self.retrieve_v4_3 = to_raw(resource.retrieve_v4_3)
-        self.create_v4_3 = to_raw(resource.create_v4_3)
-        self.list_v4_4 = to_raw(resource.list_v4_4)
+class ApplicationThreadsResourceWithRawResponse:
+    def __init__(self, resource: ApplicationThreadsResource) -> None:
         self.process = to_raw(resource.process)
-        self.process_v4 = to_raw(resource.process_v4)
-        self.threads_process = to_raw(resource.threads_process)
-        self.validate = to_raw(resource.validate)
-        self.get_threads = to_raw(resource.get_threads)
-        self.threads = to_raw(resource.threads)
-        self.upload_files = to_raw(resource.upload_files)
 
 
-class ChatThreadsResource:
+class ApplicationThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: ApplicationThreadsResource) -> None:
+        self.process = to_raw(resource.process, streamed=True)
+
+
+class ChatThreadsMessagesFeedbackResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def get_messages(
-        self,
-        *,
-        thread_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadHistory:
-        """GET /v4/threads/{thread_id}/messages: Get Thread Messages"""
-        return cast(
-            "_m.ChatThreadHistory",
-            self._client._request(
-                "get",
-                "/v4/threads/" + path_param(thread_id) + "/messages",
-                _m.ChatThreadHistory,
-                query={
-                    "fetch_by_account": fetch_by_account,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    @cached_property
+    def with_raw_response(self) -> ChatThreadsMessagesFeedbackResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatThreadsMessagesFeedbackResourceWithRawResponse(self)
 
-    def delete(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """DELETE /v4/threads/{thread_id}: Delete Chat Thread"""
-        return cast(
-            "Any",
-            self._client._request(
-                "delete",
-                "/v4/threads/" + path_param(thread_id),
-                Any,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    ) -> ChatThreadsMessagesFeedbackResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatThreadsMessagesFeedbackResourceWithStreamingResponse(self)
 
     @overload
     def update(
         self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        title: str | NotGiven = NOT_GIVEN,
-        archived_at: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    @overload
-    def update(
-        self,
-        *,
-        thread_id: str,
-        body: _m.UpdateChatThreadRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    def update(
-        self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        title: str | NotGiven = NOT_GIVEN,
-        archived_at: str | NotGiven = NOT_GIVEN,
-        body: _m.UpdateChatThreadRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse:
-        """PATCH /v4/threads/{thread_id}: Patch Chat Thread"""
-        return cast(
-            "_m.ChatThreadResponse",
-            self._client._request(
-                "patch",
-                "/v4/threads/" + path_param(thread_id),
-                _m.ChatThreadResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "title": title,
-                        "archived_at": archived_at,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def update_messages(
-        self,
-        *,
-        thread_id: str,
         application_interaction_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        output_text: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse: ...
-
-    @overload
-    def update_messages(
-        self,
         *,
         thread_id: str,
-        application_interaction_id: str,
-        body: _m.UpdateChatThreadEntryRequest,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse: ...
-
-    def update_messages(
-        self,
-        *,
-        thread_id: str,
-        application_interaction_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        output_text: str | NotGiven = NOT_GIVEN,
-        body: _m.UpdateChatThreadEntryRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse:
-        """PATCH /v4/threads/{thread_id}/messages/{application_interaction_id}: Patch Chat Thread Entry"""
-        return cast(
-            "_m.ApplicationInteractionResponse",
-            self._client._request(
-                "patch",
-                "/v4/threads/"
-                + path_param(thread_id)
-                + "/messages/"
-                + path_param(application_interaction_id),
-                _m.ApplicationInteractionResponse,
-                query={
-                    "fetch_by_account": fetch_by_account,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "output_text": output_text,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    def messages_feedback(
-        self,
-        *,
-        thread_id: str,
-        application_interaction_id: str,
         chat_thread_id: str,
         application_interaction_id_: str,
         sentiment: _m.FeedbackSentiment,
@@ -9927,11 +13104,11 @@ class ChatThreadsResource:
     ) -> _m.ChatThreadFeedbackResponse: ...
 
     @overload
-    def messages_feedback(
+    def update(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         body: _m.ChatThreadFeedbackRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -9940,11 +13117,11 @@ class ChatThreadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ChatThreadFeedbackResponse: ...
 
-    def messages_feedback(
+    def update(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         chat_thread_id: str | NotGiven = NOT_GIVEN,
         application_interaction_id_: str | NotGiven = NOT_GIVEN,
         sentiment: _m.FeedbackSentiment | NotGiven = NOT_GIVEN,
@@ -9988,11 +13165,11 @@ class ChatThreadsResource:
             ),
         )
 
-    def delete_messages_feedback(
+    def delete(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -10022,34 +13199,334 @@ class ChatThreadsResource:
         )
 
 
+class ChatThreadsMessagesFeedbackResourceWithRawResponse:
+    def __init__(self, resource: ChatThreadsMessagesFeedbackResource) -> None:
+        self.update = to_raw(resource.update)
+        self.delete = to_raw(resource.delete)
+
+
+class ChatThreadsMessagesFeedbackResourceWithStreamingResponse:
+    def __init__(self, resource: ChatThreadsMessagesFeedbackResource) -> None:
+        self.update = to_raw(resource.update, streamed=True)
+        self.delete = to_raw(resource.delete, streamed=True)
+
+
+class ChatThreadsMessagesResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.feedback = ChatThreadsMessagesFeedbackResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ChatThreadsMessagesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatThreadsMessagesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> ChatThreadsMessagesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatThreadsMessagesResourceWithStreamingResponse(self)
+
+    def retrieve(
+        self,
+        thread_id: str,
+        *,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadHistory:
+        """GET /v4/threads/{thread_id}/messages: Get Thread Messages
+
+        Args:
+            fetch_by_account: Fetch the thread by account instead of user
+        """
+        return cast(
+            "_m.ChatThreadHistory",
+            self._client._request(
+                "get",
+                "/v4/threads/" + path_param(thread_id) + "/messages",
+                _m.ChatThreadHistory,
+                query={
+                    "fetch_by_account": fetch_by_account,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        output_text: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse: ...
+
+    @overload
+    def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        body: _m.UpdateChatThreadEntryRequest,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse: ...
+
+    def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        output_text: str | NotGiven = NOT_GIVEN,
+        body: _m.UpdateChatThreadEntryRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse:
+        """PATCH /v4/threads/{thread_id}/messages/{application_interaction_id}: Patch Chat Thread Entry
+
+        Args:
+            fetch_by_account: Fetch the thread by account instead of user
+            output_text: The output text generated by the application.
+        """
+        return cast(
+            "_m.ApplicationInteractionResponse",
+            self._client._request(
+                "patch",
+                "/v4/threads/"
+                + path_param(thread_id)
+                + "/messages/"
+                + path_param(application_interaction_id),
+                _m.ApplicationInteractionResponse,
+                query={
+                    "fetch_by_account": fetch_by_account,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "output_text": output_text,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class ChatThreadsMessagesResourceWithRawResponse:
+    def __init__(self, resource: ChatThreadsMessagesResource) -> None:
+        self.feedback = ChatThreadsMessagesFeedbackResourceWithRawResponse(
+            resource.feedback
+        )
+        self.retrieve = to_raw(resource.retrieve)
+        self.update = to_raw(resource.update)
+
+
+class ChatThreadsMessagesResourceWithStreamingResponse:
+    def __init__(self, resource: ChatThreadsMessagesResource) -> None:
+        self.feedback = ChatThreadsMessagesFeedbackResourceWithStreamingResponse(
+            resource.feedback
+        )
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+
+
+class ChatThreadsResource:
+    def __init__(self, client: SyncAPIClient) -> None:
+        self._client = client
+        self.messages = ChatThreadsMessagesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> ChatThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatThreadsResourceWithStreamingResponse(self)
+
+    def delete(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """DELETE /v4/threads/{thread_id}: Delete Chat Thread"""
+        return cast(
+            "Any",
+            self._client._request(
+                "delete",
+                "/v4/threads/" + path_param(thread_id),
+                Any,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    def update(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        title: str | NotGiven = NOT_GIVEN,
+        archived_at: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    @overload
+    def update(
+        self,
+        thread_id: str,
+        *,
+        body: _m.UpdateChatThreadRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    def update(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        title: str | NotGiven = NOT_GIVEN,
+        archived_at: str | NotGiven = NOT_GIVEN,
+        body: _m.UpdateChatThreadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse:
+        """PATCH /v4/threads/{thread_id}: Patch Chat Thread
+
+        Args:
+            title: The title of the chat thread.
+            archived_at: Date when the chat thread is archived, or None to un-archive.
+        """
+        return cast(
+            "_m.ChatThreadResponse",
+            self._client._request(
+                "patch",
+                "/v4/threads/" + path_param(thread_id),
+                _m.ChatThreadResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "title": title,
+                        "archived_at": archived_at,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
 class ChatThreadsResourceWithRawResponse:
     def __init__(self, resource: ChatThreadsResource) -> None:
-        self.get_messages = to_raw(resource.get_messages)
+        self.messages = ChatThreadsMessagesResourceWithRawResponse(resource.messages)
         self.delete = to_raw(resource.delete)
         self.update = to_raw(resource.update)
-        self.update_messages = to_raw(resource.update_messages)
-        self.messages_feedback = to_raw(resource.messages_feedback)
-        self.delete_messages_feedback = to_raw(resource.delete_messages_feedback)
+
+
+class ChatThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: ChatThreadsResource) -> None:
+        self.messages = ChatThreadsMessagesResourceWithStreamingResponse(
+            resource.messages
+        )
+        self.delete = to_raw(resource.delete, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
 
 
 class InteractionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> InteractionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return InteractionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> InteractionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return InteractionsResourceWithStreamingResponse(self)
+
     @overload
     def create(
         self,
         *,
         application_variant_id: str,
-        input: _m.InteractionInput,
-        output: _m.InteractionOutput,
+        input: _p.InteractionInputParam | _m.InteractionInput,
+        output: _p.InteractionOutputParam | _m.InteractionOutput,
         start_timestamp: datetime,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         thread_id: str | NotGiven = NOT_GIVEN,
         duration_ms: int | NotGiven = NOT_GIVEN,
         operation_status: _m.OperationStatus | NotGiven = NOT_GIVEN,
         operation_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        trace_spans: builtins.list[_m.TraceSpanRequest] | NotGiven = NOT_GIVEN,
+        trace_spans: (
+            Iterable[_p.TraceSpanRequestParam | _m.TraceSpanRequest] | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -10072,22 +13549,43 @@ class InteractionsResource:
         self,
         *,
         application_variant_id: str | NotGiven = NOT_GIVEN,
-        input: _m.InteractionInput | NotGiven = NOT_GIVEN,
-        output: _m.InteractionOutput | NotGiven = NOT_GIVEN,
+        input: _p.InteractionInputParam | _m.InteractionInput | NotGiven = NOT_GIVEN,
+        output: _p.InteractionOutputParam | _m.InteractionOutput | NotGiven = NOT_GIVEN,
         start_timestamp: datetime | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         thread_id: str | NotGiven = NOT_GIVEN,
         duration_ms: int | NotGiven = NOT_GIVEN,
         operation_status: _m.OperationStatus | NotGiven = NOT_GIVEN,
         operation_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        trace_spans: builtins.list[_m.TraceSpanRequest] | NotGiven = NOT_GIVEN,
+        trace_spans: (
+            Iterable[_p.TraceSpanRequestParam | _m.TraceSpanRequest] | NotGiven
+        ) = NOT_GIVEN,
         body: _m.InteractionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.InteractionEntity:
-        """POST /v4/interactions/: Create Application Interaction"""
+        """POST /v4/interactions/: Create Application Interaction
+
+        Args:
+            application_variant_id: Identifier for the application variant that
+                performed this interaction.
+            input: The input data for the interaction.
+            output: The output data from the interaction.
+            start_timestamp: Timestamp marking the start of the interaction.
+            thread_id: Optional UUID identifying the conversation thread associated with
+                the interaction.The interaction will be associated with the thread if
+                the id represents an existing thread.If the thread with the specified id
+                is not found, a new thread will be created.
+            duration_ms: Duration of the interaction in milliseconds.
+            operation_status: The outcome status of the interaction.
+            operation_metadata: Optional metadata related to the operation, including
+                custom or predefined keys.
+            trace_spans: List of trace spans associated with the interaction.These spans
+                provide insight into the individual steps taken by nodes involved in
+                generating the output.
+        """
         return cast(
             "_m.InteractionEntity",
             self._client._request(
@@ -10126,133 +13624,25 @@ class InteractionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
-class MonitoringDashboardResource:
+class InteractionsResourceWithStreamingResponse:
+    def __init__(self, resource: InteractionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
+class ThemesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def get_dashboards(
-        self,
-        *,
-        application_spec_id: str,
-        dashboard_id: _m.DashboardID,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Dashboard:
-        """GET /v4/applications/{application_spec_id}/dashboards/{dashboard_id}: Get Dashboard Schema"""
-        return cast(
-            "_m.Dashboard",
-            self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/dashboards/"
-                + path_param(dashboard_id),
-                _m.Dashboard,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    @cached_property
+    def with_raw_response(self) -> ThemesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ThemesResourceWithRawResponse(self)
 
-    def get_metrics_scalar(
-        self,
-        *,
-        application_spec_id: str,
-        metric_id: _m.MetricID,
-        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        from_ts: int | NotGiven = NOT_GIVEN,
-        to_ts: int | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ScalarData:
-        """GET /v4/applications/{application_spec_id}/metrics/scalar/{metric_id}: Get Scalar Metric"""
-        return cast(
-            "_m.ScalarData",
-            self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/metrics/scalar/"
-                + path_param(metric_id),
-                _m.ScalarData,
-                query={
-                    "variants": variants,
-                    "account_id": account_id,
-                    "from_ts": from_ts,
-                    "to_ts": to_ts,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    def get_metrics_timeseries(
-        self,
-        *,
-        application_spec_id: str,
-        metric_id: _m.MetricID,
-        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        from_ts: int | NotGiven = NOT_GIVEN,
-        to_ts: int | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TimeseriesData:
-        """GET /v4/applications/{application_spec_id}/metrics/timeseries/{metric_id}: Get Timeseries Metric"""
-        return cast(
-            "_m.TimeseriesData",
-            self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/metrics/timeseries/"
-                + path_param(metric_id),
-                _m.TimeseriesData,
-                query={
-                    "variants": variants,
-                    "account_id": account_id,
-                    "from_ts": from_ts,
-                    "to_ts": to_ts,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class MonitoringDashboardResourceWithRawResponse:
-    def __init__(self, resource: MonitoringDashboardResource) -> None:
-        self.get_dashboards = to_raw(resource.get_dashboards)
-        self.get_metrics_scalar = to_raw(resource.get_metrics_scalar)
-        self.get_metrics_timeseries = to_raw(resource.get_metrics_timeseries)
-
-
-class ChatThemesResource:
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
+    @cached_property
+    def with_streaming_response(self) -> ThemesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ThemesResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -10274,6 +13664,12 @@ class ChatThemesResource:
 
         ### Details
         This API can be used to list themes. If a user has access to multiple accounts, all themes from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "SyncPage[_m.PaginatedThemeResponse, _m.ThemeResponse]",
@@ -10304,7 +13700,7 @@ class ChatThemesResource:
         self,
         *,
         title: str,
-        theme_vars: _m.ThemeVars,
+        theme_vars: _p.ThemeVarsParam | _m.ThemeVars,
         logo_blob: str,
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -10330,7 +13726,7 @@ class ChatThemesResource:
         self,
         *,
         title: str | NotGiven = NOT_GIVEN,
-        theme_vars: _m.ThemeVars | NotGiven = NOT_GIVEN,
+        theme_vars: _p.ThemeVarsParam | _m.ThemeVars | NotGiven = NOT_GIVEN,
         logo_blob: str | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -10344,6 +13740,9 @@ class ChatThemesResource:
 
         ### Description
         Custom chat themes
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ThemeResponse",
@@ -10374,8 +13773,8 @@ class ChatThemesResource:
 
     def retrieve(
         self,
-        *,
         theme_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -10406,17 +13805,29 @@ class ChatThemesResource:
         )
 
 
-class ChatThemesResourceWithRawResponse:
-    def __init__(self, resource: ChatThemesResource) -> None:
+class ThemesResourceWithRawResponse:
+    def __init__(self, resource: ThemesResource) -> None:
         self.list = to_raw(resource.list)
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
+
+
+class ThemesResourceWithStreamingResponse:
+    def __init__(self, resource: ThemesResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class SgpClientWithRawResponse:
     def __init__(self, resource: SgpClient) -> None:
         self.knowledge_bases = KnowledgeBasesResourceWithRawResponse(
             resource.knowledge_bases
+        )
+        self.knowledge_base_data_sources = (
+            KnowledgeBaseDataSourcesResourceWithRawResponse(
+                resource.knowledge_base_data_sources
+            )
         )
         self.chunks = ChunksResourceWithRawResponse(resource.chunks)
         self.agents = AgentsResourceWithRawResponse(resource.agents)
@@ -10425,7 +13836,11 @@ class SgpClientWithRawResponse:
             resource.chat_completions
         )
         self.models = ModelsResourceWithRawResponse(resource.models)
+        self.model_groups = ModelGroupsResourceWithRawResponse(resource.model_groups)
         self.users = UsersResourceWithRawResponse(resource.users)
+        self.user_preferences = UserPreferencesResourceWithRawResponse(
+            resource.user_preferences
+        )
         self.accounts = AccountsResourceWithRawResponse(resource.accounts)
         self.question_sets = QuestionSetsResourceWithRawResponse(resource.question_sets)
         self.evaluations = EvaluationsResourceWithRawResponse(resource.evaluations)
@@ -10442,30 +13857,146 @@ class SgpClientWithRawResponse:
             resource.application_specs
         )
         self.questions = QuestionsResourceWithRawResponse(resource.questions)
+        self.model_templates = ModelTemplatesResourceWithRawResponse(
+            resource.model_templates
+        )
+        self.fine_tuning_jobs = FineTuningJobsResourceWithRawResponse(
+            resource.fine_tuning_jobs
+        )
+        self.training_datasets = TrainingDatasetsResourceWithRawResponse(
+            resource.training_datasets
+        )
+        self.deployment_packages = DeploymentPackagesResourceWithRawResponse(
+            resource.deployment_packages
+        )
+        self.application_variants = ApplicationVariantsResourceWithRawResponse(
+            resource.application_variants
+        )
+        self.application_deployments = ApplicationDeploymentsResourceWithRawResponse(
+            resource.application_deployments
+        )
+        self.application_variant_reports = (
+            ApplicationVariantReportsResourceWithRawResponse(
+                resource.application_variant_reports
+            )
+        )
+        self.application_test_case_outputs = (
+            ApplicationTestCaseOutputsResourceWithRawResponse(
+                resource.application_test_case_outputs
+            )
+        )
+        self.application_with_variant = ApplicationWithVariantResourceWithRawResponse(
+            resource.application_with_variant
+        )
+        self.application_schemas = ApplicationSchemasResourceWithRawResponse(
+            resource.application_schemas
+        )
+        self.applications = ApplicationsResourceWithRawResponse(resource.applications)
+        self.application_threads = ApplicationThreadsResourceWithRawResponse(
+            resource.application_threads
+        )
+        self.chat_threads = ChatThreadsResourceWithRawResponse(resource.chat_threads)
+        self.interactions = InteractionsResourceWithRawResponse(resource.interactions)
+        self.themes = ThemesResourceWithRawResponse(resource.themes)
+
+
+class SgpClientWithStreamingResponse:
+    def __init__(self, resource: SgpClient) -> None:
+        self.knowledge_bases = KnowledgeBasesResourceWithStreamingResponse(
+            resource.knowledge_bases
+        )
         self.knowledge_base_data_sources = (
-            KnowledgeBaseDataSourcesResourceWithRawResponse(
+            KnowledgeBaseDataSourcesResourceWithStreamingResponse(
                 resource.knowledge_base_data_sources
             )
         )
-        self.model_templates_v3_beta = ModelTemplatesV3BetaResourceWithRawResponse(
-            resource.model_templates_v3_beta
+        self.chunks = ChunksResourceWithStreamingResponse(resource.chunks)
+        self.agents = AgentsResourceWithStreamingResponse(resource.agents)
+        self.completions = CompletionsResourceWithStreamingResponse(
+            resource.completions
         )
-        self.fine_tuning_jobs_v3_beta = FineTuningJobsV3BetaResourceWithRawResponse(
-            resource.fine_tuning_jobs_v3_beta
+        self.chat_completions = ChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
         )
-        self.training_datasets_v3_beta = TrainingDatasetsV3BetaResourceWithRawResponse(
-            resource.training_datasets_v3_beta
+        self.models = ModelsResourceWithStreamingResponse(resource.models)
+        self.model_groups = ModelGroupsResourceWithStreamingResponse(
+            resource.model_groups
         )
-        self.package_deployments = PackageDeploymentsResourceWithRawResponse(
-            resource.package_deployments
+        self.users = UsersResourceWithStreamingResponse(resource.users)
+        self.user_preferences = UserPreferencesResourceWithStreamingResponse(
+            resource.user_preferences
         )
-        self.applications = ApplicationsResourceWithRawResponse(resource.applications)
-        self.chat_threads = ChatThreadsResourceWithRawResponse(resource.chat_threads)
-        self.interactions = InteractionsResourceWithRawResponse(resource.interactions)
-        self.monitoring_dashboard = MonitoringDashboardResourceWithRawResponse(
-            resource.monitoring_dashboard
+        self.accounts = AccountsResourceWithStreamingResponse(resource.accounts)
+        self.question_sets = QuestionSetsResourceWithStreamingResponse(
+            resource.question_sets
         )
-        self.chat_themes = ChatThemesResourceWithRawResponse(resource.chat_themes)
+        self.evaluations = EvaluationsResourceWithStreamingResponse(
+            resource.evaluations
+        )
+        self.evaluation_configs = EvaluationConfigsResourceWithStreamingResponse(
+            resource.evaluation_configs
+        )
+        self.evaluation_datasets = EvaluationDatasetsResourceWithStreamingResponse(
+            resource.evaluation_datasets
+        )
+        self.studio_projects = StudioProjectsResourceWithStreamingResponse(
+            resource.studio_projects
+        )
+        self.application_specs = ApplicationSpecsResourceWithStreamingResponse(
+            resource.application_specs
+        )
+        self.questions = QuestionsResourceWithStreamingResponse(resource.questions)
+        self.model_templates = ModelTemplatesResourceWithStreamingResponse(
+            resource.model_templates
+        )
+        self.fine_tuning_jobs = FineTuningJobsResourceWithStreamingResponse(
+            resource.fine_tuning_jobs
+        )
+        self.training_datasets = TrainingDatasetsResourceWithStreamingResponse(
+            resource.training_datasets
+        )
+        self.deployment_packages = DeploymentPackagesResourceWithStreamingResponse(
+            resource.deployment_packages
+        )
+        self.application_variants = ApplicationVariantsResourceWithStreamingResponse(
+            resource.application_variants
+        )
+        self.application_deployments = (
+            ApplicationDeploymentsResourceWithStreamingResponse(
+                resource.application_deployments
+            )
+        )
+        self.application_variant_reports = (
+            ApplicationVariantReportsResourceWithStreamingResponse(
+                resource.application_variant_reports
+            )
+        )
+        self.application_test_case_outputs = (
+            ApplicationTestCaseOutputsResourceWithStreamingResponse(
+                resource.application_test_case_outputs
+            )
+        )
+        self.application_with_variant = (
+            ApplicationWithVariantResourceWithStreamingResponse(
+                resource.application_with_variant
+            )
+        )
+        self.application_schemas = ApplicationSchemasResourceWithStreamingResponse(
+            resource.application_schemas
+        )
+        self.applications = ApplicationsResourceWithStreamingResponse(
+            resource.applications
+        )
+        self.application_threads = ApplicationThreadsResourceWithStreamingResponse(
+            resource.application_threads
+        )
+        self.chat_threads = ChatThreadsResourceWithStreamingResponse(
+            resource.chat_threads
+        )
+        self.interactions = InteractionsResourceWithStreamingResponse(
+            resource.interactions
+        )
+        self.themes = ThemesResourceWithStreamingResponse(resource.themes)
 
 
 class SgpClient(SyncAPIClient):
@@ -10474,16 +14005,23 @@ class SgpClient(SyncAPIClient):
     Credentials fall back to the environment:
     ``api_key``: ``SGP_API_KEY`` (API key, sent as the x-api-key header).
     ``account_id``: ``SGP_ACCOUNT_ID`` (sent as the x-selected-account-id header).
-    ``base_url``: ``SGP_BASE_URL``, else ``DEFAULT_BASE_URL``.
+    ``base_url``: ``SGP_CLIENT_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     knowledge_bases: KnowledgeBasesResource
+    knowledge_base_data_sources: KnowledgeBaseDataSourcesResource
     chunks: ChunksResource
     agents: AgentsResource
     completions: CompletionsResource
     chat_completions: ChatCompletionsResource
     models: ModelsResource
+    model_groups: ModelGroupsResource
     users: UsersResource
+    user_preferences: UserPreferencesResource
     accounts: AccountsResource
     question_sets: QuestionSetsResource
     evaluations: EvaluationsResource
@@ -10492,16 +14030,21 @@ class SgpClient(SyncAPIClient):
     studio_projects: StudioProjectsResource
     application_specs: ApplicationSpecsResource
     questions: QuestionsResource
-    knowledge_base_data_sources: KnowledgeBaseDataSourcesResource
-    model_templates_v3_beta: ModelTemplatesV3BetaResource
-    fine_tuning_jobs_v3_beta: FineTuningJobsV3BetaResource
-    training_datasets_v3_beta: TrainingDatasetsV3BetaResource
-    package_deployments: PackageDeploymentsResource
+    model_templates: ModelTemplatesResource
+    fine_tuning_jobs: FineTuningJobsResource
+    training_datasets: TrainingDatasetsResource
+    deployment_packages: DeploymentPackagesResource
+    application_variants: ApplicationVariantsResource
+    application_deployments: ApplicationDeploymentsResource
+    application_variant_reports: ApplicationVariantReportsResource
+    application_test_case_outputs: ApplicationTestCaseOutputsResource
+    application_with_variant: ApplicationWithVariantResource
+    application_schemas: ApplicationSchemasResource
     applications: ApplicationsResource
+    application_threads: ApplicationThreadsResource
     chat_threads: ChatThreadsResource
     interactions: InteractionsResource
-    monitoring_dashboard: MonitoringDashboardResource
-    chat_themes: ChatThemesResource
+    themes: ThemesResource
 
     def __init__(
         self,
@@ -10513,13 +14056,15 @@ class SgpClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if api_key is None:
             api_key = os.environ.get("SGP_API_KEY")
         if account_id is None:
             account_id = os.environ.get("SGP_ACCOUNT_ID")
         if base_url is None:
-            base_url = os.environ.get("SGP_BASE_URL") or DEFAULT_BASE_URL
+            base_url = os.environ.get("SGP_CLIENT_BASE_URL") or DEFAULT_BASE_URL
         headers: dict[str, str] = {}
         if api_key:
             headers["x-api-key"] = api_key
@@ -10532,17 +14077,22 @@ class SgpClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
     def _init_resources(self) -> None:
         self.knowledge_bases = KnowledgeBasesResource(self)
+        self.knowledge_base_data_sources = KnowledgeBaseDataSourcesResource(self)
         self.chunks = ChunksResource(self)
         self.agents = AgentsResource(self)
         self.completions = CompletionsResource(self)
         self.chat_completions = ChatCompletionsResource(self)
         self.models = ModelsResource(self)
+        self.model_groups = ModelGroupsResource(self)
         self.users = UsersResource(self)
+        self.user_preferences = UserPreferencesResource(self)
         self.accounts = AccountsResource(self)
         self.question_sets = QuestionSetsResource(self)
         self.evaluations = EvaluationsResource(self)
@@ -10551,16 +14101,21 @@ class SgpClient(SyncAPIClient):
         self.studio_projects = StudioProjectsResource(self)
         self.application_specs = ApplicationSpecsResource(self)
         self.questions = QuestionsResource(self)
-        self.knowledge_base_data_sources = KnowledgeBaseDataSourcesResource(self)
-        self.model_templates_v3_beta = ModelTemplatesV3BetaResource(self)
-        self.fine_tuning_jobs_v3_beta = FineTuningJobsV3BetaResource(self)
-        self.training_datasets_v3_beta = TrainingDatasetsV3BetaResource(self)
-        self.package_deployments = PackageDeploymentsResource(self)
+        self.model_templates = ModelTemplatesResource(self)
+        self.fine_tuning_jobs = FineTuningJobsResource(self)
+        self.training_datasets = TrainingDatasetsResource(self)
+        self.deployment_packages = DeploymentPackagesResource(self)
+        self.application_variants = ApplicationVariantsResource(self)
+        self.application_deployments = ApplicationDeploymentsResource(self)
+        self.application_variant_reports = ApplicationVariantReportsResource(self)
+        self.application_test_case_outputs = ApplicationTestCaseOutputsResource(self)
+        self.application_with_variant = ApplicationWithVariantResource(self)
+        self.application_schemas = ApplicationSchemasResource(self)
         self.applications = ApplicationsResource(self)
+        self.application_threads = ApplicationThreadsResource(self)
         self.chat_threads = ChatThreadsResource(self)
         self.interactions = InteractionsResource(self)
-        self.monitoring_dashboard = MonitoringDashboardResource(self)
-        self.chat_themes = ChatThemesResource(self)
+        self.themes = ThemesResource(self)
 
     def __enter__(self) -> SgpClient:
         return self
@@ -10569,13 +14124,18 @@ class SgpClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> SgpClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -10583,218 +14143,34 @@ class SgpClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return SgpClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> SgpClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return SgpClientWithStreamingResponse(self)
 
-class AsyncKnowledgeBasesResource:
+
+class AsyncKnowledgeBasesAsyncJobsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBasesAsyncJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesAsyncJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncKnowledgeBasesAsyncJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesAsyncJobsResourceWithStreamingResponse(self)
+
     async def list(
         self,
-        *,
-        account_id: str | NotGiven = NOT_GIVEN,
-        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]:
-        """GET /v4/knowledge-bases: List Knowledge Bases
-
-        ### Description
-        Lists all knowledge bases owned by the authorized user.
-
-        ### Details
-        This API can be used to list all knowledge bases that have been created by the user.         This API will return the details of all knowledge bases including their IDs, names, the         embedding models they use, any metadata associated with the knowledge bases, and the         timestamps for their creation, last-updated time.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]",
-            await self._client._request(
-                "get",
-                "/v4/knowledge-bases",
-                _m.PaginatedKnowledgeBaseItemV2,
-                query={
-                    "account_id": account_id,
-                    "view": view,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def create(
-        self,
-        *,
-        knowledge_base_name: str,
-        embedding_config: _m.EmbeddingConfig,
-        account_id: str | NotGiven = NOT_GIVEN,
-        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse: ...
-
-    @overload
-    async def create(
-        self,
-        *,
-        body: _m.CreateKnowledgeBaseRequestV2,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse: ...
-
-    async def create(
-        self,
-        *,
-        knowledge_base_name: str | NotGiven = NOT_GIVEN,
-        embedding_config: _m.EmbeddingConfig | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        body: _m.CreateKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseResponse:
-        """POST /v4/knowledge-bases: Create Knowledge Base
-
-        ### Description
-        Creates an EGP knowledge base.
-
-        ### Details
-        A knowledge base is a storage device for all data that needs to be accessible to EGP models.         Users can upload data from a variety of data sources into a knowledge base, and then query the         knowledge base for chunks that are semantically relevant to the query.
-
-        Every knowledge base must be associated with a fixed embedding model. This embedding model         will be used to embed all data that is stored in the knowledge base. The embedding model         cannot be changed once the knowledge base is created. Only the embedding models in the         dropdown menu below are supported.
-
-        #### Differences from V1
-        - V1 data ingestion consisted of knowledge bases, vector stores, and data connectors.         V1 Knowledge bases interacted with natural language, V1 vector stores interacted with         chunks and embeddings, and V1 data connectors set up automatic ingestion pipelines with third         party data sources.
-        - In V2, all data ingestion is done through knowledge bases. Low level configuration such as         chunking strategies and data sources are now handled by this unified knowledge base v2
-        upload API.
-        - The way data is stores in V2 allows for better observability on the ingestion progress and         content of the knowledge base.
-        - Reliability and scalability is also improved via distributed temporal workflows.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.CreateKnowledgeBaseResponse",
-            await self._client._request(
-                "post",
-                "/v4/knowledge-bases",
-                _m.CreateKnowledgeBaseResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "knowledge_base_name": knowledge_base_name,
-                        "embedding_config": embedding_config,
-                        "account_id": account_id,
-                        "metadata": metadata,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def retrieve(
-        self,
-        *,
         knowledge_base_id: str,
-        include_artifacts_status: bool | NotGiven = NOT_GIVEN,
-        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseItemV2:
-        """GET /v4/knowledge-bases/{knowledge_base_id}: Get Knowledge Base
-
-        ### Description
-        Gets the details of a knowledge base.
-
-        ### Details
-        This API can be used to get information about a single knowledge base by ID. To use this API,         pass in the `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
-
-        This API will return the details of a knowledge base including its ID, name, the embedding         model it uses, any metadata associated with the knowledge base, and the timestamps for its
-        creation, last-updated time.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.KnowledgeBaseItemV2",
-            await self._client._request(
-                "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
-                _m.KnowledgeBaseItemV2,
-                query={
-                    "include_artifacts_status": include_artifacts_status,
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def delete(
-        self,
         *,
-        knowledge_base_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteKnowledgeBaseResponseV2:
-        """DELETE /v4/knowledge-bases/{knowledge_base_id}: Delete Knowledge Base
-
-        ### Description
-        Deletes a knowledge base.
-
-        ### Details
-        This API can be used to delete a knowledge base by ID. To use this API, pass in the         `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "_m.DeleteKnowledgeBaseResponseV2",
-            await self._client._request(
-                "delete",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
-                _m.DeleteKnowledgeBaseResponseV2,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_async_jobs(
-        self,
-        *,
-        knowledge_base_id: str,
         status: (
             _m.AsyncJobAPIStatusEnum | _m.GenericAsyncJobStatusEnum | NotGiven
         ) = NOT_GIVEN,
@@ -10805,7 +14181,15 @@ class AsyncKnowledgeBasesResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> builtins.list[_m.AsyncJobsEntity]:
-        """GET /v4/knowledge-bases/{knowledge_base_id}/async-jobs: List Upload Jobs"""
+        """GET /v4/knowledge-bases/{knowledge_base_id}/async-jobs: List Upload Jobs
+
+        Args:
+            status: Optional search by status type
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "builtins.list[_m.AsyncJobsEntity]",
             await self._client._request(
@@ -10825,10 +14209,38 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_chunks(
+
+class AsyncKnowledgeBasesAsyncJobsResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesAsyncJobsResource) -> None:
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncKnowledgeBasesAsyncJobsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesAsyncJobsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncKnowledgeBasesChunksResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBasesChunksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesChunksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncKnowledgeBasesChunksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesChunksResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         knowledge_base_id: str,
+        *,
         chunk_id: str | NotGiven = NOT_GIVEN,
         metadata_filters: str | NotGiven = NOT_GIVEN,
         max_chunks: int | NotGiven = NOT_GIVEN,
@@ -10844,6 +14256,13 @@ class AsyncKnowledgeBasesResource:
 
             ### Details
             This API can be used to get a list of chunks from a knowledge base. Given a chunk id,             a metadata field and value, or both, matching chunks are searched for in the knowledge base             given by knowledge base id.
+
+        Args:
+            chunk_id: Optional search by chunk_id
+            metadata_filters: Optional search by metadata fields, encoded as a JSON
+                object
+            max_chunks: Maximum number of chunks returned by the get_chunks endpoint.
+                Defaults to 10 and cannot be greater than 2000.
         """
         return cast(
             "_m.GetChunksResponse",
@@ -10864,104 +14283,55 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    @overload
-    async def query(
+
+class AsyncKnowledgeBasesChunksResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesChunksResource) -> None:
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncKnowledgeBasesChunksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesChunksResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncKnowledgeBasesDataSourceConnectionsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
-        knowledge_base_id: str,
-        query: str,
-        top_k: int,
-        include_embeddings: bool | NotGiven = NOT_GIVEN,
-        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        wildcard_filters: dict[str, _m.QueryWildcardFilterItem] | NotGiven = NOT_GIVEN,
-        verbose: bool | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
+    ) -> AsyncKnowledgeBasesDataSourceConnectionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesDataSourceConnectionsResourceWithRawResponse(self)
 
-    @overload
-    async def query(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        knowledge_base_id: str,
-        body: _m.QueryKnowledgeBaseRequestV2,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
-
-    async def query(
-        self,
-        *,
-        knowledge_base_id: str,
-        query: str | NotGiven = NOT_GIVEN,
-        top_k: int | NotGiven = NOT_GIVEN,
-        include_embeddings: bool | NotGiven = NOT_GIVEN,
-        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        wildcard_filters: dict[str, _m.QueryWildcardFilterItem] | NotGiven = NOT_GIVEN,
-        verbose: bool | NotGiven = NOT_GIVEN,
-        body: _m.QueryKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/query: Query Relevant Chunks
-
-        ### Description
-        Query a knowledge base for text chunks that are most semantically relevant to the query.
-
-        ### Details
-        Given a query expressed as an embedding, this API runs a similarity search amongst the         embeddings indexed in the knowledge base to find the most relevant chunk embeddings. To use         this API, specify the `knowledge_base_id` of the knowledge base you want to query, pass in         the natural language `query` that you want to search for, specify the value `top_k`,         which is the number of similar chunks that will be returned, and specify whether you want         the returned chunks to `include_embeddings`.
-
-        Similarity search is used to efficiently find, retrieve, and rank chunks based on their         similarity to a given query, which is also expressed as an embedding. Similarity scores (         using the cosine similarity metric) are calculated between each chunk embedding and the         embedded query, and the chunks are ranked based on similarity score. The top-ranked chunks         are returned as the query results.
-
-        We are using the Hierarchical Navigable Small World (HNSW) algorithm to perform a k nearest         neighbors search in the vector space. This algorithm returns an estimate of the best k         nearest neighbors and is optimized for datasets with hundreds of thousands of vectors. You         can read more about the specifics of this algorithm [here](         https://opensearch.org/docs/1.0/search-plugins/knn/approximate-knn/).
-
-        #### Backwards Compatibility
-        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
-        """
-        return cast(
-            "Any",
-            await self._client._request(
-                "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
-                Any,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "query": query,
-                        "top_k": top_k,
-                        "include_embeddings": include_embeddings,
-                        "metadata_filters": metadata_filters,
-                        "wildcard_filters": wildcard_filters,
-                        "verbose": verbose,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+    ) -> AsyncKnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse(
+            self
         )
 
-    async def data_source_connections_delete(
+    async def delete(
         self,
+        knowledge_base_data_source_id: str,
         *,
         knowledge_base_id: str,
-        knowledge_base_data_source_id: str,
         dry_run: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.DeleteKnowledgeBaseDataSourceConnectionResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/data-source-connections/{knowledge_base_data_source_id}/delete: Delete Knowledge Base Data Source Connection"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/data-source-connections/{knowledge_base_data_source_id}/delete: Delete Knowledge Base Data Source Connection
+
+        Args:
+            dry_run: Dryrun query parameter to determine first how many things will be
+                deleted
+        """
         return cast(
             "_m.DeleteKnowledgeBaseDataSourceConnectionResponse",
             await self._client._request(
@@ -10983,47 +14353,42 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def upload_files(
-        self,
-        *,
-        knowledge_base_id: str,
-        files: builtins.list[FileInput],
-        data_source_config: str,
-        chunking_strategy_config: str,
-        force_reupload: bool,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.CreateKnowledgeBaseV2UploadsFromFilesResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/upload_files: Submit Upload Job with local files"""
-        return cast(
-            "_m.CreateKnowledgeBaseV2UploadsFromFilesResponse",
-            await self._client._request(
-                "post",
-                "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
-                + "/upload_files",
-                _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
-                body={
-                    "files": files,
-                    "data_source_config": data_source_config,
-                    "chunking_strategy_config": chunking_strategy_config,
-                    "force_reupload": force_reupload,
-                },
-                files=["files"],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
 
-    async def get_uploads(
+class AsyncKnowledgeBasesDataSourceConnectionsResourceWithRawResponse:
+    def __init__(
+        self, resource: AsyncKnowledgeBasesDataSourceConnectionsResource
+    ) -> None:
+        self.delete = async_to_raw(resource.delete)
+
+
+class AsyncKnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse:
+    def __init__(
+        self, resource: AsyncKnowledgeBasesDataSourceConnectionsResource
+    ) -> None:
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncKnowledgeBasesUploadsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBasesUploadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesUploadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncKnowledgeBasesUploadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesUploadsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         knowledge_base_id: str,
+        *,
         status: _m.UploadJobStatus | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -11042,6 +14407,12 @@ class AsyncKnowledgeBasesResource:
 
         #### Backwards Compatibility
         V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedKnowledgeBaseUpload, _m.KnowledgeBaseUpload]",
@@ -11063,24 +14434,96 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def uploads(
+    @overload
+    async def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
+        data_source_config: (
+            _p.RemoteDataSourceConfigParam
+            | _p.LocalChunksSourceConfigParam
+            | _m.LocalChunksSourceConfig
+            | NotGiven
+        ) = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
+        force_reupload: bool | NotGiven = NOT_GIVEN,
+        chunks: (
+            Iterable[_p.ArtifactChunkUploadParam | _m.ArtifactChunkUpload] | NotGiven
+        ) = NOT_GIVEN,
+        data_source_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadResponse: ...
+
+    @overload
+    async def create(
+        self,
+        knowledge_base_id: str,
+        *,
         body: _m.CreateKnowledgeBaseV2UploadRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadResponse: ...
+
+    async def create(
+        self,
+        knowledge_base_id: str,
+        *,
+        data_source_config: (
+            _p.RemoteDataSourceConfigParam
+            | _p.LocalChunksSourceConfigParam
+            | _m.LocalChunksSourceConfig
+            | NotGiven
+        ) = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
+        force_reupload: bool | NotGiven = NOT_GIVEN,
+        chunks: (
+            Iterable[_p.ArtifactChunkUploadParam | _m.ArtifactChunkUpload] | NotGiven
+        ) = NOT_GIVEN,
+        data_source_id: str | NotGiven = NOT_GIVEN,
+        body: _m.CreateKnowledgeBaseV2UploadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateKnowledgeBaseV2UploadResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/uploads: Submit Upload Job"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/uploads: Submit Upload Job
+
+        Args:
+            data_source_config: Configuration for the data source which describes where
+                to find the data.
+            data_source_auth_config: Configuration for the data source which describes
+                how to authenticate to the data source.
+            chunking_strategy_config: Configuration for the chunking strategy which
+                describes how to chunk the data.
+            force_reupload: Force reingest, regardless the change of the source file.
+            chunks: List of chunks.
+            data_source_id: Id of the data source to fetch.
+        """
         return cast(
             "_m.CreateKnowledgeBaseV2UploadResponse",
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
                 _m.CreateKnowledgeBaseV2UploadResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "data_source_config": data_source_config,
+                        "data_source_auth_config": data_source_auth_config,
+                        "chunking_strategy_config": chunking_strategy_config,
+                        "force_reupload": force_reupload,
+                        "chunks": chunks,
+                        "data_source_id": data_source_id,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -11089,11 +14532,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_uploads_v4(
+    async def retrieve(
         self,
+        upload_id: str,
         *,
         knowledge_base_id: str,
-        upload_id: str,
         include_artifact_list: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11121,11 +14564,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def uploads_cancel(
+    async def cancel(
         self,
+        upload_id: str,
         *,
         knowledge_base_id: str,
-        upload_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -11150,10 +14593,44 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_artifacts(
+
+class AsyncKnowledgeBasesUploadsResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesUploadsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.cancel = async_to_raw(resource.cancel)
+
+
+class AsyncKnowledgeBasesUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesUploadsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.cancel = async_to_raw(resource.cancel, streamed=True)
+
+
+class AsyncKnowledgeBasesArtifactsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBasesArtifactsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesArtifactsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncKnowledgeBasesArtifactsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesArtifactsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         knowledge_base_id: str,
+        *,
         status: _m.EgpModelsArtifactUploadStatus | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -11172,6 +14649,14 @@ class AsyncKnowledgeBasesResource:
         last-updated time.
 
         This list should be consistent with the state of the data source at the time of start of the         latest upload. If the state is not consistent, create a new upload to update the knowledge         base to reflect the latest state of the data source.
+
+        Args:
+            status: Get artifacts only with the specified status. Accepted values are:
+                Pending, Completed, Failed, Uploading, Deleting
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedArtifactInfo, _m.EntitiesArtifactInfo]",
@@ -11193,11 +14678,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_artifacts_v4(
+    async def retrieve(
         self,
+        artifact_id: str,
         *,
         knowledge_base_id: str,
-        artifact_id: str,
         status_filter: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11235,11 +14720,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def delete_artifacts(
+    async def delete(
         self,
+        artifact_id: str,
         *,
         knowledge_base_id: str,
-        artifact_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -11263,37 +14748,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def verify(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}/verify: Test Knowledge Base Data Source credentials"""
-        return cast(
-            "Any",
-            await self._client._request(
-                "post",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id)
-                + "/verify",
-                Any,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
     @overload
-    async def artifacts_batch_delete(
+    async def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         artifact_ids: builtins.list[str],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11302,10 +14761,10 @@ class AsyncKnowledgeBasesResource:
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse: ...
 
     @overload
-    async def artifacts_batch_delete(
+    async def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         body: _m.BulkDeleteKnowledgeBaseV2LocalArtifactRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11313,10 +14772,10 @@ class AsyncKnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse: ...
 
-    async def artifacts_batch_delete(
+    async def batch_delete(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         artifact_ids: builtins.list[str] | NotGiven = NOT_GIVEN,
         body: _m.BulkDeleteKnowledgeBaseV2LocalArtifactRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -11324,7 +14783,11 @@ class AsyncKnowledgeBasesResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse:
-        """POST /v4/knowledge-bases/{knowledge_base_id}/artifacts/batch-delete: Batch Delete Locally Stored Artifacts"""
+        """POST /v4/knowledge-bases/{knowledge_base_id}/artifacts/batch-delete: Batch Delete Locally Stored Artifacts
+
+        Args:
+            artifact_ids: List of artifact ids to delete
+        """
         return cast(
             "_m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse",
             await self._client._request(
@@ -11348,10 +14811,46 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_upload_schedules(
+
+class AsyncKnowledgeBasesArtifactsResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesArtifactsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.batch_delete = async_to_raw(resource.batch_delete)
+
+
+class AsyncKnowledgeBasesArtifactsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesArtifactsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.batch_delete = async_to_raw(resource.batch_delete, streamed=True)
+
+
+class AsyncKnowledgeBasesUploadSchedulesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
+    ) -> AsyncKnowledgeBasesUploadSchedulesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesUploadSchedulesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncKnowledgeBasesUploadSchedulesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesUploadSchedulesResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         knowledge_base_id: str,
+        *,
         view: (
             builtins.list[_m.KnowledgeBaseUploadScheduleViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -11374,6 +14873,12 @@ class AsyncKnowledgeBasesResource:
 
         ### Details
         This API can be used to list upload schedules. If a user has access to multiple accounts, all upload schedules from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedKnowledgeBaseUploadScheduleResponseWithViews, _m.KnowledgeBaseUploadScheduleResponseWithViews]",
@@ -11402,12 +14907,12 @@ class AsyncKnowledgeBasesResource:
         )
 
     @overload
-    async def upload_schedules(
+    async def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         knowledge_base_data_source_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam,
         interval: float,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
@@ -11419,10 +14924,10 @@ class AsyncKnowledgeBasesResource:
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
     @overload
-    async def upload_schedules(
+    async def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         body: _m.KnowledgeBaseUploadScheduleRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -11431,12 +14936,12 @@ class AsyncKnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
-    async def upload_schedules(
+    async def create(
         self,
-        *,
         knowledge_base_id: str,
+        *,
         knowledge_base_data_source_id: str | NotGiven = NOT_GIVEN,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
@@ -11454,6 +14959,9 @@ class AsyncKnowledgeBasesResource:
 
         ### Details
         This API can be used to create a upload schedule. To use this API, review the request schema and pass in all fields that are required to create a upload schedule.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.KnowledgeBaseUploadScheduleResponse",
@@ -11485,10 +14993,10 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def get_upload_schedules_v4(
+    async def retrieve(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
         view: (
             builtins.list[_m.KnowledgeBaseUploadScheduleViewsOptions] | NotGiven
@@ -11528,11 +15036,11 @@ class AsyncKnowledgeBasesResource:
             ),
         )
 
-    async def delete_upload_schedules(
+    async def delete(
         self,
+        upload_schedule_id: str,
         *,
         knowledge_base_id: str,
-        upload_schedule_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -11564,12 +15072,12 @@ class AsyncKnowledgeBasesResource:
         )
 
     @overload
-    async def update_upload_schedules(
+    async def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -11579,10 +15087,10 @@ class AsyncKnowledgeBasesResource:
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
     @overload
-    async def update_upload_schedules(
+    async def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest,
         extra_headers: Headers | None = None,
@@ -11591,12 +15099,12 @@ class AsyncKnowledgeBasesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.KnowledgeBaseUploadScheduleResponse: ...
 
-    async def update_upload_schedules(
+    async def update(
         self,
-        *,
         upload_schedule_id: str,
+        *,
         knowledge_base_id: str,
-        chunking_strategy_config: _m.ChunkingStrategyConfig | NotGiven = NOT_GIVEN,
+        chunking_strategy_config: _p.ChunkingStrategyConfigParam | NotGiven = NOT_GIVEN,
         interval: float | NotGiven = NOT_GIVEN,
         next_run_at: datetime | NotGiven = NOT_GIVEN,
         body: _m.PartialKnowledgeBaseUploadScheduleRequest | NotGiven = NOT_GIVEN,
@@ -11642,46 +15150,832 @@ class AsyncKnowledgeBasesResource:
         )
 
 
-class AsyncKnowledgeBasesResourceWithRawResponse:
-    def __init__(self, resource: AsyncKnowledgeBasesResource) -> None:
+class AsyncKnowledgeBasesUploadSchedulesResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesUploadSchedulesResource) -> None:
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.delete = async_to_raw(resource.delete)
-        self.get_async_jobs = async_to_raw(resource.get_async_jobs)
-        self.get_chunks = async_to_raw(resource.get_chunks)
-        self.query = async_to_raw(resource.query)
-        self.data_source_connections_delete = async_to_raw(
-            resource.data_source_connections_delete
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncKnowledgeBasesUploadSchedulesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesUploadSchedulesResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncKnowledgeBasesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.async_jobs = AsyncKnowledgeBasesAsyncJobsResource(client)
+        self.chunks = AsyncKnowledgeBasesChunksResource(client)
+        self.data_source_connections = AsyncKnowledgeBasesDataSourceConnectionsResource(
+            client
         )
+        self.uploads = AsyncKnowledgeBasesUploadsResource(client)
+        self.artifacts = AsyncKnowledgeBasesArtifactsResource(client)
+        self.upload_schedules = AsyncKnowledgeBasesUploadSchedulesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBasesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncKnowledgeBasesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBasesResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        *,
+        account_id: str | NotGiven = NOT_GIVEN,
+        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]:
+        """GET /v4/knowledge-bases: List Knowledge Bases
+
+        ### Description
+        Lists all knowledge bases owned by the authorized user.
+
+        ### Details
+        This API can be used to list all knowledge bases that have been created by the user.         This API will return the details of all knowledge bases including their IDs, names, the         embedding models they use, any metadata associated with the knowledge bases, and the         timestamps for their creation, last-updated time.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            account_id: Optional search by account_id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedKnowledgeBaseItemV2, _m.KnowledgeBaseItemV2]",
+            await self._client._request(
+                "get",
+                "/v4/knowledge-bases",
+                _m.PaginatedKnowledgeBaseItemV2,
+                query={
+                    "account_id": account_id,
+                    "view": view,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def create(
+        self,
+        *,
+        knowledge_base_name: str,
+        embedding_config: _p.EmbeddingConfigParam,
+        account_id: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        body: _m.CreateKnowledgeBaseRequestV2,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse: ...
+
+    async def create(
+        self,
+        *,
+        knowledge_base_name: str | NotGiven = NOT_GIVEN,
+        embedding_config: _p.EmbeddingConfigParam | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        body: _m.CreateKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseResponse:
+        """POST /v4/knowledge-bases: Create Knowledge Base
+
+        ### Description
+        Creates an EGP knowledge base.
+
+        ### Details
+        A knowledge base is a storage device for all data that needs to be accessible to EGP models.         Users can upload data from a variety of data sources into a knowledge base, and then query the         knowledge base for chunks that are semantically relevant to the query.
+
+        Every knowledge base must be associated with a fixed embedding model. This embedding model         will be used to embed all data that is stored in the knowledge base. The embedding model         cannot be changed once the knowledge base is created. Only the embedding models in the         dropdown menu below are supported.
+
+        #### Differences from V1
+        - V1 data ingestion consisted of knowledge bases, vector stores, and data connectors.         V1 Knowledge bases interacted with natural language, V1 vector stores interacted with         chunks and embeddings, and V1 data connectors set up automatic ingestion pipelines with third         party data sources.
+        - In V2, all data ingestion is done through knowledge bases. Low level configuration such as         chunking strategies and data sources are now handled by this unified knowledge base v2
+        upload API.
+        - The way data is stores in V2 allows for better observability on the ingestion progress and         content of the knowledge base.
+        - Reliability and scalability is also improved via distributed temporal workflows.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            knowledge_base_name: A unique name for the knowledge base
+            embedding_config: The configuration of the embedding
+            account_id: Account to create knowledge base in. If you have access to more
+                than one account, you must specify an account_id
+            metadata: Metadata associated with the knowledge base
+        """
+        return cast(
+            "_m.CreateKnowledgeBaseResponse",
+            await self._client._request(
+                "post",
+                "/v4/knowledge-bases",
+                _m.CreateKnowledgeBaseResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "knowledge_base_name": knowledge_base_name,
+                        "embedding_config": embedding_config,
+                        "account_id": account_id,
+                        "metadata": metadata,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
+        knowledge_base_id: str,
+        *,
+        include_artifacts_status: bool | NotGiven = NOT_GIVEN,
+        view: builtins.list[_m.KnowledgeBaseView] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseItemV2:
+        """GET /v4/knowledge-bases/{knowledge_base_id}: Get Knowledge Base
+
+        ### Description
+        Gets the details of a knowledge base.
+
+        ### Details
+        This API can be used to get information about a single knowledge base by ID. To use this API,         pass in the `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
+
+        This API will return the details of a knowledge base including its ID, name, the embedding         model it uses, any metadata associated with the knowledge base, and the timestamps for its
+        creation, last-updated time.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            include_artifacts_status: Optional query parameter to include a count of
+                artifacts by status
+        """
+        return cast(
+            "_m.KnowledgeBaseItemV2",
+            await self._client._request(
+                "get",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                _m.KnowledgeBaseItemV2,
+                query={
+                    "include_artifacts_status": include_artifacts_status,
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def delete(
+        self,
+        knowledge_base_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteKnowledgeBaseResponseV2:
+        """DELETE /v4/knowledge-bases/{knowledge_base_id}: Delete Knowledge Base
+
+        ### Description
+        Deletes a knowledge base.
+
+        ### Details
+        This API can be used to delete a knowledge base by ID. To use this API, pass in the         `knowledge_base_id` that was returned from your [Create Knowledge Base API](         https://scale-egp.readme.io/reference/create_knowledge_base_v2) call as a path parameter.
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+        """
+        return cast(
+            "_m.DeleteKnowledgeBaseResponseV2",
+            await self._client._request(
+                "delete",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                _m.DeleteKnowledgeBaseResponseV2,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        query: str,
+        top_k: int,
+        include_embeddings: bool | NotGiven = NOT_GIVEN,
+        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        wildcard_filters: (
+            Mapping[str, _p.QueryWildcardFilterItemParam | _m.QueryWildcardFilterItem]
+            | NotGiven
+        ) = NOT_GIVEN,
+        verbose: bool | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    @overload
+    async def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        body: _m.QueryKnowledgeBaseRequestV2,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    async def query(
+        self,
+        knowledge_base_id: str,
+        *,
+        query: str | NotGiven = NOT_GIVEN,
+        top_k: int | NotGiven = NOT_GIVEN,
+        include_embeddings: bool | NotGiven = NOT_GIVEN,
+        metadata_filters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        wildcard_filters: (
+            Mapping[str, _p.QueryWildcardFilterItemParam | _m.QueryWildcardFilterItem]
+            | NotGiven
+        ) = NOT_GIVEN,
+        verbose: bool | NotGiven = NOT_GIVEN,
+        body: _m.QueryKnowledgeBaseRequestV2 | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/knowledge-bases/{knowledge_base_id}/query: Query Relevant Chunks
+
+        ### Description
+        Query a knowledge base for text chunks that are most semantically relevant to the query.
+
+        ### Details
+        Given a query expressed as an embedding, this API runs a similarity search amongst the         embeddings indexed in the knowledge base to find the most relevant chunk embeddings. To use         this API, specify the `knowledge_base_id` of the knowledge base you want to query, pass in         the natural language `query` that you want to search for, specify the value `top_k`,         which is the number of similar chunks that will be returned, and specify whether you want         the returned chunks to `include_embeddings`.
+
+        Similarity search is used to efficiently find, retrieve, and rank chunks based on their         similarity to a given query, which is also expressed as an embedding. Similarity scores (         using the cosine similarity metric) are calculated between each chunk embedding and the         embedded query, and the chunks are ranked based on similarity score. The top-ranked chunks         are returned as the query results.
+
+        We are using the Hierarchical Navigable Small World (HNSW) algorithm to perform a k nearest         neighbors search in the vector space. This algorithm returns an estimate of the best k         nearest neighbors and is optimized for datasets with hundreds of thousands of vectors. You         can read more about the specifics of this algorithm [here](         https://opensearch.org/docs/1.0/search-plugins/knn/approximate-knn/).
+
+        #### Backwards Compatibility
+        V2 and V1 Knowledge Bases are entirely separate and not backwards compatible. Users who         have existing V1 knowledge bases will need to migrate their data to V2 knowledge bases.
+
+        Args:
+            query: The natural language query to be answered by referencing the data
+                ingested into the knowledge base
+            top_k: Number of chunks to return. Must be greater than 0 if specified. If
+                not specified, all chunks will be returned.
+            include_embeddings: Whether or not to include the embeddings for each chunk
+            metadata_filters: Optional filter by metadata fields, encoded as a JSON
+                object
+            wildcard_filters: Optional wildcard filter for fields. Only fields that are
+                part of the metadata will be accepted.
+            verbose: Enable or disable verbose logging
+        """
+        return cast(
+            "Any",
+            await self._client._request(
+                "post",
+                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
+                Any,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "query": query,
+                        "top_k": top_k,
+                        "include_embeddings": include_embeddings,
+                        "metadata_filters": metadata_filters,
+                        "wildcard_filters": wildcard_filters,
+                        "verbose": verbose,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def upload_files(
+        self,
+        knowledge_base_id: str,
+        *,
+        files: builtins.list[FileInput],
+        data_source_config: str,
+        chunking_strategy_config: str,
+        force_reupload: bool,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.CreateKnowledgeBaseV2UploadsFromFilesResponse:
+        """POST /v4/knowledge-bases/{knowledge_base_id}/upload_files: Submit Upload Job with local files"""
+        return cast(
+            "_m.CreateKnowledgeBaseV2UploadsFromFilesResponse",
+            await self._client._request(
+                "post",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id)
+                + "/upload_files",
+                _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
+                body={
+                    "files": files,
+                    "data_source_config": data_source_config,
+                    "chunking_strategy_config": chunking_strategy_config,
+                    "force_reupload": force_reupload,
+                },
+                files=["files"],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncKnowledgeBasesResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesResource) -> None:
+        self.async_jobs = AsyncKnowledgeBasesAsyncJobsResourceWithRawResponse(
+            resource.async_jobs
+        )
+        self.chunks = AsyncKnowledgeBasesChunksResourceWithRawResponse(resource.chunks)
+        self.data_source_connections = (
+            AsyncKnowledgeBasesDataSourceConnectionsResourceWithRawResponse(
+                resource.data_source_connections
+            )
+        )
+        self.uploads = AsyncKnowledgeBasesUploadsResourceWithRawResponse(
+            resource.uploads
+        )
+        self.artifacts = AsyncKnowledgeBasesArtifactsResourceWithRawResponse(
+            resource.artifacts
+        )
+        self.upload_schedules = (
+            AsyncKnowledgeBasesUploadSchedulesResourceWithRawResponse(
+                resource.upload_schedules
+            )
+        )
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.query = async_to_raw(resource.query)
         self.upload_files = async_to_raw(resource.upload_files)
-        self.get_uploads = async_to_raw(resource.get_uploads)
-        self.uploads = async_to_raw(resource.uploads)
-        self.get_uploads_v4 = async_to_raw(resource.get_uploads_v4)
-        self.uploads_cancel = async_to_raw(resource.uploads_cancel)
-        self.get_artifacts = async_to_raw(resource.get_artifacts)
-        self.get_artifacts_v4 = async_to_raw(resource.get_artifacts_v4)
-        self.delete_artifacts = async_to_raw(resource.delete_artifacts)
+
+
+class AsyncKnowledgeBasesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBasesResource) -> None:
+        self.async_jobs = AsyncKnowledgeBasesAsyncJobsResourceWithStreamingResponse(
+            resource.async_jobs
+        )
+        self.chunks = AsyncKnowledgeBasesChunksResourceWithStreamingResponse(
+            resource.chunks
+        )
+        self.data_source_connections = (
+            AsyncKnowledgeBasesDataSourceConnectionsResourceWithStreamingResponse(
+                resource.data_source_connections
+            )
+        )
+        self.uploads = AsyncKnowledgeBasesUploadsResourceWithStreamingResponse(
+            resource.uploads
+        )
+        self.artifacts = AsyncKnowledgeBasesArtifactsResourceWithStreamingResponse(
+            resource.artifacts
+        )
+        self.upload_schedules = (
+            AsyncKnowledgeBasesUploadSchedulesResourceWithStreamingResponse(
+                resource.upload_schedules
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.query = async_to_raw(resource.query, streamed=True)
+        self.upload_files = async_to_raw(resource.upload_files, streamed=True)
+
+
+class AsyncKnowledgeBaseDataSourcesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncKnowledgeBaseDataSourcesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncKnowledgeBaseDataSourcesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncKnowledgeBaseDataSourcesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncKnowledgeBaseDataSourcesResourceWithStreamingResponse(self)
+
+    async def verify(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}/verify: Test Knowledge Base Data Source credentials"""
+        return cast(
+            "Any",
+            await self._client._request(
+                "post",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id)
+                + "/verify",
+                Any,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def list(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[
+        _m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse
+    ]:
+        """GET /v4/knowledge-base-data-sources: List Knowledge Base Data Sources
+
+        ### Description
+        Lists all knowledge base data sources accessible to the user.
+
+        ### Details
+        This API can be used to list knowledge base data sources. If a user has access to multiple accounts, all knowledge base data sources from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse]",
+            await self._client._request(
+                "get",
+                "/v4/knowledge-base-data-sources",
+                _m.PaginatedKnowledgeBaseDataSourceResponse,
+                query={
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def create(
+        self,
+        *,
+        name: str,
+        data_source_config: _p.RemoteDataSourceConfigParam,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        body: _m.KnowledgeBaseDataSourceRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        data_source_config: _p.RemoteDataSourceConfigParam | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        body: _m.KnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """POST /v4/knowledge-base-data-sources: Create Knowledge Base Data Source
+
+        ### Description
+        Creates a knowledge base data source
+
+        ### Details
+        This API can be used to create a knowledge base data source. To use this API, review the request schema and pass in all fields that are required to create a knowledge base data source.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            await self._client._request(
+                "post",
+                "/v4/knowledge-base-data-sources",
+                _m.KnowledgeBaseDataSourceResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "data_source_config": data_source_config,
+                        "account_id": account_id,
+                        "description": description,
+                        "data_source_auth_config": data_source_auth_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """GET /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Get Knowledge Base Data Source
+
+        ### Description
+        Gets the details of a knowledge base data source
+
+        ### Details
+        This API can be used to get information about a single knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            await self._client._request(
+                "get",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.KnowledgeBaseDataSourceResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def delete(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Delete Knowledge Base Data Source
+
+        ### Description
+        Deletes a knowledge base data source
+
+        ### Details
+        This API can be used to delete a knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            await self._client._request(
+                "delete",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    @overload
+    async def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        body: _m.PartialKnowledgeBaseDataSourceRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse: ...
+
+    async def update(
+        self,
+        knowledge_base_data_source_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        data_source_auth_config: _p.DataSourceAuthConfigParam | NotGiven = NOT_GIVEN,
+        body: _m.PartialKnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.KnowledgeBaseDataSourceResponse:
+        """PATCH /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Update Knowledge Base Data Source
+
+        ### Description
+        Updates a knowledge base data source
+
+        ### Details
+        This API can be used to update the knowledge base data source that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+        """
+        return cast(
+            "_m.KnowledgeBaseDataSourceResponse",
+            await self._client._request(
+                "patch",
+                "/v4/knowledge-base-data-sources/"
+                + path_param(knowledge_base_data_source_id),
+                _m.KnowledgeBaseDataSourceResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "data_source_auth_config": data_source_auth_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncKnowledgeBaseDataSourcesResourceWithRawResponse:
+    def __init__(self, resource: AsyncKnowledgeBaseDataSourcesResource) -> None:
         self.verify = async_to_raw(resource.verify)
-        self.artifacts_batch_delete = async_to_raw(resource.artifacts_batch_delete)
-        self.get_upload_schedules = async_to_raw(resource.get_upload_schedules)
-        self.upload_schedules = async_to_raw(resource.upload_schedules)
-        self.get_upload_schedules_v4 = async_to_raw(resource.get_upload_schedules_v4)
-        self.delete_upload_schedules = async_to_raw(resource.delete_upload_schedules)
-        self.update_upload_schedules = async_to_raw(resource.update_upload_schedules)
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncKnowledgeBaseDataSourcesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncKnowledgeBaseDataSourcesResource) -> None:
+        self.verify = async_to_raw(resource.verify, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
 
 
 class AsyncChunksResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncChunksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChunksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncChunksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChunksResourceWithStreamingResponse(self)
+
     @overload
     async def rank(
         self,
         *,
         query: str,
-        relevant_chunks: builtins.list[_m.ChunkV2],
-        rank_strategy: _m.RankStrategy,
+        relevant_chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2],
+        rank_strategy: _p.RankStrategyParam,
         top_k: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -11705,8 +15999,8 @@ class AsyncChunksResource:
         self,
         *,
         query: str | NotGiven = NOT_GIVEN,
-        relevant_chunks: builtins.list[_m.ChunkV2] | NotGiven = NOT_GIVEN,
-        rank_strategy: _m.RankStrategy | NotGiven = NOT_GIVEN,
+        relevant_chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2] | NotGiven = NOT_GIVEN,
+        rank_strategy: _p.RankStrategyParam | NotGiven = NOT_GIVEN,
         top_k: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         body: _m.ChunksRankRequest | NotGiven = NOT_GIVEN,
@@ -11727,6 +16021,23 @@ class AsyncChunksResource:
 
         ### Restrictions and Limits
         Ranking can be a very intensive and slow process depending on methodology where duration         scales with number of chunks. For best performance, we recommend ranking less than 640 chunks         at a time, and you may see a decrease in performance as the number of chunks ranked increases.
+
+        Args:
+            query: Natural language query to re-rank chunks against. If a vector store
+                query was originally used to retrieve these chunks, please use the same
+                query for this ranking
+            relevant_chunks: List of chunks to rank
+            rank_strategy: The ranking strategy to use.
+
+                Rank strategies determine how the ranking is done, They consist of the
+                ranking method name and additional params needed to compute the ranking.
+
+                Use the built-in `cross_encoder` or `rouge` strategies or create a
+                custom one with the Models API.
+            top_k: Number of chunks to return. Must be greater than 0 if specified. If
+                not specified, all chunks will be returned.
+            account_id: Account to rank chunks with. If you have access to more than one
+                account, you must specify an account_id
         """
         return cast(
             "_m.ChunksRankResponse",
@@ -11758,7 +16069,7 @@ class AsyncChunksResource:
         self,
         *,
         query: str,
-        chunks: builtins.list[_m.ChunkV2],
+        chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -11780,7 +16091,7 @@ class AsyncChunksResource:
         self,
         *,
         query: str | NotGiven = NOT_GIVEN,
-        chunks: builtins.list[_m.ChunkV2] | NotGiven = NOT_GIVEN,
+        chunks: Iterable[_p.ChunkV2Param | _m.ChunkV2] | NotGiven = NOT_GIVEN,
         body: _m.SynthesizeChunksRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11804,6 +16115,10 @@ class AsyncChunksResource:
         The `compact` strategy attempts to be as token-efficient as possible by stuffing tokens into         each round of chunk scanning.         Other strategies (in development!) may produce better summaries or more precise answers at         the expense of more tokens consumed.
 
         Broadly, we recommend keeping the number of chunks to under 100, or the total number of         tokens across all chunks under around 10,000.
+
+        Args:
+            query: Natural language query to resolve using the supplied chunks.
+            chunks: List of chunks to use to synthesize the response.
         """
         return cast(
             "_m.SynthesizeChunksResponse",
@@ -11834,9 +16149,26 @@ class AsyncChunksResourceWithRawResponse:
         self.synthesis = async_to_raw(resource.synthesis)
 
 
+class AsyncChunksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChunksResource) -> None:
+        self.rank = async_to_raw(resource.rank, streamed=True)
+        self.synthesis = async_to_raw(resource.synthesis, streamed=True)
+
+
 class AsyncAgentsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncAgentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncAgentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAgentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncAgentsResourceWithStreamingResponse(self)
 
     @overload
     async def execute(
@@ -11856,10 +16188,12 @@ class AsyncAgentsResource:
             "claude-2",
             "claude-2.0",
         ],
-        tools: builtins.list[_m.Tool],
-        messages: builtins.list[_m.Message],
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        tools: Iterable[_p.ToolParam | _m.Tool],
+        messages: Iterable[_p.MessageParam],
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -11898,10 +16232,12 @@ class AsyncAgentsResource:
             ]
             | NotGiven
         ) = NOT_GIVEN,
-        tools: builtins.list[_m.Tool] | NotGiven = NOT_GIVEN,
-        messages: builtins.list[_m.Message] | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        tools: Iterable[_p.ToolParam | _m.Tool] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.MessageParam] | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         body: _m.ExecuteAgentRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -11942,6 +16278,53 @@ class AsyncAgentsResource:
 
         **Model Restrictions**:
           - Currently, only closed source models like GPT and Claude are supported due to the           limitations of open source models when it comes to tool selection, generating tool           arguments in valid JSON, and planning out multi-step tool execution. Specialized           fine-tuning will likely be required to make open source models compatible with agents.
+
+        Args:
+            model: The ID of the model to use for the agent. We only support the models
+                listed here so far.
+            tools: The list of specs of tools that the agent can use. Each spec must
+                contain a `name` key set to the name of the tool, a `description` key
+                set to the description of the tool, and an `arguments` key set to a JSON
+                Schema compliant object describing the tool arguments.
+
+                The name and description of each tool is used by the agent to decide
+                when to use certain tools. Because some queries are complex and may
+                require multiple tools to complete, it is important to make these
+                descriptions as informative as possible. If a tool is not being chosen
+                when it should, it is common practice to tune the description of the
+                tool to make it more apparent to the agent when the tool can be used
+                effectively.
+            messages: The list of messages in the conversation.
+
+                Expand each message type to see how it works and when to use it. Most
+                conversations should begin with a single `user` message.
+            memory_strategy: The memory strategy to use for the agent. A memory strategy
+                is a way to prevent the underlying LLM's context limit from being
+                exceeded. Each memory strategy uses a different technique to condense
+                the input message list into a smaller payload for the underlying LLM.
+
+                We only support the Last K memory strategy right now, but will be adding
+                new strategies soon.
+            model_parameters: Configuration parameters for the agent model, such as
+                temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
+            instructions: The initial instructions to provide to the agent.
+
+                Use this to guide the agent to act in more specific ways. For example,
+                if you have specific rules you want to restrict the agent to follow you
+                can specify them here. For example, if I want the agent to always use
+                certain tools before others, I can write that rule in these
+                instructions.
+
+                Good prompt engineering is crucial to getting performant results from
+                the agent. If you are having trouble getting the agent to perform well,
+                try writing more specific instructions here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
         """
         return cast(
             "_m.ExecuteAgentResponse",
@@ -11975,9 +16358,25 @@ class AsyncAgentsResourceWithRawResponse:
         self.execute = async_to_raw(resource.execute)
 
 
+class AsyncAgentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAgentsResource) -> None:
+        self.execute = async_to_raw(resource.execute, streamed=True)
+
+
 class AsyncCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -12059,8 +16458,13 @@ class AsyncCompletionsResource:
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -12147,8 +16551,13 @@ class AsyncCompletionsResource:
         prompt: str,
         stream: Literal[True],
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -12235,8 +16644,13 @@ class AsyncCompletionsResource:
         prompt: str,
         stream: bool,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -12334,8 +16748,13 @@ class AsyncCompletionsResource:
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        images: builtins.list[_m.ImageCompletionRequests] | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        images: (
+            Iterable[_p.ImageCompletionRequestsParam | _m.ImageCompletionRequests]
+            | NotGiven
+        ) = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         body: _m.CreateCompletionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -12355,6 +16774,34 @@ class AsyncCompletionsResource:
         The user input, commonly referred to as the "prompt", is a required field in the request         body. The quality of the model's response can vary greatly depending on the input prompt.         Good prompt engineering can significantly enhance the response quality. If you encounter         suboptimal results, consider writing more specific instructions or providing examples to the         LLM before trying more expensive techniques  such as swapping in other models or finetuning.
 
         By default, the endpoint will return the entire response as one whole object. If you would         prefer to stream the completion in real-time, you can achieve this by setting the `stream`         flag to `true`.
+
+        Args:
+            model: The ID of the model to use for completions.
+
+                Users have two options:
+                - Option 1: Use one of the supported models from the dropdown.
+                - Option 2: Enter the ID of a custom model.
+
+                Note: For custom models we currently only support models finetuned using
+                using the Scale-hosted LLM-Engine API.
+            prompt: Prompt for which to generate the completion.
+
+                Good prompt engineering is crucial to getting performant results from
+                the model. If you are having trouble getting the model to perform well,
+                try writing a more specific prompt here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
+            account_id: The account ID to use for usage tracking. This will be gradually
+                enforced.
+            images: List of image urls to be used for image based completions. Leave
+                empty for text based completions.
+            model_parameters: Configuration parameters for the completion model, such as
+                temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
         """
         return cast(
             "_m.CreateCompletionResponse | AsyncStream[_m.CreateCompletionResponse]",
@@ -12393,9 +16840,27 @@ class AsyncCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncChatCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatCompletionsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -12442,11 +16907,13 @@ class AsyncChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -12500,11 +16967,13 @@ class AsyncChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: Literal[True],
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -12558,11 +17027,13 @@ class AsyncChatCompletionsResource:
             "dolphin-2.9-llama3-70b",
             "llama3-1-405b-instruct-v1",
         ],
-        messages: builtins.list[_m.ChatMessage],
+        messages: Iterable[_p.ChatMessageParam],
         stream: bool,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -12633,11 +17104,13 @@ class AsyncChatCompletionsResource:
             ]
             | NotGiven
         ) = NOT_GIVEN,
-        messages: builtins.list[_m.ChatMessage] | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.ChatMessageParam] | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        memory_strategy: _m.MemoryStrategy | NotGiven = NOT_GIVEN,
-        model_parameters: _m.ModelParameters | NotGiven = NOT_GIVEN,
+        memory_strategy: _p.MemoryStrategyParam | NotGiven = NOT_GIVEN,
+        model_parameters: (
+            _p.ModelParametersParam | _m.ModelParameters | NotGiven
+        ) = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
         chat_template: str | NotGiven = NOT_GIVEN,
         body: _m.CreateChatCompletionRequest | NotGiven = NOT_GIVEN,
@@ -12663,6 +17136,56 @@ class AsyncChatCompletionsResource:
 
         ### Instructions
         You may provide instructions to the assistant by supplying by supplying `instructions` in the         HTTP request body or by specifying a `message` with `role` set to `system` in the `messages`         array. By convention, the system message should be the first message in the array. Do **not**         specify both an instruction and a system message in the `messages` array.
+
+        Args:
+            model: The ID of the model to use for chat completions. We only support the
+                models listed here so far.
+            messages: The list of messages in the conversation.
+
+                Expand each message type to see how it works and when to use it. Most
+                conversations should begin with a single `user` message.
+            account_id: The account ID to use for usage tracking. This will be gradually
+                enforced.
+            memory_strategy: The memory strategy to use for the agent. A memory strategy
+                is a way to prevent the underlying LLM's context limit from being
+                exceeded. Each memory strategy uses a different technique to condense
+                the input message list into a smaller payload for the underlying LLM.
+
+                We only support the Last K memory strategy right now, but will be adding
+                new strategies soon.
+            model_parameters: Configuration parameters for the chat completion model,
+                such as temperature, max_tokens, and stop_sequences.
+
+                If not specified, the default value are:
+                - temperature: 0.2
+                - max_tokens: None (limited by the model's max tokens)
+                - stop_sequences: None
+            instructions: The initial instructions to provide to the chat completion
+                model.
+
+                Use this to guide the model to act in more specific ways. For example,
+                if you have specific rules you want to restrict the model to follow you
+                can specify them here.
+
+                Good prompt engineering is crucial to getting performant results from
+                the model. If you are having trouble getting the model to perform well,
+                try writing more specific instructions here before trying more expensive
+                techniques such as swapping in other models or finetuning the underlying
+                LLM.
+            chat_template: Currently only supported for LLM-Engine models. A Jinja
+                template string that defines how the chat completion API formats the
+                string prompt. For Llama models, the template must take in at most a
+                `messages` object, `bos_token` string, and `eos_token` string. The
+                `messages` object is a list of dictionaries, each with keys `role` and
+                `content`. For Mixtral models, the template must take in at most a
+                `messages` object and `eos_token` string. The `messages` object looks
+                identical to the Llama model's `messages` object, but the template can
+                assume the `role` key takes on the values `user` or `assistant`, or
+                `system` for the first message. The chat template either needs to handle
+                this system message (which gets set via the `instructions` field or by
+                the messages), or the `instructions` field must be set to `null` and the
+                `messages` object must not contain any system messages.See the default
+                chat template present in the Llama and Mixtral tokenizers for examples.
         """
         return cast(
             "_m.CreateChatCompletionResponse | AsyncStream[_m.CreateChatCompletionResponse]",
@@ -12703,16 +17226,99 @@ class AsyncChatCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
-class AsyncModelsResource:
+class AsyncChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelsDeploymentsUsageStatisticsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    @overload
-    async def deployments_execute(
+    @cached_property
+    def with_raw_response(
         self,
+    ) -> AsyncModelsDeploymentsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsDeploymentsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelsDeploymentsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsDeploymentsUsageStatisticsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        model_deployment_id: str,
+        *,
+        start_date: datetime,
+        end_date: datetime,
+        chunks: int,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelUsageResponse:
+        """GET /v4/model-deployments/{model_deployment_id}/usage-statistics: Get Model usage for one deployment"""
+        return cast(
+            "_m.ModelUsageResponse",
+            await self._client._request(
+                "get",
+                "/v4/model-deployments/"
+                + path_param(model_deployment_id)
+                + "/usage-statistics",
+                _m.ModelUsageResponse,
+                query={
+                    "start_date": start_date,
+                    "end_date": end_date,
+                    "chunks": chunks,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncModelsDeploymentsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsDeploymentsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncModelsDeploymentsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsDeploymentsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncModelsDeploymentsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.usage_statistics = AsyncModelsDeploymentsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsDeploymentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelsDeploymentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsDeploymentsResourceWithStreamingResponse(self)
+
+    @overload
+    async def execute(
+        self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -12722,11 +17328,11 @@ class AsyncModelsResource:
     ) -> _m.GenericModelResponse: ...
 
     @overload
-    async def deployments_execute(
+    async def execute(
         self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         body: _m.GenericModelRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -12735,11 +17341,11 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.GenericModelResponse: ...
 
-    async def deployments_execute(
+    async def execute(
         self,
+        model_deployment_id: str,
         *,
         model_instance_id: str,
-        model_deployment_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.GenericModelRequest | NotGiven = NOT_GIVEN,
@@ -12748,7 +17354,11 @@ class AsyncModelsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.GenericModelResponse:
-        """POST /v4/models/{model_instance_id}/deployments/{model_deployment_id}/execute: Execute Model Deployment"""
+        """POST /v4/models/{model_instance_id}/deployments/{model_deployment_id}/execute: Execute Model Deployment
+
+        Args:
+            stream: Flag indicating whether to stream the completion response
+        """
         return cast(
             "_m.GenericModelResponse",
             await self._client._request(
@@ -12777,13 +17387,400 @@ class AsyncModelsResource:
             ),
         )
 
+    async def list(
+        self,
+        model_instance_id: str,
+        *,
+        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
+        """GET /v4/models/{model_instance_id}/deployments: List Model Deployments of a Model
+
+        TODO: Document
+
+        Args:
+            account_id: Optional filter by account id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
+            await self._client._request(
+                "get",
+                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                _m.PaginatedModelDeploymentResponse,
+                query={
+                    "sort_by": sort_by,
+                    "account_id": account_id,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
     @overload
-    async def embeddings(
+    async def create(
+        self,
+        model_instance_id: str,
+        *,
+        name: str,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    @overload
+    async def create(
+        self,
+        model_instance_id: str,
+        *,
+        body: _m.ModelDeploymentRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    async def create(
+        self,
+        model_instance_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ModelDeploymentRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """POST /v4/models/{model_instance_id}/deployments: Deploy Model
+
+        ### Description
+
+        Model Deployments are unique endpoints created for custom models in the Scale GenAI Platform. They enable users to interact with and utilize specific instances of models through the API/SDK.
+        Each deployment is associated with a model instance, containing the necessary model template and model-metadata. Model templates describe the creation parameters that are configured on the deployment.
+        The model deployments provide a means to call upon models for inference, logging calls, and monitoring usage.
+
+        Built-in models also have deployments for creating a consistent interface for all models. But they don't represent a real deployment, they are just a way to interact with the built-in models. These deployments are created automatically when the model is created and they are immutable.
+
+        ### Endpoint details
+
+        This endpoint is used to deploy a model instance. The request payload schema depends on the `model_request_parameters_schema` of the Model Template that the created model was created from.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            await self._client._request(
+                "post",
+                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                _m.ModelDeploymentResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_creation_parameters": model_creation_parameters,
+                        "vendor_configuration": vendor_configuration,
+                        "deployment_metadata": deployment_metadata,
+                        "account_id": account_id,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def list_all(
         self,
         *,
+        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
+        """GET /v4/model-deployments: List All Model Deployments
+
+        TODO: Document
+
+        Args:
+            account_id: Optional filter by account id
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
+            await self._client._request(
+                "get",
+                "/v4/model-deployments",
+                _m.PaginatedModelDeploymentResponse,
+                query={
+                    "sort_by": sort_by,
+                    "account_id": account_id,
+                    "page": page,
+                    "limit": limit,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """GET /v4/models/{model_instance_id}/deployments/{deployment_id}: Get Deployment
+
+        ### Description
+        Gets the details of a deployment
+
+        ### Details
+        This API can be used to get information about a single deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            await self._client._request(
+                "get",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.ModelDeploymentResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def delete(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/models/{model_instance_id}/deployments/{deployment_id}: Delete Deployment
+
+        ### Description
+        Deletes a deployment
+
+        ### Details
+        This API can be used to delete a deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            await self._client._request(
+                "delete",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    @overload
+    async def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        body: _m.PartialModelDeploymentRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse: ...
+
+    async def update(
+        self,
+        deployment_id: str,
+        *,
+        model_instance_id: str,
+        name: str | NotGiven = NOT_GIVEN,
+        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.DeploymentVendorConfigurationParam | NotGiven
+        ) = NOT_GIVEN,
+        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        body: _m.PartialModelDeploymentRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelDeploymentResponse:
+        """PATCH /v4/models/{model_instance_id}/deployments/{deployment_id}: Update Deployment
+
+        ### Description
+        Updates a deployment
+
+        ### Details
+        This API can be used to update the deployment that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+        """
+        return cast(
+            "_m.ModelDeploymentResponse",
+            await self._client._request(
+                "patch",
+                "/v4/models/"
+                + path_param(model_instance_id)
+                + "/deployments/"
+                + path_param(deployment_id),
+                _m.ModelDeploymentResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "model_creation_parameters": model_creation_parameters,
+                        "vendor_configuration": vendor_configuration,
+                        "deployment_metadata": deployment_metadata,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncModelsDeploymentsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsDeploymentsResource) -> None:
+        self.usage_statistics = (
+            AsyncModelsDeploymentsUsageStatisticsResourceWithRawResponse(
+                resource.usage_statistics
+            )
+        )
+        self.execute = async_to_raw(resource.execute)
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.list_all = async_to_raw(resource.list_all)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncModelsDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsDeploymentsResource) -> None:
+        self.usage_statistics = (
+            AsyncModelsDeploymentsUsageStatisticsResourceWithStreamingResponse(
+                resource.usage_statistics
+            )
+        )
+        self.execute = async_to_raw(resource.execute, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.list_all = async_to_raw(resource.list_all, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncModelsEmbeddingsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsEmbeddingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsEmbeddingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelsEmbeddingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsEmbeddingsResourceWithStreamingResponse(self)
+
+    @overload
+    async def create(
+        self,
         model_deployment_id: str,
+        *,
         texts: builtins.list[str],
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -12791,10 +17788,10 @@ class AsyncModelsResource:
     ) -> _m.EmbeddingResponse: ...
 
     @overload
-    async def embeddings(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.EmbeddingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -12802,12 +17799,14 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.EmbeddingResponse: ...
 
-    async def embeddings(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         texts: builtins.list[str] | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         body: _m.EmbeddingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -12850,14 +17849,44 @@ class AsyncModelsResource:
             ),
         )
 
-    @overload
-    async def rerankings(
+
+class AsyncModelsEmbeddingsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsEmbeddingsResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncModelsEmbeddingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsEmbeddingsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelsRerankingsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsRerankingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsRerankingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncModelsRerankingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsRerankingsResourceWithStreamingResponse(self)
+
+    @overload
+    async def create(
+        self,
         model_deployment_id: str,
+        *,
         query: str,
         chunks: builtins.list[str],
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -12865,10 +17894,10 @@ class AsyncModelsResource:
     ) -> _m.RerankingResponse: ...
 
     @overload
-    async def rerankings(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.RerankingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -12876,13 +17905,15 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.RerankingResponse: ...
 
-    async def rerankings(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         query: str | NotGiven = NOT_GIVEN,
         chunks: builtins.list[str] | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         body: _m.RerankingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -12917,15 +17948,45 @@ class AsyncModelsResource:
             ),
         )
 
-    @overload
-    async def completions(
+
+class AsyncModelsRerankingsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsRerankingsResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncModelsRerankingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsRerankingsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelsCompletionsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncModelsCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsCompletionsResourceWithStreamingResponse(self)
+
+    @overload
+    async def create(
+        self,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -12944,14 +18005,16 @@ class AsyncModelsResource:
     ) -> _m.CompletionResponse: ...
 
     @overload
-    async def completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -12970,14 +18033,16 @@ class AsyncModelsResource:
     ) -> AsyncStream[_m.CompletionResponse]: ...
 
     @overload
-    async def completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str,
         stream: bool,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -12996,10 +18061,10 @@ class AsyncModelsResource:
     ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
 
     @overload
-    async def completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.CompletionRequestV2,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -13008,14 +18073,16 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
 
-    async def completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -13044,6 +18111,48 @@ class AsyncModelsResource:
             "prompt": "What is the capital of France?"
         }
         ```
+
+        Args:
+            temperature: What sampling temperature to use, between [0, 2]. Higher values
+                like 1.8 will make the output more random, while lower values like 0.2
+                will make it more focused and deterministic. Setting temperature=0.0
+                will enable fully deterministic (greedy) sampling.NOTE: The temperature
+                parameter range for some model is limited to [0, 1] if the given value
+                is above the available range, it defaults to the max value.
+            stop_sequences: List of up to 4 sequences where the API will stop generating
+                further tokens. The returned text will not contain the stop sequence.
+            max_tokens: The maximum number of tokens to generate in the completion. The
+                token count of your prompt plus max_tokens cannot exceed the model's
+                context length. If not, specified, max_tokens will be determined based
+                on the model used:
+                | Model API family | Model API default | EGP applied default |
+                | --- | --- | --- |
+                | OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |
+                | OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |
+                | LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |
+                | Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |
+            top_p: The cumulative probability cutoff for token selection. Lower values
+                mean sampling from a smaller, more top-weighted nucleus. Available for
+                models provided by Google, LLM Engine, and OpenAI.
+            top_k: Sample from the k most likely next tokens at each step. Lower k
+                focuses on higher probability tokens. Available for models provided by
+                Google and LLM Engine.
+            frequency_penalty: Penalize tokens based on how much they have already
+                appeared in the text. Positive values encourage the model to generate
+                new tokens and negative values encourage the model to repeat tokens.
+                Available for models provided by LLM Engine and OpenAI.
+            presence_penalty: Penalize tokens based on if they have already appeared in
+                the text. Positive values encourage the model to generate new tokens and
+                negative values encourage the model to repeat tokens. Available for
+                models provided by LLM Engine and OpenAI.
+            logprobs: Whether to return logprobs. Currently only supported for llmengine
+                chat models.
+            top_logprobs: Number of top logprobs to return. Currently only supported for
+                llmengine chat models.
+            chat_template: The chat template to use for the completion. Currently only
+                supported for llmengine chat models.
+            chat_template_kwargs: Additional keyword arguments for the chat template.
+                Currently only supported for llmengine chat models.
         """
         return cast(
             "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
@@ -13087,16 +18196,46 @@ class AsyncModelsResource:
             ),
         )
 
-    @overload
-    async def chat_completions(
+
+class AsyncModelsCompletionsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncModelsCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelsChatCompletionsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncModelsChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsChatCompletionsResourceWithStreamingResponse(self)
+
+    @overload
+    async def create(
+        self,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: Literal[False] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -13115,15 +18254,17 @@ class AsyncModelsResource:
     ) -> _m.CompletionResponse: ...
 
     @overload
-    async def chat_completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: Literal[True],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -13142,15 +18283,17 @@ class AsyncModelsResource:
     ) -> AsyncStream[_m.CompletionResponse]: ...
 
     @overload
-    async def chat_completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2],
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param],
         prompt: str,
         stream: bool,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -13169,10 +18312,10 @@ class AsyncModelsResource:
     ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
 
     @overload
-    async def chat_completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
+        *,
         body: _m.ChatCompletionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -13181,15 +18324,17 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CompletionResponse | AsyncStream[_m.CompletionResponse]: ...
 
-    async def chat_completions(
+    async def create(
         self,
-        *,
         model_deployment_id: str,
-        chat_history: builtins.list[_m.ChatMessageV2] | NotGiven = NOT_GIVEN,
+        *,
+        chat_history: Iterable[_p.ChatMessageV2Param] | NotGiven = NOT_GIVEN,
         prompt: str | NotGiven = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_request_parameters: _m.ParameterBindings | NotGiven = NOT_GIVEN,
+        model_request_parameters: (
+            _p.ParameterBindingsParam | _m.ParameterBindings | NotGiven
+        ) = NOT_GIVEN,
         temperature: float | NotGiven = NOT_GIVEN,
         stop_sequences: builtins.list[str] | NotGiven = NOT_GIVEN,
         max_tokens: int | NotGiven = NOT_GIVEN,
@@ -13223,6 +18368,51 @@ class AsyncModelsResource:
             ],
         }
         ```
+
+        Args:
+            chat_history: Chat history entries with roles and messages. If there's no
+                history, pass an empty list.
+            prompt: New user prompt. This will be sent to the model with a user role.
+            temperature: What sampling temperature to use, between [0, 2]. Higher values
+                like 1.8 will make the output more random, while lower values like 0.2
+                will make it more focused and deterministic. Setting temperature=0.0
+                will enable fully deterministic (greedy) sampling.NOTE: The temperature
+                parameter range for some model is limited to [0, 1] if the given value
+                is above the available range, it defaults to the max value.
+            stop_sequences: List of up to 4 sequences where the API will stop generating
+                further tokens. The returned text will not contain the stop sequence.
+            max_tokens: The maximum number of tokens to generate in the completion. The
+                token count of your prompt plus max_tokens cannot exceed the model's
+                context length. If not, specified, max_tokens will be determined based
+                on the model used:
+                | Model API family | Model API default | EGP applied default |
+                | --- | --- | --- |
+                | OpenAI Completions | [`16`](https://platform.openai.com/docs/api-reference/completions/create#max_tokens) | `context window - prompt size` |
+                | OpenAI Chat Completions | [`context window - prompt size`](https://platform.openai.com/docs/api-reference/chat/create#max_tokens) | `context window - prompt size` |
+                | LLM Engine | [`max_new_tokens`](https://github.com/scaleapi/launch-python-client/blob/207adced1c88c1c2907266fa9dd1f1ff3ec0ea5b/launch/client.py#L2910) parameter is required | `100` |
+                | Anthropic Claude 2 | [`max_tokens_to_sample`](https://docs.anthropic.com/claude/reference/complete_post) parameter is required | `10000` |
+            top_p: The cumulative probability cutoff for token selection. Lower values
+                mean sampling from a smaller, more top-weighted nucleus. Available for
+                models provided by Google, LLM Engine, and OpenAI.
+            top_k: Sample from the k most likely next tokens at each step. Lower k
+                focuses on higher probability tokens. Available for models provided by
+                Google and LLM Engine.
+            frequency_penalty: Penalize tokens based on how much they have already
+                appeared in the text. Positive values encourage the model to generate
+                new tokens and negative values encourage the model to repeat tokens.
+                Available for models provided by LLM Engine and OpenAI.
+            presence_penalty: Penalize tokens based on if they have already appeared in
+                the text. Positive values encourage the model to generate new tokens and
+                negative values encourage the model to repeat tokens. Available for
+                models provided by LLM Engine and OpenAI.
+            logprobs: Whether to return logprobs. Currently only supported for llmengine
+                chat models.
+            top_logprobs: Number of top logprobs to return. Currently only supported for
+                llmengine chat models.
+            chat_template: The chat template to use for the completion. Currently only
+                supported for llmengine chat models.
+            chat_template_kwargs: Additional keyword arguments for the chat template.
+                Currently only supported for llmengine chat models.
         """
         return cast(
             "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
@@ -13267,130 +18457,38 @@ class AsyncModelsResource:
             ),
         )
 
-    async def get_deployments(
+
+class AsyncModelsChatCompletionsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsChatCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncModelsChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsChatCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelsUsageStatisticsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        model_instance_id: str,
-        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
-        """GET /v4/models/{model_instance_id}/deployments: List Model Deployments of a Model
+    ) -> AsyncModelsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsUsageStatisticsResourceWithStreamingResponse(self)
 
-        TODO: Document
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
-            await self._client._request(
-                "get",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
-                _m.PaginatedModelDeploymentResponse,
-                query={
-                    "sort_by": sort_by,
-                    "account_id": account_id,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def deployments(
+    async def retrieve(
         self,
-        *,
-        model_instance_id: str,
-        name: str,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    @overload
-    async def deployments(
-        self,
-        *,
-        model_instance_id: str,
-        body: _m.ModelDeploymentRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    async def deployments(
-        self,
-        *,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.ModelDeploymentRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """POST /v4/models/{model_instance_id}/deployments: Deploy Model
-
-        ### Description
-
-        Model Deployments are unique endpoints created for custom models in the Scale GenAI Platform. They enable users to interact with and utilize specific instances of models through the API/SDK.
-        Each deployment is associated with a model instance, containing the necessary model template and model-metadata. Model templates describe the creation parameters that are configured on the deployment.
-        The model deployments provide a means to call upon models for inference, logging calls, and monitoring usage.
-
-        Built-in models also have deployments for creating a consistent interface for all models. But they don't represent a real deployment, they are just a way to interact with the built-in models. These deployments are created automatically when the model is created and they are immutable.
-
-        ### Endpoint details
-
-        This endpoint is used to deploy a model instance. The request payload schema depends on the `model_request_parameters_schema` of the Model Template that the created model was created from.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            await self._client._request(
-                "post",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
-                _m.ModelDeploymentResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "model_creation_parameters": model_creation_parameters,
-                        "vendor_configuration": vendor_configuration,
-                        "deployment_metadata": deployment_metadata,
-                        "account_id": account_id,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_usage_statistics(
-        self,
-        *,
         model_name: str,
+        *,
         start_date: datetime,
         end_date: datetime,
         chunks: int,
@@ -13419,141 +18517,39 @@ class AsyncModelsResource:
             ),
         )
 
+
+class AsyncModelsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncModelsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncModelsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.deployments = AsyncModelsDeploymentsResource(client)
+        self.embeddings = AsyncModelsEmbeddingsResource(client)
+        self.rerankings = AsyncModelsRerankingsResource(client)
+        self.completions = AsyncModelsCompletionsResource(client)
+        self.chat_completions = AsyncModelsChatCompletionsResource(client)
+        self.usage_statistics = AsyncModelsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncModelsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelsResourceWithStreamingResponse(self)
+
     async def list(
-        self,
-        *,
-        sort_by: builtins.list[_m.SortByEnumForModelDeployment] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]:
-        """GET /v4/model-deployments: List All Model Deployments
-
-        TODO: Document
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
-            await self._client._request(
-                "get",
-                "/v4/model-deployments",
-                _m.PaginatedModelDeploymentResponse,
-                query={
-                    "sort_by": sort_by,
-                    "account_id": account_id,
-                    "page": page,
-                    "limit": limit,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_usage_statistics_v4(
-        self,
-        *,
-        model_deployment_id: str,
-        start_date: datetime,
-        end_date: datetime,
-        chunks: int,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelUsageResponse:
-        """GET /v4/model-deployments/{model_deployment_id}/usage-statistics: Get Model usage for one deployment"""
-        return cast(
-            "_m.ModelUsageResponse",
-            await self._client._request(
-                "get",
-                "/v4/model-deployments/"
-                + path_param(model_deployment_id)
-                + "/usage-statistics",
-                _m.ModelUsageResponse,
-                query={
-                    "start_date": start_date,
-                    "end_date": end_date,
-                    "chunks": chunks,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def create_models(
-        self,
-        *,
-        model_group_id: str,
-        model_instance_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelInstanceResponse:
-        """POST /v4/model-groups/{model_group_id}/models/{model_instance_id}: Add model to group
-
-        TODO: Add model instance to a model group.
-        """
-        return cast(
-            "_m.ModelInstanceResponse",
-            await self._client._request(
-                "post",
-                "/v4/model-groups/"
-                + path_param(model_group_id)
-                + "/models/"
-                + path_param(model_instance_id),
-                _m.ModelInstanceResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_usage_statistics_v4_2(
-        self,
-        *,
-        model_group_id: str,
-        start_date: datetime,
-        end_date: datetime,
-        chunks: int,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelUsageResponse:
-        """GET /v4/model-groups/{model_group_id}/usage-statistics: Get Model usage for a group"""
-        return cast(
-            "_m.ModelUsageResponse",
-            await self._client._request(
-                "get",
-                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
-                _m.ModelUsageResponse,
-                query={
-                    "start_date": start_date,
-                    "end_date": end_date,
-                    "chunks": chunks,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def list_v4(
         self,
         *,
         view: builtins.list[_m.ModelInstanceViewsOptions] | NotGiven = NOT_GIVEN,
@@ -13578,6 +18574,12 @@ class AsyncModelsResource:
 
         ### Details
         This API can be used to list models. If a user has access to multiple accounts, all models from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedModelInstanceResponseWithViews, _m.ModelInstanceResponseWithViews]",
@@ -13616,7 +18618,9 @@ class AsyncModelsResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -13650,7 +18654,9 @@ class AsyncModelsResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -13692,6 +18698,9 @@ class AsyncModelsResource:
         Some of our EGP APIs depend on models, for example Knowledge Base APIs depend on embedding models, Chunk Ranking APIs depend on ranking models, and Completion APIs depend on LLMs.
 
         In the near future, if a model is created from a model template that is compatible with one of these APIs (based on the model template's `model_type field`), the model will automatically be registered with the API. This will allow users to immediately start using the model with those API without any additional setup.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ModelInstanceResponse",
@@ -13730,8 +18739,8 @@ class AsyncModelsResource:
 
     async def retrieve(
         self,
-        *,
         model_id: str,
+        *,
         view: builtins.list[_m.ModelInstanceViewsOptions] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -13767,8 +18776,8 @@ class AsyncModelsResource:
 
     async def delete(
         self,
-        *,
         model_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -13799,13 +18808,15 @@ class AsyncModelsResource:
     @overload
     async def update(
         self,
-        *,
         model_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -13821,8 +18832,8 @@ class AsyncModelsResource:
     @overload
     async def update(
         self,
-        *,
         model_id: str,
+        *,
         body: _m.PartialModelInstanceRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -13832,13 +18843,15 @@ class AsyncModelsResource:
 
     async def update(
         self,
-        *,
         model_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         model_vendor: _m.ModelVendor | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
-        base_model_metadata: _m.BaseModelMetadata | NotGiven = NOT_GIVEN,
+        base_model_metadata: (
+            _p.BaseModelMetadataParam | _m.BaseModelMetadata | NotGiven
+        ) = NOT_GIVEN,
         model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
         model_card: str | NotGiven = NOT_GIVEN,
         training_data_card: str | NotGiven = NOT_GIVEN,
@@ -13892,7 +18905,200 @@ class AsyncModelsResource:
             ),
         )
 
-    async def list_v4_2(
+
+class AsyncModelsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelsResource) -> None:
+        self.deployments = AsyncModelsDeploymentsResourceWithRawResponse(
+            resource.deployments
+        )
+        self.embeddings = AsyncModelsEmbeddingsResourceWithRawResponse(
+            resource.embeddings
+        )
+        self.rerankings = AsyncModelsRerankingsResourceWithRawResponse(
+            resource.rerankings
+        )
+        self.completions = AsyncModelsCompletionsResourceWithRawResponse(
+            resource.completions
+        )
+        self.chat_completions = AsyncModelsChatCompletionsResourceWithRawResponse(
+            resource.chat_completions
+        )
+        self.usage_statistics = AsyncModelsUsageStatisticsResourceWithRawResponse(
+            resource.usage_statistics
+        )
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncModelsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelsResource) -> None:
+        self.deployments = AsyncModelsDeploymentsResourceWithStreamingResponse(
+            resource.deployments
+        )
+        self.embeddings = AsyncModelsEmbeddingsResourceWithStreamingResponse(
+            resource.embeddings
+        )
+        self.rerankings = AsyncModelsRerankingsResourceWithStreamingResponse(
+            resource.rerankings
+        )
+        self.completions = AsyncModelsCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.chat_completions = AsyncModelsChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
+        )
+        self.usage_statistics = AsyncModelsUsageStatisticsResourceWithStreamingResponse(
+            resource.usage_statistics
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncModelGroupsModelsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelGroupsModelsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelGroupsModelsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelGroupsModelsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelGroupsModelsResourceWithStreamingResponse(self)
+
+    async def create(
+        self,
+        model_instance_id: str,
+        *,
+        model_group_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelInstanceResponse:
+        """POST /v4/model-groups/{model_group_id}/models/{model_instance_id}: Add model to group
+
+        TODO: Add model instance to a model group.
+        """
+        return cast(
+            "_m.ModelInstanceResponse",
+            await self._client._request(
+                "post",
+                "/v4/model-groups/"
+                + path_param(model_group_id)
+                + "/models/"
+                + path_param(model_instance_id),
+                _m.ModelInstanceResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncModelGroupsModelsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelGroupsModelsResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncModelGroupsModelsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelGroupsModelsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncModelGroupsUsageStatisticsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncModelGroupsUsageStatisticsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelGroupsUsageStatisticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncModelGroupsUsageStatisticsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelGroupsUsageStatisticsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        model_group_id: str,
+        *,
+        start_date: datetime,
+        end_date: datetime,
+        chunks: int,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ModelUsageResponse:
+        """GET /v4/model-groups/{model_group_id}/usage-statistics: Get Model usage for a group"""
+        return cast(
+            "_m.ModelUsageResponse",
+            await self._client._request(
+                "get",
+                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
+                _m.ModelUsageResponse,
+                query={
+                    "start_date": start_date,
+                    "end_date": end_date,
+                    "chunks": chunks,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncModelGroupsUsageStatisticsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelGroupsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncModelGroupsUsageStatisticsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelGroupsUsageStatisticsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncModelGroupsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.models = AsyncModelGroupsModelsResource(client)
+        self.usage_statistics = AsyncModelGroupsUsageStatisticsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncModelGroupsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelGroupsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncModelGroupsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelGroupsResourceWithStreamingResponse(self)
+
+    async def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -13911,6 +19117,12 @@ class AsyncModelsResource:
 
         ### Details
         This API can be used to list model groups. If a user has access to multiple accounts, all model groups from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedModelGroupResponse, _m.ModelGroupResponse]",
@@ -13936,7 +19148,7 @@ class AsyncModelsResource:
         )
 
     @overload
-    async def create_v4(
+    async def create(
         self,
         *,
         name: str,
@@ -13950,7 +19162,7 @@ class AsyncModelsResource:
     ) -> _m.ModelGroupResponse: ...
 
     @overload
-    async def create_v4(
+    async def create(
         self,
         *,
         body: _m.ModelGroupRequest,
@@ -13961,7 +19173,7 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelGroupResponse: ...
 
-    async def create_v4(
+    async def create(
         self,
         *,
         name: str | NotGiven = NOT_GIVEN,
@@ -13979,6 +19191,9 @@ class AsyncModelsResource:
         ### Description
 
         Model groups are grouping models together. You can add models with the same base_model_id.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ModelGroupResponse",
@@ -14006,10 +19221,10 @@ class AsyncModelsResource:
             ),
         )
 
-    async def retrieve_v4(
+    async def retrieve(
         self,
-        *,
         model_group_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -14039,10 +19254,10 @@ class AsyncModelsResource:
             ),
         )
 
-    async def delete_v4(
+    async def delete(
         self,
-        *,
         model_group_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -14071,10 +19286,10 @@ class AsyncModelsResource:
         )
 
     @overload
-    async def update_v4(
+    async def update(
         self,
-        *,
         model_group_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -14084,10 +19299,10 @@ class AsyncModelsResource:
     ) -> _m.ModelGroupResponse: ...
 
     @overload
-    async def update_v4(
+    async def update(
         self,
-        *,
         model_group_id: str,
+        *,
         body: _m.PartialModelGroupRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -14095,10 +19310,10 @@ class AsyncModelsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ModelGroupResponse: ...
 
-    async def update_v4(
+    async def update(
         self,
-        *,
         model_group_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         body: _m.PartialModelGroupRequest | NotGiven = NOT_GIVEN,
@@ -14139,196 +19354,53 @@ class AsyncModelsResource:
             ),
         )
 
-    async def get_deployments_v4(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """GET /v4/models/{model_instance_id}/deployments/{deployment_id}: Get Deployment
 
-        ### Description
-        Gets the details of a deployment
-
-        ### Details
-        This API can be used to get information about a single deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            await self._client._request(
-                "get",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.ModelDeploymentResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+class AsyncModelGroupsResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelGroupsResource) -> None:
+        self.models = AsyncModelGroupsModelsResourceWithRawResponse(resource.models)
+        self.usage_statistics = AsyncModelGroupsUsageStatisticsResourceWithRawResponse(
+            resource.usage_statistics
         )
-
-    async def delete_deployments(
-        self,
-        *,
-        model_instance_id: str,
-        deployment_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/models/{model_instance_id}/deployments/{deployment_id}: Delete Deployment
-
-        ### Description
-        Deletes a deployment
-
-        ### Details
-        This API can be used to delete a deployment by ID. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            await self._client._request(
-                "delete",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    @overload
-    async def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        body: _m.PartialModelDeploymentRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse: ...
-
-    async def update_deployments(
-        self,
-        *,
-        deployment_id: str,
-        model_instance_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters: dict[str, Any] | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.DeploymentVendorConfiguration | NotGiven = NOT_GIVEN,
-        deployment_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        body: _m.PartialModelDeploymentRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ModelDeploymentResponse:
-        """PATCH /v4/models/{model_instance_id}/deployments/{deployment_id}: Update Deployment
-
-        ### Description
-        Updates a deployment
-
-        ### Details
-        This API can be used to update the deployment that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Deployment API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.ModelDeploymentResponse",
-            await self._client._request(
-                "patch",
-                "/v4/models/"
-                + path_param(model_instance_id)
-                + "/deployments/"
-                + path_param(deployment_id),
-                _m.ModelDeploymentResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "model_creation_parameters": model_creation_parameters,
-                        "vendor_configuration": vendor_configuration,
-                        "deployment_metadata": deployment_metadata,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class AsyncModelsResourceWithRawResponse:
-    def __init__(self, resource: AsyncModelsResource) -> None:
-        self.deployments_execute = async_to_raw(resource.deployments_execute)
-        self.embeddings = async_to_raw(resource.embeddings)
-        self.rerankings = async_to_raw(resource.rerankings)
-        self.completions = async_to_raw(resource.completions)
-        self.chat_completions = async_to_raw(resource.chat_completions)
-        self.get_deployments = async_to_raw(resource.get_deployments)
-        self.deployments = async_to_raw(resource.deployments)
-        self.get_usage_statistics = async_to_raw(resource.get_usage_statistics)
         self.list = async_to_raw(resource.list)
-        self.get_usage_statistics_v4 = async_to_raw(resource.get_usage_statistics_v4)
-        self.create_models = async_to_raw(resource.create_models)
-        self.get_usage_statistics_v4_2 = async_to_raw(
-            resource.get_usage_statistics_v4_2
-        )
-        self.list_v4 = async_to_raw(resource.list_v4)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.delete = async_to_raw(resource.delete)
         self.update = async_to_raw(resource.update)
-        self.list_v4_2 = async_to_raw(resource.list_v4_2)
-        self.create_v4 = async_to_raw(resource.create_v4)
-        self.retrieve_v4 = async_to_raw(resource.retrieve_v4)
-        self.delete_v4 = async_to_raw(resource.delete_v4)
-        self.update_v4 = async_to_raw(resource.update_v4)
-        self.get_deployments_v4 = async_to_raw(resource.get_deployments_v4)
-        self.delete_deployments = async_to_raw(resource.delete_deployments)
-        self.update_deployments = async_to_raw(resource.update_deployments)
+
+
+class AsyncModelGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelGroupsResource) -> None:
+        self.models = AsyncModelGroupsModelsResourceWithStreamingResponse(
+            resource.models
+        )
+        self.usage_statistics = (
+            AsyncModelGroupsUsageStatisticsResourceWithStreamingResponse(
+                resource.usage_statistics
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
 
 
 class AsyncUsersResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncUsersResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsersResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncUsersResourceWithStreamingResponse(self)
+
+    async def info(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -14353,6 +19425,63 @@ class AsyncUsersResource:
                 timeout=timeout,
             ),
         )
+
+    async def retrieve(
+        self,
+        user_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.UserInfoBase:
+        """GET /users/{user_id}: Get User
+
+        Get basic information for a user. The requester must belong         to the same organization as the target user and be         an admin or manager of an account the target user belongs to.
+        """
+        return cast(
+            "_m.UserInfoBase",
+            await self._client._request(
+                "get",
+                "/users/" + path_param(user_id),
+                _m.UserInfoBase,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncUsersResourceWithRawResponse:
+    def __init__(self, resource: AsyncUsersResource) -> None:
+        self.info = async_to_raw(resource.info)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncUsersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsersResource) -> None:
+        self.info = async_to_raw(resource.info, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncUserPreferencesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncUserPreferencesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncUserPreferencesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncUserPreferencesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncUserPreferencesResourceWithStreamingResponse(self)
 
     @overload
     async def update(
@@ -14389,6 +19518,10 @@ class AsyncUsersResource:
         """PATCH /user-preferences: Update user info
 
         Update preferences for the logged in user making this request.
+
+        Args:
+            preferences: User preferences that can be stored in the Scale GenAI
+                Platform.
         """
         return cast(
             "_m.UserPreferencesUpdateResponse",
@@ -14411,44 +19544,31 @@ class AsyncUsersResource:
             ),
         )
 
-    async def retrieve(
-        self,
-        *,
-        user_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.UserInfoBase:
-        """GET /users/{user_id}: Get User
 
-        Get basic information for a user. The requester must belong         to the same organization as the target user and be         an admin or manager of an account the target user belongs to.
-        """
-        return cast(
-            "_m.UserInfoBase",
-            await self._client._request(
-                "get",
-                "/users/" + path_param(user_id),
-                _m.UserInfoBase,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class AsyncUsersResourceWithRawResponse:
-    def __init__(self, resource: AsyncUsersResource) -> None:
-        self.list = async_to_raw(resource.list)
+class AsyncUserPreferencesResourceWithRawResponse:
+    def __init__(self, resource: AsyncUserPreferencesResource) -> None:
         self.update = async_to_raw(resource.update)
-        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncUserPreferencesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserPreferencesResource) -> None:
+        self.update = async_to_raw(resource.update, streamed=True)
 
 
 class AsyncAccountsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncAccountsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncAccountsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAccountsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncAccountsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -14485,6 +19605,10 @@ class AsyncAccountsResource:
         """POST /accounts: Create account
 
         Create a new account that with yourself as the admin.
+
+        Args:
+            account_name: The name of the account. This will be displayed in the Scale
+                GenAI Platform UI.
         """
         return cast(
             "_m.CreateAccountResponse",
@@ -14513,14 +19637,30 @@ class AsyncAccountsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncAccountsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAccountsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncQuestionSetsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncQuestionSetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncQuestionSetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncQuestionSetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncQuestionSetsResourceWithStreamingResponse(self)
+
     async def retrieve(
         self,
-        *,
         question_set_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -14563,6 +19703,12 @@ class AsyncQuestionSetsResource:
 
         ### Details
         This API can be used to list question sets. If a user has access to multiple accounts, all question sets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedQuestionSetResponseWithViews, _m.QuestionSetResponseWithViews]",
@@ -14636,6 +19782,11 @@ class AsyncQuestionSetsResource:
 
         ### Details
         This API can be used to create a question set. To use this API, review the request schema and pass in all fields that are required to create a question set.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            question_ids: IDs of questions in the question set
+            instructions: Instructions to answer questions
         """
         return cast(
             "_m.QuestionSetResponse",
@@ -14672,44 +19823,36 @@ class AsyncQuestionSetsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
-class AsyncEvaluationsResource:
+class AsyncQuestionSetsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncQuestionSetsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncEvaluationsTasksResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def claim_task(
+    @cached_property
+    def with_raw_response(self) -> AsyncEvaluationsTasksResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        evaluation_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TaskResponse:
-        """POST /v4/evaluations/{evaluation_id}/claim-task: Claim Evaluation Task"""
-        return cast(
-            "_m.TaskResponse",
-            await self._client._request(
-                "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
-                _m.TaskResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    ) -> AsyncEvaluationsTasksResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsTasksResourceWithStreamingResponse(self)
 
     @overload
-    async def update_tasks(
+    async def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         assigned_to: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -14719,11 +19862,11 @@ class AsyncEvaluationsResource:
     ) -> _m.TaskResponse: ...
 
     @overload
-    async def update_tasks(
+    async def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         body: _m.UpdateTaskRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -14732,11 +19875,11 @@ class AsyncEvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TaskResponse: ...
 
-    async def update_tasks(
+    async def update(
         self,
+        task_id: str,
         *,
         evaluation_id: str,
-        task_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         assigned_to: str | NotGiven = NOT_GIVEN,
         body: _m.UpdateTaskRequest | NotGiven = NOT_GIVEN,
@@ -14745,7 +19888,11 @@ class AsyncEvaluationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TaskResponse:
-        """PATCH /v4/evaluations/{evaluation_id}/tasks/{task_id}: Update Evaluation Task"""
+        """PATCH /v4/evaluations/{evaluation_id}/tasks/{task_id}: Update Evaluation Task
+
+        Args:
+            assigned_to: The ID of the user that the task is assigned to.
+        """
         return cast(
             "_m.TaskResponse",
             await self._client._request(
@@ -14773,11 +19920,41 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_contributor_metrics(
+
+class AsyncEvaluationsTasksResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationsTasksResource) -> None:
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncEvaluationsTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsTasksResource) -> None:
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncEvaluationsContributorMetricsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
+    ) -> AsyncEvaluationsContributorMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsContributorMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationsContributorMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsContributorMetricsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        contributor_id: str,
         *,
         evaluation_id: str,
-        contributor_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -14805,10 +19982,10 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_contributor_metrics_v4(
+    async def list(
         self,
-        *,
         evaluation_id: str,
+        *,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -14819,7 +19996,14 @@ class AsyncEvaluationsResource:
     ) -> AsyncPage[
         _m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse
     ]:
-        """GET /v4/evaluations/{evaluation_id}/contributor-metrics: List Contributor Metrics"""
+        """GET /v4/evaluations/{evaluation_id}/contributor-metrics: List Contributor Metrics
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "AsyncPage[_m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse]",
             await self._client._request(
@@ -14842,10 +20026,42 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_evaluation_metrics(
+
+class AsyncEvaluationsContributorMetricsResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationsContributorMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncEvaluationsContributorMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsContributorMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncEvaluationsEvaluationMetricsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
+    ) -> AsyncEvaluationsEvaluationMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsEvaluationMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationsEvaluationMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsEvaluationMetricsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
         evaluation_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -14870,10 +20086,40 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_hybrid_eval_metrics(
+
+class AsyncEvaluationsEvaluationMetricsResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationsEvaluationMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncEvaluationsEvaluationMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsEvaluationMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncEvaluationsHybridEvalMetricsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
+    ) -> AsyncEvaluationsHybridEvalMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsHybridEvalMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationsHybridEvalMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsHybridEvalMetricsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
         evaluation_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -14898,46 +20144,102 @@ class AsyncEvaluationsResource:
             ),
         )
 
+
+class AsyncEvaluationsHybridEvalMetricsResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationsHybridEvalMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncEvaluationsHybridEvalMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsHybridEvalMetricsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncEvaluationsTestCaseResultsHistoryResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncEvaluationsTestCaseResultsHistoryResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsTestCaseResultsHistoryResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationsTestCaseResultsHistoryResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsTestCaseResultsHistoryResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        num: str,
+        *,
+        evaluation_id: str,
+        test_case_result_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseResultResponse:
+        """GET /v4/evaluations/{evaluation_id}/test-case-results/{test_case_result_id}/history/{num}: Get Historical Test Case Result"""
+        return cast(
+            "_m.TestCaseResultResponse",
+            await self._client._request(
+                "get",
+                "/v4/evaluations/"
+                + path_param(evaluation_id)
+                + "/test-case-results/"
+                + path_param(test_case_result_id)
+                + "/history/"
+                + path_param(num),
+                _m.TestCaseResultResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
     async def list(
         self,
+        num: str,
         *,
-        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
-        sort_by: builtins.list[_m.SortByEnumForEvaluation] | NotGiven = NOT_GIVEN,
+        evaluation_id: str,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
-        application_spec_id: int | str | NotGiven = NOT_GIVEN,
-        include_archived: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[
-        _m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews
-    ]:
-        """GET /v4/evaluations: List Evaluations
+    ) -> AsyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]:
+        """GET /v4/evaluations/{evaluation_id}/test-case-results/history/{num}: List Historical Test Case Results
 
-        ### Description
-        Lists all evaluations accessible to the user.
-
-        ### Details
-        This API can be used to list evaluations. If a user has access to multiple accounts, all evaluations from all accounts the user is associated with will be returned.
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
-            "AsyncPage[_m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews]",
+            "AsyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]",
             await self._client._request(
                 "get",
-                "/v4/evaluations",
-                _m.PaginatedEvaluationResponseWithViews,
+                "/v4/evaluations/"
+                + path_param(evaluation_id)
+                + "/test-case-results/history/"
+                + path_param(num),
+                _m.PaginatedTestCaseResultResponse,
                 query={
-                    "view": view,
-                    "sort_by": sort_by,
                     "page": page,
                     "limit": limit,
                     "account_id": account_id,
-                    "application_spec_id": application_spec_id,
-                    "include_archived": include_archived,
                 },
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -14951,149 +20253,47 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def create(
+
+class AsyncEvaluationsTestCaseResultsHistoryResourceWithRawResponse:
+    def __init__(
+        self, resource: AsyncEvaluationsTestCaseResultsHistoryResource
+    ) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncEvaluationsTestCaseResultsHistoryResourceWithStreamingResponse:
+    def __init__(
+        self, resource: AsyncEvaluationsTestCaseResultsHistoryResource
+    ) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncEvaluationsTestCaseResultsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.history = AsyncEvaluationsTestCaseResultsHistoryResource(client)
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
-        body: _m.EvaluationRequestUnion,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponse:
-        """POST /v4/evaluations: Create Evaluation
+    ) -> AsyncEvaluationsTestCaseResultsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsTestCaseResultsResourceWithRawResponse(self)
 
-        ### Description
-        Creates a evaluation
-
-        ### Details
-        This API can be used to create a evaluation. To use this API, review the request schema and pass in all fields that are required to create a evaluation.
-        """
-        return cast(
-            "_m.EvaluationResponse",
-            await self._client._request(
-                "post",
-                "/v4/evaluations",
-                _m.EvaluationResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def retrieve(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
+    ) -> AsyncEvaluationsTestCaseResultsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsTestCaseResultsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         evaluation_id: str,
-        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponseWithViews:
-        """GET /v4/evaluations/{evaluation_id}: Get Evaluation
-
-        ### Description
-        Gets the details of a evaluation
-
-        ### Details
-        This API can be used to get information about a single evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.EvaluationResponseWithViews",
-            await self._client._request(
-                "get",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.EvaluationResponseWithViews,
-                query={
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def delete(
-        self,
         *,
-        evaluation_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluations/{evaluation_id}: Delete Evaluation
-
-        ### Description
-        Deletes a evaluation
-
-        ### Details
-        This API can be used to delete a evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            await self._client._request(
-                "delete",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def update(
-        self,
-        *,
-        evaluation_id: str,
-        body: _m.RestorablePartialPatchEvaluationRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationResponse:
-        """PATCH /v4/evaluations/{evaluation_id}: Update Evaluation
-
-        ### Description
-        Updates a evaluation
-
-        ### Details
-        This API can be used to update the evaluation that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.EvaluationResponse",
-            await self._client._request(
-                "patch",
-                "/v4/evaluations/" + path_param(evaluation_id),
-                _m.EvaluationResponse,
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_test_case_results(
-        self,
-        *,
-        evaluation_id: str,
         view: builtins.list[_m.TestCaseResultViewsOptions] | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -15114,6 +20314,12 @@ class AsyncEvaluationsResource:
 
         ### Details
         This API can be used to list test case results. If a user has access to multiple accounts, all test case results from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedTestCaseResultResponseWithViews, _m.TestCaseResultResponseWithViews]",
@@ -15141,10 +20347,10 @@ class AsyncEvaluationsResource:
         )
 
     @overload
-    async def test_case_results(
+    async def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         application_spec_id: str,
         evaluation_dataset_version_num: str,
         test_case_id: str,
@@ -15164,10 +20370,10 @@ class AsyncEvaluationsResource:
     ) -> _m.TestCaseResultResponse: ...
 
     @overload
-    async def test_case_results(
+    async def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         body: _m.TestCaseResultRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -15176,10 +20382,10 @@ class AsyncEvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseResultResponse: ...
 
-    async def test_case_results(
+    async def create(
         self,
-        *,
         evaluation_id: str,
+        *,
         application_spec_id: str | NotGiven = NOT_GIVEN,
         evaluation_dataset_version_num: str | NotGiven = NOT_GIVEN,
         test_case_id: str | NotGiven = NOT_GIVEN,
@@ -15205,6 +20411,11 @@ class AsyncEvaluationsResource:
 
         ### Details
         This API can be used to create a test case result. To use this API, review the request schema and pass in all fields that are required to create a test case result.
+
+        Args:
+            time_spent_labeling_s: The time spent labeling in seconds.
+            account_id: The ID of the account that owns the given entity.
+            annotated_by_user_id: The user who annotated the task.
         """
         return cast(
             "_m.TestCaseResultResponse",
@@ -15240,10 +20451,10 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def test_case_results_batch(
+    async def batch(
         self,
-        *,
         evaluation_id: str,
+        *,
         body: builtins.list[_m.TestCaseResultRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -15279,10 +20490,10 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_test_case_results_v4(
+    async def retrieve(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         view: builtins.list[_m.TestCaseResultViewsOptions] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -15321,10 +20532,10 @@ class AsyncEvaluationsResource:
         )
 
     @overload
-    async def update_test_case_results(
+    async def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         audit_status: _m.AuditORMStatusEnum | NotGiven = NOT_GIVEN,
         audit_required: bool | NotGiven = NOT_GIVEN,
@@ -15343,10 +20554,10 @@ class AsyncEvaluationsResource:
     ) -> _m.TestCaseResultResponse: ...
 
     @overload
-    async def update_test_case_results(
+    async def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         body: _m.PartialTestCaseResultRequest,
         extra_headers: Headers | None = None,
@@ -15355,10 +20566,10 @@ class AsyncEvaluationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseResultResponse: ...
 
-    async def update_test_case_results(
+    async def update(
         self,
-        *,
         test_case_result_id: str,
+        *,
         evaluation_id: str,
         audit_status: _m.AuditORMStatusEnum | NotGiven = NOT_GIVEN,
         audit_required: bool | NotGiven = NOT_GIVEN,
@@ -15385,6 +20596,10 @@ class AsyncEvaluationsResource:
         This API can be used to update the test case result that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Test Case Result API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            time_spent_labeling_s: The time spent labeling in seconds.
+            annotated_by_user_id: The user who annotated the task.
         """
         return cast(
             "_m.TestCaseResultResponse",
@@ -15419,29 +20634,73 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_test_case_results_history(
+
+class AsyncEvaluationsTestCaseResultsResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationsTestCaseResultsResource) -> None:
+        self.history = AsyncEvaluationsTestCaseResultsHistoryResourceWithRawResponse(
+            resource.history
+        )
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.batch = async_to_raw(resource.batch)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncEvaluationsTestCaseResultsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsTestCaseResultsResource) -> None:
+        self.history = (
+            AsyncEvaluationsTestCaseResultsHistoryResourceWithStreamingResponse(
+                resource.history
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.batch = async_to_raw(resource.batch, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncEvaluationsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.tasks = AsyncEvaluationsTasksResource(client)
+        self.contributor_metrics = AsyncEvaluationsContributorMetricsResource(client)
+        self.evaluation_metrics = AsyncEvaluationsEvaluationMetricsResource(client)
+        self.hybrid_eval_metrics = AsyncEvaluationsHybridEvalMetricsResource(client)
+        self.test_case_results = AsyncEvaluationsTestCaseResultsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncEvaluationsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEvaluationsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationsResourceWithStreamingResponse(self)
+
+    async def claim_task(
         self,
-        *,
-        num: str,
-        test_case_result_id: str,
         evaluation_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TestCaseResultResponse:
-        """GET /v4/evaluations/{evaluation_id}/test-case-results/{test_case_result_id}/history/{num}: Get Historical Test Case Result"""
+    ) -> _m.TaskResponse:
+        """POST /v4/evaluations/{evaluation_id}/claim-task: Claim Evaluation Task"""
         return cast(
-            "_m.TestCaseResultResponse",
+            "_m.TaskResponse",
             await self._client._request(
-                "get",
-                "/v4/evaluations/"
-                + path_param(evaluation_id)
-                + "/test-case-results/"
-                + path_param(test_case_result_id)
-                + "/history/"
-                + path_param(num),
-                _m.TestCaseResultResponse,
+                "post",
+                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
+                _m.TaskResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -15450,34 +20709,52 @@ class AsyncEvaluationsResource:
             ),
         )
 
-    async def get_test_case_results_history_v4(
+    async def list(
         self,
         *,
-        num: str,
-        evaluation_id: str,
+        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
+        sort_by: builtins.list[_m.SortByEnumForEvaluation] | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
+        application_spec_id: int | str | NotGiven = NOT_GIVEN,
+        include_archived: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]:
-        """GET /v4/evaluations/{evaluation_id}/test-case-results/history/{num}: List Historical Test Case Results"""
+    ) -> AsyncPage[
+        _m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews
+    ]:
+        """GET /v4/evaluations: List Evaluations
+
+        ### Description
+        Lists all evaluations accessible to the user.
+
+        ### Details
+        This API can be used to list evaluations. If a user has access to multiple accounts, all evaluations from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
-            "AsyncPage[_m.PaginatedTestCaseResultResponse, _m.TestCaseResultResponse]",
+            "AsyncPage[_m.PaginatedEvaluationResponseWithViews, _m.EvaluationResponseWithViews]",
             await self._client._request(
                 "get",
-                "/v4/evaluations/"
-                + path_param(evaluation_id)
-                + "/test-case-results/history/"
-                + path_param(num),
-                _m.PaginatedTestCaseResultResponse,
+                "/v4/evaluations",
+                _m.PaginatedEvaluationResponseWithViews,
                 query={
+                    "view": view,
+                    "sort_by": sort_by,
                     "page": page,
                     "limit": limit,
                     "account_id": account_id,
+                    "application_spec_id": application_spec_id,
+                    "include_archived": include_archived,
                 },
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -15491,38 +20768,409 @@ class AsyncEvaluationsResource:
             ),
         )
 
+    @overload
+    async def create(
+        self,
+        *,
+        name: str,
+        description: str,
+        application_spec_id: str,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        type: Literal["builder", "default"] | NotGiven = NOT_GIVEN,
+        evaluation_dataset_id: str | NotGiven = NOT_GIVEN,
+        evaluation_dataset_version: int | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        body: _m.EvaluationRequestUnion,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        type: Literal["builder", "default"] | NotGiven = NOT_GIVEN,
+        evaluation_dataset_id: str | NotGiven = NOT_GIVEN,
+        evaluation_dataset_version: int | NotGiven = NOT_GIVEN,
+        body: _m.EvaluationRequestUnion | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse:
+        """POST /v4/evaluations: Create Evaluation
+
+        ### Description
+        Creates a evaluation
+
+        ### Details
+        This API can be used to create a evaluation. To use this API, review the request schema and pass in all fields that are required to create a evaluation.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            evaluation_config_id: The ID of the associated evaluation config.
+            question_id_to_annotation_config: Specifies the annotation configuration to
+                use for specific questions.
+            annotation_config: Annotation configuration for tasking
+            type: create standalone evaluation or build evaluation which will auto
+                generate test case results
+        """
+        return cast(
+            "_m.EvaluationResponse",
+            await self._client._request(
+                "post",
+                "/v4/evaluations",
+                _m.EvaluationResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                        "account_id": account_id,
+                        "application_variant_id": application_variant_id,
+                        "tags": tags,
+                        "evaluation_config": evaluation_config,
+                        "evaluation_config_id": evaluation_config_id,
+                        "question_id_to_annotation_config": question_id_to_annotation_config,
+                        "annotation_config": annotation_config,
+                        "type": type,
+                        "evaluation_dataset_id": evaluation_dataset_id,
+                        "evaluation_dataset_version": evaluation_dataset_version,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
+        evaluation_id: str,
+        *,
+        view: builtins.list[_m.EvaluationViewsOptions] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponseWithViews:
+        """GET /v4/evaluations/{evaluation_id}: Get Evaluation
+
+        ### Description
+        Gets the details of a evaluation
+
+        ### Details
+        This API can be used to get information about a single evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+
+        Review the response schema to see the fields that will be returned.
+        """
+        return cast(
+            "_m.EvaluationResponseWithViews",
+            await self._client._request(
+                "get",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.EvaluationResponseWithViews,
+                query={
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def delete(
+        self,
+        evaluation_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluations/{evaluation_id}: Delete Evaluation
+
+        ### Description
+        Deletes a evaluation
+
+        ### Details
+        This API can be used to delete a evaluation by ID. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            await self._client._request(
+                "delete",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        evaluation_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        evaluation_type: Literal["llm_benchmark"] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    @overload
+    async def update(
+        self,
+        evaluation_id: str,
+        *,
+        body: _m.RestorablePartialPatchEvaluationRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse: ...
+
+    async def update(
+        self,
+        evaluation_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        application_variant_id: str | NotGiven = NOT_GIVEN,
+        tags: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config: dict[str, Any] | NotGiven = NOT_GIVEN,
+        evaluation_config_id: str | NotGiven = NOT_GIVEN,
+        question_id_to_annotation_config: (
+            Mapping[str, _p.AnnotationConfigParam | _m.AnnotationConfig] | NotGiven
+        ) = NOT_GIVEN,
+        annotation_config: (
+            _p.AnnotationConfigParam
+            | _m.AnnotationConfig
+            | _p.AnnotationConfigMultiturnUseCaseRequestParam
+            | _m.AnnotationConfigMultiturnUseCaseRequest
+            | _p.AnnotationConfigSummarizationUseCaseRequestParam
+            | _m.AnnotationConfigSummarizationUseCaseRequest
+            | NotGiven
+        ) = NOT_GIVEN,
+        evaluation_type: Literal["llm_benchmark"] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialPatchEvaluationRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationResponse:
+        """PATCH /v4/evaluations/{evaluation_id}: Update Evaluation
+
+        ### Description
+        Updates a evaluation
+
+        ### Details
+        This API can be used to update the evaluation that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+
+        Args:
+            evaluation_config_id: The ID of the associated evaluation config.
+            question_id_to_annotation_config: Specifies the annotation configuration to
+                use for specific questions.
+            annotation_config: Annotation configuration for tasking
+            evaluation_type: If llm_benchmark is provided, the evaluation will be
+                updated to a hybrid evaluation. No-op on existing hybrid evaluations,
+                and not available for studio evaluations.
+            restore: Set to true to restore the entity from the database.
+        """
+        return cast(
+            "_m.EvaluationResponse",
+            await self._client._request(
+                "patch",
+                "/v4/evaluations/" + path_param(evaluation_id),
+                _m.EvaluationResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                        "application_variant_id": application_variant_id,
+                        "tags": tags,
+                        "evaluation_config": evaluation_config,
+                        "evaluation_config_id": evaluation_config_id,
+                        "question_id_to_annotation_config": question_id_to_annotation_config,
+                        "annotation_config": annotation_config,
+                        "evaluation_type": evaluation_type,
+                        "restore": restore,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
 
 class AsyncEvaluationsResourceWithRawResponse:
     def __init__(self, resource: AsyncEvaluationsResource) -> None:
-        self.claim_task = async_to_raw(resource.claim_task)
-        self.update_tasks = async_to_raw(resource.update_tasks)
-        self.get_contributor_metrics = async_to_raw(resource.get_contributor_metrics)
-        self.get_contributor_metrics_v4 = async_to_raw(
-            resource.get_contributor_metrics_v4
+        self.tasks = AsyncEvaluationsTasksResourceWithRawResponse(resource.tasks)
+        self.contributor_metrics = (
+            AsyncEvaluationsContributorMetricsResourceWithRawResponse(
+                resource.contributor_metrics
+            )
         )
-        self.get_evaluation_metrics = async_to_raw(resource.get_evaluation_metrics)
-        self.get_hybrid_eval_metrics = async_to_raw(resource.get_hybrid_eval_metrics)
+        self.evaluation_metrics = (
+            AsyncEvaluationsEvaluationMetricsResourceWithRawResponse(
+                resource.evaluation_metrics
+            )
+        )
+        self.hybrid_eval_metrics = (
+            AsyncEvaluationsHybridEvalMetricsResourceWithRawResponse(
+                resource.hybrid_eval_metrics
+            )
+        )
+        self.test_case_results = AsyncEvaluationsTestCaseResultsResourceWithRawResponse(
+            resource.test_case_results
+        )
+        self.claim_task = async_to_raw(resource.claim_task)
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.delete = async_to_raw(resource.delete)
         self.update = async_to_raw(resource.update)
-        self.get_test_case_results = async_to_raw(resource.get_test_case_results)
-        self.test_case_results = async_to_raw(resource.test_case_results)
-        self.test_case_results_batch = async_to_raw(resource.test_case_results_batch)
-        self.get_test_case_results_v4 = async_to_raw(resource.get_test_case_results_v4)
-        self.update_test_case_results = async_to_raw(resource.update_test_case_results)
-        self.get_test_case_results_history = async_to_raw(
-            resource.get_test_case_results_history
+
+
+class AsyncEvaluationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationsResource) -> None:
+        self.tasks = AsyncEvaluationsTasksResourceWithStreamingResponse(resource.tasks)
+        self.contributor_metrics = (
+            AsyncEvaluationsContributorMetricsResourceWithStreamingResponse(
+                resource.contributor_metrics
+            )
         )
-        self.get_test_case_results_history_v4 = async_to_raw(
-            resource.get_test_case_results_history_v4
+        self.evaluation_metrics = (
+            AsyncEvaluationsEvaluationMetricsResourceWithStreamingResponse(
+                resource.evaluation_metrics
+            )
         )
+        self.hybrid_eval_metrics = (
+            AsyncEvaluationsHybridEvalMetricsResourceWithStreamingResponse(
+                resource.hybrid_eval_metrics
+            )
+        )
+        self.test_case_results = (
+            AsyncEvaluationsTestCaseResultsResourceWithStreamingResponse(
+                resource.test_case_results
+            )
+        )
+        self.claim_task = async_to_raw(resource.claim_task, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
 
 
 class AsyncEvaluationConfigsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncEvaluationConfigsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationConfigsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationConfigsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationConfigsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -15543,6 +21191,12 @@ class AsyncEvaluationConfigsResource:
 
         ### Details
         This API can be used to list evaluation configs. If a user has access to multiple accounts, all evaluation configs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedEvaluationConfigResponse, _m.EvaluationConfigResponse]",
@@ -15617,6 +21271,10 @@ class AsyncEvaluationConfigsResource:
 
         ### Details
         This API can be used to create a evaluation config. To use this API, review the request schema and pass in all fields that are required to create a evaluation config.
+
+        Args:
+            evaluation_type: Evaluation type
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.EvaluationConfigResponse",
@@ -15647,8 +21305,8 @@ class AsyncEvaluationConfigsResource:
 
     async def retrieve(
         self,
-        *,
         evaluation_config_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -15680,8 +21338,8 @@ class AsyncEvaluationConfigsResource:
 
     async def delete(
         self,
-        *,
         evaluation_config_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -15718,201 +21376,41 @@ class AsyncEvaluationConfigsResourceWithRawResponse:
         self.delete = async_to_raw(resource.delete)
 
 
-class AsyncEvaluationDatasetsResource:
+class AsyncEvaluationConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationConfigsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse(
+            self
+        )
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse(
+            self
+        )
+
     async def list(
         self,
-        *,
-        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        include_archived: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[
-        _m.PaginatedEvaluationDatasetResponseWithViews,
-        _m.EvaluationDatasetResponseWithViews,
-    ]:
-        """GET /v4/evaluation-datasets: List Evaluation Datasets
-
-        ### Description
-        Lists all evaluation datasets accessible to the user.
-
-        ### Details
-        This API can be used to list evaluation datasets. If a user has access to multiple accounts, all evaluation datasets from all accounts the user is associated with will be returned.
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedEvaluationDatasetResponseWithViews, _m.EvaluationDatasetResponseWithViews]",
-            await self._client._request(
-                "get",
-                "/v4/evaluation-datasets",
-                _m.PaginatedEvaluationDatasetResponseWithViews,
-                query={
-                    "view": view,
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                    "include_archived": include_archived,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def create(
-        self,
-        *,
-        body: _m.CreateEvaluationDatasetRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponse:
-        """POST /v4/evaluation-datasets: Create Evaluation Dataset
-
-        ### Description
-        Creates a evaluation dataset
-
-        ### Details
-        This API can be used to create a evaluation dataset. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponse",
-            await self._client._request(
-                "post",
-                "/v4/evaluation-datasets",
-                _m.EvaluationDatasetResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def retrieve(
-        self,
-        *,
         evaluation_dataset_id: str,
-        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponseWithViews:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}: Get Evaluation Dataset
-
-        ### Description
-
-        Gets the details of a dataset.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponseWithViews",
-            await self._client._request(
-                "get",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.EvaluationDatasetResponseWithViews,
-                query={
-                    "view": view,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def delete(
-        self,
         *,
-        evaluation_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}: Delete Evaluation Dataset
-
-        ### Description
-
-        Deletes the dataset, and all other entities associated with the dataset, such as test cases, evaluations and results.
-
-        ### Details
-
-        **This is a permanent and destructive action that cannot be undone.**
-        """
-        return cast(
-            "_m.DeleteResponse",
-            await self._client._request(
-                "delete",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def update(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        body: _m.RestorablePatchEvaluationDatasetRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.EvaluationDatasetResponse:
-        """PATCH /v4/evaluation-datasets/{evaluation_dataset_id}: Update Evaluation Dataset
-
-        ### Description
-        Updates a evaluation dataset
-
-        ### Details
-        This API can be used to update the evaluation dataset that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation Dataset API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.EvaluationDatasetResponse",
-            await self._client._request(
-                "patch",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
-                _m.EvaluationDatasetResponse,
-                body=body,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_evaluation_dataset_versions(
-        self,
-        *,
-        evaluation_dataset_id: str,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -15933,6 +21431,12 @@ class AsyncEvaluationDatasetsResource:
 
         ### Details
         This API can be used to list evaluation dataset versions. If a user has access to multiple accounts, all evaluation dataset versions from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedEvaluationDatasetVersionResponse, _m.EvaluationDatasetVersionResponse]",
@@ -15961,10 +21465,10 @@ class AsyncEvaluationDatasetsResource:
         )
 
     @overload
-    async def evaluation_dataset_versions(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         draft: bool | NotGiven = NOT_GIVEN,
         published_at: datetime | NotGiven = NOT_GIVEN,
@@ -15976,10 +21480,10 @@ class AsyncEvaluationDatasetsResource:
     ) -> _m.EvaluationDatasetVersionResponse: ...
 
     @overload
-    async def evaluation_dataset_versions(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.EvaluationDatasetVersionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -15988,10 +21492,10 @@ class AsyncEvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.EvaluationDatasetVersionResponse: ...
 
-    async def evaluation_dataset_versions(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         draft: bool | NotGiven = NOT_GIVEN,
         published_at: datetime | NotGiven = NOT_GIVEN,
@@ -16009,6 +21513,13 @@ class AsyncEvaluationDatasetsResource:
 
         ### Details
         This API can be used to create a evaluation dataset version. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset version.
+
+        Args:
+            draft: Boolean to check whether or not the evaluation dataset is in draft
+                mode
+            published_at: The date and time that all test case results for the
+                evaluation were completed for the evaluation in ISO format.
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.EvaluationDatasetVersionResponse",
@@ -16038,10 +21549,10 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_evaluation_dataset_versions_v4(
+    async def retrieve(
         self,
-        *,
         evaluation_dataset_version_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -16075,10 +21586,251 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_test_cases(
+    async def publish(
         self,
+        evaluation_dataset_version_id: str,
         *,
         evaluation_dataset_id: str,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.PublishEvaluationDatasetDraftResponse:
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions/{evaluation_dataset_version_id}/publish: Publish Evaluation Dataset Version
+
+        Args:
+            force: Force approve an evaluation dataset
+        """
+        return cast(
+            "_m.PublishEvaluationDatasetDraftResponse",
+            await self._client._request(
+                "post",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/evaluation-dataset-versions/"
+                + path_param(evaluation_dataset_version_id)
+                + "/publish",
+                _m.PublishEvaluationDatasetDraftResponse,
+                query={
+                    "force": force,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsEvaluationDatasetVersionsResource
+    ) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.publish = async_to_raw(resource.publish)
+
+
+class AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsEvaluationDatasetVersionsResource
+    ) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.publish = async_to_raw(resource.publish, streamed=True)
+
+
+class AsyncEvaluationDatasetsTestCasesHistoryResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncEvaluationDatasetsTestCasesHistoryResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationDatasetsTestCasesHistoryResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse(
+            self
+        )
+
+    async def retrieve(
+        self,
+        num: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history/{num}: Get Historical Test Case
+
+        ### Description
+        Get the test case by its id for a specified dataset version.
+        """
+        return cast(
+            "_m.TestCaseVersionResponse",
+            await self._client._request(
+                "get",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/"
+                + path_param(test_case_id)
+                + "/history/"
+                + path_param(num),
+                _m.TestCaseVersionResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def list(
+        self,
+        num: str,
+        *,
+        evaluation_dataset_id: str,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/history/{num}: List Historical Test Cases
+
+        ### Description
+        List all test cases for a specified dataset version.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
+            await self._client._request(
+                "get",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/history/"
+                + path_param(num),
+                _m.PaginatedTestCaseVersionResponse,
+                query={
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def delete(
+        self,
+        test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history: Wipe Full History of Test Cases
+
+        ### Description
+        Delete a specified test case and remove all its history from past dataset versions too.
+        """
+        return cast(
+            "_m.DeleteResponse",
+            await self._client._request(
+                "delete",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/test-cases/"
+                + path_param(test_case_id)
+                + "/history",
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncEvaluationDatasetsTestCasesHistoryResourceWithRawResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsTestCasesHistoryResource
+    ) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.list = async_to_raw(resource.list)
+        self.delete = async_to_raw(resource.delete)
+
+
+class AsyncEvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsTestCasesHistoryResource
+    ) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncEvaluationDatasetsTestCasesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.history = AsyncEvaluationDatasetsTestCasesHistoryResource(client)
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncEvaluationDatasetsTestCasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationDatasetsTestCasesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationDatasetsTestCasesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsTestCasesResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        evaluation_dataset_id: str,
+        *,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -16093,6 +21845,12 @@ class AsyncEvaluationDatasetsResource:
 
         ### Description
         List all test cases for a selected dataset.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
@@ -16121,12 +21879,17 @@ class AsyncEvaluationDatasetsResource:
         )
 
     @overload
-    async def test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | _m.SchemaFlexible
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
         ),
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
@@ -16139,10 +21902,10 @@ class AsyncEvaluationDatasetsResource:
     ) -> _m.TestCaseVersionResponse: ...
 
     @overload
-    async def test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.TestCaseVersionRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16151,13 +21914,16 @@ class AsyncEvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TestCaseVersionResponse: ...
 
-    async def test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
             | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
             | _m.SchemaFlexible
             | NotGiven
         ) = NOT_GIVEN,
@@ -16175,6 +21941,14 @@ class AsyncEvaluationDatasetsResource:
 
         ### Description
         Create a test case for a selected dataset.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            chat_history: Used for tracking previous chat interactions for multi-chat
+                test cases
+            test_case_metadata: Metadata for the test case
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.TestCaseVersionResponse",
@@ -16205,10 +21979,10 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def test_cases_batch(
+    async def batch(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: builtins.list[_m.TestCaseVersionRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16244,10 +22018,10 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_test_cases_v4(
+    async def retrieve(
         self,
-        *,
         test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -16276,11 +22050,11 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def delete_test_cases(
+    async def delete(
         self,
+        test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        test_case_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -16311,12 +22085,61 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def update_test_cases(
+    @overload
+    async def update(
         self,
-        *,
         test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
+            | NotGiven
+        ) = NOT_GIVEN,
+        chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
+        test_case_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse: ...
+
+    @overload
+    async def update(
+        self,
+        test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         body: _m.RestorablePartialTestCaseVersionRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TestCaseVersionResponse: ...
+
+    async def update(
+        self,
+        test_case_id: str,
+        *,
+        evaluation_dataset_id: str,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | _p.SchemaFlexibleParam
+            | _m.SchemaFlexible
+            | NotGiven
+        ) = NOT_GIVEN,
+        chat_history: dict[str, Any] | NotGiven = NOT_GIVEN,
+        test_case_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialTestCaseVersionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -16326,6 +22149,14 @@ class AsyncEvaluationDatasetsResource:
 
         ### Description
         Update a test case.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            chat_history: Used for tracking previous chat interactions for multi-chat
+                test cases
+            test_case_metadata: Metadata for the test case
+            restore: Set to true to restore the entity from the database.
         """
         return cast(
             "_m.TestCaseVersionResponse",
@@ -16336,7 +22167,16 @@ class AsyncEvaluationDatasetsResource:
                 + "/test-cases/"
                 + path_param(test_case_id),
                 _m.TestCaseVersionResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "test_case_data": test_case_data,
+                        "chat_history": chat_history,
+                        "test_case_metadata": test_case_metadata,
+                        "restore": restore,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -16345,123 +22185,66 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_test_cases_history(
-        self,
-        *,
-        num: str,
-        test_case_id: str,
-        evaluation_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TestCaseVersionResponse:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history/{num}: Get Historical Test Case
 
-        ### Description
-        Get the test case by its id for a specified dataset version.
-        """
-        return cast(
-            "_m.TestCaseVersionResponse",
-            await self._client._request(
-                "get",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/"
-                + path_param(test_case_id)
-                + "/history/"
-                + path_param(num),
-                _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+class AsyncEvaluationDatasetsTestCasesResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationDatasetsTestCasesResource) -> None:
+        self.history = AsyncEvaluationDatasetsTestCasesHistoryResourceWithRawResponse(
+            resource.history
+        )
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.batch = async_to_raw(resource.batch)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncEvaluationDatasetsTestCasesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationDatasetsTestCasesResource) -> None:
+        self.history = (
+            AsyncEvaluationDatasetsTestCasesHistoryResourceWithStreamingResponse(
+                resource.history
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.batch = async_to_raw(resource.batch, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return (
+            AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse(
+                self
+            )
         )
 
-    async def get_test_cases_history_v4(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        num: str,
-        evaluation_dataset_id: str,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/history/{num}: List Historical Test Cases
-
-        ### Description
-        List all test cases for a specified dataset version.
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedTestCaseVersionResponse, _m.TestCaseVersionResponse]",
-            await self._client._request(
-                "get",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/history/"
-                + path_param(num),
-                _m.PaginatedTestCaseVersionResponse,
-                query={
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+    ) -> (
+        AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse
+    ):
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse(
+            self
         )
 
-    async def delete_test_cases_history(
+    async def list(
         self,
-        *,
         evaluation_dataset_id: str,
-        test_case_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}/test-cases/{test_case_id}/history: Wipe Full History of Test Cases
-
-        ### Description
-        Delete a specified test case and remove all its history from past dataset versions too.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            await self._client._request(
-                "delete",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/test-cases/"
-                + path_param(test_case_id)
-                + "/history",
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_autogenerated_draft_test_cases(
-        self,
         *,
-        evaluation_dataset_id: str,
         check_missing_chunks: bool | NotGiven = NOT_GIVEN,
         page: int | NotGiven = NOT_GIVEN,
         limit: int | NotGiven = NOT_GIVEN,
@@ -16474,7 +22257,15 @@ class AsyncEvaluationDatasetsResource:
         _m.ListAutoGeneratedDraftTestCaseResponse,
         _m.AutoGeneratedDraftTestCaseWithChunkInfoResponse,
     ]:
-        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases: List Autogenerated Draft Test Cases"""
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases: List Autogenerated Draft Test Cases
+
+        Args:
+            check_missing_chunks: Check if test cases are based on missing chunks
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
         return cast(
             "AsyncPage[_m.ListAutoGeneratedDraftTestCaseResponse, _m.AutoGeneratedDraftTestCaseWithChunkInfoResponse]",
             await self._client._request(
@@ -16501,11 +22292,16 @@ class AsyncEvaluationDatasetsResource:
         )
 
     @overload
-    async def autogenerated_draft_test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
-        test_case_data: _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase,
+        *,
+        test_case_data: (
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+        ),
         approved: bool,
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -16518,10 +22314,10 @@ class AsyncEvaluationDatasetsResource:
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
     @overload
-    async def autogenerated_draft_test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.AutoGeneratedDraftTestCaseRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16530,12 +22326,16 @@ class AsyncEvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
-    async def autogenerated_draft_test_cases(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
@@ -16555,6 +22355,12 @@ class AsyncEvaluationDatasetsResource:
 
         ### Details
         This API can be used to create a autogenerated draft test case. To use this API, review the request schema and pass in all fields that are required to create a autogenerated draft test case.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            approved: Boolean to track whether or not the draft test case is approved
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.AutoGeneratedDraftTestCaseResponse",
@@ -16586,10 +22392,10 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_autogenerated_draft_test_cases_v4(
+    async def retrieve(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -16618,11 +22424,11 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def delete_autogenerated_draft_test_cases(
+    async def delete(
         self,
+        autogenerated_draft_test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        autogenerated_draft_test_case_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -16651,14 +22457,18 @@ class AsyncEvaluationDatasetsResource:
         )
 
     @overload
-    async def update_autogenerated_draft_test_cases(
+    async def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         schema_type: Literal["GENERATION"] | NotGiven = NOT_GIVEN,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16668,10 +22478,10 @@ class AsyncEvaluationDatasetsResource:
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
     @overload
-    async def update_autogenerated_draft_test_cases(
+    async def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         body: _m.PartialAutoGeneratedDraftTestCaseRequest,
         extra_headers: Headers | None = None,
@@ -16680,14 +22490,18 @@ class AsyncEvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.AutoGeneratedDraftTestCaseResponse: ...
 
-    async def update_autogenerated_draft_test_cases(
+    async def update(
         self,
-        *,
         autogenerated_draft_test_case_id: str,
+        *,
         evaluation_dataset_id: str,
         schema_type: Literal["GENERATION"] | NotGiven = NOT_GIVEN,
         test_case_data: (
-            _m.ArtifactSchemaGeneration | _m.SchemaGenerationBase | NotGiven
+            _p.ArtifactSchemaGenerationParam
+            | _m.ArtifactSchemaGeneration
+            | _p.SchemaGenerationBaseParam
+            | _m.SchemaGenerationBase
+            | NotGiven
         ) = NOT_GIVEN,
         approved: bool | NotGiven = NOT_GIVEN,
         body: _m.PartialAutoGeneratedDraftTestCaseRequest | NotGiven = NOT_GIVEN,
@@ -16700,6 +22514,11 @@ class AsyncEvaluationDatasetsResource:
 
         ### Description
         Update a test case draft.
+
+        Args:
+            test_case_data: The data for the test case in a format matching the provided
+                schema_type
+            approved: Boolean to track whether or not the draft test case is approved
         """
         return cast(
             "_m.AutoGeneratedDraftTestCaseResponse",
@@ -16727,11 +22546,11 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def autogenerated_draft_test_cases_approve(
+    async def approve(
         self,
+        autogenerated_draft_test_case_id: str,
         *,
         evaluation_dataset_id: str,
-        autogenerated_draft_test_case_id: str,
         force: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16739,7 +22558,11 @@ class AsyncEvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApproveAutoGeneratedDraftTestCaseResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases/{autogenerated_draft_test_case_id}/approve: Approve Autogenerated Draft Test Case"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases/{autogenerated_draft_test_case_id}/approve: Approve Autogenerated Draft Test Case
+
+        Args:
+            force: Force approve a failing test case
+        """
         return cast(
             "_m.ApproveAutoGeneratedDraftTestCaseResponse",
             await self._client._request(
@@ -16764,115 +22587,54 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def publish(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.PublishEvaluationDatasetDraftResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/publish: Publish Latest Evaluation Dataset Version"""
-        return cast(
-            "_m.PublishEvaluationDatasetDraftResponse",
-            await self._client._request(
-                "post",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/publish",
-                _m.PublishEvaluationDatasetDraftResponse,
-                query={
-                    "force": force,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
 
-    @overload
-    async def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        autogenerated_draft_test_cases: builtins.list[str],
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource
+    ) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.update = async_to_raw(resource.update)
+        self.approve = async_to_raw(resource.approve)
 
-    @overload
-    async def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
 
-    async def approve_batch(
-        self,
-        *,
-        evaluation_dataset_id: str,
-        autogenerated_draft_test_cases: builtins.list[str] | NotGiven = NOT_GIVEN,
-        force: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/approve-batch: Approve Auto Generated Test Cases Batch"""
-        return cast(
-            "_m.AutoGeneratedDraftTestCaseApproveBatchResponse",
-            await self._client._request(
-                "post",
-                "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
-                + "/approve-batch",
-                _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
-                query={
-                    "force": force,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse:
+    def __init__(
+        self, resource: AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource
+    ) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.approve = async_to_raw(resource.approve, streamed=True)
 
-    async def get_generation_jobs(
+
+class AsyncEvaluationDatasetsGenerationJobsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
         self,
-        *,
+    ) -> AsyncEvaluationDatasetsGenerationJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationDatasetsGenerationJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationDatasetsGenerationJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsGenerationJobsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -16900,10 +22662,10 @@ class AsyncEvaluationDatasetsResource:
         )
 
     @overload
-    async def generation_jobs(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         num_test_cases: int | NotGiven = NOT_GIVEN,
         group_by_artifact_id: bool | NotGiven = NOT_GIVEN,
@@ -16917,10 +22679,10 @@ class AsyncEvaluationDatasetsResource:
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse: ...
 
     @overload
-    async def generation_jobs(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         body: _m.CreateEvaluationDatasetGenerationJobRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -16929,10 +22691,10 @@ class AsyncEvaluationDatasetsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse: ...
 
-    async def generation_jobs(
+    async def create(
         self,
-        *,
         evaluation_dataset_id: str,
+        *,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         num_test_cases: int | NotGiven = NOT_GIVEN,
         group_by_artifact_id: bool | NotGiven = NOT_GIVEN,
@@ -16945,7 +22707,19 @@ class AsyncEvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.CreateEvaluationDatasetGenerationJobResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs: Create Evaluation Dataset Generation Job"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs: Create Evaluation Dataset Generation Job
+
+        Args:
+            num_test_cases: Number of test cases to generate for the evaluation dataset
+            group_by_artifact_id: If this flag is true, for every generated test case,
+                the chunks used to generate it will be guaranteed to be from the same
+                document (artifact).
+            harms_list: List of harms to be used for the evaluation dataset generation.
+                If not provided, generation will use the knowledge base id.
+            advanced_config: Advanced configuration for the evaluation dataset
+                generation job.
+            custom_instructions: Custom instructions for test case generation
+        """
         return cast(
             "_m.CreateEvaluationDatasetGenerationJobResponse",
             await self._client._request(
@@ -16976,11 +22750,11 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def get_generation_jobs_v4(
+    async def retrieve(
         self,
+        generation_job_id: str,
         *,
         evaluation_dataset_id: str,
-        generation_job_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -17008,11 +22782,11 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def generation_jobs_cancel(
+    async def cancel(
         self,
+        generation_job_id: str,
         *,
         evaluation_dataset_id: str,
-        generation_job_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -17041,11 +22815,344 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
-    async def evaluation_dataset_versions_publish(
+
+class AsyncEvaluationDatasetsGenerationJobsResourceWithRawResponse:
+    def __init__(self, resource: AsyncEvaluationDatasetsGenerationJobsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.cancel = async_to_raw(resource.cancel)
+
+
+class AsyncEvaluationDatasetsGenerationJobsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationDatasetsGenerationJobsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.cancel = async_to_raw(resource.cancel, streamed=True)
+
+
+class AsyncEvaluationDatasetsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.evaluation_dataset_versions = (
+            AsyncEvaluationDatasetsEvaluationDatasetVersionsResource(client)
+        )
+        self.test_cases = AsyncEvaluationDatasetsTestCasesResource(client)
+        self.autogenerated_draft_test_cases = (
+            AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource(client)
+        )
+        self.generation_jobs = AsyncEvaluationDatasetsGenerationJobsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncEvaluationDatasetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncEvaluationDatasetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncEvaluationDatasetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncEvaluationDatasetsResourceWithStreamingResponse(self)
+
+    async def list(
         self,
         *,
+        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
+        page: int | NotGiven = NOT_GIVEN,
+        limit: int | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        include_archived: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> AsyncPage[
+        _m.PaginatedEvaluationDatasetResponseWithViews,
+        _m.EvaluationDatasetResponseWithViews,
+    ]:
+        """GET /v4/evaluation-datasets: List Evaluation Datasets
+
+        ### Description
+        Lists all evaluation datasets accessible to the user.
+
+        ### Details
+        This API can be used to list evaluation datasets. If a user has access to multiple accounts, all evaluation datasets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
+        """
+        return cast(
+            "AsyncPage[_m.PaginatedEvaluationDatasetResponseWithViews, _m.EvaluationDatasetResponseWithViews]",
+            await self._client._request(
+                "get",
+                "/v4/evaluation-datasets",
+                _m.PaginatedEvaluationDatasetResponseWithViews,
+                query={
+                    "view": view,
+                    "page": page,
+                    "limit": limit,
+                    "account_id": account_id,
+                    "include_archived": include_archived,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                page=Paging("page", items="items", param="page"),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def create(
+        self,
+        *,
+        name: str,
+        schema_type: _m.EvaluationDatasetORMSchemaTypeEnum | Literal["GENERATION"],
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        type: Literal["manual", "autogenerated", "safety"] | NotGiven = NOT_GIVEN,
+        knowledge_base_id: str | NotGiven = NOT_GIVEN,
+        harms_list: builtins.list[str] | NotGiven = NOT_GIVEN,
+        advanced_config: dict[str, builtins.list[str]] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        body: _m.CreateEvaluationDatasetRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        schema_type: (
+            _m.EvaluationDatasetORMSchemaTypeEnum | Literal["GENERATION"] | NotGiven
+        ) = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        type: Literal["manual", "autogenerated", "safety"] | NotGiven = NOT_GIVEN,
+        knowledge_base_id: str | NotGiven = NOT_GIVEN,
+        harms_list: builtins.list[str] | NotGiven = NOT_GIVEN,
+        advanced_config: dict[str, builtins.list[str]] | NotGiven = NOT_GIVEN,
+        body: _m.CreateEvaluationDatasetRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse:
+        """POST /v4/evaluation-datasets: Create Evaluation Dataset
+
+        ### Description
+        Creates a evaluation dataset
+
+        ### Details
+        This API can be used to create a evaluation dataset. To use this API, review the request schema and pass in all fields that are required to create a evaluation dataset.
+
+        Args:
+            name: The name of the dataset
+            schema_type: The schema type of the dataset
+            account_id: The ID of the account that owns the given entity.
+            type: Manually or automatically generated dataset
+            knowledge_base_id: ID of the knowledge base to generate the evaluation
+                dataset from.
+            harms_list: List of harms to generate the dataset for.
+            advanced_config: Advanced configuration for the safety evaluation dataset.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponse",
+            await self._client._request(
+                "post",
+                "/v4/evaluation-datasets",
+                _m.EvaluationDatasetResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "schema_type": schema_type,
+                        "account_id": account_id,
+                        "type": type,
+                        "knowledge_base_id": knowledge_base_id,
+                        "harms_list": harms_list,
+                        "advanced_config": advanced_config,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
         evaluation_dataset_id: str,
-        evaluation_dataset_version_id: str,
+        *,
+        view: builtins.list[_m.EvaluationDatasetViewsOptions] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponseWithViews:
+        """GET /v4/evaluation-datasets/{evaluation_dataset_id}: Get Evaluation Dataset
+
+        ### Description
+
+        Gets the details of a dataset.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponseWithViews",
+            await self._client._request(
+                "get",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.EvaluationDatasetResponseWithViews,
+                query={
+                    "view": view,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def remove(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.DeleteResponse:
+        """DELETE /v4/evaluation-datasets/{evaluation_dataset_id}: Delete Evaluation Dataset
+
+        ### Description
+
+        Deletes the dataset, and all other entities associated with the dataset, such as test cases, evaluations and results.
+
+        ### Details
+
+        **This is a permanent and destructive action that cannot be undone.**
+        """
+        return cast(
+            "_m.DeleteResponse",
+            await self._client._request(
+                "delete",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.DeleteResponse,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    @overload
+    async def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        body: _m.RestorablePatchEvaluationDatasetRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse: ...
+
+    async def update(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePatchEvaluationDatasetRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.EvaluationDatasetResponse:
+        """PATCH /v4/evaluation-datasets/{evaluation_dataset_id}: Update Evaluation Dataset
+
+        ### Description
+        Updates a evaluation dataset
+
+        ### Details
+        This API can be used to update the evaluation dataset that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Evaluation Dataset API call as a path parameter.
+
+        Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the dataset
+            restore: Set to true to restore the entity from the database.
+        """
+        return cast(
+            "_m.EvaluationDatasetResponse",
+            await self._client._request(
+                "patch",
+                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                _m.EvaluationDatasetResponse,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "restore": restore,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def publish(
+        self,
+        evaluation_dataset_id: str,
+        *,
         force: bool | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -17053,15 +23160,17 @@ class AsyncEvaluationDatasetsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.PublishEvaluationDatasetDraftResponse:
-        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions/{evaluation_dataset_version_id}/publish: Publish Evaluation Dataset Version"""
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/publish: Publish Latest Evaluation Dataset Version
+
+        Args:
+            force: Force approve an evaluation dataset
+        """
         return cast(
             "_m.PublishEvaluationDatasetDraftResponse",
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
                 + path_param(evaluation_dataset_id)
-                + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id)
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -17078,68 +23187,155 @@ class AsyncEvaluationDatasetsResource:
             ),
         )
 
+    @overload
+    async def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        autogenerated_draft_test_cases: builtins.list[str],
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+
+    @overload
+    async def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse: ...
+
+    async def approve_batch(
+        self,
+        evaluation_dataset_id: str,
+        *,
+        autogenerated_draft_test_cases: builtins.list[str] | NotGiven = NOT_GIVEN,
+        force: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.AutoGeneratedDraftTestCaseApproveBatchRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.AutoGeneratedDraftTestCaseApproveBatchResponse:
+        """POST /v4/evaluation-datasets/{evaluation_dataset_id}/approve-batch: Approve Auto Generated Test Cases Batch
+
+        Args:
+            autogenerated_draft_test_cases: Ids of auto generated draft test cases to be
+                approved.
+            force: Force approve a batch of autogenerated test case IDs for the
+                evaluation dataset
+        """
+        return cast(
+            "_m.AutoGeneratedDraftTestCaseApproveBatchResponse",
+            await self._client._request(
+                "post",
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id)
+                + "/approve-batch",
+                _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
+                query={
+                    "force": force,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
 
 class AsyncEvaluationDatasetsResourceWithRawResponse:
     def __init__(self, resource: AsyncEvaluationDatasetsResource) -> None:
+        self.evaluation_dataset_versions = (
+            AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithRawResponse(
+                resource.evaluation_dataset_versions
+            )
+        )
+        self.test_cases = AsyncEvaluationDatasetsTestCasesResourceWithRawResponse(
+            resource.test_cases
+        )
+        self.autogenerated_draft_test_cases = (
+            AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithRawResponse(
+                resource.autogenerated_draft_test_cases
+            )
+        )
+        self.generation_jobs = (
+            AsyncEvaluationDatasetsGenerationJobsResourceWithRawResponse(
+                resource.generation_jobs
+            )
+        )
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
-        self.delete = async_to_raw(resource.delete)
+        self.remove = async_to_raw(resource.remove)
         self.update = async_to_raw(resource.update)
-        self.get_evaluation_dataset_versions = async_to_raw(
-            resource.get_evaluation_dataset_versions
-        )
-        self.evaluation_dataset_versions = async_to_raw(
-            resource.evaluation_dataset_versions
-        )
-        self.get_evaluation_dataset_versions_v4 = async_to_raw(
-            resource.get_evaluation_dataset_versions_v4
-        )
-        self.get_test_cases = async_to_raw(resource.get_test_cases)
-        self.test_cases = async_to_raw(resource.test_cases)
-        self.test_cases_batch = async_to_raw(resource.test_cases_batch)
-        self.get_test_cases_v4 = async_to_raw(resource.get_test_cases_v4)
-        self.delete_test_cases = async_to_raw(resource.delete_test_cases)
-        self.update_test_cases = async_to_raw(resource.update_test_cases)
-        self.get_test_cases_history = async_to_raw(resource.get_test_cases_history)
-        self.get_test_cases_history_v4 = async_to_raw(
-            resource.get_test_cases_history_v4
-        )
-        self.delete_test_cases_history = async_to_raw(
-            resource.delete_test_cases_history
-        )
-        self.get_autogenerated_draft_test_cases = async_to_raw(
-            resource.get_autogenerated_draft_test_cases
-        )
-        self.autogenerated_draft_test_cases = async_to_raw(
-            resource.autogenerated_draft_test_cases
-        )
-        self.get_autogenerated_draft_test_cases_v4 = async_to_raw(
-            resource.get_autogenerated_draft_test_cases_v4
-        )
-        self.delete_autogenerated_draft_test_cases = async_to_raw(
-            resource.delete_autogenerated_draft_test_cases
-        )
-        self.update_autogenerated_draft_test_cases = async_to_raw(
-            resource.update_autogenerated_draft_test_cases
-        )
-        self.autogenerated_draft_test_cases_approve = async_to_raw(
-            resource.autogenerated_draft_test_cases_approve
-        )
         self.publish = async_to_raw(resource.publish)
         self.approve_batch = async_to_raw(resource.approve_batch)
-        self.get_generation_jobs = async_to_raw(resource.get_generation_jobs)
-        self.generation_jobs = async_to_raw(resource.generation_jobs)
-        self.get_generation_jobs_v4 = async_to_raw(resource.get_generation_jobs_v4)
-        self.generation_jobs_cancel = async_to_raw(resource.generation_jobs_cancel)
-        self.evaluation_dataset_versions_publish = async_to_raw(
-            resource.evaluation_dataset_versions_publish
+
+
+class AsyncEvaluationDatasetsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEvaluationDatasetsResource) -> None:
+        self.evaluation_dataset_versions = AsyncEvaluationDatasetsEvaluationDatasetVersionsResourceWithStreamingResponse(
+            resource.evaluation_dataset_versions
         )
+        self.test_cases = AsyncEvaluationDatasetsTestCasesResourceWithStreamingResponse(
+            resource.test_cases
+        )
+        self.autogenerated_draft_test_cases = AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResourceWithStreamingResponse(
+            resource.autogenerated_draft_test_cases
+        )
+        self.generation_jobs = (
+            AsyncEvaluationDatasetsGenerationJobsResourceWithStreamingResponse(
+                resource.generation_jobs
+            )
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.remove = async_to_raw(resource.remove, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.publish = async_to_raw(resource.publish, streamed=True)
+        self.approve_batch = async_to_raw(resource.approve_batch, streamed=True)
 
 
 class AsyncStudioProjectsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncStudioProjectsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncStudioProjectsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncStudioProjectsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncStudioProjectsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -17160,6 +23356,12 @@ class AsyncStudioProjectsResource:
 
         ### Details
         This API can be used to list studio projects. If a user has access to multiple accounts, all studio projects from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedStudioProjectResponse, _m.StudioProjectResponse]",
@@ -17232,6 +23434,13 @@ class AsyncStudioProjectsResource:
 
         ### Details
         This API can be used to create a studio project. To use this API, review the request schema and pass in all fields that are required to create a studio project.
+
+        Args:
+            name: The name of the Studio Project
+            description: The description of the Studio Project
+            studio_api_key: Your API key for Studio, can be updated with the PATCH
+                endpoint
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.StudioProjectResponse",
@@ -17262,8 +23471,8 @@ class AsyncStudioProjectsResource:
 
     async def retrieve(
         self,
-        *,
         studio_project_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17295,8 +23504,8 @@ class AsyncStudioProjectsResource:
 
     async def delete(
         self,
-        *,
         studio_project_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17327,8 +23536,8 @@ class AsyncStudioProjectsResource:
     @overload
     async def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         studio_api_key: str | NotGiven = NOT_GIVEN,
@@ -17341,8 +23550,8 @@ class AsyncStudioProjectsResource:
     @overload
     async def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         body: _m.PartialStudioProjectRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -17352,8 +23561,8 @@ class AsyncStudioProjectsResource:
 
     async def update(
         self,
-        *,
         studio_project_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         studio_api_key: str | NotGiven = NOT_GIVEN,
@@ -17372,6 +23581,12 @@ class AsyncStudioProjectsResource:
         This API can be used to update the studio project that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Studio Project API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the Studio Project
+            description: The description of the Studio Project
+            studio_api_key: Your API key for Studio, can be updated with the PATCH
+                endpoint
         """
         return cast(
             "_m.StudioProjectResponse",
@@ -17406,9 +23621,31 @@ class AsyncStudioProjectsResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncStudioProjectsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncStudioProjectsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncApplicationSpecsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationSpecsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationSpecsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationSpecsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationSpecsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -17430,6 +23667,12 @@ class AsyncApplicationSpecsResource:
 
         ### Details
         This API can be used to list application specs. If a user has access to multiple accounts, all application specs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedApplicationSpecResponse, _m.ApplicationSpecResponse]",
@@ -17505,6 +23748,13 @@ class AsyncApplicationSpecsResource:
 
         ### Details
         This API can be used to create a application spec. To use this API, review the request schema and pass in all fields that are required to create a application spec.
+
+        Args:
+            name: The name of the Application Spec
+            description: The description of the Application Spec
+            account_id: The ID of the account that owns the given entity.
+            run_online_evaluation: Whether the application spec should run online
+                evaluation, default is `false`
         """
         return cast(
             "_m.ApplicationSpecResponse",
@@ -17536,8 +23786,8 @@ class AsyncApplicationSpecsResource:
 
     async def retrieve(
         self,
-        *,
         application_spec_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17569,8 +23819,8 @@ class AsyncApplicationSpecsResource:
 
     async def delete(
         self,
-        *,
         application_spec_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17598,11 +23848,44 @@ class AsyncApplicationSpecsResource:
             ),
         )
 
+    @overload
     async def update(
         self,
-        *,
         application_spec_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        theme_id: str | NotGiven = NOT_GIVEN,
+        run_online_evaluation: bool | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationSpecResponse: ...
+
+    @overload
+    async def update(
+        self,
+        application_spec_id: str,
+        *,
         body: _m.RestorablePartialApplicationSpecRequest,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationSpecResponse: ...
+
+    async def update(
+        self,
+        application_spec_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        theme_id: str | NotGiven = NOT_GIVEN,
+        run_online_evaluation: bool | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePartialApplicationSpecRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17617,6 +23900,13 @@ class AsyncApplicationSpecsResource:
         This API can be used to update the application spec that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Application Spec API call as a path parameter.
 
         Review the request schema to see the fields that can be updated.
+
+        Args:
+            name: The name of the Application Spec
+            description: The description of the Application Spec
+            run_online_evaluation: Whether the application spec should run online
+                evaluation, default is `false`
+            restore: Set to true to restore the entity from the database.
         """
         return cast(
             "_m.ApplicationSpecResponse",
@@ -17624,7 +23914,17 @@ class AsyncApplicationSpecsResource:
                 "patch",
                 "/v4/application-specs/" + path_param(application_spec_id),
                 _m.ApplicationSpecResponse,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "description": description,
+                        "theme_id": theme_id,
+                        "run_online_evaluation": run_online_evaluation,
+                        "restore": restore,
+                    }
+                ),
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -17643,9 +23943,29 @@ class AsyncApplicationSpecsResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncApplicationSpecsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationSpecsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncQuestionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncQuestionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncQuestionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncQuestionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncQuestionsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -17666,6 +23986,12 @@ class AsyncQuestionsResource:
 
         ### Details
         This API can be used to list questions. If a user has access to multiple accounts, all questions from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedQuestionResponse, _m.QuestionResponse]",
@@ -17748,6 +24074,16 @@ class AsyncQuestionsResource:
 
         ### Details
         This API can be used to create a question. To use this API, review the request schema and pass in all fields that are required to create a question.
+
+        Args:
+            type: The type of question
+            account_id: The ID of the account that owns the given entity.
+            choices: List of choices for the question. Required for CATEGORICAL
+                questions.
+            multi: Whether the question allows multiple answers.
+            dropdown: Whether the question is displayed as a dropdown in the UI.
+            required: Whether the question is required.
+            conditions: Conditions for the question to be shown.
         """
         return cast(
             "_m.QuestionResponse",
@@ -17783,8 +24119,8 @@ class AsyncQuestionsResource:
 
     async def retrieve(
         self,
-        *,
         question_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -17822,286 +24158,29 @@ class AsyncQuestionsResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
-class AsyncKnowledgeBaseDataSourcesResource:
+class AsyncQuestionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncQuestionsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncModelTemplatesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncModelTemplatesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncModelTemplatesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        page: int | NotGiven = NOT_GIVEN,
-        limit: int | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[
-        _m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse
-    ]:
-        """GET /v4/knowledge-base-data-sources: List Knowledge Base Data Sources
-
-        ### Description
-        Lists all knowledge base data sources accessible to the user.
-
-        ### Details
-        This API can be used to list knowledge base data sources. If a user has access to multiple accounts, all knowledge base data sources from all accounts the user is associated with will be returned.
-        """
-        return cast(
-            "AsyncPage[_m.PaginatedKnowledgeBaseDataSourceResponse, _m.KnowledgeBaseDataSourceResponse]",
-            await self._client._request(
-                "get",
-                "/v4/knowledge-base-data-sources",
-                _m.PaginatedKnowledgeBaseDataSourceResponse,
-                query={
-                    "page": page,
-                    "limit": limit,
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def create(
-        self,
-        *,
-        name: str,
-        data_source_config: _m.RemoteDataSourceConfig,
-        account_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    @overload
-    async def create(
-        self,
-        *,
-        body: _m.KnowledgeBaseDataSourceRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    async def create(
-        self,
-        *,
-        name: str | NotGiven = NOT_GIVEN,
-        data_source_config: _m.RemoteDataSourceConfig | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        body: _m.KnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """POST /v4/knowledge-base-data-sources: Create Knowledge Base Data Source
-
-        ### Description
-        Creates a knowledge base data source
-
-        ### Details
-        This API can be used to create a knowledge base data source. To use this API, review the request schema and pass in all fields that are required to create a knowledge base data source.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            await self._client._request(
-                "post",
-                "/v4/knowledge-base-data-sources",
-                _m.KnowledgeBaseDataSourceResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "data_source_config": data_source_config,
-                        "account_id": account_id,
-                        "description": description,
-                        "data_source_auth_config": data_source_auth_config,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def retrieve(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """GET /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Get Knowledge Base Data Source
-
-        ### Description
-        Gets the details of a knowledge base data source
-
-        ### Details
-        This API can be used to get information about a single knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-
-        Review the response schema to see the fields that will be returned.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            await self._client._request(
-                "get",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.KnowledgeBaseDataSourceResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def delete(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.DeleteResponse:
-        """DELETE /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Delete Knowledge Base Data Source
-
-        ### Description
-        Deletes a knowledge base data source
-
-        ### Details
-        This API can be used to delete a knowledge base data source by ID. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-        """
-        return cast(
-            "_m.DeleteResponse",
-            await self._client._request(
-                "delete",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.DeleteResponse,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    @overload
-    async def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        body: _m.PartialKnowledgeBaseDataSourceRequest,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse: ...
-
-    async def update(
-        self,
-        *,
-        knowledge_base_data_source_id: str,
-        name: str | NotGiven = NOT_GIVEN,
-        description: str | NotGiven = NOT_GIVEN,
-        data_source_auth_config: _m.DataSourceAuthConfig | NotGiven = NOT_GIVEN,
-        body: _m.PartialKnowledgeBaseDataSourceRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.KnowledgeBaseDataSourceResponse:
-        """PATCH /v4/knowledge-base-data-sources/{knowledge_base_data_source_id}: Update Knowledge Base Data Source
-
-        ### Description
-        Updates a knowledge base data source
-
-        ### Details
-        This API can be used to update the knowledge base data source that matches the ID that was passed in as a path parameter. To use this API, pass in the `id` that was returned from your Create Knowledge Base Data Source API call as a path parameter.
-
-        Review the request schema to see the fields that can be updated.
-        """
-        return cast(
-            "_m.KnowledgeBaseDataSourceResponse",
-            await self._client._request(
-                "patch",
-                "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
-                _m.KnowledgeBaseDataSourceResponse,
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "name": name,
-                        "description": description,
-                        "data_source_auth_config": data_source_auth_config,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class AsyncKnowledgeBaseDataSourcesResourceWithRawResponse:
-    def __init__(self, resource: AsyncKnowledgeBaseDataSourcesResource) -> None:
-        self.list = async_to_raw(resource.list)
-        self.create = async_to_raw(resource.create)
-        self.retrieve = async_to_raw(resource.retrieve)
-        self.delete = async_to_raw(resource.delete)
-        self.update = async_to_raw(resource.update)
-
-
-class AsyncModelTemplatesV3BetaResource:
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
+    ) -> AsyncModelTemplatesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncModelTemplatesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -18122,6 +24201,12 @@ class AsyncModelTemplatesV3BetaResource:
 
         ### Details
         This API can be used to list model templates. If a user has access to multiple accounts, all model templates from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedModelTemplateResponse, _m.ModelTemplateResponse]",
@@ -18153,11 +24238,17 @@ class AsyncModelTemplatesV3BetaResource:
         name: str,
         endpoint_type: _m.ModelEndpointType,
         model_type: _m.ModelType,
-        vendor_configuration: _m.LaunchVendorConfiguration,
+        vendor_configuration: (
+            _p.LaunchVendorConfigurationParam | _m.LaunchVendorConfiguration
+        ),
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
-        model_request_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
+        model_creation_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
+        model_request_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
         endpoint_protocol: _m.LaunchEndpointProtocol | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18183,11 +24274,17 @@ class AsyncModelTemplatesV3BetaResource:
         name: str | NotGiven = NOT_GIVEN,
         endpoint_type: _m.ModelEndpointType | NotGiven = NOT_GIVEN,
         model_type: _m.ModelType | NotGiven = NOT_GIVEN,
-        vendor_configuration: _m.LaunchVendorConfiguration | NotGiven = NOT_GIVEN,
+        vendor_configuration: (
+            _p.LaunchVendorConfigurationParam | _m.LaunchVendorConfiguration | NotGiven
+        ) = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        model_creation_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
-        model_request_parameters_schema: _m.ParameterSchema | NotGiven = NOT_GIVEN,
+        model_creation_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
+        model_request_parameters_schema: (
+            _p.ParameterSchemaParam | _m.ParameterSchema | NotGiven
+        ) = NOT_GIVEN,
         endpoint_protocol: _m.LaunchEndpointProtocol | NotGiven = NOT_GIVEN,
         body: _m.ModelTemplateRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -18211,6 +24308,16 @@ class AsyncModelTemplatesV3BetaResource:
         The `model_creation_parameters_schema` field defines the schema for parameters that can be injected at model creation time. For example, if the schema contains a `model_weights_uri` field, which expects a string, when a model is created from this template, the user can provide a URI to a model weights file that can be used to swap out the model weights used by the model.
 
         The `model_request_parameters_schema` field defines the schema for parameters that can be injected by an end user at model execution time. For example, if the schema contains a `model_request_parameters` field, which expects a string, when a model is executed, the user can provide a string that will be passed to the model for inference.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            model_creation_parameters_schema: The field names and types of available
+                parameter fields which may be specified during model creation
+            model_request_parameters_schema: The field names and types of available
+                parameter fields which may be specified in a model execution API's
+                `model_request_parameters` field.
+            endpoint_protocol: The name of the calling convention expected by the Launch
+                model endpoint
         """
         return cast(
             "_m.ModelTemplateResponse",
@@ -18245,8 +24352,8 @@ class AsyncModelTemplatesV3BetaResource:
 
     async def retrieve(
         self,
-        *,
         model_template_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18278,8 +24385,8 @@ class AsyncModelTemplatesV3BetaResource:
 
     async def delete(
         self,
-        *,
         model_template_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18308,17 +24415,91 @@ class AsyncModelTemplatesV3BetaResource:
         )
 
 
-class AsyncModelTemplatesV3BetaResourceWithRawResponse:
-    def __init__(self, resource: AsyncModelTemplatesV3BetaResource) -> None:
+class AsyncModelTemplatesResourceWithRawResponse:
+    def __init__(self, resource: AsyncModelTemplatesResource) -> None:
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.delete = async_to_raw(resource.delete)
 
 
-class AsyncFineTuningJobsV3BetaResource:
+class AsyncModelTemplatesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncModelTemplatesResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncFineTuningJobsEventsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncFineTuningJobsEventsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncFineTuningJobsEventsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncFineTuningJobsEventsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncFineTuningJobsEventsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        fine_tuning_job_id: str,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.FineTuningJobEvent]:
+        """GET /v4/fine-tuning-jobs/{fine_tuning_job_id}/events: Get fine tuning job events"""
+        return cast(
+            "builtins.list[_m.FineTuningJobEvent]",
+            await self._client._request(
+                "get",
+                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
+                builtins.list[_m.FineTuningJobEvent],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncFineTuningJobsEventsResourceWithRawResponse:
+    def __init__(self, resource: AsyncFineTuningJobsEventsResource) -> None:
+        self.list = async_to_raw(resource.list)
+
+
+class AsyncFineTuningJobsEventsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFineTuningJobsEventsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncFineTuningJobsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.events = AsyncFineTuningJobsEventsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncFineTuningJobsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncFineTuningJobsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncFineTuningJobsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncFineTuningJobsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -18339,6 +24520,12 @@ class AsyncFineTuningJobsV3BetaResource:
 
         ### Details
         This API can be used to list fine tuning jobs. If a user has access to multiple accounts, all fine tuning jobs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedFineTuningJobResponse, _m.FineTuningJobResponse]",
@@ -18372,7 +24559,7 @@ class AsyncFineTuningJobsV3BetaResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
         vendor_configuration: (
-            _m.FineTuningJobVendorConfiguration | NotGiven
+            _p.FineTuningJobVendorConfigurationParam | NotGiven
         ) = NOT_GIVEN,
         fine_tuned_model_id: str | NotGiven = NOT_GIVEN,
         validation_dataset_id: str | NotGiven = NOT_GIVEN,
@@ -18402,7 +24589,7 @@ class AsyncFineTuningJobsV3BetaResource:
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         base_model_id: str | NotGiven = NOT_GIVEN,
         vendor_configuration: (
-            _m.FineTuningJobVendorConfiguration | NotGiven
+            _p.FineTuningJobVendorConfigurationParam | NotGiven
         ) = NOT_GIVEN,
         fine_tuned_model_id: str | NotGiven = NOT_GIVEN,
         validation_dataset_id: str | NotGiven = NOT_GIVEN,
@@ -18420,6 +24607,9 @@ class AsyncFineTuningJobsV3BetaResource:
         ### Details
 
         TODO
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.FineTuningJobResponse",
@@ -18452,8 +24642,8 @@ class AsyncFineTuningJobsV3BetaResource:
 
     async def retrieve(
         self,
-        *,
         fine_tuning_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18485,8 +24675,8 @@ class AsyncFineTuningJobsV3BetaResource:
 
     async def delete(
         self,
-        *,
         fine_tuning_job_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18514,22 +24704,62 @@ class AsyncFineTuningJobsV3BetaResource:
             ),
         )
 
-    async def get_events(
+
+class AsyncFineTuningJobsResourceWithRawResponse:
+    def __init__(self, resource: AsyncFineTuningJobsResource) -> None:
+        self.events = AsyncFineTuningJobsEventsResourceWithRawResponse(resource.events)
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+
+
+class AsyncFineTuningJobsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFineTuningJobsResource) -> None:
+        self.events = AsyncFineTuningJobsEventsResourceWithStreamingResponse(
+            resource.events
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncTrainingDatasetsContentsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncTrainingDatasetsContentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTrainingDatasetsContentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
         self,
+    ) -> AsyncTrainingDatasetsContentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTrainingDatasetsContentsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        training_dataset_id: str,
         *,
-        fine_tuning_job_id: str,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.FineTuningJobEvent]:
-        """GET /v4/fine-tuning-jobs/{fine_tuning_job_id}/events: Get fine tuning job events"""
+    ) -> builtins.list[_m.TrainingDatasetGenerationItem]:
+        """GET /v4/training-datasets/{training_dataset_id}/contents: Get Training Dataset Contents"""
         return cast(
-            "builtins.list[_m.FineTuningJobEvent]",
+            "builtins.list[_m.TrainingDatasetGenerationItem]",
             await self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
-                builtins.list[_m.FineTuningJobEvent],
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id)
+                + "/contents",
+                builtins.list[_m.TrainingDatasetGenerationItem],
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -18539,18 +24769,33 @@ class AsyncFineTuningJobsV3BetaResource:
         )
 
 
-class AsyncFineTuningJobsV3BetaResourceWithRawResponse:
-    def __init__(self, resource: AsyncFineTuningJobsV3BetaResource) -> None:
+class AsyncTrainingDatasetsContentsResourceWithRawResponse:
+    def __init__(self, resource: AsyncTrainingDatasetsContentsResource) -> None:
         self.list = async_to_raw(resource.list)
-        self.create = async_to_raw(resource.create)
-        self.retrieve = async_to_raw(resource.retrieve)
-        self.delete = async_to_raw(resource.delete)
-        self.get_events = async_to_raw(resource.get_events)
 
 
-class AsyncTrainingDatasetsV3BetaResource:
+class AsyncTrainingDatasetsContentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTrainingDatasetsContentsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
+class AsyncTrainingDatasetsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+        self.contents = AsyncTrainingDatasetsContentsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncTrainingDatasetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTrainingDatasetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncTrainingDatasetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTrainingDatasetsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -18571,6 +24816,12 @@ class AsyncTrainingDatasetsV3BetaResource:
 
         ### Details
         This API can be used to list training datasets. If a user has access to multiple accounts, all training datasets from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedTrainingDatasetResponse, _m.TrainingDatasetResponse]",
@@ -18607,7 +24858,15 @@ class AsyncTrainingDatasetsV3BetaResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.TrainingDatasetResponse:
-        """POST /v4/training-datasets: Create Training Dataset"""
+        """POST /v4/training-datasets: Create Training Dataset
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            name: The name of the dataset
+            schema_type: The schema type of the dataset, currently only GENERATION is
+                supported
+            file: The file to upload as the training dataset
+        """
         return cast(
             "_m.TrainingDatasetResponse",
             await self._client._request(
@@ -18631,8 +24890,8 @@ class AsyncTrainingDatasetsV3BetaResource:
 
     async def retrieve(
         self,
-        *,
         training_dataset_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18664,8 +24923,8 @@ class AsyncTrainingDatasetsV3BetaResource:
 
     async def delete(
         self,
-        *,
         training_dataset_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18693,55 +24952,55 @@ class AsyncTrainingDatasetsV3BetaResource:
             ),
         )
 
-    async def get_contents(
-        self,
-        *,
-        training_dataset_id: str,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.TrainingDatasetGenerationItem]:
-        """GET /v4/training-datasets/{training_dataset_id}/contents: Get Training Dataset Contents"""
-        return cast(
-            "builtins.list[_m.TrainingDatasetGenerationItem]",
-            await self._client._request(
-                "get",
-                "/v4/training-datasets/"
-                + path_param(training_dataset_id)
-                + "/contents",
-                builtins.list[_m.TrainingDatasetGenerationItem],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
+
+class AsyncTrainingDatasetsResourceWithRawResponse:
+    def __init__(self, resource: AsyncTrainingDatasetsResource) -> None:
+        self.contents = AsyncTrainingDatasetsContentsResourceWithRawResponse(
+            resource.contents
         )
-
-
-class AsyncTrainingDatasetsV3BetaResourceWithRawResponse:
-    def __init__(self, resource: AsyncTrainingDatasetsV3BetaResource) -> None:
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
         self.delete = async_to_raw(resource.delete)
-        self.get_contents = async_to_raw(resource.get_contents)
 
 
-class AsyncPackageDeploymentsResource:
+class AsyncTrainingDatasetsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTrainingDatasetsResource) -> None:
+        self.contents = AsyncTrainingDatasetsContentsResourceWithStreamingResponse(
+            resource.contents
+        )
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncDeploymentPackagesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncDeploymentPackagesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncDeploymentPackagesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDeploymentPackagesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncDeploymentPackagesResourceWithStreamingResponse(self)
 
     @overload
     async def install(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18751,8 +25010,8 @@ class AsyncPackageDeploymentsResource:
     @overload
     async def install(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.InstallDeploymentPackageRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18762,12 +25021,12 @@ class AsyncPackageDeploymentsResource:
 
     async def install(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.InstallDeploymentPackageRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18802,13 +25061,13 @@ class AsyncPackageDeploymentsResource:
     @overload
     async def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         workspace: str,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18818,8 +25077,8 @@ class AsyncPackageDeploymentsResource:
     @overload
     async def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.CopyDeploymentPackageToControlPlaneHookRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18829,13 +25088,13 @@ class AsyncPackageDeploymentsResource:
 
     async def copy_to_control_plane_hook(
         self,
-        *,
         account_id: str,
+        *,
         workspace: str | NotGiven = NOT_GIVEN,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.CopyDeploymentPackageToControlPlaneHookRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18873,12 +25132,12 @@ class AsyncPackageDeploymentsResource:
     @overload
     async def install_async(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -18888,8 +25147,8 @@ class AsyncPackageDeploymentsResource:
     @overload
     async def install_async(
         self,
-        *,
         account_id: str,
+        *,
         body: _m.InstallDeploymentPackageRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18899,12 +25158,12 @@ class AsyncPackageDeploymentsResource:
 
     async def install_async(
         self,
-        *,
         account_id: str,
+        *,
         deployment_package_id: str | NotGiven = NOT_GIVEN,
         deployment_package_name: str | NotGiven = NOT_GIVEN,
         deployment_package_type: _m.DeploymentPackageType | NotGiven = NOT_GIVEN,
-        version_constraint: _m.PackageVersionConstraint | NotGiven = NOT_GIVEN,
+        version_constraint: _p.PackageVersionConstraintParam | NotGiven = NOT_GIVEN,
         body: _m.InstallDeploymentPackageRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -18937,8 +25196,8 @@ class AsyncPackageDeploymentsResource:
         )
 
 
-class AsyncPackageDeploymentsResourceWithRawResponse:
-    def __init__(self, resource: AsyncPackageDeploymentsResource) -> None:
+class AsyncDeploymentPackagesResourceWithRawResponse:
+    def __init__(self, resource: AsyncDeploymentPackagesResource) -> None:
         self.install = async_to_raw(resource.install)
         self.copy_to_control_plane_hook = async_to_raw(
             resource.copy_to_control_plane_hook
@@ -18946,9 +25205,31 @@ class AsyncPackageDeploymentsResourceWithRawResponse:
         self.install_async = async_to_raw(resource.install_async)
 
 
-class AsyncApplicationsResource:
+class AsyncDeploymentPackagesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDeploymentPackagesResource) -> None:
+        self.install = async_to_raw(resource.install, streamed=True)
+        self.copy_to_control_plane_hook = async_to_raw(
+            resource.copy_to_control_plane_hook, streamed=True
+        )
+        self.install_async = async_to_raw(resource.install_async, streamed=True)
+
+
+class AsyncApplicationVariantsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationVariantsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationVariantsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationVariantsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationVariantsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -18972,6 +25253,12 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to list application variants. If a user has access to multiple accounts, all application variants from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedApplicationVariantResponse, _m.ApplicationVariantResponse]",
@@ -18997,11 +25284,65 @@ class AsyncApplicationsResource:
             ),
         )
 
+    @overload
+    async def create(
+        self,
+        *,
+        name: str,
+        configuration: (
+            _p.ApplicationConfigurationV0Param
+            | _m.ApplicationConfigurationV0
+            | _p.ApplicationAgentsServicePlanConfigParam
+            | _m.ApplicationAgentsServicePlanConfig
+            | _p.ApplicationAgentsServiceWorkflowConfigParam
+            | _m.ApplicationAgentsServiceWorkflowConfig
+            | _p.OfflineApplicationConfigurationParam
+            | _m.OfflineApplicationConfiguration
+        ),
+        version: Literal["V0", "AGENTS_SERVICE", "OFFLINE"],
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationVariantResponse: ...
+
+    @overload
     async def create(
         self,
         *,
         body: _m.ApplicationVariantRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationVariantResponse: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        configuration: (
+            _p.ApplicationConfigurationV0Param
+            | _m.ApplicationConfigurationV0
+            | _p.ApplicationAgentsServicePlanConfigParam
+            | _m.ApplicationAgentsServicePlanConfig
+            | _p.ApplicationAgentsServiceWorkflowConfigParam
+            | _m.ApplicationAgentsServiceWorkflowConfig
+            | _p.OfflineApplicationConfigurationParam
+            | _m.OfflineApplicationConfiguration
+            | NotGiven
+        ) = NOT_GIVEN,
+        version: Literal["V0", "AGENTS_SERVICE", "OFFLINE"] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        description: str | NotGiven = NOT_GIVEN,
+        application_spec_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ApplicationVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19014,6 +25355,10 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to create a application variant. To use this API, review the request schema and pass in all fields that are required to create a application variant.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+            description: Optional description of the application variant
         """
         return cast(
             "_m.ApplicationVariantResponse",
@@ -19024,7 +25369,18 @@ class AsyncApplicationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "configuration": configuration,
+                        "version": version,
+                        "account_id": account_id,
+                        "description": description,
+                        "application_spec_id": application_spec_id,
+                    }
+                ),
                 errors=_ERRORS_1,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -19035,8 +25391,8 @@ class AsyncApplicationsResource:
 
     async def retrieve(
         self,
-        *,
         application_variant_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19068,8 +25424,8 @@ class AsyncApplicationsResource:
 
     async def delete(
         self,
-        *,
         application_variant_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19098,11 +25454,14 @@ class AsyncApplicationsResource:
         )
 
     @overload
-    async def update(
+    async def patch(
         self,
-        *,
         application_variant_id: str,
-        configuration: _m.PatchApplicationVariantConfiguration,
+        *,
+        configuration: (
+            _p.PatchApplicationVariantConfigurationParam
+            | _m.PatchApplicationVariantConfiguration
+        ),
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19110,10 +25469,10 @@ class AsyncApplicationsResource:
     ) -> _m.ApplicationVariantResponse: ...
 
     @overload
-    async def update(
+    async def patch(
         self,
-        *,
         application_variant_id: str,
+        *,
         body: _m.PatchApplicationVariantRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19121,11 +25480,15 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantResponse: ...
 
-    async def update(
+    async def patch(
         self,
-        *,
         application_variant_id: str,
-        configuration: _m.PatchApplicationVariantConfiguration | NotGiven = NOT_GIVEN,
+        *,
+        configuration: (
+            _p.PatchApplicationVariantConfigurationParam
+            | _m.PatchApplicationVariantConfiguration
+            | NotGiven
+        ) = NOT_GIVEN,
         body: _m.PatchApplicationVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19163,7 +25526,149 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def list_v4(
+    @overload
+    async def process(
+        self,
+        application_variant_id: str,
+        *,
+        inputs: dict[str, Any],
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        history: (
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    @overload
+    async def process(
+        self,
+        application_variant_id: str,
+        *,
+        body: _m.ApplicationProcessingRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any: ...
+
+    async def process(
+        self,
+        application_variant_id: str,
+        *,
+        inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        history: (
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        stream: bool | NotGiven = NOT_GIVEN,
+        body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """POST /v4/applications/{application_variant_id}/process: Process Application By Id
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
+        return cast(
+            "Any",
+            await self._client._request(
+                "post",
+                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                Any,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "inputs": inputs,
+                        "history": history,
+                        "overrides": overrides,
+                        "stream": stream,
+                    }
+                ),
+                errors=_ERRORS_3,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationVariantsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationVariantsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.delete = async_to_raw(resource.delete)
+        self.patch = async_to_raw(resource.patch)
+        self.process = async_to_raw(resource.process)
+
+
+class AsyncApplicationVariantsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationVariantsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.patch = async_to_raw(resource.patch, streamed=True)
+        self.process = async_to_raw(resource.process, streamed=True)
+
+
+class AsyncApplicationDeploymentsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationDeploymentsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationDeploymentsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationDeploymentsResourceWithStreamingResponse(self)
+
+    async def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -19185,6 +25690,12 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to list application deployments. If a user has access to multiple accounts, all application deployments from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedApplicationDeploymentResponse, _m.ApplicationDeploymentResponse]",
@@ -19211,7 +25722,7 @@ class AsyncApplicationsResource:
         )
 
     @overload
-    async def create_v4(
+    async def create(
         self,
         *,
         name: str,
@@ -19227,7 +25738,7 @@ class AsyncApplicationsResource:
     ) -> _m.ApplicationDeploymentResponse: ...
 
     @overload
-    async def create_v4(
+    async def create(
         self,
         *,
         body: _m.ApplicationDeploymentRequest,
@@ -19238,7 +25749,7 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationDeploymentResponse: ...
 
-    async def create_v4(
+    async def create(
         self,
         *,
         name: str | NotGiven = NOT_GIVEN,
@@ -19260,6 +25771,9 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to create a application deployment. To use this API, review the request schema and pass in all fields that are required to create a application deployment.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ApplicationDeploymentResponse",
@@ -19289,10 +25803,10 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def retrieve_v4(
+    async def retrieve(
         self,
-        *,
         application_deployment_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19323,10 +25837,10 @@ class AsyncApplicationsResource:
         )
 
     @overload
-    async def update_v4(
+    async def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         is_active: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -19336,10 +25850,10 @@ class AsyncApplicationsResource:
     ) -> _m.ApplicationDeploymentResponse: ...
 
     @overload
-    async def update_v4(
+    async def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         body: _m.PartialApplicationDeploymentRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19347,10 +25861,10 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationDeploymentResponse: ...
 
-    async def update_v4(
+    async def update(
         self,
-        *,
         application_deployment_id: str,
+        *,
         name: str | NotGiven = NOT_GIVEN,
         is_active: bool | NotGiven = NOT_GIVEN,
         body: _m.PartialApplicationDeploymentRequest | NotGiven = NOT_GIVEN,
@@ -19391,7 +25905,43 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def list_v4_2(
+
+class AsyncApplicationDeploymentsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationDeploymentsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncApplicationDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationDeploymentsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncApplicationVariantReportsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncApplicationVariantReportsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationVariantReportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationVariantReportsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationVariantReportsResourceWithStreamingResponse(self)
+
+    async def list(
         self,
         *,
         view: (
@@ -19418,6 +25968,12 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to list application variant reports. If a user has access to multiple accounts, all application variant reports from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedApplicationVariantReportWithScoresResponseWithViews, _m.ApplicationVariantReportWithScoresResponseWithViews]",
@@ -19446,7 +26002,7 @@ class AsyncApplicationsResource:
         )
 
     @overload
-    async def create_v4_2(
+    async def create(
         self,
         *,
         application_variant_id: str,
@@ -19460,7 +26016,7 @@ class AsyncApplicationsResource:
     ) -> _m.ApplicationVariantReportWithScoresResponse: ...
 
     @overload
-    async def create_v4_2(
+    async def create(
         self,
         *,
         body: _m.ApplicationVariantReportGenerationRequest,
@@ -19471,7 +26027,7 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantReportWithScoresResponse: ...
 
-    async def create_v4_2(
+    async def create(
         self,
         *,
         application_variant_id: str | NotGiven = NOT_GIVEN,
@@ -19491,6 +26047,9 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to create a application variant report. To use this API, review the request schema and pass in all fields that are required to create a application variant report.
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ApplicationVariantReportWithScoresResponse",
@@ -19518,10 +26077,10 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def retrieve_v4_2(
+    async def retrieve(
         self,
-        *,
         application_variant_report_id: str,
+        *,
         view: (
             builtins.list[_m.ApplicationVariantReportViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -19558,7 +26117,41 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def list_v4_3(
+
+class AsyncApplicationVariantReportsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationVariantReportsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationVariantReportsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationVariantReportsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationTestCaseOutputsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncApplicationTestCaseOutputsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationTestCaseOutputsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationTestCaseOutputsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationTestCaseOutputsResourceWithStreamingResponse(self)
+
+    async def list(
         self,
         *,
         view: (
@@ -19587,6 +26180,12 @@ class AsyncApplicationsResource:
 
         ### Details
         This API can be used to list application test case outputs. If a user has access to multiple accounts, all application test case outputs from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedApplicationTestCaseOutputResponseWithViews, _m.ApplicationTestCaseOutputResponseWithViews]",
@@ -19652,10 +26251,10 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def retrieve_v4_3(
+    async def retrieve(
         self,
-        *,
         application_test_case_output_id: str,
+        *,
         view: (
             builtins.list[_m.ApplicationTestCaseOutputViewsOptions] | NotGiven
         ) = NOT_GIVEN,
@@ -19692,13 +26291,45 @@ class AsyncApplicationsResource:
             ),
         )
 
+
+class AsyncApplicationTestCaseOutputsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationTestCaseOutputsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.batch = async_to_raw(resource.batch)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationTestCaseOutputsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationTestCaseOutputsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.batch = async_to_raw(resource.batch, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationWithVariantResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationWithVariantResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationWithVariantResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationWithVariantResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationWithVariantResourceWithStreamingResponse(self)
+
     @overload
-    async def create_v4_3(
+    async def create(
         self,
         *,
         application_spec_name: str,
         application_spec_description: str,
-        variant: _m.ApplicationVariantRequest,
+        variant: _p.ApplicationVariantRequestParam,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19706,7 +26337,7 @@ class AsyncApplicationsResource:
     ) -> _m.ApplicationVariantResponse: ...
 
     @overload
-    async def create_v4_3(
+    async def create(
         self,
         *,
         body: _m.CreateApplicationWithVariantRequest,
@@ -19716,12 +26347,12 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ApplicationVariantResponse: ...
 
-    async def create_v4_3(
+    async def create(
         self,
         *,
         application_spec_name: str | NotGiven = NOT_GIVEN,
         application_spec_description: str | NotGiven = NOT_GIVEN,
-        variant: _m.ApplicationVariantRequest | NotGiven = NOT_GIVEN,
+        variant: _p.ApplicationVariantRequestParam | NotGiven = NOT_GIVEN,
         body: _m.CreateApplicationWithVariantRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19755,7 +26386,35 @@ class AsyncApplicationsResource:
             ),
         )
 
-    async def list_v4_4(
+
+class AsyncApplicationWithVariantResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationWithVariantResource) -> None:
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncApplicationWithVariantResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationWithVariantResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncApplicationSchemasResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationSchemasResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationSchemasResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationSchemasResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationSchemasResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         version: _m.ApplicationSchemaVersion,
@@ -19782,18 +26441,443 @@ class AsyncApplicationsResource:
             ),
         )
 
+
+class AsyncApplicationSchemasResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationSchemasResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationSchemasResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationSchemasResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationsChatThreadsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationsChatThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsChatThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationsChatThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsChatThreadsResourceWithStreamingResponse(self)
+
+    async def list(
+        self,
+        application_variant_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.ChatThreadResponse]:
+        """GET /v4/applications/{application_variant_id}/threads: List Application Threads"""
+        return cast(
+            "builtins.list[_m.ChatThreadResponse]",
+            await self._client._request(
+                "get",
+                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                builtins.list[_m.ChatThreadResponse],
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def create(
+        self,
+        application_variant_id: str,
+        *,
+        title: str,
+        application_variant_id_: str,
+        account_id: str,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    @overload
+    async def create(
+        self,
+        application_variant_id: str,
+        *,
+        body: _m.ChatThreadRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    async def create(
+        self,
+        application_variant_id: str,
+        *,
+        title: str | NotGiven = NOT_GIVEN,
+        application_variant_id_: str | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        body: _m.ChatThreadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse:
+        """POST /v4/applications/{application_variant_id}/threads: Create New Application Thread
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
+        """
+        return cast(
+            "_m.ChatThreadResponse",
+            await self._client._request(
+                "post",
+                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                _m.ChatThreadResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "title": title,
+                        "application_variant_id": application_variant_id_,
+                        "account_id": account_id,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationsChatThreadsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsChatThreadsResource) -> None:
+        self.list = async_to_raw(resource.list)
+        self.create = async_to_raw(resource.create)
+
+
+class AsyncApplicationsChatThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsChatThreadsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncApplicationsDashboardsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationsDashboardsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsDashboardsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationsDashboardsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsDashboardsResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        dashboard_id: _m.DashboardID,
+        *,
+        application_spec_id: str,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Dashboard:
+        """GET /v4/applications/{application_spec_id}/dashboards/{dashboard_id}: Get Dashboard Schema"""
+        return cast(
+            "_m.Dashboard",
+            await self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/dashboards/"
+                + path_param(dashboard_id),
+                _m.Dashboard,
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationsDashboardsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsDashboardsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationsDashboardsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsDashboardsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationsMetricsScalarResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncApplicationsMetricsScalarResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsMetricsScalarResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationsMetricsScalarResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsMetricsScalarResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        metric_id: _m.MetricID,
+        *,
+        application_spec_id: str,
+        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        from_ts: int | NotGiven = NOT_GIVEN,
+        to_ts: int | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ScalarData:
+        """GET /v4/applications/{application_spec_id}/metrics/scalar/{metric_id}: Get Scalar Metric
+
+        Args:
+            variants: Which variants to filter on
+            account_id: Account ID used for authorization
+            from_ts: The starting (oldest) timestamp window in seconds.
+            to_ts: The ending (most recent) timestamp in seconds.
+        """
+        return cast(
+            "_m.ScalarData",
+            await self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/metrics/scalar/"
+                + path_param(metric_id),
+                _m.ScalarData,
+                query={
+                    "variants": variants,
+                    "account_id": account_id,
+                    "from_ts": from_ts,
+                    "to_ts": to_ts,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationsMetricsScalarResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsScalarResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationsMetricsScalarResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsScalarResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationsMetricsTimeseriesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(
+        self,
+    ) -> AsyncApplicationsMetricsTimeseriesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsMetricsTimeseriesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationsMetricsTimeseriesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsMetricsTimeseriesResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        metric_id: _m.MetricID,
+        *,
+        application_spec_id: str,
+        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
+        account_id: str | NotGiven = NOT_GIVEN,
+        from_ts: int | NotGiven = NOT_GIVEN,
+        to_ts: int | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.TimeseriesData:
+        """GET /v4/applications/{application_spec_id}/metrics/timeseries/{metric_id}: Get Timeseries Metric
+
+        Args:
+            variants: Which variants to filter on
+            account_id: Account ID used for authorization
+            from_ts: The starting (oldest) timestamp window in seconds.
+            to_ts: The ending (most recent) timestamp in seconds.
+        """
+        return cast(
+            "_m.TimeseriesData",
+            await self._client._request(
+                "get",
+                "/v4/applications/"
+                + path_param(application_spec_id)
+                + "/metrics/timeseries/"
+                + path_param(metric_id),
+                _m.TimeseriesData,
+                query={
+                    "variants": variants,
+                    "account_id": account_id,
+                    "from_ts": from_ts,
+                    "to_ts": to_ts,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationsMetricsTimeseriesResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsTimeseriesResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncApplicationsMetricsTimeseriesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsTimeseriesResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
+class AsyncApplicationsMetricsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.scalar = AsyncApplicationsMetricsScalarResource(client)
+        self.timeseries = AsyncApplicationsMetricsTimeseriesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationsMetricsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsMetricsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationsMetricsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsMetricsResourceWithStreamingResponse(self)
+
+
+class AsyncApplicationsMetricsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsResource) -> None:
+        self.scalar = AsyncApplicationsMetricsScalarResourceWithRawResponse(
+            resource.scalar
+        )
+        self.timeseries = AsyncApplicationsMetricsTimeseriesResourceWithRawResponse(
+            resource.timeseries
+        )
+
+
+class AsyncApplicationsMetricsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsMetricsResource) -> None:
+        self.scalar = AsyncApplicationsMetricsScalarResourceWithStreamingResponse(
+            resource.scalar
+        )
+        self.timeseries = (
+            AsyncApplicationsMetricsTimeseriesResourceWithStreamingResponse(
+                resource.timeseries
+            )
+        )
+
+
+class AsyncApplicationsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.chat_threads = AsyncApplicationsChatThreadsResource(client)
+        self.dashboards = AsyncApplicationsDashboardsResource(client)
+        self.metrics = AsyncApplicationsMetricsResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncApplicationsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationsResourceWithStreamingResponse(self)
+
     @overload
     async def process(
         self,
         *,
         inputs: dict[str, dict[str, Any]],
-        nodes: builtins.list[_m.ApplicationNode],
-        edges: builtins.list[_m.ApplicationEdge],
+        nodes: Iterable[_p.ApplicationNodeParam | _m.ApplicationNode],
+        edges: Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge],
         version: Literal["V0"],
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19816,13 +26900,26 @@ class AsyncApplicationsResource:
         self,
         *,
         inputs: dict[str, dict[str, Any]] | NotGiven = NOT_GIVEN,
-        nodes: builtins.list[_m.ApplicationNode] | NotGiven = NOT_GIVEN,
-        edges: builtins.list[_m.ApplicationEdge] | NotGiven = NOT_GIVEN,
+        nodes: (
+            Iterable[_p.ApplicationNodeParam | _m.ApplicationNode] | NotGiven
+        ) = NOT_GIVEN,
+        edges: (
+            Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge] | NotGiven
+        ) = NOT_GIVEN,
         version: Literal["V0"] | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.TestApplicationProcessingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -19830,7 +26927,20 @@ class AsyncApplicationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/process: Process Application"""
+        """POST /v4/applications/process: Process Application
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            nodes: List of nodes in the application graph
+            edges: List of edges in the application graph
+            version: Version of the application schema
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
         return cast(
             "Any",
             await self._client._request(
@@ -19859,17 +26969,19 @@ class AsyncApplicationsResource:
         )
 
     @overload
-    async def process_v4(
+    async def validate(
         self,
         *,
-        application_variant_id: str,
-        inputs: dict[str, Any],
+        nodes: Iterable[_p.ApplicationNodeParam | _m.ApplicationNode],
+        edges: Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge],
+        version: Literal["V0"],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -19877,11 +26989,10 @@ class AsyncApplicationsResource:
     ) -> Any: ...
 
     @overload
-    async def process_v4(
+    async def validate(
         self,
         *,
-        application_variant_id: str,
-        body: _m.ApplicationProcessingRequest,
+        body: _m.ApplicationValidationRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19889,29 +27000,42 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any: ...
 
-    async def process_v4(
+    async def validate(
         self,
         *,
-        application_variant_id: str,
-        inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+        nodes: (
+            Iterable[_p.ApplicationNodeParam | _m.ApplicationNode] | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        stream: bool | NotGiven = NOT_GIVEN,
-        body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
+        edges: (
+            Iterable[_p.ApplicationEdgeParam | _m.ApplicationEdge] | NotGiven
+        ) = NOT_GIVEN,
+        version: Literal["V0"] | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
+        body: _m.ApplicationValidationRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/{application_variant_id}/process: Process Application By Id"""
+        """POST /v4/applications/validate: Validate Application
+
+        Args:
+            nodes: List of nodes in the application graph
+            edges: List of edges in the application graph
+            version: Version of the application schema
+            overrides: Optional overrides for the application
+        """
         return cast(
             "Any",
             await self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                "/v4/applications/validate",
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -19920,13 +27044,13 @@ class AsyncApplicationsResource:
                     body
                     if not isinstance(body, NotGiven)
                     else {
-                        "inputs": inputs,
-                        "history": history,
+                        "nodes": nodes,
+                        "edges": edges,
+                        "version": version,
                         "overrides": overrides,
-                        "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_1,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -19934,18 +27058,117 @@ class AsyncApplicationsResource:
             ),
         )
 
-    @overload
-    async def threads_process(
+    async def upload_files(
         self,
         *,
-        application_variant_id: str,
+        files: builtins.list[FileInput],
+        account_id: str | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> builtins.list[_m.ApplicationFileResponse]:
+        """POST /v4/applications/upload-files: Upload Application Files
+
+        Args:
+            files: Upload files to be used in an application.
+            account_id: Account which the file will be tied to. Use this account id
+                query param if you are using the API or the SDK.
+        """
+        return cast(
+            "builtins.list[_m.ApplicationFileResponse]",
+            await self._client._request(
+                "post",
+                "/v4/applications/upload-files",
+                builtins.list[_m.ApplicationFileResponse],
+                query={
+                    "account_id": account_id,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body={
+                    "files": files,
+                },
+                files=["files"],
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncApplicationsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationsResource) -> None:
+        self.chat_threads = AsyncApplicationsChatThreadsResourceWithRawResponse(
+            resource.chat_threads
+        )
+        self.dashboards = AsyncApplicationsDashboardsResourceWithRawResponse(
+            resource.dashboards
+        )
+        self.metrics = AsyncApplicationsMetricsResourceWithRawResponse(resource.metrics)
+        self.process = async_to_raw(resource.process)
+        self.validate = async_to_raw(resource.validate)
+        self.upload_files = async_to_raw(resource.upload_files)
+
+
+class AsyncApplicationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationsResource) -> None:
+        self.chat_threads = AsyncApplicationsChatThreadsResourceWithStreamingResponse(
+            resource.chat_threads
+        )
+        self.dashboards = AsyncApplicationsDashboardsResourceWithStreamingResponse(
+            resource.dashboards
+        )
+        self.metrics = AsyncApplicationsMetricsResourceWithStreamingResponse(
+            resource.metrics
+        )
+        self.process = async_to_raw(resource.process, streamed=True)
+        self.validate = async_to_raw(resource.validate, streamed=True)
+        self.upload_files = async_to_raw(resource.upload_files, streamed=True)
+
+
+class AsyncApplicationThreadsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncApplicationThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncApplicationThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncApplicationThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncApplicationThreadsResourceWithStreamingResponse(self)
+
+    @overload
+    async def process(
+        self,
         thread_id: str,
+        *,
+        application_variant_id: str,
         inputs: dict[str, Any],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -19954,11 +27177,11 @@ class AsyncApplicationsResource:
     ) -> Any: ...
 
     @overload
-    async def threads_process(
+    async def process(
         self,
+        thread_id: str,
         *,
         application_variant_id: str,
-        thread_id: str,
         body: _m.ApplicationProcessingRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -19967,17 +27190,26 @@ class AsyncApplicationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any: ...
 
-    async def threads_process(
+    async def process(
         self,
+        thread_id: str,
         *,
         application_variant_id: str,
-        thread_id: str,
         inputs: dict[str, Any] | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         history: (
-            builtins.list[_m.ApplicationRequestResponsePair] | NotGiven
+            Iterable[
+                _p.ApplicationRequestResponsePairParam
+                | _m.ApplicationRequestResponsePair
+            ]
+            | NotGiven
         ) = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
+        overrides: (
+            Mapping[
+                str, _p.KnowledgeBaseNodeOverrideParam | _m.KnowledgeBaseNodeOverride
+            ]
+            | NotGiven
+        ) = NOT_GIVEN,
         stream: bool | NotGiven = NOT_GIVEN,
         body: _m.ApplicationProcessingRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -19985,7 +27217,17 @@ class AsyncApplicationsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """POST /v4/applications/{application_variant_id}/threads/{thread_id}/process: Process Deployed Application For Thread"""
+        """POST /v4/applications/{application_variant_id}/threads/{thread_id}/process: Process Deployed Application For Thread
+
+        Args:
+            inputs: Input data for the application. You must provide inputs for each
+                input node
+            history: History of the application
+            overrides: Optional overrides for the application
+            stream: Control to have streaming of the endpoint. If the last node before
+                the output is a completion node, you can set this to true to get the
+                output as soon as the completion node has a token
+        """
         return cast(
             "Any",
             await self._client._request(
@@ -20017,448 +27259,42 @@ class AsyncApplicationsResource:
             ),
         )
 
-    @overload
-    async def validate(
-        self,
-        *,
-        nodes: builtins.list[_m.ApplicationNode],
-        edges: builtins.list[_m.ApplicationEdge],
-        version: Literal["V0"],
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
 
-    @overload
-    async def validate(
-        self,
-        *,
-        body: _m.ApplicationValidationRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any: ...
-
-    async def validate(
-        self,
-        *,
-        nodes: builtins.list[_m.ApplicationNode] | NotGiven = NOT_GIVEN,
-        edges: builtins.list[_m.ApplicationEdge] | NotGiven = NOT_GIVEN,
-        version: Literal["V0"] | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        overrides: dict[str, _m.KnowledgeBaseNodeOverride] | NotGiven = NOT_GIVEN,
-        body: _m.ApplicationValidationRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """POST /v4/applications/validate: Validate Application"""
-        return cast(
-            "Any",
-            await self._client._request(
-                "post",
-                "/v4/applications/validate",
-                Any,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "nodes": nodes,
-                        "edges": edges,
-                        "version": version,
-                        "overrides": overrides,
-                    }
-                ),
-                errors=_ERRORS_1,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_threads(
-        self,
-        *,
-        application_variant_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.ChatThreadResponse]:
-        """GET /v4/applications/{application_variant_id}/threads: List Application Threads"""
-        return cast(
-            "builtins.list[_m.ChatThreadResponse]",
-            await self._client._request(
-                "get",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
-                builtins.list[_m.ChatThreadResponse],
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def threads(
-        self,
-        *,
-        application_variant_id: str,
-        title: str,
-        application_variant_id_: str,
-        account_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    @overload
-    async def threads(
-        self,
-        *,
-        application_variant_id: str,
-        body: _m.ChatThreadRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    async def threads(
-        self,
-        *,
-        application_variant_id: str,
-        title: str | NotGiven = NOT_GIVEN,
-        application_variant_id_: str | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        body: _m.ChatThreadRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse:
-        """POST /v4/applications/{application_variant_id}/threads: Create New Application Thread"""
-        return cast(
-            "_m.ChatThreadResponse",
-            await self._client._request(
-                "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
-                _m.ChatThreadResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "title": title,
-                        "application_variant_id": application_variant_id_,
-                        "account_id": account_id,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def upload_files(
-        self,
-        *,
-        files: builtins.list[FileInput],
-        account_id: str | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> builtins.list[_m.ApplicationFileResponse]:
-        """POST /v4/applications/upload-files: Upload Application Files"""
-        return cast(
-            "builtins.list[_m.ApplicationFileResponse]",
-            await self._client._request(
-                "post",
-                "/v4/applications/upload-files",
-                builtins.list[_m.ApplicationFileResponse],
-                query={
-                    "account_id": account_id,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body={
-                    "files": files,
-                },
-                files=["files"],
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class AsyncApplicationsResourceWithRawResponse:
-    def __init__(self, resource: AsyncApplicationsResource) -> None:
-        self.list = async_to_raw(resource.list)
-        self.create = async_to_raw(resource.create)
-        self.retrieve = async_to_raw(resource.retrieve)
-        self.delete = async_to_raw(resource.delete)
-        self.update = async_to_raw(resource.update)
-        self.list_v4 = async_to_raw(resource.list_v4)
-        self.create_v4 = async_to_raw(resource.create_v4)
-        self.retrieve_v4 = async_to_raw(resource.retrieve_v4)
-        self.update_v4 = async_to_raw(resource.update_v4)
-        self.list_v4_2 = async_to_raw(resource.list_v4_2)
-        self.create_v4_2 = async_to_raw(resource.create_v4_2)
-        self.retrieve_v4_2 = async_to_raw(resource.retrieve_v4_2)
-        self.list_v4_3 = async_to_raw(resource.list_v4_3)
-        self.batch = async_to_raw(resource.batch)
-        self.retrieve_v4_3 = async_to_raw(resource.retrieve_v4_3)
-        self.create_v4_3 = async_to_raw(resource.create_v4_3)
-        self.list_v4_4 = async_to_raw(resource.list_v4_4)
+class AsyncApplicationThreadsResourceWithRawResponse:
+    def __init__(self, resource: AsyncApplicationThreadsResource) -> None:
         self.process = async_to_raw(resource.process)
-        self.process_v4 = async_to_raw(resource.process_v4)
-        self.threads_process = async_to_raw(resource.threads_process)
-        self.validate = async_to_raw(resource.validate)
-        self.get_threads = async_to_raw(resource.get_threads)
-        self.threads = async_to_raw(resource.threads)
-        self.upload_files = async_to_raw(resource.upload_files)
 
 
-class AsyncChatThreadsResource:
+class AsyncApplicationThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncApplicationThreadsResource) -> None:
+        self.process = async_to_raw(resource.process, streamed=True)
+
+
+class AsyncChatThreadsMessagesFeedbackResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def get_messages(
+    @cached_property
+    def with_raw_response(
         self,
-        *,
-        thread_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadHistory:
-        """GET /v4/threads/{thread_id}/messages: Get Thread Messages"""
-        return cast(
-            "_m.ChatThreadHistory",
-            await self._client._request(
-                "get",
-                "/v4/threads/" + path_param(thread_id) + "/messages",
-                _m.ChatThreadHistory,
-                query={
-                    "fetch_by_account": fetch_by_account,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    ) -> AsyncChatThreadsMessagesFeedbackResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatThreadsMessagesFeedbackResourceWithRawResponse(self)
 
-    async def delete(
+    @cached_property
+    def with_streaming_response(
         self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
-        """DELETE /v4/threads/{thread_id}: Delete Chat Thread"""
-        return cast(
-            "Any",
-            await self._client._request(
-                "delete",
-                "/v4/threads/" + path_param(thread_id),
-                Any,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    ) -> AsyncChatThreadsMessagesFeedbackResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatThreadsMessagesFeedbackResourceWithStreamingResponse(self)
 
     @overload
     async def update(
         self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        title: str | NotGiven = NOT_GIVEN,
-        archived_at: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    @overload
-    async def update(
-        self,
-        *,
-        thread_id: str,
-        body: _m.UpdateChatThreadRequest,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse: ...
-
-    async def update(
-        self,
-        *,
-        thread_id: str,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        title: str | NotGiven = NOT_GIVEN,
-        archived_at: str | NotGiven = NOT_GIVEN,
-        body: _m.UpdateChatThreadRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ChatThreadResponse:
-        """PATCH /v4/threads/{thread_id}: Patch Chat Thread"""
-        return cast(
-            "_m.ChatThreadResponse",
-            await self._client._request(
-                "patch",
-                "/v4/threads/" + path_param(thread_id),
-                _m.ChatThreadResponse,
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "title": title,
-                        "archived_at": archived_at,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def update_messages(
-        self,
-        *,
-        thread_id: str,
         application_interaction_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        output_text: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse: ...
-
-    @overload
-    async def update_messages(
-        self,
         *,
         thread_id: str,
-        application_interaction_id: str,
-        body: _m.UpdateChatThreadEntryRequest,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse: ...
-
-    async def update_messages(
-        self,
-        *,
-        thread_id: str,
-        application_interaction_id: str,
-        fetch_by_account: bool | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        output_text: str | NotGiven = NOT_GIVEN,
-        body: _m.UpdateChatThreadEntryRequest | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ApplicationInteractionResponse:
-        """PATCH /v4/threads/{thread_id}/messages/{application_interaction_id}: Patch Chat Thread Entry"""
-        return cast(
-            "_m.ApplicationInteractionResponse",
-            await self._client._request(
-                "patch",
-                "/v4/threads/"
-                + path_param(thread_id)
-                + "/messages/"
-                + path_param(application_interaction_id),
-                _m.ApplicationInteractionResponse,
-                query={
-                    "fetch_by_account": fetch_by_account,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                body=(
-                    body
-                    if not isinstance(body, NotGiven)
-                    else {
-                        "output_text": output_text,
-                    }
-                ),
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    @overload
-    async def messages_feedback(
-        self,
-        *,
-        thread_id: str,
-        application_interaction_id: str,
         chat_thread_id: str,
         application_interaction_id_: str,
         sentiment: _m.FeedbackSentiment,
@@ -20471,11 +27307,11 @@ class AsyncChatThreadsResource:
     ) -> _m.ChatThreadFeedbackResponse: ...
 
     @overload
-    async def messages_feedback(
+    async def update(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         body: _m.ChatThreadFeedbackRequest,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -20484,11 +27320,11 @@ class AsyncChatThreadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.ChatThreadFeedbackResponse: ...
 
-    async def messages_feedback(
+    async def update(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         chat_thread_id: str | NotGiven = NOT_GIVEN,
         application_interaction_id_: str | NotGiven = NOT_GIVEN,
         sentiment: _m.FeedbackSentiment | NotGiven = NOT_GIVEN,
@@ -20532,11 +27368,11 @@ class AsyncChatThreadsResource:
             ),
         )
 
-    async def delete_messages_feedback(
+    async def delete(
         self,
+        application_interaction_id: str,
         *,
         thread_id: str,
-        application_interaction_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -20566,34 +27402,336 @@ class AsyncChatThreadsResource:
         )
 
 
+class AsyncChatThreadsMessagesFeedbackResourceWithRawResponse:
+    def __init__(self, resource: AsyncChatThreadsMessagesFeedbackResource) -> None:
+        self.update = async_to_raw(resource.update)
+        self.delete = async_to_raw(resource.delete)
+
+
+class AsyncChatThreadsMessagesFeedbackResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatThreadsMessagesFeedbackResource) -> None:
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.delete = async_to_raw(resource.delete, streamed=True)
+
+
+class AsyncChatThreadsMessagesResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.feedback = AsyncChatThreadsMessagesFeedbackResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncChatThreadsMessagesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatThreadsMessagesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncChatThreadsMessagesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatThreadsMessagesResourceWithStreamingResponse(self)
+
+    async def retrieve(
+        self,
+        thread_id: str,
+        *,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadHistory:
+        """GET /v4/threads/{thread_id}/messages: Get Thread Messages
+
+        Args:
+            fetch_by_account: Fetch the thread by account instead of user
+        """
+        return cast(
+            "_m.ChatThreadHistory",
+            await self._client._request(
+                "get",
+                "/v4/threads/" + path_param(thread_id) + "/messages",
+                _m.ChatThreadHistory,
+                query={
+                    "fetch_by_account": fetch_by_account,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        output_text: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse: ...
+
+    @overload
+    async def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        body: _m.UpdateChatThreadEntryRequest,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse: ...
+
+    async def update(
+        self,
+        application_interaction_id: str,
+        *,
+        thread_id: str,
+        fetch_by_account: bool | NotGiven = NOT_GIVEN,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        output_text: str | NotGiven = NOT_GIVEN,
+        body: _m.UpdateChatThreadEntryRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ApplicationInteractionResponse:
+        """PATCH /v4/threads/{thread_id}/messages/{application_interaction_id}: Patch Chat Thread Entry
+
+        Args:
+            fetch_by_account: Fetch the thread by account instead of user
+            output_text: The output text generated by the application.
+        """
+        return cast(
+            "_m.ApplicationInteractionResponse",
+            await self._client._request(
+                "patch",
+                "/v4/threads/"
+                + path_param(thread_id)
+                + "/messages/"
+                + path_param(application_interaction_id),
+                _m.ApplicationInteractionResponse,
+                query={
+                    "fetch_by_account": fetch_by_account,
+                },
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "output_text": output_text,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
+class AsyncChatThreadsMessagesResourceWithRawResponse:
+    def __init__(self, resource: AsyncChatThreadsMessagesResource) -> None:
+        self.feedback = AsyncChatThreadsMessagesFeedbackResourceWithRawResponse(
+            resource.feedback
+        )
+        self.retrieve = async_to_raw(resource.retrieve)
+        self.update = async_to_raw(resource.update)
+
+
+class AsyncChatThreadsMessagesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatThreadsMessagesResource) -> None:
+        self.feedback = AsyncChatThreadsMessagesFeedbackResourceWithStreamingResponse(
+            resource.feedback
+        )
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
+class AsyncChatThreadsResource:
+    def __init__(self, client: AsyncAPIClient) -> None:
+        self._client = client
+        self.messages = AsyncChatThreadsMessagesResource(client)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncChatThreadsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatThreadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatThreadsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatThreadsResourceWithStreamingResponse(self)
+
+    async def delete(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> Any:
+        """DELETE /v4/threads/{thread_id}: Delete Chat Thread"""
+        return cast(
+            "Any",
+            await self._client._request(
+                "delete",
+                "/v4/threads/" + path_param(thread_id),
+                Any,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    @overload
+    async def update(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        title: str | NotGiven = NOT_GIVEN,
+        archived_at: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    @overload
+    async def update(
+        self,
+        thread_id: str,
+        *,
+        body: _m.UpdateChatThreadRequest,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse: ...
+
+    async def update(
+        self,
+        thread_id: str,
+        *,
+        x_selected_account_id: str | NotGiven = NOT_GIVEN,
+        title: str | NotGiven = NOT_GIVEN,
+        archived_at: str | NotGiven = NOT_GIVEN,
+        body: _m.UpdateChatThreadRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.ChatThreadResponse:
+        """PATCH /v4/threads/{thread_id}: Patch Chat Thread
+
+        Args:
+            title: The title of the chat thread.
+            archived_at: Date when the chat thread is archived, or None to un-archive.
+        """
+        return cast(
+            "_m.ChatThreadResponse",
+            await self._client._request(
+                "patch",
+                "/v4/threads/" + path_param(thread_id),
+                _m.ChatThreadResponse,
+                headers={
+                    "x-selected-account-id": x_selected_account_id,
+                },
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "title": title,
+                        "archived_at": archived_at,
+                    }
+                ),
+                errors=_ERRORS_0,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+
 class AsyncChatThreadsResourceWithRawResponse:
     def __init__(self, resource: AsyncChatThreadsResource) -> None:
-        self.get_messages = async_to_raw(resource.get_messages)
+        self.messages = AsyncChatThreadsMessagesResourceWithRawResponse(
+            resource.messages
+        )
         self.delete = async_to_raw(resource.delete)
         self.update = async_to_raw(resource.update)
-        self.update_messages = async_to_raw(resource.update_messages)
-        self.messages_feedback = async_to_raw(resource.messages_feedback)
-        self.delete_messages_feedback = async_to_raw(resource.delete_messages_feedback)
+
+
+class AsyncChatThreadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatThreadsResource) -> None:
+        self.messages = AsyncChatThreadsMessagesResourceWithStreamingResponse(
+            resource.messages
+        )
+        self.delete = async_to_raw(resource.delete, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
 
 
 class AsyncInteractionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncInteractionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncInteractionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncInteractionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncInteractionsResourceWithStreamingResponse(self)
+
     @overload
     async def create(
         self,
         *,
         application_variant_id: str,
-        input: _m.InteractionInput,
-        output: _m.InteractionOutput,
+        input: _p.InteractionInputParam | _m.InteractionInput,
+        output: _p.InteractionOutputParam | _m.InteractionOutput,
         start_timestamp: datetime,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         thread_id: str | NotGiven = NOT_GIVEN,
         duration_ms: int | NotGiven = NOT_GIVEN,
         operation_status: _m.OperationStatus | NotGiven = NOT_GIVEN,
         operation_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        trace_spans: builtins.list[_m.TraceSpanRequest] | NotGiven = NOT_GIVEN,
+        trace_spans: (
+            Iterable[_p.TraceSpanRequestParam | _m.TraceSpanRequest] | NotGiven
+        ) = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -20616,22 +27754,43 @@ class AsyncInteractionsResource:
         self,
         *,
         application_variant_id: str | NotGiven = NOT_GIVEN,
-        input: _m.InteractionInput | NotGiven = NOT_GIVEN,
-        output: _m.InteractionOutput | NotGiven = NOT_GIVEN,
+        input: _p.InteractionInputParam | _m.InteractionInput | NotGiven = NOT_GIVEN,
+        output: _p.InteractionOutputParam | _m.InteractionOutput | NotGiven = NOT_GIVEN,
         start_timestamp: datetime | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         thread_id: str | NotGiven = NOT_GIVEN,
         duration_ms: int | NotGiven = NOT_GIVEN,
         operation_status: _m.OperationStatus | NotGiven = NOT_GIVEN,
         operation_metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        trace_spans: builtins.list[_m.TraceSpanRequest] | NotGiven = NOT_GIVEN,
+        trace_spans: (
+            Iterable[_p.TraceSpanRequestParam | _m.TraceSpanRequest] | NotGiven
+        ) = NOT_GIVEN,
         body: _m.InteractionRequest | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.InteractionEntity:
-        """POST /v4/interactions/: Create Application Interaction"""
+        """POST /v4/interactions/: Create Application Interaction
+
+        Args:
+            application_variant_id: Identifier for the application variant that
+                performed this interaction.
+            input: The input data for the interaction.
+            output: The output data from the interaction.
+            start_timestamp: Timestamp marking the start of the interaction.
+            thread_id: Optional UUID identifying the conversation thread associated with
+                the interaction.The interaction will be associated with the thread if
+                the id represents an existing thread.If the thread with the specified id
+                is not found, a new thread will be created.
+            duration_ms: Duration of the interaction in milliseconds.
+            operation_status: The outcome status of the interaction.
+            operation_metadata: Optional metadata related to the operation, including
+                custom or predefined keys.
+            trace_spans: List of trace spans associated with the interaction.These spans
+                provide insight into the individual steps taken by nodes involved in
+                generating the output.
+        """
         return cast(
             "_m.InteractionEntity",
             await self._client._request(
@@ -20670,133 +27829,25 @@ class AsyncInteractionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
-class AsyncMonitoringDashboardResource:
+class AsyncInteractionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncInteractionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
+class AsyncThemesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def get_dashboards(
-        self,
-        *,
-        application_spec_id: str,
-        dashboard_id: _m.DashboardID,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.Dashboard:
-        """GET /v4/applications/{application_spec_id}/dashboards/{dashboard_id}: Get Dashboard Schema"""
-        return cast(
-            "_m.Dashboard",
-            await self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/dashboards/"
-                + path_param(dashboard_id),
-                _m.Dashboard,
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
+    @cached_property
+    def with_raw_response(self) -> AsyncThemesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncThemesResourceWithRawResponse(self)
 
-    async def get_metrics_scalar(
-        self,
-        *,
-        application_spec_id: str,
-        metric_id: _m.MetricID,
-        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        from_ts: int | NotGiven = NOT_GIVEN,
-        to_ts: int | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.ScalarData:
-        """GET /v4/applications/{application_spec_id}/metrics/scalar/{metric_id}: Get Scalar Metric"""
-        return cast(
-            "_m.ScalarData",
-            await self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/metrics/scalar/"
-                + path_param(metric_id),
-                _m.ScalarData,
-                query={
-                    "variants": variants,
-                    "account_id": account_id,
-                    "from_ts": from_ts,
-                    "to_ts": to_ts,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-    async def get_metrics_timeseries(
-        self,
-        *,
-        application_spec_id: str,
-        metric_id: _m.MetricID,
-        variants: builtins.list[str] | NotGiven = NOT_GIVEN,
-        account_id: str | NotGiven = NOT_GIVEN,
-        from_ts: int | NotGiven = NOT_GIVEN,
-        to_ts: int | NotGiven = NOT_GIVEN,
-        x_selected_account_id: str | NotGiven = NOT_GIVEN,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> _m.TimeseriesData:
-        """GET /v4/applications/{application_spec_id}/metrics/timeseries/{metric_id}: Get Timeseries Metric"""
-        return cast(
-            "_m.TimeseriesData",
-            await self._client._request(
-                "get",
-                "/v4/applications/"
-                + path_param(application_spec_id)
-                + "/metrics/timeseries/"
-                + path_param(metric_id),
-                _m.TimeseriesData,
-                query={
-                    "variants": variants,
-                    "account_id": account_id,
-                    "from_ts": from_ts,
-                    "to_ts": to_ts,
-                },
-                headers={
-                    "x-selected-account-id": x_selected_account_id,
-                },
-                errors=_ERRORS_0,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-                extra_body=extra_body,
-                timeout=timeout,
-            ),
-        )
-
-
-class AsyncMonitoringDashboardResourceWithRawResponse:
-    def __init__(self, resource: AsyncMonitoringDashboardResource) -> None:
-        self.get_dashboards = async_to_raw(resource.get_dashboards)
-        self.get_metrics_scalar = async_to_raw(resource.get_metrics_scalar)
-        self.get_metrics_timeseries = async_to_raw(resource.get_metrics_timeseries)
-
-
-class AsyncChatThemesResource:
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
+    @cached_property
+    def with_streaming_response(self) -> AsyncThemesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncThemesResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -20818,6 +27869,12 @@ class AsyncChatThemesResource:
 
         ### Details
         This API can be used to list themes. If a user has access to multiple accounts, all themes from all accounts the user is associated with will be returned.
+
+        Args:
+            page: Page number for pagination to be returned by the given endpoint.
+                Starts at page 1
+            limit: Maximum number of artifacts to be returned by the given endpoint.
+                Defaults to 100 and cannot be greater than 10k.
         """
         return cast(
             "AsyncPage[_m.PaginatedThemeResponse, _m.ThemeResponse]",
@@ -20848,7 +27905,7 @@ class AsyncChatThemesResource:
         self,
         *,
         title: str,
-        theme_vars: _m.ThemeVars,
+        theme_vars: _p.ThemeVarsParam | _m.ThemeVars,
         logo_blob: str,
         account_id: str,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -20874,7 +27931,7 @@ class AsyncChatThemesResource:
         self,
         *,
         title: str | NotGiven = NOT_GIVEN,
-        theme_vars: _m.ThemeVars | NotGiven = NOT_GIVEN,
+        theme_vars: _p.ThemeVarsParam | _m.ThemeVars | NotGiven = NOT_GIVEN,
         logo_blob: str | NotGiven = NOT_GIVEN,
         account_id: str | NotGiven = NOT_GIVEN,
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
@@ -20888,6 +27945,9 @@ class AsyncChatThemesResource:
 
         ### Description
         Custom chat themes
+
+        Args:
+            account_id: The ID of the account that owns the given entity.
         """
         return cast(
             "_m.ThemeResponse",
@@ -20918,8 +27978,8 @@ class AsyncChatThemesResource:
 
     async def retrieve(
         self,
-        *,
         theme_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -20950,17 +28010,29 @@ class AsyncChatThemesResource:
         )
 
 
-class AsyncChatThemesResourceWithRawResponse:
-    def __init__(self, resource: AsyncChatThemesResource) -> None:
+class AsyncThemesResourceWithRawResponse:
+    def __init__(self, resource: AsyncThemesResource) -> None:
         self.list = async_to_raw(resource.list)
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncThemesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncThemesResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncSgpClientWithRawResponse:
     def __init__(self, resource: AsyncSgpClient) -> None:
         self.knowledge_bases = AsyncKnowledgeBasesResourceWithRawResponse(
             resource.knowledge_bases
+        )
+        self.knowledge_base_data_sources = (
+            AsyncKnowledgeBaseDataSourcesResourceWithRawResponse(
+                resource.knowledge_base_data_sources
+            )
         )
         self.chunks = AsyncChunksResourceWithRawResponse(resource.chunks)
         self.agents = AsyncAgentsResourceWithRawResponse(resource.agents)
@@ -20969,7 +28041,13 @@ class AsyncSgpClientWithRawResponse:
             resource.chat_completions
         )
         self.models = AsyncModelsResourceWithRawResponse(resource.models)
+        self.model_groups = AsyncModelGroupsResourceWithRawResponse(
+            resource.model_groups
+        )
         self.users = AsyncUsersResourceWithRawResponse(resource.users)
+        self.user_preferences = AsyncUserPreferencesResourceWithRawResponse(
+            resource.user_preferences
+        )
         self.accounts = AsyncAccountsResourceWithRawResponse(resource.accounts)
         self.question_sets = AsyncQuestionSetsResourceWithRawResponse(
             resource.question_sets
@@ -20988,29 +28066,49 @@ class AsyncSgpClientWithRawResponse:
             resource.application_specs
         )
         self.questions = AsyncQuestionsResourceWithRawResponse(resource.questions)
-        self.knowledge_base_data_sources = (
-            AsyncKnowledgeBaseDataSourcesResourceWithRawResponse(
-                resource.knowledge_base_data_sources
+        self.model_templates = AsyncModelTemplatesResourceWithRawResponse(
+            resource.model_templates
+        )
+        self.fine_tuning_jobs = AsyncFineTuningJobsResourceWithRawResponse(
+            resource.fine_tuning_jobs
+        )
+        self.training_datasets = AsyncTrainingDatasetsResourceWithRawResponse(
+            resource.training_datasets
+        )
+        self.deployment_packages = AsyncDeploymentPackagesResourceWithRawResponse(
+            resource.deployment_packages
+        )
+        self.application_variants = AsyncApplicationVariantsResourceWithRawResponse(
+            resource.application_variants
+        )
+        self.application_deployments = (
+            AsyncApplicationDeploymentsResourceWithRawResponse(
+                resource.application_deployments
             )
         )
-        self.model_templates_v3_beta = AsyncModelTemplatesV3BetaResourceWithRawResponse(
-            resource.model_templates_v3_beta
-        )
-        self.fine_tuning_jobs_v3_beta = (
-            AsyncFineTuningJobsV3BetaResourceWithRawResponse(
-                resource.fine_tuning_jobs_v3_beta
+        self.application_variant_reports = (
+            AsyncApplicationVariantReportsResourceWithRawResponse(
+                resource.application_variant_reports
             )
         )
-        self.training_datasets_v3_beta = (
-            AsyncTrainingDatasetsV3BetaResourceWithRawResponse(
-                resource.training_datasets_v3_beta
+        self.application_test_case_outputs = (
+            AsyncApplicationTestCaseOutputsResourceWithRawResponse(
+                resource.application_test_case_outputs
             )
         )
-        self.package_deployments = AsyncPackageDeploymentsResourceWithRawResponse(
-            resource.package_deployments
+        self.application_with_variant = (
+            AsyncApplicationWithVariantResourceWithRawResponse(
+                resource.application_with_variant
+            )
+        )
+        self.application_schemas = AsyncApplicationSchemasResourceWithRawResponse(
+            resource.application_schemas
         )
         self.applications = AsyncApplicationsResourceWithRawResponse(
             resource.applications
+        )
+        self.application_threads = AsyncApplicationThreadsResourceWithRawResponse(
+            resource.application_threads
         )
         self.chat_threads = AsyncChatThreadsResourceWithRawResponse(
             resource.chat_threads
@@ -21018,10 +28116,108 @@ class AsyncSgpClientWithRawResponse:
         self.interactions = AsyncInteractionsResourceWithRawResponse(
             resource.interactions
         )
-        self.monitoring_dashboard = AsyncMonitoringDashboardResourceWithRawResponse(
-            resource.monitoring_dashboard
+        self.themes = AsyncThemesResourceWithRawResponse(resource.themes)
+
+
+class AsyncSgpClientWithStreamingResponse:
+    def __init__(self, resource: AsyncSgpClient) -> None:
+        self.knowledge_bases = AsyncKnowledgeBasesResourceWithStreamingResponse(
+            resource.knowledge_bases
         )
-        self.chat_themes = AsyncChatThemesResourceWithRawResponse(resource.chat_themes)
+        self.knowledge_base_data_sources = (
+            AsyncKnowledgeBaseDataSourcesResourceWithStreamingResponse(
+                resource.knowledge_base_data_sources
+            )
+        )
+        self.chunks = AsyncChunksResourceWithStreamingResponse(resource.chunks)
+        self.agents = AsyncAgentsResourceWithStreamingResponse(resource.agents)
+        self.completions = AsyncCompletionsResourceWithStreamingResponse(
+            resource.completions
+        )
+        self.chat_completions = AsyncChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
+        )
+        self.models = AsyncModelsResourceWithStreamingResponse(resource.models)
+        self.model_groups = AsyncModelGroupsResourceWithStreamingResponse(
+            resource.model_groups
+        )
+        self.users = AsyncUsersResourceWithStreamingResponse(resource.users)
+        self.user_preferences = AsyncUserPreferencesResourceWithStreamingResponse(
+            resource.user_preferences
+        )
+        self.accounts = AsyncAccountsResourceWithStreamingResponse(resource.accounts)
+        self.question_sets = AsyncQuestionSetsResourceWithStreamingResponse(
+            resource.question_sets
+        )
+        self.evaluations = AsyncEvaluationsResourceWithStreamingResponse(
+            resource.evaluations
+        )
+        self.evaluation_configs = AsyncEvaluationConfigsResourceWithStreamingResponse(
+            resource.evaluation_configs
+        )
+        self.evaluation_datasets = AsyncEvaluationDatasetsResourceWithStreamingResponse(
+            resource.evaluation_datasets
+        )
+        self.studio_projects = AsyncStudioProjectsResourceWithStreamingResponse(
+            resource.studio_projects
+        )
+        self.application_specs = AsyncApplicationSpecsResourceWithStreamingResponse(
+            resource.application_specs
+        )
+        self.questions = AsyncQuestionsResourceWithStreamingResponse(resource.questions)
+        self.model_templates = AsyncModelTemplatesResourceWithStreamingResponse(
+            resource.model_templates
+        )
+        self.fine_tuning_jobs = AsyncFineTuningJobsResourceWithStreamingResponse(
+            resource.fine_tuning_jobs
+        )
+        self.training_datasets = AsyncTrainingDatasetsResourceWithStreamingResponse(
+            resource.training_datasets
+        )
+        self.deployment_packages = AsyncDeploymentPackagesResourceWithStreamingResponse(
+            resource.deployment_packages
+        )
+        self.application_variants = (
+            AsyncApplicationVariantsResourceWithStreamingResponse(
+                resource.application_variants
+            )
+        )
+        self.application_deployments = (
+            AsyncApplicationDeploymentsResourceWithStreamingResponse(
+                resource.application_deployments
+            )
+        )
+        self.application_variant_reports = (
+            AsyncApplicationVariantReportsResourceWithStreamingResponse(
+                resource.application_variant_reports
+            )
+        )
+        self.application_test_case_outputs = (
+            AsyncApplicationTestCaseOutputsResourceWithStreamingResponse(
+                resource.application_test_case_outputs
+            )
+        )
+        self.application_with_variant = (
+            AsyncApplicationWithVariantResourceWithStreamingResponse(
+                resource.application_with_variant
+            )
+        )
+        self.application_schemas = AsyncApplicationSchemasResourceWithStreamingResponse(
+            resource.application_schemas
+        )
+        self.applications = AsyncApplicationsResourceWithStreamingResponse(
+            resource.applications
+        )
+        self.application_threads = AsyncApplicationThreadsResourceWithStreamingResponse(
+            resource.application_threads
+        )
+        self.chat_threads = AsyncChatThreadsResourceWithStreamingResponse(
+            resource.chat_threads
+        )
+        self.interactions = AsyncInteractionsResourceWithStreamingResponse(
+            resource.interactions
+        )
+        self.themes = AsyncThemesResourceWithStreamingResponse(resource.themes)
 
 
 class AsyncSgpClient(AsyncAPIClient):
@@ -21030,16 +28226,23 @@ class AsyncSgpClient(AsyncAPIClient):
     Credentials fall back to the environment:
     ``api_key``: ``SGP_API_KEY`` (API key, sent as the x-api-key header).
     ``account_id``: ``SGP_ACCOUNT_ID`` (sent as the x-selected-account-id header).
-    ``base_url``: ``SGP_BASE_URL``, else ``DEFAULT_BASE_URL``.
+    ``base_url``: ``SGP_CLIENT_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     knowledge_bases: AsyncKnowledgeBasesResource
+    knowledge_base_data_sources: AsyncKnowledgeBaseDataSourcesResource
     chunks: AsyncChunksResource
     agents: AsyncAgentsResource
     completions: AsyncCompletionsResource
     chat_completions: AsyncChatCompletionsResource
     models: AsyncModelsResource
+    model_groups: AsyncModelGroupsResource
     users: AsyncUsersResource
+    user_preferences: AsyncUserPreferencesResource
     accounts: AsyncAccountsResource
     question_sets: AsyncQuestionSetsResource
     evaluations: AsyncEvaluationsResource
@@ -21048,16 +28251,21 @@ class AsyncSgpClient(AsyncAPIClient):
     studio_projects: AsyncStudioProjectsResource
     application_specs: AsyncApplicationSpecsResource
     questions: AsyncQuestionsResource
-    knowledge_base_data_sources: AsyncKnowledgeBaseDataSourcesResource
-    model_templates_v3_beta: AsyncModelTemplatesV3BetaResource
-    fine_tuning_jobs_v3_beta: AsyncFineTuningJobsV3BetaResource
-    training_datasets_v3_beta: AsyncTrainingDatasetsV3BetaResource
-    package_deployments: AsyncPackageDeploymentsResource
+    model_templates: AsyncModelTemplatesResource
+    fine_tuning_jobs: AsyncFineTuningJobsResource
+    training_datasets: AsyncTrainingDatasetsResource
+    deployment_packages: AsyncDeploymentPackagesResource
+    application_variants: AsyncApplicationVariantsResource
+    application_deployments: AsyncApplicationDeploymentsResource
+    application_variant_reports: AsyncApplicationVariantReportsResource
+    application_test_case_outputs: AsyncApplicationTestCaseOutputsResource
+    application_with_variant: AsyncApplicationWithVariantResource
+    application_schemas: AsyncApplicationSchemasResource
     applications: AsyncApplicationsResource
+    application_threads: AsyncApplicationThreadsResource
     chat_threads: AsyncChatThreadsResource
     interactions: AsyncInteractionsResource
-    monitoring_dashboard: AsyncMonitoringDashboardResource
-    chat_themes: AsyncChatThemesResource
+    themes: AsyncThemesResource
 
     def __init__(
         self,
@@ -21069,13 +28277,15 @@ class AsyncSgpClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if api_key is None:
             api_key = os.environ.get("SGP_API_KEY")
         if account_id is None:
             account_id = os.environ.get("SGP_ACCOUNT_ID")
         if base_url is None:
-            base_url = os.environ.get("SGP_BASE_URL") or DEFAULT_BASE_URL
+            base_url = os.environ.get("SGP_CLIENT_BASE_URL") or DEFAULT_BASE_URL
         headers: dict[str, str] = {}
         if api_key:
             headers["x-api-key"] = api_key
@@ -21088,17 +28298,22 @@ class AsyncSgpClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
     def _init_resources(self) -> None:
         self.knowledge_bases = AsyncKnowledgeBasesResource(self)
+        self.knowledge_base_data_sources = AsyncKnowledgeBaseDataSourcesResource(self)
         self.chunks = AsyncChunksResource(self)
         self.agents = AsyncAgentsResource(self)
         self.completions = AsyncCompletionsResource(self)
         self.chat_completions = AsyncChatCompletionsResource(self)
         self.models = AsyncModelsResource(self)
+        self.model_groups = AsyncModelGroupsResource(self)
         self.users = AsyncUsersResource(self)
+        self.user_preferences = AsyncUserPreferencesResource(self)
         self.accounts = AsyncAccountsResource(self)
         self.question_sets = AsyncQuestionSetsResource(self)
         self.evaluations = AsyncEvaluationsResource(self)
@@ -21107,16 +28322,23 @@ class AsyncSgpClient(AsyncAPIClient):
         self.studio_projects = AsyncStudioProjectsResource(self)
         self.application_specs = AsyncApplicationSpecsResource(self)
         self.questions = AsyncQuestionsResource(self)
-        self.knowledge_base_data_sources = AsyncKnowledgeBaseDataSourcesResource(self)
-        self.model_templates_v3_beta = AsyncModelTemplatesV3BetaResource(self)
-        self.fine_tuning_jobs_v3_beta = AsyncFineTuningJobsV3BetaResource(self)
-        self.training_datasets_v3_beta = AsyncTrainingDatasetsV3BetaResource(self)
-        self.package_deployments = AsyncPackageDeploymentsResource(self)
+        self.model_templates = AsyncModelTemplatesResource(self)
+        self.fine_tuning_jobs = AsyncFineTuningJobsResource(self)
+        self.training_datasets = AsyncTrainingDatasetsResource(self)
+        self.deployment_packages = AsyncDeploymentPackagesResource(self)
+        self.application_variants = AsyncApplicationVariantsResource(self)
+        self.application_deployments = AsyncApplicationDeploymentsResource(self)
+        self.application_variant_reports = AsyncApplicationVariantReportsResource(self)
+        self.application_test_case_outputs = AsyncApplicationTestCaseOutputsResource(
+            self
+        )
+        self.application_with_variant = AsyncApplicationWithVariantResource(self)
+        self.application_schemas = AsyncApplicationSchemasResource(self)
         self.applications = AsyncApplicationsResource(self)
+        self.application_threads = AsyncApplicationThreadsResource(self)
         self.chat_threads = AsyncChatThreadsResource(self)
         self.interactions = AsyncInteractionsResource(self)
-        self.monitoring_dashboard = AsyncMonitoringDashboardResource(self)
-        self.chat_themes = AsyncChatThemesResource(self)
+        self.themes = AsyncThemesResource(self)
 
     async def __aenter__(self) -> AsyncSgpClient:
         return self
@@ -21125,16 +28347,27 @@ class AsyncSgpClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncSgpClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncSgpClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncSgpClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSgpClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncSgpClientWithStreamingResponse(self)

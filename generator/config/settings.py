@@ -8,8 +8,9 @@ translated (:mod:`generator.config.tables`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from generator.config.tables import ENV_PREFIX, IDENT, AuthHeader, StreamTable
@@ -28,10 +29,27 @@ class ApiSettings:
     name: str  # the client classes are <name>Client and Async<name>Client
     env_prefix: str  # env fallbacks <prefix>_API_KEY, <prefix>_BASE_URL, ...
     methods: Mapping[str, str] = field(default_factory=dict)  # python_name -> dotted
+    resources: Mapping[str, str] = field(default_factory=dict)  # path prefix or tag -> dotted
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # python_name -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # python_name -> fields
     auth_headers: tuple[AuthHeader, ...] = ()
+    env_names: Mapping[str, str] = field(default_factory=dict)  # [client.env]: param -> var
     diagnostics: tuple[Diagnostic, ...] = ()  # deprecation warnings of the config
+    names: tuple[Diagnostic, ...] = ()  # the client's names that are not the rules' (-v)
+
+    def env(self, param: str) -> str:
+        """The env var a constructor parameter falls back to: ``[client.env]``, else
+        ``<prefix>_<PARAM>``."""
+        return self.env_names.get(param) or f"{self.env_prefix}_{param.upper()}"
+
+
+PARAM = re.compile(r"\{[^}]*\}")
+
+
+def path_shape(path: str) -> tuple[str, ...]:
+    """A path's segments, every parameter as ``{}``: how ``[client.resources]`` prefixes
+    and paths are compared (``/v4/a/{a_id}`` starts ``/v4/a/{id}/b``)."""
+    return tuple("{}" if PARAM.fullmatch(s) else s for s in path.split("/") if s)
 
 
 class _Binder:
@@ -68,6 +86,36 @@ class _Binder:
             self.operation(key, "[client] methods").python_name: dotted
             for key, dotted in table.items()
         }
+
+    def resources(self, table: Mapping[str, str]) -> dict[str, str]:
+        """``[client.resources]``: each path prefix starts some operation's path, each tag
+        is some operation's first tag."""
+        tags = {op.tags[0] for op in self.api.operations if op.tags}
+        shapes = {path_shape(op.path) for op in self.api.operations}
+        for key in table:
+            if key.startswith("/"):
+                prefix = path_shape(key)
+                if not any(shape[: len(prefix)] == prefix for shape in shapes):
+                    raise self.fail(f"[client] resources: no operation's path starts with {key!r}")
+            elif key not in tags:
+                raise self.fail(
+                    f"[client] resources: {key!r} is neither a path prefix (starting with '/')"
+                    " nor the first tag of an operation"
+                )
+        return dict(table)
+
+    def names(self, settings: ApiSettings, outputs: tuple[str, ...]) -> tuple[Diagnostic, ...]:
+        """The client's resource map checked (no name the config gives twice) and reported:
+        a ``[client] name`` line per operation not named as the rules would."""
+        if not self.api.operations or not {"client", "docs"} & set(outputs):
+            return ()
+        from generator.render.surface.resources import name_diagnostics, resource_map
+
+        try:
+            return name_diagnostics(resource_map(self.api, settings))
+        except ApismithError as exc:
+            exc.file = exc.file or self.where
+            raise
 
     def streaming(self, table: Mapping[str, StreamTable]) -> dict[str, StreamTable]:
         streaming: dict[str, StreamTable] = {}
@@ -128,8 +176,9 @@ def default_client_name(package: str) -> str:
 
 
 def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
-    """The settings of ``config`` for ``api``: unknown operations, models and fields, and a
-    streaming flag that is not a body field, are refused here, once."""
+    """The settings of ``config`` for ``api``: unknown operations, models and fields, a
+    streaming flag that is not a body field, a ``[client.resources]`` prefix or tag that no
+    operation has and a ``[client.methods]`` name that is taken are refused here, once."""
     from generator.normalize.diagnostics import Diagnostic
 
     bind = _Binder(config, api)
@@ -141,17 +190,22 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
     if not ENV_PREFIX.match(prefix):
         raise bind.fail(f"[client] env_prefix {prefix!r} must be UPPER_SNAKE_CASE")
     methods = bind.methods(client.methods)
+    resources = bind.resources(client.resources)
     streaming = bind.streaming(config.streaming)
     uploads = bind.uploads(config.uploads)
     for op_name, fields in bind.model_uploads(config.server.upload_fields).items():
         uploads[op_name] = tuple(dict.fromkeys((*uploads.get(op_name, ()), *fields)))
     where = str(config.config_file or config.spec)
-    return ApiSettings(
+    settings = ApiSettings(
         name=name,
         env_prefix=prefix,
         methods=methods,
+        resources=resources,
         streaming=streaming,
         uploads=uploads,
         auth_headers=client.auth_headers,
+        env_names=dict(client.env),
         diagnostics=tuple(Diagnostic("config", "warning", where, d) for d in config.deprecations),
     )
+    names = bind.names(settings, config.outputs)
+    return replace(settings, names=names) if names else settings

@@ -6,7 +6,15 @@ IR once, later (:func:`generator.config.settings.bind_settings`)::
     name = "LlmEngine"           # classes <name>Client / Async<name>Client (default: from package)
     env_prefix = "LLM_ENGINE"    # env fallbacks <prefix>_API_KEY, <prefix>_BASE_URL, ...
 
-    [client.methods]             # grouping overrides: operation -> "resource[.sub].method"
+    [client.env]                 # env fallbacks by constructor parameter, over the prefix's
+    base_url = "LLM_ENGINE_BASE_PATH"
+    api_key = "SCALE_API_KEY"
+
+    [client.resources]           # grouping overrides: path prefix or tag -> "resource[.sub]"
+    "/v4/knowledge-bases/{knowledge_base_id}/uploads" = "knowledge_bases.uploads"
+    "Chat Themes" = "themes"     # (the rules name the methods and sub-resources below)
+
+    [client.methods]             # per operation, over all: operation -> "resource[.sub].method"
     create_completion_sync_task_v1_llm_completions_sync_post = "llm.completions.create"
 
     [client.auth.headers.account_id]   # an extra credential sent as a header
@@ -39,12 +47,13 @@ from typing import Any
 from generator.config.mock import MockTable, read_mock
 from generator.errors import ApismithError
 
-CLIENT_KEYS = {"name", "env_prefix", "methods", "uploads", "auth"}
+CLIENT_KEYS = {"name", "env_prefix", "env", "resources", "methods", "uploads", "auth"}
 STREAM_KEYS = {"chunk", "flag", "response", "terminator"}
 TERMINATORS = ("[DONE]", "none")
 SERVER_KEYS = {"upload_fields"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
+RESOURCE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 ENV_PREFIX = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 MODEL_FIELD = re.compile(r"^[^.\s]+\.[^.\s]+$")
 CLIENT_UPLOADS_DEPRECATED = (
@@ -71,8 +80,10 @@ class ClientTable:
 
     name: str | None = None
     env_prefix: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)  # constructor parameter -> env var
     methods: Mapping[str, str] = field(default_factory=dict)  # operation -> dotted
     auth_headers: tuple[AuthHeader, ...] = ()
+    resources: Mapping[str, str] = field(default_factory=dict)  # path prefix or tag -> dotted
 
     def recorded(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -80,6 +91,10 @@ class ClientTable:
             out["name"] = self.name
         if self.env_prefix is not None:
             out["env_prefix"] = self.env_prefix
+        if self.env:
+            out["env"] = dict(self.env)
+        if self.resources:
+            out["resources"] = dict(self.resources)
         if self.methods:
             out["methods"] = dict(self.methods)
         if self.auth_headers:
@@ -173,6 +188,13 @@ class _Reader:
         prefix = table.get("env_prefix")
         if prefix is not None and (not isinstance(prefix, str) or not ENV_PREFIX.match(prefix)):
             raise self.fail(f"[client] env_prefix {prefix!r} must be UPPER_SNAKE_CASE")
+        env: dict[str, str] = {}
+        for key, var in self.table(table.get("env", {}), "[client] env").items():
+            if not IDENT.match(key) or not isinstance(var, str) or not ENV_PREFIX.match(var):
+                raise self.fail(
+                    f"[client] env.{key}: {var!r} must be an UPPER_SNAKE_CASE variable name"
+                )
+            env[key] = var
         methods: dict[str, str] = {}
         for key, dotted in self.table(table.get("methods", {}), "[client] methods").items():
             if not isinstance(dotted, str) or not DOTTED.match(dotted):
@@ -182,7 +204,22 @@ class _Reader:
             methods[key] = dotted
         uploads = self.uploads(table.get("uploads", {}), "[client] uploads")
         auth = self.auth(table.get("auth", {}))
-        return ClientTable(name, prefix, methods, auth), uploads
+        resources = self.resources(table.get("resources", {}))
+        client = ClientTable(name, prefix, env, methods, auth, resources=resources)
+        return client, uploads
+
+    def resources(self, value: object) -> dict[str, str]:
+        """``[client.resources]``: a path prefix (``/...``) or a tag -> a dotted resource."""
+        resources: dict[str, str] = {}
+        for key, dotted in self.table(value, "[client] resources").items():
+            if not key.strip():
+                raise self.fail("[client] resources: an empty key (a path prefix or a tag)")
+            if not isinstance(dotted, str) or not RESOURCE.match(dotted):
+                raise self.fail(
+                    f"[client] resources.{key!r}: {dotted!r} is not 'resource[.sub]' (snake_case)"
+                )
+            resources[key] = dotted
+        return resources
 
     def auth(self, value: object) -> tuple[AuthHeader, ...]:
         auth: list[AuthHeader] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Kind = Literal["warning", "rename", "merge", "alias", "drop"]
+Kind = Literal["warning", "rename", "merge", "alias", "drop", "name"]
 
 
 @dataclass(frozen=True, order=True)
@@ -19,6 +19,8 @@ class Diagnostic:
     - ``merge``: two schemas became one (``old`` merged into ``new``);
     - ``alias``: a field keeps its wire name but gets another Python name;
     - ``drop``: a value was removed (an invalid default, say).
+    - ``name``: an operation's place in the generated client is not the naming rules'
+      default (the config's resource map, or a clash); reported by ``-v`` only.
     """
 
     pass_name: str

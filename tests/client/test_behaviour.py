@@ -92,9 +92,9 @@ def test_sgp_api_key_and_account_headers(server: Server) -> None:
 def test_env_fallbacks(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGP_API_KEY", "envkey")
     monkeypatch.setenv("SGP_ACCOUNT_ID", "envacc")
-    monkeypatch.setenv("SGP_BASE_URL", server.url)
-    monkeypatch.setenv("LLM_ENGINE_API_KEY", "lekey")
-    monkeypatch.setenv("LLM_ENGINE_BASE_URL", server.url)
+    monkeypatch.setenv("SGP_CLIENT_BASE_URL", server.url)
+    monkeypatch.setenv("SCALE_API_KEY", "lekey")
+    monkeypatch.setenv("LLM_ENGINE_BASE_PATH", server.url)
     server.reset(
         lambda s: json_reply(
             {"items": [], "current_page": 1, "total_item_count": 0, "items_per_page": 10}
@@ -110,8 +110,8 @@ def test_env_fallbacks(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_default_base_urls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("LLM_ENGINE_BASE_URL", raising=False)
-    monkeypatch.delenv("SGP_BASE_URL", raising=False)
+    monkeypatch.delenv("LLM_ENGINE_BASE_PATH", raising=False)
+    monkeypatch.delenv("SGP_CLIENT_BASE_URL", raising=False)
     assert le.LlmEngineClient(api_key="k").base_url == "https://api.spellbook.scale.com/llm-engine"
     assert sg.SgpClient(api_key="k").base_url == "https://api.egp.scale.com"
 
@@ -165,7 +165,7 @@ def test_body_as_model_instance(server: Server) -> None:
 @pytest.fixture
 def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     for mod in (le, sg):
-        monkeypatch.setattr(mod._runtime, "INITIAL_RETRY_DELAY", 0.01)
+        monkeypatch.setattr(mod._base_client, "INITIAL_RETRY_DELAY", 0.01)
 
 
 def test_retries_fail_twice_then_succeed(server: Server, fast_retries: None) -> None:
@@ -442,7 +442,7 @@ def test_sgp_upload_many_files_and_form_fields(server: Server, tmp_path: Path) -
     path = tmp_path / "train.csv"
     path.write_text("a,b\n")
     with sg.SgpClient(api_key="k", base_url=server.url) as client:
-        client.training_datasets_v3_beta.create(
+        client.training_datasets.create(
             account_id="acc", name="n", schema_type="GENERATION", file=path
         )
     parts = server.script.seen[0].multipart()

@@ -488,7 +488,7 @@ def test_retry_after_date_is_never_retried_early(
 def test_unusable_retry_after_falls_back_to_backoff(
     pkgs: Packages, raw: RawServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pkgs.le._runtime, "INITIAL_RETRY_DELAY", 0.01)
+    monkeypatch.setattr(pkgs.le._base_client, "INITIAL_RETRY_DELAY", 0.01)
     scripted(
         raw, reply({}, 503, {"Retry-After": "soon", "retry-after-ms": "nan"}), reply(ENDPOINTS)
     )
@@ -497,8 +497,9 @@ def test_unusable_retry_after_falls_back_to_backoff(
 
 
 def test_runtime_source_is_current(pkgs: Packages) -> None:
-    """The fixture really generated from the templates of this checkout (the runtime is
-    copied verbatim below its two header lines)."""
-    runtime = Path(str(pkgs.le.__file__)).parent / "_runtime.py"
-    template = (REPO_ROOT / "templates" / "runtime" / "_runtime.py").read_text(encoding="utf-8")
-    assert runtime.read_text(encoding="utf-8").split("\n", 2)[2] == template
+    """The fixture really generated from the templates of this checkout (the runtime's
+    modules are copied verbatim below their two header lines)."""
+    for module in sorted((REPO_ROOT / "templates" / "runtime").glob("*.py")):
+        runtime = Path(str(pkgs.le.__file__)).parent / module.name
+        template = module.read_text(encoding="utf-8")
+        assert runtime.read_text(encoding="utf-8").split("\n", 2)[2] == template, module.name

@@ -3,6 +3,7 @@ context comment; the generated client's static checks."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -164,7 +165,8 @@ def test_no_client_for_an_api_without_operations() -> None:
 def test_generated_client_passes_ruff_and_mypy(package: str, tmp_path: Path) -> None:
     ruff = [sys.executable, "-m", "ruff"]
     target = GENERATED / package
-    files = [str(target / "_client.py"), str(target / "_runtime.py"), str(target / "__init__.py")]
+    runtime = [str(target / p.name) for p in RUNTIME_MODULES]
+    files = [str(target / "_client.py"), *runtime, str(target / "__init__.py")]
     for args in (["check", "--isolated"], ["format", "--check", "--isolated"]):
         proc = subprocess.run([*ruff, *args, *files], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -177,18 +179,66 @@ def test_generated_client_passes_ruff_and_mypy(package: str, tmp_path: Path) -> 
     assert proc.returncode == 0, proc.stdout[-3000:]
 
 
+RUNTIME_MODULES = sorted((REPO_ROOT / "templates" / "runtime").glob("*.py"))
+
+
 def test_runtime_is_small_and_self_contained() -> None:
-    text = (REPO_ROOT / "templates" / "runtime" / "_runtime.py").read_text()
+    """Issue 10 asked for < 600 lines; paging styles (issue 11) took the one module to ~650;
+    issue 13 split it by section (types, errors, encoding, responses, streaming, pages, base
+    clients; ``_runtime.py`` re-exports them): each module < 300 lines, all far below the
+    ~2,000 of Stainless's base client alone. Relative imports, httpx and pydantic only."""
+    names = {p.name for p in RUNTIME_MODULES}
+    assert {"_runtime.py", "_types.py", "_errors.py", "_base_client.py"} <= names
     for package in APIS.values():
-        # issue 10 asked for < 600; paging styles and page navigation (issue 11) took it to
-        # ~650, still a third of Stainless's base client; issue 13 splits it by section
-        assert len((GENERATED / package / "_runtime.py").read_text().splitlines()) < 660
-    imports = {
-        line.split()[1].split(".")[0]
-        for line in text.splitlines()
-        if line.startswith(("import ", "from "))
-    }
+        total = 0
+        for module in RUNTIME_MODULES:
+            lines = len((GENERATED / package / module.name).read_text().splitlines())
+            assert lines < 300, (package, module.name, lines)
+            total += lines
+        assert total < 1200, (package, total)
+    imports: set[str] = set()
+    for module in RUNTIME_MODULES:
+        for line in module.read_text().splitlines():
+            if line.startswith(("import ", "from ")) and not line.startswith("from ."):
+                imports.add(line.split()[1].split(".")[0])
     stdlib = {"__future__", "asyncio", "base64", "copy", "email", "json", "mimetypes", "os"}
     stdlib |= {"random", "time", "collections", "dataclasses", "functools", "itertools"}
-    stdlib |= {"re", "typing", "urllib"}
+    stdlib |= {"re", "types", "typing", "urllib", "uuid"}
     assert imports <= stdlib | {"httpx", "pydantic", "pydantic_core"}
+
+
+CONSUMER = '''\
+from sgp import AsyncSgpClient, SgpClient
+
+
+def call(c: SgpClient) -> str:
+    r = c.chat_completions.create(
+        messages=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "?"}],
+        model="gpt-4",
+    )
+    c.evaluations.update("e1", name="x")
+    c.knowledge_bases.uploads.retrieve("up1", knowledge_base_id="kb1")
+    with c.with_streaming_response.evaluations.list() as response:
+        response.parse()
+    return str(r)
+
+
+async def acall(c: AsyncSgpClient) -> None:
+    await c.evaluations.retrieve("e1")
+'''
+
+
+def test_a_consumer_passes_dicts_for_nested_params(tmp_path: Path) -> None:
+    """issue 13: ``mypy --strict`` accepts plain dicts where a request takes objects
+    (``_params.py``'s TypedDicts), the scale-gp call shapes type-check, and a wrong key
+    type is refused."""
+    good = tmp_path / "consumer.py"
+    good.write_text(CONSUMER, encoding="utf-8")
+    bad = tmp_path / "bad.py"
+    bad.write_text(CONSUMER.replace('"content": "hi"', '"content": 1'), encoding="utf-8")
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache")]
+    env = {**os.environ, "MYPYPATH": str(GENERATED)}
+    proc = subprocess.run([*mypy, str(good)], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    proc = subprocess.run([*mypy, str(bad)], capture_output=True, text=True, env=env)
+    assert proc.returncode == 1 and "bad.py:5: error" in proc.stdout, proc.stdout[-3000:]

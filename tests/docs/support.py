@@ -26,8 +26,12 @@ from tests.conftest import GENERATED, SPECS, cli_env
 APIS = {"llm-engine": "llm_engine", "sgp": "sgp", "sgp-chat-request": "sgp_chat_request"}
 SERVED = {"llm-engine": "llm_engine", "sgp": "sgp"}
 ENV = {
-    "llm_engine": {"LLM_ENGINE_API_KEY": "test-key", "LLM_ENGINE_BASE_URL": "{url}"},
-    "sgp": {"SGP_API_KEY": "test-key", "SGP_ACCOUNT_ID": "acc-test", "SGP_BASE_URL": "{url}"},
+    "llm_engine": {"SCALE_API_KEY": "test-key", "LLM_ENGINE_BASE_PATH": "{url}"},
+    "sgp": {
+        "SGP_API_KEY": "test-key",
+        "SGP_ACCOUNT_ID": "acc-test",
+        "SGP_CLIENT_BASE_URL": "{url}",
+    },
 }
 
 

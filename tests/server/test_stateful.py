@@ -124,3 +124,38 @@ def test_echo_faults_and_seed(tmp_path: Path) -> None:
         other = httpx.get(f"{url}/v4/evaluations", headers=headers, timeout=10)
         assert other.status_code == 200, other.text
         assert other.json() != listed and other.json()["items"]
+
+
+@pytest.mark.slow
+def test_serve_an_ad_hoc_spec(tmp_path: Path) -> None:
+    """``apismith serve --spec FILE`` generates into a temporary folder and serves it;
+    ``--required-only`` answers the required fields only."""
+    from tests.conftest import small_spec, write_json
+
+    spec = small_spec()
+    spec["paths"] = {
+        "/pets/{pet_id}": {
+            "get": {
+                "operationId": "getPet",
+                "parameters": [
+                    {"name": "pet_id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}
+                        },
+                    }
+                },
+            }
+        }
+    }
+    spec_file = write_json(tmp_path / "pets.json", spec)
+    full = [*apismith_command(), "serve", "--spec", str(spec_file)]
+    with running(full, cwd=tmp_path, log=tmp_path / "full.log") as url:
+        pet = httpx.get(f"{url}/pets/p1", timeout=10).json()
+    assert set(pet) == {"name", "kind", "age", "born"} and pet["kind"] in ("cat", "dog")
+    minimal = [*full, "--required-only"]
+    with running(minimal, cwd=tmp_path, log=tmp_path / "minimal.log") as url:
+        assert set(httpx.get(f"{url}/pets/p1", timeout=10).json()) == {"name"}

@@ -12,10 +12,13 @@ not from reading the rendered text.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from generator.render.surface.inputs import PARAMS_IMPORT, USES_PARAMS
 from generator.render.surface.methods import RUNTIME, Method, Param, Signature
 from generator.render.surface.resources import ErrorTable, Resource
 
@@ -67,10 +70,68 @@ class Call:
     errors: str | None  # code: the name of an error table
 
 
+ARG_WIDTH = 88 - 12  # an Args entry starts at column 12 of the generated module
+HANG = "    "  # its continuation lines are indented by 4 more
+
+
+def wrapped_arg(name: str, text: str) -> str:
+    """``text`` as the ``Args:`` entry ``name: text``: long prose lines wrapped to the
+    module's line length, continuation lines indented (Google style). Lines Markdown reads
+    by their layout (fences, indented code, tables, headings) are kept as they are."""
+    out: list[str] = []
+    fenced = False
+    for line in text.strip().splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        layout = fenced or line.startswith(("    ", "\t")) or stripped.startswith(("|", "#"))
+        first = len(name) + 2 if not out else len(HANG)  # what precedes the text
+        if layout or first + len(line) <= ARG_WIDTH:
+            out.append(line)
+            continue
+        lead = " " * (len(line) - len(line.lstrip()))
+        marker = re.match(r"([-*+]|\d+[.)])\s+", stripped)  # a list item's continuation
+        more = HANG + lead + " " * (marker.end() if marker else 0)
+        chunks = textwrap.wrap(
+            "x" * first + line.lstrip(),
+            ARG_WIDTH,
+            subsequent_indent=more,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        chunks[0] = lead + chunks[0][first:]
+        out.append(chunks[0])
+        out.extend(chunk.removeprefix(HANG) for chunk in chunks[1:])
+    return "\n".join(HANG + line if i and line else line for i, line in enumerate(out))
+
+
+def positional(params: list[Param]) -> list[Param]:
+    """The parameter a call may pass by position: the path's last (the id of what the call
+    acts on), as the Stainless SDKs have it: ``c.evaluations.retrieve("e1")``,
+    ``c.knowledge_bases.uploads.retrieve("up1", knowledge_base_id="kb1")``. The parents'
+    ids, and everything else, are keyword-only."""
+    path = [p for p in params if p.location == "path" and p.required]
+    return path[-1:]
+
+
+def keyword(params: list[Param]) -> list[Param]:
+    """The keyword-only parameters (after ``*``)."""
+    taken = {id(p) for p in positional(params)}
+    return [p for p in params if id(p) not in taken]
+
+
 @dataclass(frozen=True)
 class SignatureCode:
     params: list[Param]
     returns: str  # code: this flavor's return annotation
+
+    @property
+    def positional(self) -> list[Param]:
+        return positional(self.params)
+
+    @property
+    def keyword(self) -> list[Param]:
+        return keyword(self.params)
 
 
 @dataclass(frozen=True)
@@ -89,6 +150,15 @@ class MethodCode:
     description: str  # spec text
     deprecated_note: str  # " (deprecated)" or ""
     call: Call
+    args_doc: list[tuple[str, str]]  # (parameter, spec text) of the documented parameters
+
+    @property
+    def positional(self) -> list[Param]:
+        return positional(self.params)
+
+    @property
+    def keyword(self) -> list[Param]:
+        return keyword(self.params)
 
 
 @dataclass(frozen=True)
@@ -195,6 +265,7 @@ def _method_code(m: Method, is_async: bool) -> MethodCode:
         description=m.description,
         deprecated_note=" (deprecated)" if m.op.deprecated else "",
         call=call(m),
+        args_doc=[(p.name, wrapped_arg(p.name, p.doc)) for p in m.params if p.doc.strip()],
     )
 
 
@@ -273,7 +344,7 @@ def import_lines(needed: set[str]) -> list[str]:
     """The client's import block: the fixed modules, the standard-library modules the types
     need, ``typing``, httpx, the models and the runtime (names sorted)."""
     by_module: dict[str, set[str]] = {}
-    for item in needed:
+    for item in needed - {USES_PARAMS}:
         module, _, name = item.rpartition(".")
         by_module.setdefault(module, set()).add(name)
 
@@ -288,6 +359,7 @@ def import_lines(needed: set[str]) -> list[str]:
         "",
         "import httpx",
         "",
+        *([PARAMS_IMPORT] if USES_PARAMS in needed else []),
         "from . import models as _m",
         f"from .{RUNTIME} import {names(RUNTIME)}",
     ]
@@ -301,7 +373,7 @@ def client_context(
     header: str,
     title: str | None,
     base_url: str | None,
-    env_prefix: str,
+    env_base_url: str,
 ) -> dict[str, Any]:
     """Everything ``_client.py.jinja`` prints (its top comment lists the keys)."""
     alternatives = auth_headers(auth["alternatives"])
@@ -312,7 +384,7 @@ def client_context(
         "client": root.class_name,
         "async_client": f"Async{root.class_name}",
         "default_base_url": base_url or "",
-        "env_base_url": f"{env_prefix}_BASE_URL",
+        "env_base_url": env_base_url,
         "credentials": auth["credentials"],
         "alternatives": alternatives,
         "extra_headers": auth["extra_headers"],

@@ -1,5 +1,7 @@
 """Render the generated client: ``_client.py`` (from ``templates/client/_client.py.jinja``)
-and ``_runtime.py`` (``templates/runtime/_runtime.py``, copied as is).
+and the runtime modules (``templates/runtime/*.py``: ``_runtime.py``, which the client
+imports, and its sections ``_types.py``, ``_errors.py``, ...), each copied as is below the
+header.
 
 The client's surface (the resource tree, the methods and the credentials) is computed in
 :mod:`generator.render.surface`, shared with the docs, from the config's settings
@@ -12,7 +14,9 @@ from __future__ import annotations
 from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
 from generator.render.client.context import client_context
+from generator.render.client.params import render_params
 from generator.render.surface.auth import auth_context
+from generator.render.surface.inputs import names_of
 from generator.render.surface.resources import build_resources
 from generator.render.templates import builtin_templates, render
 
@@ -35,11 +39,22 @@ def render_client(
         header=header,
         title=config.title,
         base_url=base_url,
-        env_prefix=cfg.env_prefix,
+        env_base_url=cfg.env("base_url"),
     )
     source = render("client/_client.py.jinja", context, templates)
-    runtime_source = (builtin_templates() / "runtime" / "_runtime.py").read_text(encoding="utf-8")
-    return {"_client.py": source, "_runtime.py": f"{header}\n{runtime_source}"}
+    files = {"_client.py": source, **runtime_files(header)}
+    if names_of(api):  # the TypedDicts of what requests send (``_params.py``)
+        files["_params.py"] = render_params(api, header, templates)
+    return files
+
+
+def runtime_files(header: str) -> dict[str, str]:
+    """File name -> source of every runtime module (``templates/runtime/*.py``)."""
+    folder = builtin_templates() / "runtime"
+    return {
+        path.name: f"{header}\n{path.read_text(encoding='utf-8')}"
+        for path in sorted(folder.glob("*.py"))
+    }
 
 
 def client_names(api: Api, settings: ApiSettings) -> list[str]:

@@ -4,6 +4,7 @@ matching curl option, with the credential from the client's environment variable
 
 from __future__ import annotations
 
+from generator.config import ApiSettings
 from generator.ir import Api, Requirement, SecurityScheme
 from generator.render.docs.text import code
 
@@ -40,12 +41,13 @@ def requirement_md(api: Api, requirement: Requirement) -> str:
     return " and ".join(parts) if parts else "anonymous"
 
 
-def curl_option(scheme: SecurityScheme, env_prefix: str) -> str | None:
-    """The curl option that sends the client's credential for ``scheme`` (None: none does)."""
+def curl_option(scheme: SecurityScheme, cfg: ApiSettings) -> str | None:
+    """The curl option that sends the client's credential for ``scheme`` (None: none does),
+    read from the env var the client reads it from."""
     if scheme.kind == "http-basic":
-        return f'-u "${env_prefix}_API_KEY:"'
+        return f'-u "${cfg.env("api_key")}:"'
     if scheme.kind in _BEARER:
-        return f'-H "Authorization: Bearer ${env_prefix}_BEARER_TOKEN"'
+        return f'-H "Authorization: Bearer ${cfg.env("bearer_token")}"'
     if scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
-        return f'-H "{scheme.parameter_name}: ${env_prefix}_API_KEY"'
+        return f'-H "{scheme.parameter_name}: ${cfg.env("api_key")}"'
     return None

@@ -18,7 +18,7 @@ from generator.render.surface import auth_context
 def _client_sample(config: ApiConfig, cfg: ApiSettings, credentials: list[dict[str, str]]) -> str:
     """Python: a client from the environment, and one given its credentials explicitly."""
     client_class = f"{cfg.name}Client"
-    env_base = f"{cfg.env_prefix}_BASE_URL"
+    env_base = cfg.env("base_url")
     return "\n".join(
         [
             "import os",
@@ -27,7 +27,7 @@ def _client_sample(config: ApiConfig, cfg: ApiSettings, credentials: list[dict[s
             "",
             "# from the environment: "
             + ", ".join(c["env"] for c in credentials)
-            + f", {cfg.env_prefix}_BASE_URL",
+            + f", {cfg.env('base_url')}",
             f"client = {client_class}()",
             "",
             "# or explicitly",
@@ -41,8 +41,8 @@ def _client_sample(config: ApiConfig, cfg: ApiSettings, credentials: list[dict[s
 
 def _curl_lines(api: Api, cfg: ApiSettings) -> list[str]:
     """A curl command per security scheme, with the credential from the environment."""
-    url = f'"${cfg.env_prefix}_BASE_URL/..."'
-    options = (curl_option(scheme, cfg.env_prefix) for scheme in api.security_schemes)
+    url = f'"${cfg.env("base_url")}/..."'
+    options = (curl_option(scheme, cfg) for scheme in api.security_schemes)
     return [f"curl {option} {url}" for option in options if option is not None]
 
 
@@ -67,7 +67,7 @@ def _auth_doc(api: Api, config: ApiConfig, cfg: ApiSettings) -> dict[str, Any]:
         "python": _client_sample(config, cfg, credentials),
         "curl": "\n".join(_curl_lines(api, cfg)),
         "schemes": schemes,
-        "env_base_url": f"{cfg.env_prefix}_BASE_URL",
+        "env_base_url": cfg.env("base_url"),
         "client": f"{cfg.name}Client",
     }
 

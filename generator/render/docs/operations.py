@@ -127,7 +127,7 @@ def _auth(api: Api, op: Operation, cfg: ApiSettings) -> tuple[str, list[str]]:
     curl: list[str] = []
     for name in op.security[0]:
         try:
-            option = curl_option(api.security_scheme(name), cfg.env_prefix)
+            option = curl_option(api.security_scheme(name), cfg)
         except KeyError:
             continue
         if option is not None:
@@ -205,7 +205,7 @@ def build_op(
     values = request_values(api, op, method, synth)
     wires = {p.name: p.wire for p in method.params}
     auth_text, auth_curl = _auth(api, op, cfg)
-    env_base = f"{cfg.env_prefix}_BASE_URL"
+    env_base = cfg.env("base_url")
     flag = method.stream_flag
     python_stream = None
     curl_stream = None

@@ -37,13 +37,13 @@ def auth_context(api: Api, cfg: ApiSettings) -> dict[str, Any]:
         if any(a[2] == param for a in alternatives):
             continue
         alternatives.append((kind, header, param))
-        credentials.append({"param": param, "env": f"{cfg.env_prefix}_{param.upper()}", "doc": doc})
+        credentials.append({"param": param, "env": cfg.env(param), "doc": doc})
     extra = []
     for h in cfg.auth_headers:
         credentials.append(
             {
                 "param": h.param,
-                "env": h.env or f"{cfg.env_prefix}_{h.param.upper()}",
+                "env": h.env or cfg.env(h.param),
                 "doc": f"sent as the {h.header} header",
             }
         )

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from generator.config import ApiSettings
 from generator.config.tables import StreamTable
 from generator.format import parameter_annotation
-from generator.ir import Api, Operation, TypeRef, annotate
+from generator.ir import Api, Field, Operation, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES, client_snake_case
+from generator.render.surface.bodies import union_fields
+from generator.render.surface.inputs import input_annotation, input_imports, names_of
 
 # the method's own keywords, and the names its body uses (``cast``, ``path_param``...)
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
@@ -137,7 +140,8 @@ class Method:
 def _params(
     api: Api, op: Operation, cfg: ApiSettings
 ) -> tuple[list[Param], list[Param], TypeRef | None, str | None]:
-    """(non-body params, body params, whole-body type, body model name)."""
+    """(non-body params, body params, whole-body type, the annotation of a body that may
+    also be passed whole as ``body=``: an object model, or a union of object models)."""
     taken = set(RESERVED)
     params: list[Param] = []
     for p in op.parameters:
@@ -148,8 +152,9 @@ def _params(
             name += "_"
         taken.add(name)
         required = p.required
-        ann = annotation(p.schema) if required else f"{annotation(p.schema)} | NotGiven"
-        imports = annotation_imports(p.schema) | (set() if required else {NOT_GIVEN})
+        ann, imports = _input(api, p.schema)
+        if not required:
+            ann, imports = f"{ann} | NotGiven", imports | {NOT_GIVEN}
         params.append(Param(name, p.name, p.location, ann, required, p.description or "", imports))
     body = op.request_body
     if body is None:
@@ -157,11 +162,30 @@ def _params(
     schema = body.schema
     model = api.model(schema.name) if schema.kind == "model" and schema.name else None
     multipart = body.content_type.startswith("multipart/")
+    members = None if multipart else union_fields(api, schema)
+    if members is not None:
+        fields = _body_params(api, members, taken, multipart, set())
+        return params, fields, None, annotation(schema)
     if model is None or model.kind != "object" or (not model.fields and not multipart):
         return params, [], schema, None
     files = set(cfg.uploads.get(op.python_name, ()))
+    fields = _body_params(api, model.fields, taken, multipart, files)
+    return params, fields, None, f"_m.{model.name}"
+
+
+def _input(api: Api, t: TypeRef) -> tuple[str, frozenset[str]]:
+    """A parameter's annotation, taking plain dicts where ``t`` has objects (``_params``)."""
+    names = names_of(api)
+    return input_annotation(api, t, names), input_imports(api, t, names)
+
+
+def _body_params(
+    api: Api, model_fields: Iterable[Field], taken: set[str], multipart: bool, files: set[str]
+) -> list[Param]:
+    """The keyword parameters of a body's fields (``files``: fields the config says are
+    files, besides ``format: binary``)."""
     fields: list[Param] = []
-    for f in model.fields:
+    for f in model_fields:
         is_file = multipart and (
             f.name in files
             or (f.type.kind == "primitive" and f.type.format == "binary")
@@ -183,12 +207,18 @@ def _params(
             ann = "builtins.list[FileInput]" if f.type.kind == "array" else "FileInput"
             imports = frozenset({f"{RUNTIME}.FileInput"})
         else:
-            ann, imports = annotation(f.type), annotation_imports(f.type)
+            ann, imports = _input(api, f.type)
         if not f.required:
             ann, imports = f"{ann} | NotGiven", imports | {NOT_GIVEN}
         location, doc = "file" if is_file else "body", f.description or ""
         fields.append(Param(name, f.name, location, ann, f.required, doc, imports))
-    return params, fields, None, model.name
+    return fields
+
+
+def _in_path_order(op: Operation, params: list[Param]) -> list[Param]:
+    """Path parameters in the order the path has them (they are positional)."""
+    where = {p.wire: op.path.find("{" + p.wire + "}") for p in params}
+    return sorted(params, key=lambda p: (where[p.wire] < 0, where[p.wire]))
 
 
 def _ordered(params: list[Param]) -> list[Param]:
@@ -363,17 +393,17 @@ def _flag_overloads(
 def _model_body_overloads(
     impl: list[Param], overloads: list[Signature], answer: _Answer, body_model: str
 ) -> tuple[list[Param], list[Signature]]:
-    """The body as a model instance: an overload with ``body: Model`` instead of its fields,
-    and the implementation's body fields made optional."""
+    """The body as a model instance: an overload with ``body: Model`` (``body_model``: its
+    annotation) instead of its fields, and the implementation's body fields made optional."""
     non_body = [p for p in impl if p.location not in ("body", "file")]
     returns = (answer.returns, answer.returns_async)
     if not overloads:
         overloads = [Signature(impl, *returns)]
-    whole = Param("body", "", "whole", f"_m.{body_model}", True)
+    whole = Param("body", "", "whole", body_model, True)
     overloads.append(Signature(_ordered(non_body + [whole]), *returns))
     impl = [_optional(p) if p.location in ("body", "file") else p for p in impl]
     impl.append(
-        Param("body", "", "model", f"_m.{body_model} | NotGiven", False, "", frozenset({NOT_GIVEN}))
+        Param("body", "", "model", f"{body_model} | NotGiven", False, "", frozenset({NOT_GIVEN}))
     )
     return impl, overloads
 
@@ -402,7 +432,7 @@ def build_method(
     whole_param = _whole_param(op, whole)
     tail = [p for p in params if p.location != "path"] + fields
     tail += [whole_param] if whole_param else []
-    impl = [p for p in params if p.location == "path"] + _ordered(tail)
+    impl = _in_path_order(op, [p for p in params if p.location == "path"]) + _ordered(tail)
     overloads: list[Signature] = []
     stream_flag = None
     if stream is not None and stream.flag is not None:

@@ -35,7 +35,18 @@ class PetResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> PetResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return PetResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> PetResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return PetResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -60,12 +71,28 @@ class PetResource:
 
 class PetResourceWithRawResponse:
     def __init__(self, resource: PetResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class PetResourceWithStreamingResponse:
+    def __init__(self, resource: PetResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class CatResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> CatResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return CatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> CatResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return CatResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -95,10 +122,21 @@ class CatResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class CatResourceWithStreamingResponse:
+    def __init__(self, resource: CatResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class GoldenAllofResponseClientWithRawResponse:
     def __init__(self, resource: GoldenAllofResponseClient) -> None:
         self.pet = PetResourceWithRawResponse(resource.pet)
         self.cat = CatResourceWithRawResponse(resource.cat)
+
+
+class GoldenAllofResponseClientWithStreamingResponse:
+    def __init__(self, resource: GoldenAllofResponseClient) -> None:
+        self.pet = PetResourceWithStreamingResponse(resource.pet)
+        self.cat = CatResourceWithStreamingResponse(resource.cat)
 
 
 class GoldenAllofResponseClient(SyncAPIClient):
@@ -106,6 +144,10 @@ class GoldenAllofResponseClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_ALLOF_RESPONSE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pet: PetResource
@@ -119,6 +161,8 @@ class GoldenAllofResponseClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -132,6 +176,8 @@ class GoldenAllofResponseClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -146,13 +192,18 @@ class GoldenAllofResponseClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenAllofResponseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -160,12 +211,29 @@ class GoldenAllofResponseClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenAllofResponseClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenAllofResponseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenAllofResponseClientWithStreamingResponse(self)
+
 
 class AsyncPetResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncPetResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncPetResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncPetResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncPetResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -190,12 +258,28 @@ class AsyncPetResource:
 
 class AsyncPetResourceWithRawResponse:
     def __init__(self, resource: AsyncPetResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncPetResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncPetResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncCatResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncCatResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncCatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncCatResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncCatResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -225,10 +309,21 @@ class AsyncCatResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncCatResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncCatResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncGoldenAllofResponseClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenAllofResponseClient) -> None:
         self.pet = AsyncPetResourceWithRawResponse(resource.pet)
         self.cat = AsyncCatResourceWithRawResponse(resource.cat)
+
+
+class AsyncGoldenAllofResponseClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenAllofResponseClient) -> None:
+        self.pet = AsyncPetResourceWithStreamingResponse(resource.pet)
+        self.cat = AsyncCatResourceWithStreamingResponse(resource.cat)
 
 
 class AsyncGoldenAllofResponseClient(AsyncAPIClient):
@@ -236,6 +331,10 @@ class AsyncGoldenAllofResponseClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_ALLOF_RESPONSE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pet: AsyncPetResource
@@ -249,6 +348,8 @@ class AsyncGoldenAllofResponseClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -262,6 +363,8 @@ class AsyncGoldenAllofResponseClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -276,16 +379,29 @@ class AsyncGoldenAllofResponseClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenAllofResponseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenAllofResponseClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenAllofResponseClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenAllofResponseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenAllofResponseClientWithStreamingResponse(self)

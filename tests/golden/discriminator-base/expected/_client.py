@@ -35,6 +35,17 @@ class XResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> XResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return XResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> XResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return XResourceWithStreamingResponse(self)
+
     def list(
         self,
         *,
@@ -63,9 +74,19 @@ class XResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class XResourceWithStreamingResponse:
+    def __init__(self, resource: XResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class GoldenDiscriminatorBaseClientWithRawResponse:
     def __init__(self, resource: GoldenDiscriminatorBaseClient) -> None:
         self.x = XResourceWithRawResponse(resource.x)
+
+
+class GoldenDiscriminatorBaseClientWithStreamingResponse:
+    def __init__(self, resource: GoldenDiscriminatorBaseClient) -> None:
+        self.x = XResourceWithStreamingResponse(resource.x)
 
 
 class GoldenDiscriminatorBaseClient(SyncAPIClient):
@@ -73,6 +94,10 @@ class GoldenDiscriminatorBaseClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_DISCRIMINATOR_BASE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: XResource
@@ -85,6 +110,8 @@ class GoldenDiscriminatorBaseClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -98,6 +125,8 @@ class GoldenDiscriminatorBaseClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -111,13 +140,18 @@ class GoldenDiscriminatorBaseClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenDiscriminatorBaseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -125,10 +159,29 @@ class GoldenDiscriminatorBaseClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenDiscriminatorBaseClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenDiscriminatorBaseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenDiscriminatorBaseClientWithStreamingResponse(self)
+
 
 class AsyncXResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncXResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncXResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncXResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncXResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -158,9 +211,19 @@ class AsyncXResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncXResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncXResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncGoldenDiscriminatorBaseClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenDiscriminatorBaseClient) -> None:
         self.x = AsyncXResourceWithRawResponse(resource.x)
+
+
+class AsyncGoldenDiscriminatorBaseClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenDiscriminatorBaseClient) -> None:
+        self.x = AsyncXResourceWithStreamingResponse(resource.x)
 
 
 class AsyncGoldenDiscriminatorBaseClient(AsyncAPIClient):
@@ -168,6 +231,10 @@ class AsyncGoldenDiscriminatorBaseClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_DISCRIMINATOR_BASE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: AsyncXResource
@@ -180,6 +247,8 @@ class AsyncGoldenDiscriminatorBaseClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -193,6 +262,8 @@ class AsyncGoldenDiscriminatorBaseClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -206,16 +277,29 @@ class AsyncGoldenDiscriminatorBaseClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenDiscriminatorBaseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenDiscriminatorBaseClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenDiscriminatorBaseClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenDiscriminatorBaseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenDiscriminatorBaseClientWithStreamingResponse(self)

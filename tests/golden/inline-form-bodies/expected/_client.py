@@ -36,6 +36,17 @@ class UpResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> UpResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return UpResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UpResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return UpResourceWithStreamingResponse(self)
+
     def create(
         self,
         *,
@@ -71,9 +82,25 @@ class UpResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class UpResourceWithStreamingResponse:
+    def __init__(self, resource: UpResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class LoginResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> LoginResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LoginResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LoginResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LoginResourceWithStreamingResponse(self)
 
     @overload
     def create(
@@ -137,10 +164,21 @@ class LoginResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class LoginResourceWithStreamingResponse:
+    def __init__(self, resource: LoginResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class GoldenInlineFormBodiesClientWithRawResponse:
     def __init__(self, resource: GoldenInlineFormBodiesClient) -> None:
         self.up = UpResourceWithRawResponse(resource.up)
         self.login = LoginResourceWithRawResponse(resource.login)
+
+
+class GoldenInlineFormBodiesClientWithStreamingResponse:
+    def __init__(self, resource: GoldenInlineFormBodiesClient) -> None:
+        self.up = UpResourceWithStreamingResponse(resource.up)
+        self.login = LoginResourceWithStreamingResponse(resource.login)
 
 
 class GoldenInlineFormBodiesClient(SyncAPIClient):
@@ -148,6 +186,10 @@ class GoldenInlineFormBodiesClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_INLINE_FORM_BODIES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     up: UpResource
@@ -161,6 +203,8 @@ class GoldenInlineFormBodiesClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -174,6 +218,8 @@ class GoldenInlineFormBodiesClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -188,13 +234,18 @@ class GoldenInlineFormBodiesClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenInlineFormBodiesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -202,10 +253,29 @@ class GoldenInlineFormBodiesClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenInlineFormBodiesClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenInlineFormBodiesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenInlineFormBodiesClientWithStreamingResponse(self)
+
 
 class AsyncUpResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncUpResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncUpResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUpResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncUpResourceWithStreamingResponse(self)
 
     async def create(
         self,
@@ -242,9 +312,25 @@ class AsyncUpResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncUpResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUpResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncLoginResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLoginResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLoginResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncLoginResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLoginResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -308,10 +394,21 @@ class AsyncLoginResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncLoginResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLoginResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncGoldenInlineFormBodiesClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenInlineFormBodiesClient) -> None:
         self.up = AsyncUpResourceWithRawResponse(resource.up)
         self.login = AsyncLoginResourceWithRawResponse(resource.login)
+
+
+class AsyncGoldenInlineFormBodiesClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenInlineFormBodiesClient) -> None:
+        self.up = AsyncUpResourceWithStreamingResponse(resource.up)
+        self.login = AsyncLoginResourceWithStreamingResponse(resource.login)
 
 
 class AsyncGoldenInlineFormBodiesClient(AsyncAPIClient):
@@ -319,6 +416,10 @@ class AsyncGoldenInlineFormBodiesClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_INLINE_FORM_BODIES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     up: AsyncUpResource
@@ -332,6 +433,8 @@ class AsyncGoldenInlineFormBodiesClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -345,6 +448,8 @@ class AsyncGoldenInlineFormBodiesClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -359,16 +464,29 @@ class AsyncGoldenInlineFormBodiesClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenInlineFormBodiesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenInlineFormBodiesClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenInlineFormBodiesClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenInlineFormBodiesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenInlineFormBodiesClientWithStreamingResponse(self)

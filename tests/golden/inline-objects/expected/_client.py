@@ -35,6 +35,17 @@ class OrderResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> OrderResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return OrderResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> OrderResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return OrderResourceWithStreamingResponse(self)
+
     def list(
         self,
         *,
@@ -63,9 +74,19 @@ class OrderResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class OrderResourceWithStreamingResponse:
+    def __init__(self, resource: OrderResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class GoldenInlineObjectsClientWithRawResponse:
     def __init__(self, resource: GoldenInlineObjectsClient) -> None:
         self.order = OrderResourceWithRawResponse(resource.order)
+
+
+class GoldenInlineObjectsClientWithStreamingResponse:
+    def __init__(self, resource: GoldenInlineObjectsClient) -> None:
+        self.order = OrderResourceWithStreamingResponse(resource.order)
 
 
 class GoldenInlineObjectsClient(SyncAPIClient):
@@ -73,6 +94,10 @@ class GoldenInlineObjectsClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_INLINE_OBJECTS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     order: OrderResource
@@ -85,6 +110,8 @@ class GoldenInlineObjectsClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -98,6 +125,8 @@ class GoldenInlineObjectsClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -111,13 +140,18 @@ class GoldenInlineObjectsClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenInlineObjectsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -125,10 +159,27 @@ class GoldenInlineObjectsClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenInlineObjectsClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenInlineObjectsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenInlineObjectsClientWithStreamingResponse(self)
+
 
 class AsyncOrderResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncOrderResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncOrderResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOrderResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncOrderResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -158,9 +209,19 @@ class AsyncOrderResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncOrderResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOrderResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncGoldenInlineObjectsClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenInlineObjectsClient) -> None:
         self.order = AsyncOrderResourceWithRawResponse(resource.order)
+
+
+class AsyncGoldenInlineObjectsClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenInlineObjectsClient) -> None:
+        self.order = AsyncOrderResourceWithStreamingResponse(resource.order)
 
 
 class AsyncGoldenInlineObjectsClient(AsyncAPIClient):
@@ -168,6 +229,10 @@ class AsyncGoldenInlineObjectsClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_INLINE_OBJECTS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     order: AsyncOrderResource
@@ -180,6 +245,8 @@ class AsyncGoldenInlineObjectsClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -193,6 +260,8 @@ class AsyncGoldenInlineObjectsClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -206,16 +275,29 @@ class AsyncGoldenInlineObjectsClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenInlineObjectsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenInlineObjectsClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenInlineObjectsClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenInlineObjectsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenInlineObjectsClientWithStreamingResponse(self)

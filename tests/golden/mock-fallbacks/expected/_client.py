@@ -35,7 +35,18 @@ class ArnsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> ArnsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ArnsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ArnsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ArnsResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -60,14 +71,30 @@ class ArnsResource:
 
 class ArnsResourceWithRawResponse:
     def __init__(self, resource: ArnsResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class ArnsResourceWithStreamingResponse:
+    def __init__(self, resource: ArnsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class NamesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> NamesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return NamesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> NamesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return NamesResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -92,14 +119,30 @@ class NamesResource:
 
 class NamesResourceWithRawResponse:
     def __init__(self, resource: NamesResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class NamesResourceWithStreamingResponse:
+    def __init__(self, resource: NamesResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class TreeResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> TreeResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return TreeResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> TreeResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return TreeResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -124,7 +167,12 @@ class TreeResource:
 
 class TreeResourceWithRawResponse:
     def __init__(self, resource: TreeResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class TreeResourceWithStreamingResponse:
+    def __init__(self, resource: TreeResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class GoldenMockFallbacksClientWithRawResponse:
@@ -134,11 +182,22 @@ class GoldenMockFallbacksClientWithRawResponse:
         self.tree = TreeResourceWithRawResponse(resource.tree)
 
 
+class GoldenMockFallbacksClientWithStreamingResponse:
+    def __init__(self, resource: GoldenMockFallbacksClient) -> None:
+        self.arns = ArnsResourceWithStreamingResponse(resource.arns)
+        self.names = NamesResourceWithStreamingResponse(resource.names)
+        self.tree = TreeResourceWithStreamingResponse(resource.tree)
+
+
 class GoldenMockFallbacksClient(SyncAPIClient):
     """Client of the Mock fallbacks API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_MOCK_FALLBACKS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     arns: ArnsResource
@@ -153,6 +212,8 @@ class GoldenMockFallbacksClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -166,6 +227,8 @@ class GoldenMockFallbacksClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -181,13 +244,18 @@ class GoldenMockFallbacksClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenMockFallbacksClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -195,12 +263,29 @@ class GoldenMockFallbacksClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenMockFallbacksClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenMockFallbacksClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenMockFallbacksClientWithStreamingResponse(self)
+
 
 class AsyncArnsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncArnsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncArnsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncArnsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncArnsResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -225,14 +310,30 @@ class AsyncArnsResource:
 
 class AsyncArnsResourceWithRawResponse:
     def __init__(self, resource: AsyncArnsResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncArnsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncArnsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncNamesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncNamesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncNamesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncNamesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncNamesResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -257,14 +358,30 @@ class AsyncNamesResource:
 
 class AsyncNamesResourceWithRawResponse:
     def __init__(self, resource: AsyncNamesResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncNamesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncNamesResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncTreeResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncTreeResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTreeResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncTreeResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTreeResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -289,7 +406,12 @@ class AsyncTreeResource:
 
 class AsyncTreeResourceWithRawResponse:
     def __init__(self, resource: AsyncTreeResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncTreeResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTreeResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncGoldenMockFallbacksClientWithRawResponse:
@@ -299,11 +421,22 @@ class AsyncGoldenMockFallbacksClientWithRawResponse:
         self.tree = AsyncTreeResourceWithRawResponse(resource.tree)
 
 
+class AsyncGoldenMockFallbacksClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenMockFallbacksClient) -> None:
+        self.arns = AsyncArnsResourceWithStreamingResponse(resource.arns)
+        self.names = AsyncNamesResourceWithStreamingResponse(resource.names)
+        self.tree = AsyncTreeResourceWithStreamingResponse(resource.tree)
+
+
 class AsyncGoldenMockFallbacksClient(AsyncAPIClient):
     """Async client of the Mock fallbacks API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_MOCK_FALLBACKS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     arns: AsyncArnsResource
@@ -318,6 +451,8 @@ class AsyncGoldenMockFallbacksClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -331,6 +466,8 @@ class AsyncGoldenMockFallbacksClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -346,16 +483,29 @@ class AsyncGoldenMockFallbacksClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenMockFallbacksClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenMockFallbacksClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenMockFallbacksClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenMockFallbacksClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenMockFallbacksClientWithStreamingResponse(self)

@@ -5,15 +5,15 @@
 
 from __future__ import annotations
 
-import builtins
 import copy
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import cast, overload
 
 import httpx
 
+from . import _params as _p
 from . import models as _m
 from ._runtime import (
     DEFAULT_MAX_RETRIES,
@@ -37,12 +37,23 @@ class ChatCompletionsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> ChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ChatCompletionsResourceWithStreamingResponse(self)
+
     @overload
     def create(
         self,
         *,
-        messages: builtins.list[_m.MessageInput],
-        key: _m.ApiKey2 | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.MessageInputParam | _m.MessageInput],
+        key: _p.ApiKey2Param | _m.ApiKey2 | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -63,8 +74,10 @@ class ChatCompletionsResource:
     def create(
         self,
         *,
-        messages: builtins.list[_m.MessageInput] | NotGiven = NOT_GIVEN,
-        key: _m.ApiKey2 | NotGiven = NOT_GIVEN,
+        messages: (
+            Iterable[_p.MessageInputParam | _m.MessageInput] | NotGiven
+        ) = NOT_GIVEN,
+        key: _p.ApiKey2Param | _m.ApiKey2 | NotGiven = NOT_GIVEN,
         body: _m.BodyCreateChatCompletionV2ChatCompletionsPost | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -99,14 +112,30 @@ class ChatCompletionsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class ChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: ChatCompletionsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class ThingsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> ThingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ThingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ThingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ThingsResourceWithStreamingResponse(self)
+
     def retrieve(
         self,
-        *,
         thing_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -132,6 +161,11 @@ class ThingsResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
+class ThingsResourceWithStreamingResponse:
+    def __init__(self, resource: ThingsResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
 class GoldenNamesClientWithRawResponse:
     def __init__(self, resource: GoldenNamesClient) -> None:
         self.chat_completions = ChatCompletionsResourceWithRawResponse(
@@ -140,11 +174,23 @@ class GoldenNamesClientWithRawResponse:
         self.things = ThingsResourceWithRawResponse(resource.things)
 
 
+class GoldenNamesClientWithStreamingResponse:
+    def __init__(self, resource: GoldenNamesClient) -> None:
+        self.chat_completions = ChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
+        )
+        self.things = ThingsResourceWithStreamingResponse(resource.things)
+
+
 class GoldenNamesClient(SyncAPIClient):
     """Client of the Golden names API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NAMES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     chat_completions: ChatCompletionsResource
@@ -158,6 +204,8 @@ class GoldenNamesClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_NAMES_BASE_URL") or DEFAULT_BASE_URL
@@ -169,6 +217,8 @@ class GoldenNamesClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -183,13 +233,18 @@ class GoldenNamesClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenNamesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -197,17 +252,36 @@ class GoldenNamesClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenNamesClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenNamesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenNamesClientWithStreamingResponse(self)
+
 
 class AsyncChatCompletionsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncChatCompletionsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncChatCompletionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncChatCompletionsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncChatCompletionsResourceWithStreamingResponse(self)
+
     @overload
     async def create(
         self,
         *,
-        messages: builtins.list[_m.MessageInput],
-        key: _m.ApiKey2 | NotGiven = NOT_GIVEN,
+        messages: Iterable[_p.MessageInputParam | _m.MessageInput],
+        key: _p.ApiKey2Param | _m.ApiKey2 | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -228,8 +302,10 @@ class AsyncChatCompletionsResource:
     async def create(
         self,
         *,
-        messages: builtins.list[_m.MessageInput] | NotGiven = NOT_GIVEN,
-        key: _m.ApiKey2 | NotGiven = NOT_GIVEN,
+        messages: (
+            Iterable[_p.MessageInputParam | _m.MessageInput] | NotGiven
+        ) = NOT_GIVEN,
+        key: _p.ApiKey2Param | _m.ApiKey2 | NotGiven = NOT_GIVEN,
         body: _m.BodyCreateChatCompletionV2ChatCompletionsPost | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -264,14 +340,30 @@ class AsyncChatCompletionsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncChatCompletionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatCompletionsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncThingsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncThingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncThingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncThingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncThingsResourceWithStreamingResponse(self)
+
     async def retrieve(
         self,
-        *,
         thing_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -297,6 +389,11 @@ class AsyncThingsResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
+class AsyncThingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncThingsResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
 class AsyncGoldenNamesClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenNamesClient) -> None:
         self.chat_completions = AsyncChatCompletionsResourceWithRawResponse(
@@ -305,11 +402,23 @@ class AsyncGoldenNamesClientWithRawResponse:
         self.things = AsyncThingsResourceWithRawResponse(resource.things)
 
 
+class AsyncGoldenNamesClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenNamesClient) -> None:
+        self.chat_completions = AsyncChatCompletionsResourceWithStreamingResponse(
+            resource.chat_completions
+        )
+        self.things = AsyncThingsResourceWithStreamingResponse(resource.things)
+
+
 class AsyncGoldenNamesClient(AsyncAPIClient):
     """Async client of the Golden names API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NAMES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     chat_completions: AsyncChatCompletionsResource
@@ -323,6 +432,8 @@ class AsyncGoldenNamesClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_NAMES_BASE_URL") or DEFAULT_BASE_URL
@@ -334,6 +445,8 @@ class AsyncGoldenNamesClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -348,16 +461,27 @@ class AsyncGoldenNamesClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenNamesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenNamesClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenNamesClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncGoldenNamesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenNamesClientWithStreamingResponse(self)

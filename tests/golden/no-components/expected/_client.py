@@ -39,10 +39,21 @@ class XResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> XResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return XResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> XResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return XResourceWithStreamingResponse(self)
+
     def update(
         self,
-        *,
         id: int,
+        *,
         body: builtins.list[str],
         x_trace: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -75,9 +86,19 @@ class XResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class XResourceWithStreamingResponse:
+    def __init__(self, resource: XResource) -> None:
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class GoldenNoComponentsClientWithRawResponse:
     def __init__(self, resource: GoldenNoComponentsClient) -> None:
         self.x = XResourceWithRawResponse(resource.x)
+
+
+class GoldenNoComponentsClientWithStreamingResponse:
+    def __init__(self, resource: GoldenNoComponentsClient) -> None:
+        self.x = XResourceWithStreamingResponse(resource.x)
 
 
 class GoldenNoComponentsClient(SyncAPIClient):
@@ -85,6 +106,10 @@ class GoldenNoComponentsClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NO_COMPONENTS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: XResource
@@ -97,6 +122,8 @@ class GoldenNoComponentsClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -110,6 +137,8 @@ class GoldenNoComponentsClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -123,13 +152,18 @@ class GoldenNoComponentsClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenNoComponentsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -137,15 +171,32 @@ class GoldenNoComponentsClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenNoComponentsClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenNoComponentsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenNoComponentsClientWithStreamingResponse(self)
+
 
 class AsyncXResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncXResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncXResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncXResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncXResourceWithStreamingResponse(self)
+
     async def update(
         self,
-        *,
         id: int,
+        *,
         body: builtins.list[str],
         x_trace: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -178,9 +229,19 @@ class AsyncXResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncXResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncXResource) -> None:
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncGoldenNoComponentsClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenNoComponentsClient) -> None:
         self.x = AsyncXResourceWithRawResponse(resource.x)
+
+
+class AsyncGoldenNoComponentsClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenNoComponentsClient) -> None:
+        self.x = AsyncXResourceWithStreamingResponse(resource.x)
 
 
 class AsyncGoldenNoComponentsClient(AsyncAPIClient):
@@ -188,6 +249,10 @@ class AsyncGoldenNoComponentsClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NO_COMPONENTS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: AsyncXResource
@@ -200,6 +265,8 @@ class AsyncGoldenNoComponentsClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -213,6 +280,8 @@ class AsyncGoldenNoComponentsClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -226,16 +295,29 @@ class AsyncGoldenNoComponentsClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenNoComponentsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenNoComponentsClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenNoComponentsClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenNoComponentsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenNoComponentsClientWithStreamingResponse(self)

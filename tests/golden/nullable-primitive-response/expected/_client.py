@@ -34,7 +34,18 @@ class XResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> XResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return XResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> XResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return XResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -59,14 +70,30 @@ class XResource:
 
 class XResourceWithRawResponse:
     def __init__(self, resource: XResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class XResourceWithStreamingResponse:
+    def __init__(self, resource: XResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class NResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
-    def list(
+    @cached_property
+    def with_raw_response(self) -> NResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return NResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> NResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return NResourceWithStreamingResponse(self)
+
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -91,7 +118,12 @@ class NResource:
 
 class NResourceWithRawResponse:
     def __init__(self, resource: NResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
+
+
+class NResourceWithStreamingResponse:
+    def __init__(self, resource: NResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class GoldenNullablePrimitiveResponseClientWithRawResponse:
@@ -100,11 +132,21 @@ class GoldenNullablePrimitiveResponseClientWithRawResponse:
         self.n = NResourceWithRawResponse(resource.n)
 
 
+class GoldenNullablePrimitiveResponseClientWithStreamingResponse:
+    def __init__(self, resource: GoldenNullablePrimitiveResponseClient) -> None:
+        self.x = XResourceWithStreamingResponse(resource.x)
+        self.n = NResourceWithStreamingResponse(resource.n)
+
+
 class GoldenNullablePrimitiveResponseClient(SyncAPIClient):
     """Client of the t API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NULLABLE_PRIMITIVE_RESPONSE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: XResource
@@ -118,6 +160,8 @@ class GoldenNullablePrimitiveResponseClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -132,6 +176,8 @@ class GoldenNullablePrimitiveResponseClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -146,13 +192,18 @@ class GoldenNullablePrimitiveResponseClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenNullablePrimitiveResponseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -160,12 +211,31 @@ class GoldenNullablePrimitiveResponseClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenNullablePrimitiveResponseClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenNullablePrimitiveResponseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenNullablePrimitiveResponseClientWithStreamingResponse(self)
+
 
 class AsyncXResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncXResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncXResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncXResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncXResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -190,14 +260,30 @@ class AsyncXResource:
 
 class AsyncXResourceWithRawResponse:
     def __init__(self, resource: AsyncXResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncXResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncXResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncNResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
-    async def list(
+    @cached_property
+    def with_raw_response(self) -> AsyncNResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncNResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncNResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncNResourceWithStreamingResponse(self)
+
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
@@ -222,7 +308,12 @@ class AsyncNResource:
 
 class AsyncNResourceWithRawResponse:
     def __init__(self, resource: AsyncNResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
+
+
+class AsyncNResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncNResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncGoldenNullablePrimitiveResponseClientWithRawResponse:
@@ -231,11 +322,21 @@ class AsyncGoldenNullablePrimitiveResponseClientWithRawResponse:
         self.n = AsyncNResourceWithRawResponse(resource.n)
 
 
+class AsyncGoldenNullablePrimitiveResponseClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenNullablePrimitiveResponseClient) -> None:
+        self.x = AsyncXResourceWithStreamingResponse(resource.x)
+        self.n = AsyncNResourceWithStreamingResponse(resource.n)
+
+
 class AsyncGoldenNullablePrimitiveResponseClient(AsyncAPIClient):
     """Async client of the t API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_NULLABLE_PRIMITIVE_RESPONSE_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: AsyncXResource
@@ -249,6 +350,8 @@ class AsyncGoldenNullablePrimitiveResponseClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -263,6 +366,8 @@ class AsyncGoldenNullablePrimitiveResponseClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -277,13 +382,18 @@ class AsyncGoldenNullablePrimitiveResponseClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenNullablePrimitiveResponseClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -292,3 +402,11 @@ class AsyncGoldenNullablePrimitiveResponseClient(AsyncAPIClient):
     ) -> AsyncGoldenNullablePrimitiveResponseClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenNullablePrimitiveResponseClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenNullablePrimitiveResponseClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenNullablePrimitiveResponseClientWithStreamingResponse(self)

@@ -35,6 +35,17 @@ class SendResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> SendResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return SendResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> SendResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return SendResourceWithStreamingResponse(self)
+
     @overload
     def create(
         self,
@@ -94,9 +105,19 @@ class SendResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class SendResourceWithStreamingResponse:
+    def __init__(self, resource: SendResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class GoldenOperationSchemaCollisionClientWithRawResponse:
     def __init__(self, resource: GoldenOperationSchemaCollisionClient) -> None:
         self.send = SendResourceWithRawResponse(resource.send)
+
+
+class GoldenOperationSchemaCollisionClientWithStreamingResponse:
+    def __init__(self, resource: GoldenOperationSchemaCollisionClient) -> None:
+        self.send = SendResourceWithStreamingResponse(resource.send)
 
 
 class GoldenOperationSchemaCollisionClient(SyncAPIClient):
@@ -104,6 +125,10 @@ class GoldenOperationSchemaCollisionClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_OPERATION_SCHEMA_COLLISION_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     send: SendResource
@@ -116,6 +141,8 @@ class GoldenOperationSchemaCollisionClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -130,6 +157,8 @@ class GoldenOperationSchemaCollisionClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -143,13 +172,18 @@ class GoldenOperationSchemaCollisionClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenOperationSchemaCollisionClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -157,10 +191,29 @@ class GoldenOperationSchemaCollisionClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenOperationSchemaCollisionClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenOperationSchemaCollisionClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenOperationSchemaCollisionClientWithStreamingResponse(self)
+
 
 class AsyncSendResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncSendResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncSendResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSendResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncSendResourceWithStreamingResponse(self)
 
     @overload
     async def create(
@@ -221,9 +274,19 @@ class AsyncSendResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncSendResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSendResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncGoldenOperationSchemaCollisionClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenOperationSchemaCollisionClient) -> None:
         self.send = AsyncSendResourceWithRawResponse(resource.send)
+
+
+class AsyncGoldenOperationSchemaCollisionClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenOperationSchemaCollisionClient) -> None:
+        self.send = AsyncSendResourceWithStreamingResponse(resource.send)
 
 
 class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
@@ -231,6 +294,10 @@ class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_OPERATION_SCHEMA_COLLISION_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     send: AsyncSendResource
@@ -243,6 +310,8 @@ class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -257,6 +326,8 @@ class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -270,13 +341,18 @@ class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenOperationSchemaCollisionClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -285,3 +361,11 @@ class AsyncGoldenOperationSchemaCollisionClient(AsyncAPIClient):
     ) -> AsyncGoldenOperationSchemaCollisionClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenOperationSchemaCollisionClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenOperationSchemaCollisionClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenOperationSchemaCollisionClientWithStreamingResponse(self)

@@ -5,15 +5,15 @@
 
 from __future__ import annotations
 
-import builtins
 import copy
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import cast, overload
+from typing import Literal, cast, overload
 
 import httpx
 
+from . import _params as _p
 from . import models as _m
 from ._runtime import (
     DEFAULT_MAX_RETRIES,
@@ -37,24 +37,73 @@ class ThingsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> ThingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return ThingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ThingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return ThingsResourceWithStreamingResponse(self)
+
+    @overload
     def update(
         self,
-        *,
         thing_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Thing: ...
+
+    @overload
+    def update(
+        self,
+        thing_id: str,
+        *,
         body: _m.RestorablePatchThingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Thing: ...
+
+    def update(
+        self,
+        thing_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePatchThingRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.Thing:
-        """PATCH /things/{thing_id}"""
+        """PATCH /things/{thing_id}
+
+        Args:
+            restore: Set to true to restore the thing.
+        """
         return cast(
             "_m.Thing",
             self._client._request(
                 "patch",
                 "/things/" + path_param(thing_id),
                 _m.Thing,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "restore": restore,
+                    }
+                ),
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -68,19 +117,39 @@ class ThingsResourceWithRawResponse:
         self.update = to_raw(resource.update)
 
 
+class ThingsResourceWithStreamingResponse:
+    def __init__(self, resource: ThingsResource) -> None:
+        self.update = to_raw(resource.update, streamed=True)
+
+
 class DrawingsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> DrawingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return DrawingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DrawingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return DrawingsResourceWithStreamingResponse(self)
 
     @overload
     def create(
         self,
         *,
-        shapes: builtins.list[_m.Shape],
-        main: _m.Square | _m.Circle | None | NotGiven = NOT_GIVEN,
-        outlines: builtins.list[_m.DrawingOutlinesItem] | NotGiven = NOT_GIVEN,
-        layer: _m.LayerV2 | _m.LayerV1 | NotGiven = NOT_GIVEN,
-        pet: _m.Pet | NotGiven = NOT_GIVEN,
+        shapes: Iterable[_p.ShapeParam],
+        main: (
+            _p.SquareParam | _m.Square | _p.CircleParam | _m.Circle | None | NotGiven
+        ) = NOT_GIVEN,
+        outlines: Iterable[_p.DrawingOutlinesItemParam] | NotGiven = NOT_GIVEN,
+        layer: (
+            _p.LayerV2Param | _m.LayerV2 | _p.LayerV1Param | _m.LayerV1 | NotGiven
+        ) = NOT_GIVEN,
+        pet: _p.PetParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -101,18 +170,26 @@ class DrawingsResource:
     def create(
         self,
         *,
-        shapes: builtins.list[_m.Shape] | NotGiven = NOT_GIVEN,
-        main: _m.Square | _m.Circle | None | NotGiven = NOT_GIVEN,
-        outlines: builtins.list[_m.DrawingOutlinesItem] | NotGiven = NOT_GIVEN,
-        layer: _m.LayerV2 | _m.LayerV1 | NotGiven = NOT_GIVEN,
-        pet: _m.Pet | NotGiven = NOT_GIVEN,
+        shapes: Iterable[_p.ShapeParam] | NotGiven = NOT_GIVEN,
+        main: (
+            _p.SquareParam | _m.Square | _p.CircleParam | _m.Circle | None | NotGiven
+        ) = NOT_GIVEN,
+        outlines: Iterable[_p.DrawingOutlinesItemParam] | NotGiven = NOT_GIVEN,
+        layer: (
+            _p.LayerV2Param | _m.LayerV2 | _p.LayerV1Param | _m.LayerV1 | NotGiven
+        ) = NOT_GIVEN,
+        pet: _p.PetParam | NotGiven = NOT_GIVEN,
         body: _m.Drawing | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.Shape:
-        """POST /drawings"""
+        """POST /drawings
+
+        Args:
+            main: An inline tagged union, nullable.
+        """
         return cast(
             "_m.Shape",
             self._client._request(
@@ -143,10 +220,21 @@ class DrawingsResourceWithRawResponse:
         self.create = to_raw(resource.create)
 
 
+class DrawingsResourceWithStreamingResponse:
+    def __init__(self, resource: DrawingsResource) -> None:
+        self.create = to_raw(resource.create, streamed=True)
+
+
 class GoldenOptionalTagsClientWithRawResponse:
     def __init__(self, resource: GoldenOptionalTagsClient) -> None:
         self.things = ThingsResourceWithRawResponse(resource.things)
         self.drawings = DrawingsResourceWithRawResponse(resource.drawings)
+
+
+class GoldenOptionalTagsClientWithStreamingResponse:
+    def __init__(self, resource: GoldenOptionalTagsClient) -> None:
+        self.things = ThingsResourceWithStreamingResponse(resource.things)
+        self.drawings = DrawingsResourceWithStreamingResponse(resource.drawings)
 
 
 class GoldenOptionalTagsClient(SyncAPIClient):
@@ -154,6 +242,10 @@ class GoldenOptionalTagsClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_OPTIONAL_TAGS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     things: ThingsResource
@@ -167,6 +259,8 @@ class GoldenOptionalTagsClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -180,6 +274,8 @@ class GoldenOptionalTagsClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -194,13 +290,18 @@ class GoldenOptionalTagsClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenOptionalTagsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -208,29 +309,84 @@ class GoldenOptionalTagsClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenOptionalTagsClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenOptionalTagsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenOptionalTagsClientWithStreamingResponse(self)
+
 
 class AsyncThingsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncThingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncThingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncThingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncThingsResourceWithStreamingResponse(self)
+
+    @overload
     async def update(
         self,
-        *,
         thing_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Thing: ...
+
+    @overload
+    async def update(
+        self,
+        thing_id: str,
+        *,
         body: _m.RestorablePatchThingRequest,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> _m.Thing: ...
+
+    async def update(
+        self,
+        thing_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        restore: Literal[False, True] | NotGiven = NOT_GIVEN,
+        body: _m.RestorablePatchThingRequest | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.Thing:
-        """PATCH /things/{thing_id}"""
+        """PATCH /things/{thing_id}
+
+        Args:
+            restore: Set to true to restore the thing.
+        """
         return cast(
             "_m.Thing",
             await self._client._request(
                 "patch",
                 "/things/" + path_param(thing_id),
                 _m.Thing,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "restore": restore,
+                    }
+                ),
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -244,19 +400,39 @@ class AsyncThingsResourceWithRawResponse:
         self.update = async_to_raw(resource.update)
 
 
+class AsyncThingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncThingsResource) -> None:
+        self.update = async_to_raw(resource.update, streamed=True)
+
+
 class AsyncDrawingsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncDrawingsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncDrawingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDrawingsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncDrawingsResourceWithStreamingResponse(self)
 
     @overload
     async def create(
         self,
         *,
-        shapes: builtins.list[_m.Shape],
-        main: _m.Square | _m.Circle | None | NotGiven = NOT_GIVEN,
-        outlines: builtins.list[_m.DrawingOutlinesItem] | NotGiven = NOT_GIVEN,
-        layer: _m.LayerV2 | _m.LayerV1 | NotGiven = NOT_GIVEN,
-        pet: _m.Pet | NotGiven = NOT_GIVEN,
+        shapes: Iterable[_p.ShapeParam],
+        main: (
+            _p.SquareParam | _m.Square | _p.CircleParam | _m.Circle | None | NotGiven
+        ) = NOT_GIVEN,
+        outlines: Iterable[_p.DrawingOutlinesItemParam] | NotGiven = NOT_GIVEN,
+        layer: (
+            _p.LayerV2Param | _m.LayerV2 | _p.LayerV1Param | _m.LayerV1 | NotGiven
+        ) = NOT_GIVEN,
+        pet: _p.PetParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -277,18 +453,26 @@ class AsyncDrawingsResource:
     async def create(
         self,
         *,
-        shapes: builtins.list[_m.Shape] | NotGiven = NOT_GIVEN,
-        main: _m.Square | _m.Circle | None | NotGiven = NOT_GIVEN,
-        outlines: builtins.list[_m.DrawingOutlinesItem] | NotGiven = NOT_GIVEN,
-        layer: _m.LayerV2 | _m.LayerV1 | NotGiven = NOT_GIVEN,
-        pet: _m.Pet | NotGiven = NOT_GIVEN,
+        shapes: Iterable[_p.ShapeParam] | NotGiven = NOT_GIVEN,
+        main: (
+            _p.SquareParam | _m.Square | _p.CircleParam | _m.Circle | None | NotGiven
+        ) = NOT_GIVEN,
+        outlines: Iterable[_p.DrawingOutlinesItemParam] | NotGiven = NOT_GIVEN,
+        layer: (
+            _p.LayerV2Param | _m.LayerV2 | _p.LayerV1Param | _m.LayerV1 | NotGiven
+        ) = NOT_GIVEN,
+        pet: _p.PetParam | NotGiven = NOT_GIVEN,
         body: _m.Drawing | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.Shape:
-        """POST /drawings"""
+        """POST /drawings
+
+        Args:
+            main: An inline tagged union, nullable.
+        """
         return cast(
             "_m.Shape",
             await self._client._request(
@@ -319,10 +503,21 @@ class AsyncDrawingsResourceWithRawResponse:
         self.create = async_to_raw(resource.create)
 
 
+class AsyncDrawingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDrawingsResource) -> None:
+        self.create = async_to_raw(resource.create, streamed=True)
+
+
 class AsyncGoldenOptionalTagsClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenOptionalTagsClient) -> None:
         self.things = AsyncThingsResourceWithRawResponse(resource.things)
         self.drawings = AsyncDrawingsResourceWithRawResponse(resource.drawings)
+
+
+class AsyncGoldenOptionalTagsClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenOptionalTagsClient) -> None:
+        self.things = AsyncThingsResourceWithStreamingResponse(resource.things)
+        self.drawings = AsyncDrawingsResourceWithStreamingResponse(resource.drawings)
 
 
 class AsyncGoldenOptionalTagsClient(AsyncAPIClient):
@@ -330,6 +525,10 @@ class AsyncGoldenOptionalTagsClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_OPTIONAL_TAGS_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     things: AsyncThingsResource
@@ -343,6 +542,8 @@ class AsyncGoldenOptionalTagsClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -356,6 +557,8 @@ class AsyncGoldenOptionalTagsClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -370,16 +573,29 @@ class AsyncGoldenOptionalTagsClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenOptionalTagsClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenOptionalTagsClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenOptionalTagsClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenOptionalTagsClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenOptionalTagsClientWithStreamingResponse(self)

@@ -39,6 +39,17 @@ class CursorResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> CursorResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return CursorResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> CursorResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return CursorResourceWithStreamingResponse(self)
+
     def list(
         self,
         *,
@@ -74,9 +85,25 @@ class CursorResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class CursorResourceWithStreamingResponse:
+    def __init__(self, resource: CursorResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class TokenResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> TokenResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return TokenResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> TokenResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return TokenResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -113,9 +140,25 @@ class TokenResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class TokenResourceWithStreamingResponse:
+    def __init__(self, resource: TokenResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class LinkedResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> LinkedResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return LinkedResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> LinkedResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return LinkedResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -150,6 +193,11 @@ class LinkedResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class LinkedResourceWithStreamingResponse:
+    def __init__(self, resource: LinkedResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class GoldenPaginationStylesClientWithRawResponse:
     def __init__(self, resource: GoldenPaginationStylesClient) -> None:
         self.cursor = CursorResourceWithRawResponse(resource.cursor)
@@ -157,11 +205,22 @@ class GoldenPaginationStylesClientWithRawResponse:
         self.linked = LinkedResourceWithRawResponse(resource.linked)
 
 
+class GoldenPaginationStylesClientWithStreamingResponse:
+    def __init__(self, resource: GoldenPaginationStylesClient) -> None:
+        self.cursor = CursorResourceWithStreamingResponse(resource.cursor)
+        self.token = TokenResourceWithStreamingResponse(resource.token)
+        self.linked = LinkedResourceWithStreamingResponse(resource.linked)
+
+
 class GoldenPaginationStylesClient(SyncAPIClient):
     """Client of the Paging API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_PAGINATION_STYLES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     cursor: CursorResource
@@ -176,6 +235,8 @@ class GoldenPaginationStylesClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -189,6 +250,8 @@ class GoldenPaginationStylesClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -204,13 +267,18 @@ class GoldenPaginationStylesClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenPaginationStylesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -218,10 +286,29 @@ class GoldenPaginationStylesClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenPaginationStylesClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenPaginationStylesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenPaginationStylesClientWithStreamingResponse(self)
+
 
 class AsyncCursorResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncCursorResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncCursorResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncCursorResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncCursorResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -258,9 +345,25 @@ class AsyncCursorResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncCursorResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncCursorResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncTokenResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncTokenResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncTokenResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncTokenResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncTokenResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -297,9 +400,25 @@ class AsyncTokenResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncTokenResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTokenResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncLinkedResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLinkedResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncLinkedResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncLinkedResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncLinkedResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -334,6 +453,11 @@ class AsyncLinkedResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncLinkedResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncLinkedResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncGoldenPaginationStylesClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenPaginationStylesClient) -> None:
         self.cursor = AsyncCursorResourceWithRawResponse(resource.cursor)
@@ -341,11 +465,22 @@ class AsyncGoldenPaginationStylesClientWithRawResponse:
         self.linked = AsyncLinkedResourceWithRawResponse(resource.linked)
 
 
+class AsyncGoldenPaginationStylesClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenPaginationStylesClient) -> None:
+        self.cursor = AsyncCursorResourceWithStreamingResponse(resource.cursor)
+        self.token = AsyncTokenResourceWithStreamingResponse(resource.token)
+        self.linked = AsyncLinkedResourceWithStreamingResponse(resource.linked)
+
+
 class AsyncGoldenPaginationStylesClient(AsyncAPIClient):
     """Async client of the Paging API.
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_PAGINATION_STYLES_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     cursor: AsyncCursorResource
@@ -360,6 +495,8 @@ class AsyncGoldenPaginationStylesClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -373,6 +510,8 @@ class AsyncGoldenPaginationStylesClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -388,16 +527,29 @@ class AsyncGoldenPaginationStylesClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenPaginationStylesClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenPaginationStylesClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenPaginationStylesClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenPaginationStylesClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenPaginationStylesClientWithStreamingResponse(self)

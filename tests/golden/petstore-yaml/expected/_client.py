@@ -36,6 +36,17 @@ class PetsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> PetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return PetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> PetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return PetsResourceWithStreamingResponse(self)
+
     def list(
         self,
         *,
@@ -88,8 +99,8 @@ class PetsResource:
 
     def retrieve(
         self,
-        *,
         pet_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -117,9 +128,21 @@ class PetsResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
+class PetsResourceWithStreamingResponse:
+    def __init__(self, resource: PetsResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+        self.create = to_raw(resource.create, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
 class GoldenPetstoreYamlClientWithRawResponse:
     def __init__(self, resource: GoldenPetstoreYamlClient) -> None:
         self.pets = PetsResourceWithRawResponse(resource.pets)
+
+
+class GoldenPetstoreYamlClientWithStreamingResponse:
+    def __init__(self, resource: GoldenPetstoreYamlClient) -> None:
+        self.pets = PetsResourceWithStreamingResponse(resource.pets)
 
 
 class GoldenPetstoreYamlClient(SyncAPIClient):
@@ -127,6 +150,10 @@ class GoldenPetstoreYamlClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_PETSTORE_YAML_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pets: PetsResource
@@ -139,6 +166,8 @@ class GoldenPetstoreYamlClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -152,6 +181,8 @@ class GoldenPetstoreYamlClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -165,13 +196,18 @@ class GoldenPetstoreYamlClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenPetstoreYamlClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -179,10 +215,27 @@ class GoldenPetstoreYamlClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenPetstoreYamlClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenPetstoreYamlClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenPetstoreYamlClientWithStreamingResponse(self)
+
 
 class AsyncPetsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncPetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncPetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncPetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncPetsResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -236,8 +289,8 @@ class AsyncPetsResource:
 
     async def retrieve(
         self,
-        *,
         pet_id: str,
+        *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -265,9 +318,21 @@ class AsyncPetsResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
+class AsyncPetsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncPetsResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+        self.create = async_to_raw(resource.create, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
 class AsyncGoldenPetstoreYamlClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenPetstoreYamlClient) -> None:
         self.pets = AsyncPetsResourceWithRawResponse(resource.pets)
+
+
+class AsyncGoldenPetstoreYamlClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenPetstoreYamlClient) -> None:
+        self.pets = AsyncPetsResourceWithStreamingResponse(resource.pets)
 
 
 class AsyncGoldenPetstoreYamlClient(AsyncAPIClient):
@@ -275,6 +340,10 @@ class AsyncGoldenPetstoreYamlClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_PETSTORE_YAML_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pets: AsyncPetsResource
@@ -287,6 +356,8 @@ class AsyncGoldenPetstoreYamlClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = (
@@ -300,6 +371,8 @@ class AsyncGoldenPetstoreYamlClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -313,16 +386,29 @@ class AsyncGoldenPetstoreYamlClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenPetstoreYamlClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenPetstoreYamlClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenPetstoreYamlClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenPetstoreYamlClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenPetstoreYamlClientWithStreamingResponse(self)

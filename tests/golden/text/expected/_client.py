@@ -36,10 +36,21 @@ class FilesResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> FilesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return FilesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> FilesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return FilesResourceWithStreamingResponse(self)
+
     def retrieve(
         self,
-        *,
         file_id: str,
+        *,
         page_size: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -50,6 +61,10 @@ class FilesResource:
 
         Returns one file.
         Its content is not included.
+
+        Args:
+            page_size: How many.
+                At most 100.
         """
         return cast(
             "_m.File",
@@ -73,9 +88,19 @@ class FilesResourceWithRawResponse:
         self.retrieve = to_raw(resource.retrieve)
 
 
+class FilesResourceWithStreamingResponse:
+    def __init__(self, resource: FilesResource) -> None:
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
+
+
 class GoldenTextClientWithRawResponse:
     def __init__(self, resource: GoldenTextClient) -> None:
         self.files = FilesResourceWithRawResponse(resource.files)
+
+
+class GoldenTextClientWithStreamingResponse:
+    def __init__(self, resource: GoldenTextClient) -> None:
+        self.files = FilesResourceWithStreamingResponse(resource.files)
 
 
 class GoldenTextClient(SyncAPIClient):
@@ -83,6 +108,10 @@ class GoldenTextClient(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_TEXT_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     files: FilesResource
@@ -95,6 +124,8 @@ class GoldenTextClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_TEXT_BASE_URL") or DEFAULT_BASE_URL
@@ -106,6 +137,8 @@ class GoldenTextClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -119,13 +152,18 @@ class GoldenTextClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenTextClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -133,15 +171,32 @@ class GoldenTextClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenTextClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenTextClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenTextClientWithStreamingResponse(self)
+
 
 class AsyncFilesResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncFilesResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncFilesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncFilesResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncFilesResourceWithStreamingResponse(self)
+
     async def retrieve(
         self,
-        *,
         file_id: str,
+        *,
         page_size: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -152,6 +207,10 @@ class AsyncFilesResource:
 
         Returns one file.
         Its content is not included.
+
+        Args:
+            page_size: How many.
+                At most 100.
         """
         return cast(
             "_m.File",
@@ -175,9 +234,19 @@ class AsyncFilesResourceWithRawResponse:
         self.retrieve = async_to_raw(resource.retrieve)
 
 
+class AsyncFilesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFilesResource) -> None:
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+
+
 class AsyncGoldenTextClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenTextClient) -> None:
         self.files = AsyncFilesResourceWithRawResponse(resource.files)
+
+
+class AsyncGoldenTextClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenTextClient) -> None:
+        self.files = AsyncFilesResourceWithStreamingResponse(resource.files)
 
 
 class AsyncGoldenTextClient(AsyncAPIClient):
@@ -185,6 +254,10 @@ class AsyncGoldenTextClient(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_TEXT_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     files: AsyncFilesResource
@@ -197,6 +270,8 @@ class AsyncGoldenTextClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_TEXT_BASE_URL") or DEFAULT_BASE_URL
@@ -208,6 +283,8 @@ class AsyncGoldenTextClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -221,16 +298,27 @@ class AsyncGoldenTextClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenTextClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenTextClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenTextClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncGoldenTextClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenTextClientWithStreamingResponse(self)

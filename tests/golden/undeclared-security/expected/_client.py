@@ -34,6 +34,17 @@ class XResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> XResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return XResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> XResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return XResourceWithStreamingResponse(self)
+
     def list(
         self,
         *,
@@ -62,9 +73,25 @@ class XResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class XResourceWithStreamingResponse:
+    def __init__(self, resource: XResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class YResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> YResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return YResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> YResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return YResourceWithStreamingResponse(self)
 
     def list(
         self,
@@ -94,10 +121,21 @@ class YResourceWithRawResponse:
         self.list = to_raw(resource.list)
 
 
+class YResourceWithStreamingResponse:
+    def __init__(self, resource: YResource) -> None:
+        self.list = to_raw(resource.list, streamed=True)
+
+
 class GoldenUndeclaredSecurityClientWithRawResponse:
     def __init__(self, resource: GoldenUndeclaredSecurityClient) -> None:
         self.x = XResourceWithRawResponse(resource.x)
         self.y = YResourceWithRawResponse(resource.y)
+
+
+class GoldenUndeclaredSecurityClientWithStreamingResponse:
+    def __init__(self, resource: GoldenUndeclaredSecurityClient) -> None:
+        self.x = XResourceWithStreamingResponse(resource.x)
+        self.y = YResourceWithStreamingResponse(resource.y)
 
 
 class GoldenUndeclaredSecurityClient(SyncAPIClient):
@@ -106,6 +144,10 @@ class GoldenUndeclaredSecurityClient(SyncAPIClient):
     Credentials fall back to the environment:
     ``bearer_token``: ``GOLDEN_UNDECLARED_SECURITY_BEARER_TOKEN`` (bearer token).
     ``base_url``: ``GOLDEN_UNDECLARED_SECURITY_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: XResource
@@ -120,6 +162,8 @@ class GoldenUndeclaredSecurityClient(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if bearer_token is None:
             bearer_token = os.environ.get("GOLDEN_UNDECLARED_SECURITY_BEARER_TOKEN")
@@ -138,6 +182,8 @@ class GoldenUndeclaredSecurityClient(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -152,13 +198,18 @@ class GoldenUndeclaredSecurityClient(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenUndeclaredSecurityClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -166,10 +217,29 @@ class GoldenUndeclaredSecurityClient(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenUndeclaredSecurityClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> GoldenUndeclaredSecurityClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenUndeclaredSecurityClientWithStreamingResponse(self)
+
 
 class AsyncXResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncXResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncXResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncXResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncXResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -199,9 +269,25 @@ class AsyncXResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncXResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncXResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncYResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
+
+    @cached_property
+    def with_raw_response(self) -> AsyncYResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncYResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncYResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncYResourceWithStreamingResponse(self)
 
     async def list(
         self,
@@ -231,10 +317,21 @@ class AsyncYResourceWithRawResponse:
         self.list = async_to_raw(resource.list)
 
 
+class AsyncYResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncYResource) -> None:
+        self.list = async_to_raw(resource.list, streamed=True)
+
+
 class AsyncGoldenUndeclaredSecurityClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenUndeclaredSecurityClient) -> None:
         self.x = AsyncXResourceWithRawResponse(resource.x)
         self.y = AsyncYResourceWithRawResponse(resource.y)
+
+
+class AsyncGoldenUndeclaredSecurityClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenUndeclaredSecurityClient) -> None:
+        self.x = AsyncXResourceWithStreamingResponse(resource.x)
+        self.y = AsyncYResourceWithStreamingResponse(resource.y)
 
 
 class AsyncGoldenUndeclaredSecurityClient(AsyncAPIClient):
@@ -243,6 +340,10 @@ class AsyncGoldenUndeclaredSecurityClient(AsyncAPIClient):
     Credentials fall back to the environment:
     ``bearer_token``: ``GOLDEN_UNDECLARED_SECURITY_BEARER_TOKEN`` (bearer token).
     ``base_url``: ``GOLDEN_UNDECLARED_SECURITY_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     x: AsyncXResource
@@ -257,6 +358,8 @@ class AsyncGoldenUndeclaredSecurityClient(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if bearer_token is None:
             bearer_token = os.environ.get("GOLDEN_UNDECLARED_SECURITY_BEARER_TOKEN")
@@ -275,6 +378,8 @@ class AsyncGoldenUndeclaredSecurityClient(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -289,16 +394,29 @@ class AsyncGoldenUndeclaredSecurityClient(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenUndeclaredSecurityClient:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenUndeclaredSecurityClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenUndeclaredSecurityClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenUndeclaredSecurityClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenUndeclaredSecurityClientWithStreamingResponse(self)

@@ -37,10 +37,21 @@ class PetsResource:
     def __init__(self, client: SyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> PetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return PetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> PetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return PetsResourceWithStreamingResponse(self)
+
     def photo(
         self,
-        *,
         pet_id: int,
+        *,
         photo: FileInput,
         caption: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -73,9 +84,19 @@ class PetsResourceWithRawResponse:
         self.photo = to_raw(resource.photo)
 
 
+class PetsResourceWithStreamingResponse:
+    def __init__(self, resource: PetsResource) -> None:
+        self.photo = to_raw(resource.photo, streamed=True)
+
+
 class GoldenUpgrade30ClientWithRawResponse:
     def __init__(self, resource: GoldenUpgrade30Client) -> None:
         self.pets = PetsResourceWithRawResponse(resource.pets)
+
+
+class GoldenUpgrade30ClientWithStreamingResponse:
+    def __init__(self, resource: GoldenUpgrade30Client) -> None:
+        self.pets = PetsResourceWithStreamingResponse(resource.pets)
 
 
 class GoldenUpgrade30Client(SyncAPIClient):
@@ -83,6 +104,10 @@ class GoldenUpgrade30Client(SyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_UPGRADE_30_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pets: PetsResource
@@ -95,6 +120,8 @@ class GoldenUpgrade30Client(SyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_UPGRADE_30_BASE_URL") or DEFAULT_BASE_URL
@@ -106,6 +133,8 @@ class GoldenUpgrade30Client(SyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -119,13 +148,18 @@ class GoldenUpgrade30Client(SyncAPIClient):
         self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> GoldenUpgrade30Client:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
@@ -133,15 +167,32 @@ class GoldenUpgrade30Client(SyncAPIClient):
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return GoldenUpgrade30ClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GoldenUpgrade30ClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return GoldenUpgrade30ClientWithStreamingResponse(self)
+
 
 class AsyncPetsResource:
     def __init__(self, client: AsyncAPIClient) -> None:
         self._client = client
 
+    @cached_property
+    def with_raw_response(self) -> AsyncPetsResourceWithRawResponse:
+        """These methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
+        return AsyncPetsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncPetsResourceWithStreamingResponse:
+        """These methods, each a context manager giving the response before its body is
+        read."""
+        return AsyncPetsResourceWithStreamingResponse(self)
+
     async def photo(
         self,
-        *,
         pet_id: int,
+        *,
         photo: FileInput,
         caption: str | None | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -174,9 +225,19 @@ class AsyncPetsResourceWithRawResponse:
         self.photo = async_to_raw(resource.photo)
 
 
+class AsyncPetsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncPetsResource) -> None:
+        self.photo = async_to_raw(resource.photo, streamed=True)
+
+
 class AsyncGoldenUpgrade30ClientWithRawResponse:
     def __init__(self, resource: AsyncGoldenUpgrade30Client) -> None:
         self.pets = AsyncPetsResourceWithRawResponse(resource.pets)
+
+
+class AsyncGoldenUpgrade30ClientWithStreamingResponse:
+    def __init__(self, resource: AsyncGoldenUpgrade30Client) -> None:
+        self.pets = AsyncPetsResourceWithStreamingResponse(resource.pets)
 
 
 class AsyncGoldenUpgrade30Client(AsyncAPIClient):
@@ -184,6 +245,10 @@ class AsyncGoldenUpgrade30Client(AsyncAPIClient):
 
     Credentials fall back to the environment:
     ``base_url``: ``GOLDEN_UPGRADE_30_BASE_URL``, else ``DEFAULT_BASE_URL``.
+
+    ``strict_response_validation``: a response that fails its model raises
+    ``APIResponseValidationError`` (else it is built unvalidated); ``idempotency_header``:
+    a header that carries a fresh key for each non-GET call, the same across its retries.
     """
 
     pets: AsyncPetsResource
@@ -196,6 +261,8 @@ class AsyncGoldenUpgrade30Client(AsyncAPIClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        strict_response_validation: bool = True,
+        idempotency_header: str | None = None,
     ) -> None:
         if base_url is None:
             base_url = os.environ.get("GOLDEN_UPGRADE_30_BASE_URL") or DEFAULT_BASE_URL
@@ -207,6 +274,8 @@ class AsyncGoldenUpgrade30Client(AsyncAPIClient):
             max_retries=max_retries,
             default_headers=default_headers,
             http_client=http_client,
+            strict_response_validation=strict_response_validation,
+            idempotency_header=idempotency_header,
         )
         self._init_resources()
 
@@ -220,16 +289,29 @@ class AsyncGoldenUpgrade30Client(AsyncAPIClient):
         await self.close()
 
     def with_options(
-        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | None = None,
+        strict_response_validation: bool | None = None,
     ) -> AsyncGoldenUpgrade30Client:
-        """A copy of the client (sharing its connection pool) with another timeout or
-        ``max_retries``: ``client.with_options(max_retries=0).<resource>.<method>(...)``.
+        """A copy of the client (sharing its connection pool) with another timeout,
+        ``max_retries`` or ``strict_response_validation``:
+        ``client.with_options(max_retries=0).<resource>.<method>(...)``.
         """
         new = copy.copy(self)
-        new._configure(timeout, max_retries)
+        new._configure(timeout, max_retries, strict_response_validation)
         return new
 
     @cached_property
     def with_raw_response(self) -> AsyncGoldenUpgrade30ClientWithRawResponse:
         """The same methods, returning an ``APIResponse`` (``.parse()`` gives the result)."""
         return AsyncGoldenUpgrade30ClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncGoldenUpgrade30ClientWithStreamingResponse:
+        """The same methods, each returning a context manager that gives the response
+        before its body is read (``.iter_bytes()``, ``.iter_lines()``, ``.parse()``)."""
+        return AsyncGoldenUpgrade30ClientWithStreamingResponse(self)

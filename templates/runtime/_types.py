@@ -1,0 +1,95 @@
+"""The client runtime's types and constants, and ``RequestOptions`` (one call)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import IO, Any, Concatenate, Literal, ParamSpec, TypeVar
+
+import httpx
+
+T = TypeVar("T")
+P = TypeVar("P")
+R = TypeVar("R")
+Params = ParamSpec("Params")
+
+Headers = Mapping[str, str]
+Query = Mapping[str, object]
+Body = Mapping[str, object]
+Timeout = float | httpx.Timeout | None
+Errors = Mapping[int, Any]  # status -> the error model of its body
+Send = Callable[["RequestOptions"], Any]  # one call, sent and retried
+_Data = bytes | IO[bytes]
+FileInput = _Data | os.PathLike[str] | tuple[str, _Data] | tuple[str, _Data, str]
+"""An upload: bytes, a binary file object, a path, or (filename, content[, content_type])."""
+
+DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+DEFAULT_MAX_RETRIES = 2
+RETRY_COUNT_HEADER = "x-retry-count"  # sent with every attempt: 0, then 1, 2, ...
+
+
+class NotGiven:
+    """The type of :data:`NOT_GIVEN`: an argument that was not passed (distinct from ``None``)."""
+
+    def __bool__(self) -> Literal[False]:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = NotGiven()
+
+
+@dataclass(frozen=True)
+class Paging:
+    """How a list call pages (``items``: the answer's item field, "": the answer itself).
+    "page": ``param`` = ``current`` + 1 while fewer than ``total`` items were seen;
+    "cursor": ``param`` = the answer's ``next`` until it is empty; "link": the URL of the
+    ``Link`` header's ``rel="next"``."""
+
+    style: str
+    items: str = "items"
+    param: str = ""
+    next: str = ""
+    current: str = "current_page"
+    total: str = "total_item_count"
+
+
+@dataclass(frozen=True)
+class RequestOptions:
+    """One call, as the generated method describes it to :meth:`BaseClient._request`."""
+
+    method: str
+    path: str  # below the base URL, path parameters filled in
+    kind: Any  # the response type: a model class, or any type a TypeAdapter takes
+    query: Query | None = None  # NOT_GIVEN values dropped (here, in headers and body)
+    headers: Mapping[str, object] | None = None
+    body: object = NOT_GIVEN  # a dict of fields, a model, or any JSON value
+    files: list[str] | None = None  # the body's file fields (sent as multipart)
+    stream: Any = None  # the chunk type of a server-sent-event response
+    page: Paging | None = None  # the response is a page: a SyncPage / AsyncPage
+    errors: Errors | None = None
+    extra_headers: Headers | None = None
+    extra_query: Query | None = None
+    extra_body: Body | None = None
+    timeout: Timeout | NotGiven = NOT_GIVEN  # NOT_GIVEN: the client's
+    raw: bool = False  # return an APIResponse (``with_raw_response``)
+    streamed: bool = False  # raw, its body not read yet (``with_streaming_response``)
+
+
+def _takes(
+    options: Callable[Params, object],
+) -> Callable[[Callable[..., R]], Callable[Concatenate[Any, Params], R]]:
+    """Types the decorated method as taking what ``options`` takes (for the type checker)."""
+    return lambda method: method
+
+
+def loads(text: str) -> object:
+    """``text`` as JSON, else as is."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
