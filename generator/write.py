@@ -60,7 +60,8 @@ def verify_import(package_dir: Path) -> None:
     """Import the package at ``package_dir`` under a private name, then forget it.
 
     Runs in-process (the generator has already imported pydantic, so this costs only the
-    models' own build). The server modules are imported too when fastapi is installed.
+    models' own build). The client's resource modules (``resources/*.py``, which it loads
+    lazily) are imported too, and the server modules when fastapi is installed.
     The generated code has no import-time side effects besides
     defining classes.
     """
@@ -81,6 +82,10 @@ def verify_import(package_dir: Path) -> None:
         )
     try:
         spec.loader.exec_module(module)
+        # the client's resource modules, which it imports only on first use
+        for path in sorted((package_dir / "resources").glob("*.py")):
+            if path.stem != "__init__":
+                importlib.import_module(f"{name}.resources.{path.stem}")
         if (package_dir / "server.py").exists():
             importlib.import_module(f"{name}.server")
             if (package_dir / "mock.py").exists():

@@ -57,6 +57,8 @@ OPTIONAL_MODULES = {
     "_streaming.py": CLIENT_DEPS,
     "_pages.py": CLIENT_DEPS,
     "_base_client.py": CLIENT_DEPS,
+    # the client's resource modules (resources/<attr>.py) and their package
+    "resources/*": CLIENT_DEPS,
 }
 # Every package has at least these files.
 CORE_FILES = ("MANIFEST.json", "__init__.py", "models.py", "openapi.json", "py.typed")
@@ -288,10 +290,13 @@ def third_party_imports(file: Path) -> list[tuple[int, str]]:
 def test_imports_only_pydantic_and_stdlib(package: str) -> None:
     """The models need only pydantic; the optional modules only their own extras."""
     outside: list[str] = []
-    for file in sorted(package_dir(package).glob("*.py")):
-        allowed = ALLOWED_THIRD_PARTY | OPTIONAL_MODULES.get(file.name, set())
+    root = package_dir(package)
+    for file in sorted(root.rglob("*.py")):
+        where = file.relative_to(root).as_posix()
+        key = f"{file.parent.name}/*" if file.parent != root else where
+        allowed = ALLOWED_THIRD_PARTY | OPTIONAL_MODULES.get(key, set())
         outside += [
-            f"{file.name}:{line}: {name}"
+            f"{where}:{line}: {name}"
             for line, name in third_party_imports(file)
             if name.split(".")[0] not in allowed
         ]

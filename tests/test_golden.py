@@ -121,9 +121,11 @@ def expected_packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
             continue
         target = root / case_config(case).package
         target.mkdir()
-        for path in sorted(source.iterdir()):
-            if path.suffix == ".py" or path.name == "py.typed":
-                shutil.copyfile(path, target / path.name)
+        for path in sorted(source.rglob("*")):
+            name = path.relative_to(source)
+            if name.parts[0] != "docs" and (path.suffix == ".py" or path.name == "py.typed"):
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target / name)  # the package and its resources/
     if not any(root.iterdir()):
         pytest.fail(f"no golden case has an expected/models.py; {HINT}")
     return root

@@ -234,7 +234,9 @@ def _import(package_dir: Path, name: str) -> dict[str, ModuleType]:
     sys.modules[name] = package
     spec.loader.exec_module(package)
     modules = {"": package}
-    for sub in ("models", "_client", "server", "mock"):
+    resources = sorted((package_dir / "resources").glob("*.py"))  # the client loads lazily
+    subs = [*("models", "_client", "server", "mock"), *(f"resources.{p.stem}" for p in resources)]
+    for sub in subs:
         modules[sub] = importlib.import_module(f"{name}.{sub}")
     return modules
 

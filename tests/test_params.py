@@ -246,7 +246,7 @@ def test_forms_of_the_definitions(small: tuple[Api, str]) -> None:
     window = forms["Window"]
     assert window.form == "functional"  # "from" is a keyword, "x-y" no identifier
     assert [k.key for k in window.keys] == ["from", "to", "x-y", "speaker"]
-    assert window.keys[0].annotation == "Required[int]"
+    assert window.keys[0].annotation == "typing_extensions.Required[int]"
     assert forms["Message"].form == "union"
     assert forms["ChatRequest"].form == "class"
     assert [p.model for p in context["params"]] == [  # type: ignore[attr-defined]

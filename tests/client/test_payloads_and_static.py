@@ -127,19 +127,25 @@ def test_configs_of_both_apis_are_valid() -> None:
 
 
 def test_template_documents_its_context() -> None:
-    text = (REPO_ROOT / "templates" / "client" / "_client.py.jinja").read_text()
-    assert text.startswith("{# Context")
-    for name in (
-        "header",
-        "client",
-        "async_client",
-        "credentials",
-        "alternatives",
-        "error_tables",
-        "resources",
-        "top",
-    ):
-        assert name in text.split("#}")[0]
+    """The client module's template and the resource module's each name their context."""
+    documented = {
+        "_client.py.jinja": (
+            "header",
+            "client",
+            "async_client",
+            "credentials",
+            "alternatives",
+            "type_imports",
+            "resource_attrs",
+            "top",
+        ),
+        "resource.py.jinja": ("header", "imports", "error_tables", "flavors", "resources"),
+    }
+    for template, names in documented.items():
+        text = (REPO_ROOT / "templates" / "client" / template).read_text()
+        assert text.startswith("{# Context"), template
+        for name in names:
+            assert name in text.split("#}")[0], (template, name)
 
 
 def test_issue_method_names() -> None:
@@ -166,7 +172,9 @@ def test_generated_client_passes_ruff_and_mypy(package: str, tmp_path: Path) -> 
     ruff = [sys.executable, "-m", "ruff"]
     target = GENERATED / package
     runtime = [str(target / p.name) for p in RUNTIME_MODULES]
-    files = [str(target / "_client.py"), *runtime, str(target / "__init__.py")]
+    resources = sorted(str(p) for p in (target / "resources").glob("*.py"))
+    assert resources, "no resource modules"
+    files = [str(target / "_client.py"), *resources, *runtime, str(target / "__init__.py")]
     for args in (["check", "--isolated"], ["format", "--check", "--isolated"]):
         proc = subprocess.run([*ruff, *args, *files], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -207,7 +215,7 @@ def test_runtime_is_small_and_self_contained() -> None:
     assert imports <= stdlib | {"httpx", "pydantic", "pydantic_core"}
 
 
-CONSUMER = '''\
+CONSUMER = """\
 from sgp import AsyncSgpClient, SgpClient
 
 
@@ -225,7 +233,7 @@ def call(c: SgpClient) -> str:
 
 async def acall(c: AsyncSgpClient) -> None:
     await c.evaluations.retrieve("e1")
-'''
+"""
 
 
 def test_a_consumer_passes_dicts_for_nested_params(tmp_path: Path) -> None:

@@ -1,13 +1,20 @@
-"""The context of ``templates/client/_client.py.jinja``: the client's surface
-(:mod:`generator.render.surface`) made ready to print, once per flavor (the sync client,
-then the async one), and the import lines that the code needs.
+"""The contexts of the client templates: the client's surface
+(:mod:`generator.render.surface`) made ready to print, once per flavor (the sync classes,
+then the async ones), and the import lines each module's code needs.
+
+The layout: ``_client.py`` (``_client.py.jinja``) holds the two client classes, whose
+resource attributes are ``cached_property``s that import their module on first use;
+``resources/<attr>.py`` (``resource.py.jinja``) holds one top-level resource, its
+sub-resources and their raw and streaming variants, for both flavors, with the error
+tables its methods use; ``resources/__init__.py`` (``resources_init.py.jinja``) lists them.
 
 Spec text (paths, header names, descriptions, environment names) is passed raw: the
 template quotes it with ``pyrepr``/``docstring``. Values that are *code* here (dict
 literals, call arguments, class names) are built only from identifiers the IR has already
 made valid and from ``repr`` of spec values. The imports come from what each piece of
-code needs (``Method.imports``, ``ErrorTable.imports``, the features the template prints),
-not from reading the rendered text.
+code needs (``Method.imports``, ``ErrorTable.imports``, the features the template prints;
+``builtins`` and the models module from the pieces of code that name them), not from
+reading the rendered text.
 """
 
 from __future__ import annotations
@@ -18,39 +25,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.render.surface.inputs import PARAMS_IMPORT, USES_PARAMS
-from generator.render.surface.methods import RUNTIME, Method, Param, Signature
+from generator.render.client.imports import (
+    RESOURCES_PACKAGE,
+    client_imports,
+    import_lines,
+    module_imports,
+    table_literals,
+    type_imports,
+)
+from generator.render.surface.methods import Method, Param, Signature
 from generator.render.surface.resources import ErrorTable, Resource
-
-# what the template's own text uses in every client: signatures, constructors, bases
-TEMPLATE_IMPORTS = frozenset(
-    {
-        f"{RUNTIME}.{name}"
-        for name in (
-            "AsyncAPIClient",
-            "Body",
-            "DEFAULT_MAX_RETRIES",
-            "Headers",
-            "NOT_GIVEN",
-            "NotGiven",
-            "Query",
-            "SyncAPIClient",
-            "Timeout",
-        )
-    }
-)
-# what the template's text of one method uses: ``return cast(...)`` and the raw variants
-METHOD_IMPORTS = frozenset({"typing.cast", f"{RUNTIME}.to_raw", f"{RUNTIME}.async_to_raw"})
-OVERLOAD_IMPORTS = frozenset({"typing.overload"})
-ERROR_TABLE_IMPORTS = frozenset({"typing.Any"})  # ``_ERRORS_0: dict[int, Any] = {...}``
-# the import lines every client starts with, before the modules its types need
-FIXED_IMPORTS = (
-    "import builtins",
-    "import copy",
-    "import os",
-    "from collections.abc import Mapping",
-    "from functools import cached_property",
-)
 
 
 @dataclass(frozen=True)
@@ -163,22 +147,33 @@ class MethodCode:
 
 @dataclass(frozen=True)
 class Child:
-    """A resource attribute: ``self.<attr> = <class_name>(client)``."""
+    """A resource attribute: ``self.<attr> = <class_name>(client)``; ``module``: the
+    module that defines its classes (its top-level resource's), relative to the package:
+    ``resources.<attr>``."""
 
     attr: str
     class_name: str
     raw_class_name: str
+    module: str
 
 
 @dataclass(frozen=True)
 class ResourceCode:
     """One resource class of one flavor (and its ``...WithRawResponse`` class)."""
 
-    has_class: bool  # False for the root, whose class is the client itself
     class_name: str
     raw_class_name: str
     children: list[Child]
     methods: list[MethodCode]
+
+
+@dataclass(frozen=True)
+class ResourceFlavor:
+    """The sync or the async classes of one resource module."""
+
+    base_client: str  # the resources' client type
+    to_raw: str  # the function that makes a method return the raw response
+    resources: list[ResourceCode]  # the top-level resource last, its sub-resources first
 
 
 @dataclass(frozen=True)
@@ -187,12 +182,10 @@ class Flavor:
 
     is_async: bool
     client: str  # the client class
-    base_client: str  # its base class (and the resources' client type)
+    base_client: str  # its base class
     http_client: str  # the httpx client class it may be given
     noun: str  # "Client" or "Async client" (its docstring's first word)
-    to_raw: str  # the function that makes a method return the raw response
-    resources: list[ResourceCode]  # children before parents
-    top: ResourceCode  # the root: the client's own attributes
+    top: ResourceCode  # the root: its children are the client's attributes
 
 
 @dataclass(frozen=True)
@@ -269,33 +262,55 @@ def _method_code(m: Method, is_async: bool) -> MethodCode:
     )
 
 
+def _prefix(is_async: bool) -> str:
+    return "Async" if is_async else ""
+
+
+def _child(attr: str, r: Resource, is_async: bool, module: str) -> Child:
+    prefix = _prefix(is_async)
+    return Child(attr, f"{prefix}{r.class_name}", f"{prefix}{r.class_name}WithRawResponse", module)
+
+
+def _resource_code(r: Resource, is_async: bool, module: str) -> ResourceCode:
+    prefix = _prefix(is_async)
+    return ResourceCode(
+        class_name=f"{prefix}{r.class_name}",
+        raw_class_name=f"{prefix}{r.class_name}WithRawResponse",
+        children=[_child(attr, c, is_async, module) for attr, c in r.children.items()],
+        methods=[_method_code(m, is_async) for m in r.methods],
+    )
+
+
+def resource_flavor(top: Resource, is_async: bool) -> ResourceFlavor:
+    """The sync classes of a top-level resource's module (the resource, its sub-resources
+    and their raw and streaming variants), or the async ones."""
+    return ResourceFlavor(
+        base_client="AsyncAPIClient" if is_async else "SyncAPIClient",
+        to_raw="async_to_raw" if is_async else "to_raw",
+        resources=[
+            _resource_code(r, is_async, f"{RESOURCES_PACKAGE}.{top.attr}") for r in top.walk()
+        ],
+    )
+
+
 def flavor(root: Resource, is_async: bool) -> Flavor:
-    """The sync client's classes (resources, raw-response variants, the client), or the
-    async client's."""
-    prefix = "Async" if is_async else ""
-
-    def child(attr: str, r: Resource) -> Child:
-        return Child(attr, f"{prefix}{r.class_name}", f"{prefix}{r.class_name}WithRawResponse")
-
-    def resource(r: Resource) -> ResourceCode:
-        return ResourceCode(
-            has_class=bool(r.attr),
-            class_name=f"{prefix}{r.class_name}",
-            raw_class_name=f"{prefix}{r.class_name}WithRawResponse",
-            children=[child(attr, c) for attr, c in r.children.items()],
-            methods=[_method_code(m, is_async) for m in r.methods],
-        )
-
-    resources = [resource(r) for r in root.walk()]
+    """The sync client (its attributes, their raw and streaming views), or the async one."""
+    top = ResourceCode(
+        class_name=f"{_prefix(is_async)}{root.class_name}",
+        raw_class_name=f"{_prefix(is_async)}{root.class_name}WithRawResponse",
+        children=[
+            _child(attr, c, is_async, f"{RESOURCES_PACKAGE}.{attr}")
+            for attr, c in root.children.items()
+        ],
+        methods=[],
+    )
     return Flavor(
         is_async=is_async,
-        client=f"{prefix}{root.class_name}",
+        client=top.class_name,
         base_client="AsyncAPIClient" if is_async else "SyncAPIClient",
         http_client="httpx.AsyncClient" if is_async else "httpx.Client",
         noun="Async client" if is_async else "Client",
-        to_raw="async_to_raw" if is_async else "to_raw",
-        resources=resources,
-        top=resources[-1],
+        top=top,
     )
 
 
@@ -314,60 +329,33 @@ def auth_headers(alternatives: list[tuple[str, str, str]]) -> list[AuthHeader]:
     return out
 
 
-def error_literals(tables: list[ErrorTable]) -> list[tuple[str, str]]:
-    """``(name, dict literal)`` of every error table: ``{ 404: _m.NotFound, }``."""
-    return [
-        (t.name, "{ " + "".join(f"{status}: {kind}, " for status, kind in t.entries) + "}")
-        for t in tables
-    ]
+def resource_context(
+    top: Resource, tables: list[ErrorTable], *, header: str, title: str | None
+) -> dict[str, Any]:
+    """Everything ``resource.py.jinja`` prints for the module of the top-level resource
+    ``top`` (its top comment lists the keys): only the error tables its methods use."""
+    used = {m.errors for r in top.walk() for m in r.methods if m.errors}
+    own = [t for t in tables if t.name in used]
+    flavors = [resource_flavor(top, False), resource_flavor(top, True)]
+    return {
+        "header": header,
+        "title": title,
+        "attr": top.attr,
+        "class_name": top.class_name,
+        "async_class_name": f"Async{top.class_name}",
+        "imports": import_lines(module_imports(top, flavors, own), ".."),
+        "error_tables": table_literals(own),
+        "flavors": flavors,
+    }
 
 
-def needed_imports(
-    root: Resource, tables: list[ErrorTable], alternatives: list[AuthHeader]
-) -> set[str]:
-    """Every ``module.name`` the client's code uses: the template's own text, each method's
-    annotations and features, the error tables and the auth headers."""
-    needed = set(TEMPLATE_IMPORTS)
-    for r in root.walk():
-        for m in r.methods:
-            needed |= METHOD_IMPORTS | m.imports
-            if m.overloads:
-                needed |= OVERLOAD_IMPORTS
-    for t in tables:
-        needed |= ERROR_TABLE_IMPORTS | t.imports
-    if any(a.value.startswith("basic_auth(") for a in alternatives):
-        needed.add(f"{RUNTIME}.basic_auth")
-    return needed
-
-
-def import_lines(needed: set[str]) -> list[str]:
-    """The client's import block: the fixed modules, the standard-library modules the types
-    need, ``typing``, httpx, the models and the runtime (names sorted)."""
-    by_module: dict[str, set[str]] = {}
-    for item in needed - {USES_PARAMS}:
-        module, _, name = item.rpartition(".")
-        by_module.setdefault(module, set()).add(name)
-
-    def names(module: str) -> str:
-        return ", ".join(sorted(by_module.get(module, ())))
-
-    others = sorted(m for m in by_module if m not in ("typing", RUNTIME))
-    return [
-        *FIXED_IMPORTS,
-        *(f"from {module} import {names(module)}" for module in others),
-        f"from typing import {names('typing')}",
-        "",
-        "import httpx",
-        "",
-        *([PARAMS_IMPORT] if USES_PARAMS in needed else []),
-        "from . import models as _m",
-        f"from .{RUNTIME} import {names(RUNTIME)}",
-    ]
+def resources_init_context(root: Resource, *, header: str, title: str | None) -> dict[str, Any]:
+    """Everything ``resources_init.py.jinja`` prints: the resource modules, listed."""
+    return {"header": header, "title": title, "modules": flavor(root, False).top.children}
 
 
 def client_context(
     root: Resource,
-    tables: list[ErrorTable],
     auth: dict[str, Any],
     *,
     header: str,
@@ -376,11 +364,15 @@ def client_context(
     env_base_url: str,
 ) -> dict[str, Any]:
     """Everything ``_client.py.jinja`` prints (its top comment lists the keys)."""
+    if root.methods:  # the config names a method "resource.method": none is the client's
+        raise ValueError(f"methods without a resource: {[m.name for m in root.methods]}")
     alternatives = auth_headers(auth["alternatives"])
+    flavors = [flavor(root, False), flavor(root, True)]
     return {
         "header": header,
         "title": title,
-        "imports": import_lines(needed_imports(root, tables, alternatives)),
+        "imports": import_lines(client_imports(root, alternatives), "."),
+        "type_imports": type_imports(flavors),
         "client": root.class_name,
         "async_client": f"Async{root.class_name}",
         "default_base_url": base_url or "",
@@ -388,6 +380,6 @@ def client_context(
         "credentials": auth["credentials"],
         "alternatives": alternatives,
         "extra_headers": auth["extra_headers"],
-        "error_tables": error_literals(tables),
-        "flavors": [flavor(root, False), flavor(root, True)],
+        "resource_attrs": list(root.children),
+        "flavors": flavors,
     }

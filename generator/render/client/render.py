@@ -1,19 +1,25 @@
-"""Render the generated client: ``_client.py`` (from ``templates/client/_client.py.jinja``)
-and the runtime modules (``templates/runtime/*.py``: ``_runtime.py``, which the client
-imports, and its sections ``_types.py``, ``_errors.py``, ...), each copied as is below the
-header.
+"""Render the generated client: ``_client.py`` (from ``templates/client/_client.py.jinja``),
+one module per top-level resource, ``resources/<attr>.py`` (``resource.py.jinja``), with
+``resources/__init__.py`` (``resources_init.py.jinja``), and the runtime modules
+(``templates/runtime/*.py``: ``_runtime.py``, which the client imports, and its sections
+``_types.py``, ``_errors.py``, ...), each copied as is below the header.
 
 The client's surface (the resource tree, the methods and the credentials) is computed in
 :mod:`generator.render.surface`, shared with the docs, from the config's settings
 (:class:`generator.config.ApiSettings`); :mod:`.context` makes it ready to print, with
-the import lines its code needs.
+the import lines each module's code needs (:mod:`.imports`).
 """
 
 from __future__ import annotations
 
 from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
-from generator.render.client.context import client_context
+from generator.render.client.context import (
+    client_context,
+    resource_context,
+    resources_init_context,
+)
+from generator.render.client.imports import RESOURCES_PACKAGE
 from generator.render.client.params import render_params
 from generator.render.surface.auth import auth_context
 from generator.render.surface.inputs import names_of
@@ -34,15 +40,23 @@ def render_client(
     base_url = config.base_url or (api.servers[0].url if api.servers else None)
     context = client_context(
         root,
-        tables,
         auth_context(api, cfg),
         header=header,
         title=config.title,
         base_url=base_url,
         env_base_url=cfg.env("base_url"),
     )
-    source = render("client/_client.py.jinja", context, templates)
-    files = {"_client.py": source, **runtime_files(header)}
+    files = {"_client.py": render("client/_client.py.jinja", context, templates)}
+    init = resources_init_context(root, header=header, title=config.title)
+    files[f"{RESOURCES_PACKAGE}/__init__.py"] = render(
+        "client/resources_init.py.jinja", init, templates
+    )
+    for attr, top in root.children.items():
+        module = resource_context(top, tables, header=header, title=config.title)
+        files[f"{RESOURCES_PACKAGE}/{attr}.py"] = render(
+            "client/resource.py.jinja", module, templates
+        )
+    files.update(runtime_files(header))
     if names_of(api):  # the TypedDicts of what requests send (``_params.py``)
         files["_params.py"] = render_params(api, header, templates)
     return files

@@ -14,7 +14,7 @@ import shlex
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from generator.ir import Api, Model, Operation, Parameter, TypeRef
+from generator.ir import Api, Field, Model, Operation, Parameter, TypeRef
 from generator.render.docs.text import as_json
 from generator.render.examples import MockError, Synthesizer
 from generator.render.surface import Method, Param
@@ -101,13 +101,25 @@ def _minimal(synth: Synthesizer, t: TypeRef) -> Any:
         return None
 
 
+def _body_fields(api: Api, op: Operation) -> dict[str, Field]:
+    """The fields of the body a sample sends: the body model's, or for a union of object
+    models (whose fields the client takes as keywords) its first member's."""
+    body = op.request_body
+    if body is None or body.schema.kind != "model" or not body.schema.name:
+        return {}
+    model = api.model(body.schema.name)
+    root = model.root
+    if not model.fields and root is not None and root.kind == "union" and root.members:
+        first = root.members[0]
+        if first.kind == "model" and first.name:
+            model = api.model(first.name)
+    return {f.name: f for f in model.fields}
+
+
 def required_params(api: Api, op: Operation, method: Method) -> list[Param]:
     """The client call's required arguments. Body fields are required when the body model
     requires them (the client makes them optional when the body may be passed whole)."""
-    fields = {}
-    body = op.request_body
-    if body is not None and body.schema.kind == "model" and body.schema.name:
-        fields = {f.name: f for f in api.model(body.schema.name).fields}
+    fields = _body_fields(api, op)
     out = []
     for p in method.params:
         if p.location in ("body", "file"):
@@ -123,10 +135,8 @@ def request_values(
     api: Api, op: Operation, method: Method, synth: Synthesizer
 ) -> list[tuple[str, str, Any]]:
     """(python name, location, value) of each required argument of the client call."""
-    fields = {}
+    fields = _body_fields(api, op)
     body = op.request_body
-    if body is not None and body.schema.kind == "model" and body.schema.name:
-        fields = {f.name: f for f in api.model(body.schema.name).fields}
     params: dict[tuple[str, str], Parameter] = {(p.name, p.location): p for p in op.parameters}
     out: list[tuple[str, str, Any]] = []
     for p in required_params(api, op, method):
