@@ -69,3 +69,11 @@ bench-client: $(STAMP)
 	from tests.server.sdk_calls.harness import sdk_python; \
 	print(sdk_python('openai-scale-gp'))") || sdk_python=$(BIN)/python; \
 	$$sdk_python bench/client.py $(BENCH_CLIENT_ARGS)
+
+# Scale benchmark (issue 14): GitHub REST, AWS EC2 and Microsoft Graph beta (npm packages,
+# fetched into ~/.cache/apismith-bench/scale, pinned by sha256): apismith beside
+# datamodel-codegen alone, wall time and peak RSS of the process tree. Prints Markdown.
+BENCH_SCALE_ARGS ?= --runs 3
+.PHONY: bench-scale
+bench-scale: $(STAMP)
+	$(BIN)/python bench/scale.py $(BENCH_SCALE_ARGS)

@@ -10,11 +10,18 @@ every difference printed as a unified diff.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.config import ApiConfig
 from generator.manifest import fast_check, listed_files
+
+if TYPE_CHECKING:
+    from generator.pipeline import Stage
+    from generator.progress import Board, Progress
+    from generator.render.models import ModelRenderer
 
 
 @dataclass(frozen=True)
@@ -26,16 +33,38 @@ class Drift:
     fast: bool = False
 
 
-def check_api(config: ApiConfig, *, full: bool = False) -> Drift:
+def check_api(
+    config: ApiConfig,
+    *,
+    full: bool = False,
+    models: ModelRenderer | None = None,
+    stage: Stage | None = None,
+) -> Drift:
+    """The drift of one API: :func:`fast_clean` (unless ``full``), else :func:`compare`."""
     if not full:
-        clean, _suspects = fast_check(
-            config.out, config.spec, config.options(), config.overlays, config.templates
-        )
-        if clean:
-            return Drift(config.name, True, fast=True)
+        clean = fast_clean(config)
+        if clean is not None:
+            return clean
+    return compare(config, models=models, stage=stage)
+
+
+def fast_clean(config: ApiConfig) -> Drift | None:
+    """A clean drift when the manifest vouches for the output (nothing generated), else
+    None (the output must be generated to tell)."""
+    clean, _suspects = fast_check(
+        config.out, config.spec, config.options(), config.overlays, config.templates
+    )
+    return Drift(config.name, True, fast=True) if clean else None
+
+
+def compare(
+    config: ApiConfig, *, models: ModelRenderer | None = None, stage: Stage | None = None
+) -> Drift:
+    """Generate the output in memory and compare it with the disk, byte for byte, stray
+    files included (``models``, ``stage``: as for :func:`generator.pipeline.generate`)."""
     from generator.pipeline import generate
 
-    expected = generate(config).files
+    expected = generate(config, models, stage=stage).files
     on_disk = set(listed_files(config.out))
     changed: list[str] = []
     chunks: list[str] = []
@@ -48,6 +77,45 @@ def check_api(config: ApiConfig, *, full: bool = False) -> Drift:
         changed.append(name)
         chunks.append(_diff(config.out, name, actual, want))
     return Drift(config.name, not changed, tuple(changed), "".join(chunks))
+
+
+def check_all(
+    configs: Sequence[ApiConfig], *, full: bool, jobs: int | None, progress: Progress
+) -> Iterator[Drift]:
+    """:func:`check_api` of every config, in config order (an error raised at its turn).
+    The fast checks run first, here; the APIs they cannot vouch for are generated in
+    parallel when there are several (``jobs``: as ``--jobs``), with ``progress`` shown."""
+    from generator.progress import Board
+
+    fast: list[Drift | Exception | None] = []
+    for cfg in configs:
+        try:
+            fast.append(None if full else fast_clean(cfg))
+        except Exception as exc:  # raised at its turn, as a serial run would
+            fast.append(exc)
+    slow = [cfg for cfg, clean in zip(configs, fast) if clean is None]
+    compared = _compare_serially(slow, Board(progress, slow, "check"), progress)
+    if len(slow) > 1:  # (a no-op check imports none of it)
+        from generator.parallel import check_parallel, jobs_for
+
+        workers = jobs_for(len(slow), jobs)
+        if workers > 1:
+            compared = check_parallel(slow, workers, True, progress)
+    try:
+        for clean in fast:
+            if isinstance(clean, Exception):
+                raise clean
+            yield clean if clean is not None else next(compared)
+    finally:
+        compared.close()  # the workers and the progress line end before an error prints
+
+
+def _compare_serially(
+    configs: Sequence[ApiConfig], board: Board, progress: Progress
+) -> Generator[Drift, None, None]:
+    with progress:
+        for i, cfg in enumerate(configs):
+            yield compare(cfg, stage=board.serial(i))
 
 
 def _diff(out: Path, name: str, actual: bytes | None, want: bytes | None) -> str:

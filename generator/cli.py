@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -23,7 +22,6 @@ from generator.errors import ApismithError
 from generator.selection import generated_package, regenerate_hint, select_configs
 
 if TYPE_CHECKING:
-    from generator.pipeline import Generated
     from generator.render.models import ModelRenderer
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -132,6 +130,14 @@ def main() -> None:
     """apismith: typed Python packages from OpenAPI 3.0/3.1 and JSON Schema specs."""
 
 
+_JOBS = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="How many APIs at once (default: one per core; 1: one after the other).",
+)
+
+
 @main.command()
 @click.argument("apis", nargs=-1)
 @_common
@@ -155,6 +161,10 @@ def main() -> None:
     help="Replace the output even if apismith did not write it (a directory without an"
     " apismith MANIFEST.json, or a file): what is there is deleted.",
 )
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print only warnings and errors (no summary, no progress)."
+)
+@_JOBS
 @friendly
 def generate(
     apis: tuple[str, ...],
@@ -170,22 +180,28 @@ def generate(
     verbose: bool,
     timings: bool,
     force: bool,
+    quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Generate every configured API (or the named ones).
 
     The APIs come from [tool.apismith] in pyproject.toml, or specs/*.toml. With --spec FILE
     --out DIR, generate from any spec; on an existing package, the options recorded in its
     MANIFEST.json are kept. Output is imported before it replaces the previous output;
-    nothing is written on failure.
+    nothing is written on failure. Several APIs are generated at once (--jobs).
     """
+    from contextlib import nullcontext
+
+    from generator.parallel import generate_all, jobs_for, write_all
+    from generator.progress import Progress
     from generator.render.models import ModelRenderer
 
-    # The model renderer starts first (in generator.entry when it can, else here): its
-    # worker imports datamodel-code-generator while this process imports the pipeline.
-    early = click.get_current_context().obj
-    with early if isinstance(early, ModelRenderer) else ModelRenderer() as models:
-        from generator.pipeline import generate as run
-
+    progress = Progress.for_command(quiet=quiet)
+    # The model renderer generator.entry started early: its worker imports
+    # datamodel-code-generator while this process imports the pipeline (serial runs).
+    obj = click.get_current_context().obj
+    early = obj if isinstance(obj, ModelRenderer) else None
+    with early or nullcontext():
         configs = select_configs(
             apis,
             config,
@@ -202,46 +218,8 @@ def generate(
 
         for c in configs:  # what an interrupted run left: put back, even if this one fails
             repair_target(c.out)
-        results = [run(c, models) for c in configs]
-    from generator.write import write_package
-
-    for result in results:
-        _check_result(result, force=force)
-    for result in results:
-        start = time.perf_counter()
-        cfg = result.config
-        write_package(cfg.out, result.files, package=cfg.package if cfg.meta else "", force=force)
-        _report(result, time.perf_counter() - start, verbose=verbose, timings=timings)
-
-
-def _check_result(result: Generated, *, force: bool) -> None:
-    """Refuse a result with unaccounted schemas, or whose target is a user's directory."""
-    from generator.write import check_target
-
-    if result.summary.unaccounted:
-        raise ApismithError(
-            f"{result.config.name}: schemas without a model: "
-            + ", ".join(result.summary.unaccounted),
-            exit_code=1,
-        )
-    check_target(result.config.out, force=force)  # a user's directory: before any write
-
-
-def _report(result: Generated, write_seconds: float, *, verbose: bool, timings: bool) -> None:
-    """The timings (with ``--timings``), the summary line and the findings of one API."""
-    if timings:
-        for stage, seconds in (*result.timings, ("write (with import check)", write_seconds)):
-            click.echo(f"  {stage:<28} {seconds * 1000:8.1f} ms", err=True)
-    click.echo(result.summary.line(result.config.name))
-    shown = (
-        result.diagnostics
-        if verbose
-        else [d for d in result.diagnostics if d.kind in ("warning", "drop")]
-    )
-    for diag in shown[: None if verbose else 20]:
-        click.echo(f"  {diag.line()}", err=True)
-    if not verbose and len(shown) > 20:
-        click.echo(f"  ... {len(shown) - 20} more warnings (-v lists them all)", err=True)
+        results = generate_all(configs, jobs_for(len(configs), jobs), progress, early=early)
+    write_all(results, progress, force=force, verbose=verbose, timings=timings, quiet=quiet)
 
 
 @main.command()
@@ -252,7 +230,10 @@ def _report(result: Generated, write_seconds: float, *, verbose: bool, timings: 
     is_flag=True,
     help="Trust no manifest: regenerate in memory, compare every byte, report stray files.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Print only the files that differ.")
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print only the files that differ (no diff, no progress)."
+)
+@_JOBS
 @friendly
 def check(
     apis: tuple[str, ...],
@@ -265,6 +246,7 @@ def check(
     ref_root: Path | None,
     full: bool,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Drift check: exit 0 when generated output is exactly what generation produces.
 
@@ -272,14 +254,15 @@ def check(
     changed generator, a stray file) and the command that regenerates it. Works in a repo
     that vendors the output: [tool.apismith], or --spec and --out, need nothing else.
     """
-    from generator.check import check_api
+    from generator.check import check_all
+    from generator.progress import Progress
 
     drifted = []
     selected = select_configs(
         apis, config, spec, out, package, root, templates=templates, ref_root=ref_root
     )
-    for cfg in selected:
-        result = check_api(cfg, full=full)
+    progress = Progress.for_command(quiet=quiet)
+    for cfg, result in zip(selected, check_all(selected, full=full, jobs=jobs, progress=progress)):
         if result.clean:
             click.echo(f"{cfg.name}: up to date ({cfg.out})")
             continue

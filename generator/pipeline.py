@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -135,22 +135,37 @@ def with_header(name: str, text: str, header: str) -> str:
     return text
 
 
-class Stopwatch:
-    """Wall time per pipeline stage, for ``apismith generate --timings``."""
+Stage = Callable[[str], None]
+"""Told the name of each stage as it starts (``load``, ``normalize``, ``models``, ...):
+what the progress line shows."""
 
-    def __init__(self) -> None:
+
+class Stopwatch:
+    """Wall time per pipeline stage, for ``apismith generate --timings``; ``stage`` is told
+    of each stage as it begins (:meth:`begin`, or ``lap(..., then=...)``)."""
+
+    def __init__(self, stage: Stage | None = None) -> None:
         self.laps: list[tuple[str, float]] = []
         self._last = time.perf_counter()
+        self._stage = stage
 
-    def lap(self, name: str) -> None:
+    def begin(self, label: str) -> None:
+        if self._stage is not None:
+            self._stage(label)
+
+    def lap(self, name: str, *, then: str | None = None) -> None:
         now = time.perf_counter()
         self.laps.append((name, now - self._last))
         self._last = now
+        if then is not None:
+            self.begin(then)
 
-    def add(self, name: str, inner: tuple[tuple[str, float], ...]) -> None:
+    def add(
+        self, name: str, inner: tuple[tuple[str, float], ...], *, then: str | None = None
+    ) -> None:
         """The laps a stage timed itself (``<name>.<part>``), then the stage's own."""
         self.laps.extend((f"{name}.{part}", seconds) for part, seconds in inner)
-        self.lap(name)
+        self.lap(name, then=then)
 
 
 def template_overrides(config: ApiConfig) -> tuple[str | None, tuple[Diagnostic, ...]]:
@@ -225,14 +240,17 @@ def render_artifacts(
     }
     sources = {"__init__.py": render("package/__init__.py.jinja", context, templates)}
     if "client" in config.outputs:
+        clock.begin("client")
         sources.update(render_client(api, config, settings, header, templates))
         clock.lap("render.client")
     if "server" in config.outputs:
+        clock.begin("server")
         server, server_warnings = render_server(api, config, settings, header, templates)
         sources.update(server)
         warnings += server_warnings
         clock.lap("render.server")
     if "docs" in config.outputs:
+        clock.begin("docs")
         docs = render_docs(api, config, settings, templates, diagnostics)
         sources.update((name, with_header(name, text, header)) for name, text in docs.items())
         clock.lap("render.docs")
@@ -305,16 +323,18 @@ def account_for(
 # --- the pipeline -----------------------------------------------------------------------------
 
 
-def generate(config: ApiConfig, models: ModelRenderer | None = None) -> Generated:
+def generate(
+    config: ApiConfig, models: ModelRenderer | None = None, *, stage: Stage | None = None
+) -> Generated:
     """Every output file of one API, in memory. With ``models`` (a renderer with a
     worker), the models render in another process while this one renders the rest (same
-    bytes either way).
+    bytes either way). ``stage`` is told of each stage as it begins (the progress line).
 
     File names are relative to ``config.out``: the package's own files, or, for an
     installable project (``config.meta``), ``pyproject.toml``, ``README.md`` and
     ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
     try:
-        return _generate(config, models or ModelRenderer(fork=False))
+        return _generate(config, models or ModelRenderer(fork=False), Stopwatch(stage))
     except ApismithError as exc:
         # bad input found past loading (a renderer's refusal): name the spec it came from
         if exc.file is None and exc.exit_code == 2:
@@ -322,13 +342,13 @@ def generate(config: ApiConfig, models: ModelRenderer | None = None) -> Generate
         raise
 
 
-def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
-    clock = Stopwatch()
+def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Generated:
+    clock.begin("load")
     templates, template_warnings = template_overrides(config)
     loaded, doc = load(config)
-    clock.lap("load")
+    clock.lap("load", then="normalize")
     normalized = normalize_spec(config, doc)
-    clock.add("normalize", normalized.timings)
+    clock.add("normalize", normalized.timings, then="models")
     spec = normalized.spec
     inputs = input_hashes(config.spec, loaded.files[1:], config.overlays, config.templates)
     options = config.options()  # recorded as configured (before the title is filled in)
@@ -336,18 +356,20 @@ def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
     pending = models.start(
         spec, files_stamp.header, lap=clock.lap, server="server" in config.outputs
     )
+    clock.begin("ir")
     api, settings = build_api(config, spec)
     clock.lap("ir")
     sources, render_warnings = render_artifacts(
         api, config, settings, spec, files_stamp, normalized.diagnostics, clock
     )
+    clock.begin(f"format ({sum(n.endswith(('.py', '.md')) for n in sources)} files)")
     formatted = format_python(sources)  # all this while the models render
-    clock.lap("format")
+    clock.lap("format", then="openapi.json")
     openapi = render_spec(spec, __version__, files_stamp.spec_sha256)
     fingerprint = generator_fingerprint()
-    clock.lap("render.spec")
+    clock.lap("render.spec", then="models")
     formatted.update(format_python({"models.py": pending.wait()}))
-    clock.lap("format.models")
+    clock.lap("format.models", then="manifest")
     files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)
     files[MANIFEST_NAME] = build_manifest(fingerprint, options, inputs, files)
     clock.lap("manifest")
@@ -364,4 +386,4 @@ def _generate(config: ApiConfig, models: ModelRenderer) -> Generated:
     return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps))
 
 
-__all__ = ["Generated", "Summary", "generate"]
+__all__ = ["Generated", "Stage", "Summary", "generate"]

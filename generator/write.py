@@ -61,7 +61,8 @@ def verify_import(package_dir: Path) -> None:
 
     Runs in-process (the generator has already imported pydantic, so this costs only the
     models' own build). The client's resource modules (``resources/*.py``, which it loads
-    lazily) are imported too, and the server modules when fastapi is installed.
+    lazily) are imported too, and the server modules (``server.py``, ``mock.py`` and
+    their ``_server/*.py`` and ``_mock/*.py``) when fastapi is installed.
     The generated code has no import-time side effects besides
     defining classes.
     """
@@ -90,6 +91,12 @@ def verify_import(package_dir: Path) -> None:
             importlib.import_module(f"{name}.server")
             if (package_dir / "mock.py").exists():
                 importlib.import_module(f"{name}.mock")
+            # the server's and the mock's resource modules (server.py and mock.py import
+            # them all; named here so that a failure names its module)
+            for folder in ("_server", "_mock"):
+                for path in sorted((package_dir / folder).glob("*.py")):
+                    if path.stem != "__init__":
+                        importlib.import_module(f"{name}.{folder}.{path.stem}")
     except Exception as exc:
         raise ApismithError(
             f"generated code does not import: {import_failure(exc, package_dir)}", exit_code=1

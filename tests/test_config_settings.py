@@ -222,10 +222,16 @@ def test_old_upload_forms_are_translated(tmp_path: Path) -> None:
             assert len(warnings) == 1 and "deprecated" in warnings[0] and "\n" not in warnings[0]
             assert f"[{form.split('.')[0]}" in warnings[0]
     files = rendered["uploads"][1]
-    assert "doc: UploadFile," in files["server.py"] and "files=['doc']" in _client_code(files)
-    assert "doc: UploadFile" not in plain["server.py"]
+    assert "doc: UploadFile," in _server_code(files) and "files=['doc']" in _client_code(files)
+    assert "doc: UploadFile" not in _server_code(plain)
     assert "files=['doc']" not in _client_code(plain)
     assert _client_code(files) != _client_code(plain)
+
+
+def _server_code(files: dict[str, str]) -> str:
+    """The server's code: ``server.py`` and the resource modules (``_server/*.py``)."""
+    names = sorted(n for n in files if n == "server.py" or n.startswith("_server/"))
+    return "\n".join(files[n] for n in names)
 
 
 def _client_code(files: dict[str, str]) -> str:

@@ -59,6 +59,10 @@ OPTIONAL_MODULES = {
     "_base_client.py": CLIENT_DEPS,
     # the client's resource modules (resources/<attr>.py) and their package
     "resources/*": CLIENT_DEPS,
+    # the server's and the mock's resource modules (_server/<attr>.py, _mock/<attr>.py)
+    # and their packages' __init__.py (shared pieces, merged tables)
+    "_server/*": SERVER_DEPS,
+    "_mock/*": SERVER_DEPS,
 }
 # Every package has at least these files.
 CORE_FILES = ("MANIFEST.json", "__init__.py", "models.py", "openapi.json", "py.typed")

@@ -158,7 +158,9 @@ def generated(case: str) -> tuple[Api, Models]:
     kind, name = case.split(":", 1)
     config = load_config(SPECS / f"{name}.toml") if kind == "api" else case_config(name)
     result = generate(config)
-    source = next(v for k, v in result.files.items() if k.rsplit("/", 1)[-1] == "models.py")
+    # the package's models.py: the shallowest (``_server/models.py`` is a resource's module)
+    key = min((k for k in result.files if k.rsplit("/", 1)[-1] == "models.py"), key=len)
+    source = result.files[key]
     return build_ir(result.normalized.spec), read_models(source.decode())
 
 

@@ -4,45 +4,190 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m llm_engine.server`` runs the mock service.
+file and its modules only, never your module. ``python -m llm_engine.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
 
-from fastapi import (
-    APIRouter,
-    Body,
-    Depends,
-    FastAPI,
-    File,
-    HTTPException,
-    Path,
-    Query,
-    Request,
-    Response,
-    UploadFile,
-)
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from fastapi.security import HTTPBasic, HTTPBasicCredentials, OAuth2PasswordBearer
-from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from . import models
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.async_tasks import (
+    AsyncTasksService,
+    BaseAsyncTasksService,
+    add_create_async_inference_task_v1_async_tasks_post,
+    add_get_async_inference_task_v1_async_tasks__task_id__get,
+)
+from ._server.batch_completions import (
+    BaseBatchCompletionsService,
+    BatchCompletionsService,
+    add_batch_completions_v2_batch_completions_post,
+    add_cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post,
+    add_get_batch_completion_v2_batch_completions__batch_completion_id__get,
+    add_update_batch_completion_v2_batch_completions__batch_completion_id__post,
+)
+from ._server.batch_jobs import (
+    BaseBatchJobsService,
+    BatchJobsService,
+    add_create_batch_job_v1_batch_jobs_post,
+    add_get_batch_job_v1_batch_jobs__batch_job_id__get,
+    add_update_batch_job_v1_batch_jobs__batch_job_id__put,
+)
+from ._server.chat import (
+    BaseChatService,
+    ChatService,
+    add_chat_completion_v2_chat_completions_post,
+)
+from ._server.completions import (
+    BaseCompletionsService,
+    CompletionsService,
+    add_completion_v2_completions_post,
+)
+from ._server.docker_image_batch_job_bundles import (
+    BaseDockerImageBatchJobBundlesService,
+    DockerImageBatchJobBundlesService,
+    add_create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post,
+    add_get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get,
+    add_get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get,
+    add_list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get,
+)
+from ._server.docker_image_batch_jobs import (
+    BaseDockerImageBatchJobsService,
+    DockerImageBatchJobsService,
+    add_create_docker_image_batch_job_v1_docker_image_batch_jobs_post,
+    add_get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get,
+    add_list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get,
+    add_update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put,
+)
+from ._server.files import (
+    BaseFilesService,
+    FilesService,
+    add_delete_file_v1_files__file_id__delete,
+    add_get_file_content_v1_files__file_id__content_get,
+    add_get_file_v1_files__file_id__get,
+    add_list_files_v1_files_get,
+    add_upload_file_v1_files_post,
+)
+from ._server.health import (
+    BaseHealthService,
+    HealthService,
+    add_healthcheck_healthcheck_get,
+    add_healthcheck_healthz_get,
+    add_healthcheck_readyz_get,
+)
+from ._server.llm import (
+    BaseLlmService,
+    LlmService,
+    add_cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put,
+    add_create_batch_completions_v1_llm_batch_completions_post,
+    add_create_completion_stream_task_v1_llm_completions_stream_post,
+    add_create_completion_sync_task_v1_llm_completions_sync_post,
+    add_create_fine_tune_v1_llm_fine_tunes_post,
+    add_create_model_endpoint_v1_llm_model_endpoints_post,
+    add_delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete,
+    add_download_model_endpoint_v1_llm_model_endpoints_download_post,
+    add_get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get,
+    add_get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get,
+    add_get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get,
+    add_list_fine_tunes_v1_llm_fine_tunes_get,
+    add_list_model_endpoints_v1_llm_model_endpoints_get,
+    add_update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put,
+)
+from ._server.model_bundles import (
+    BaseModelBundlesService,
+    ModelBundlesService,
+    add_clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post,
+    add_clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post,
+    add_create_model_bundle_v1_model_bundles_post,
+    add_create_model_bundle_v2_model_bundles_post,
+    add_get_latest_model_bundle_v1_model_bundles_latest_get,
+    add_get_latest_model_bundle_v2_model_bundles_latest_get,
+    add_get_model_bundle_v1_model_bundles__model_bundle_id__get,
+    add_get_model_bundle_v2_model_bundles__model_bundle_id__get,
+    add_list_model_bundles_v1_model_bundles_get,
+    add_list_model_bundles_v2_model_bundles_get,
+)
+from ._server.model_endpoints import (
+    BaseModelEndpointsService,
+    ModelEndpointsService,
+    add_create_model_endpoint_v1_model_endpoints_post,
+    add_delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete,
+    add_get_model_endpoint_v1_model_endpoints__model_endpoint_id__get,
+    add_get_model_endpoints_api_v1_model_endpoints_api_get,
+    add_get_model_endpoints_schema_v1_model_endpoints_schema_json_get,
+    add_list_model_endpoints_v1_model_endpoints_get,
+    add_restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post,
+    add_update_model_endpoint_v1_model_endpoints__model_endpoint_id__put,
+)
+from ._server.streaming_tasks import (
+    BaseStreamingTasksService,
+    StreamingTasksService,
+    add_create_streaming_inference_task_v1_streaming_tasks_post,
+)
+from ._server.sync_tasks import (
+    BaseSyncTasksService,
+    SyncTasksService,
+    add_create_sync_inference_task_v1_sync_tasks_post,
+)
+from ._server.triggers import (
+    BaseTriggersService,
+    TriggersService,
+    add_create_trigger_v1_triggers_post,
+    add_delete_trigger_v1_triggers__trigger_id__delete,
+    add_get_trigger_v1_triggers__trigger_id__get,
+    add_list_triggers_v1_triggers_get,
+    add_update_trigger_v1_triggers__trigger_id__put,
+)
 
 __all__ = [
+    "AsyncTasksService",
+    "BaseAsyncTasksService",
+    "BaseBatchCompletionsService",
+    "BaseBatchJobsService",
+    "BaseChatService",
+    "BaseCompletionsService",
+    "BaseDockerImageBatchJobBundlesService",
+    "BaseDockerImageBatchJobsService",
+    "BaseFilesService",
+    "BaseHealthService",
+    "BaseLlmService",
+    "BaseModelBundlesService",
+    "BaseModelEndpointsService",
     "BaseService",
+    "BaseStreamingTasksService",
+    "BaseSyncTasksService",
+    "BaseTriggersService",
+    "BatchCompletionsService",
+    "BatchJobsService",
+    "ChatService",
+    "CompletionsService",
     "Credentials",
+    "DockerImageBatchJobBundlesService",
+    "DockerImageBatchJobsService",
+    "FilesService",
+    "HealthService",
+    "LlmService",
+    "ModelBundlesService",
+    "ModelEndpointsService",
     "Service",
+    "StreamingTasksService",
+    "SyncTasksService",
+    "TriggersService",
     "create_app",
     "create_router",
     "current_credentials",
@@ -52,1180 +197,55 @@ __all__ = [
 API_TITLE = "LLM Engine"
 API_VERSION = "1.0.0"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-_scheme_1 = HTTPBasic(scheme_name="HTTPBasic", auto_error=False)
-_scheme_2 = OAuth2PasswordBearer(
-    tokenUrl="token", scheme_name="OAuth2PasswordBearer", scopes={}, auto_error=False
-)
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-async def require_credentials_1(
-    request: Request,
-    scheme_1: Annotated[HTTPBasicCredentials | None, Depends(_scheme_1)],
-    scheme_2: Annotated[str | None, Depends(_scheme_2)],
-) -> None:
-    """Presence check: any one alternative (all of its schemes) must be present."""
-    if scheme_1 is not None:
-        request.state.apismith_credentials = Credentials({"HTTPBasic": scheme_1})
-        return
-    if scheme_2 is not None:
-        request.state.apismith_credentials = Credentials(
-            {"OAuth2PasswordBearer": scheme_2}
-        )
-        return
-    raise HTTPException(
-        status_code=401,
-        detail="Not authenticated",
-        headers={"WWW-Authenticate": "Basic, Bearer"},
-    )
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    BatchJobsService,
+    DockerImageBatchJobsService,
+    AsyncTasksService,
+    SyncTasksService,
+    StreamingTasksService,
+    ModelBundlesService,
+    ModelEndpointsService,
+    DockerImageBatchJobBundlesService,
+    LlmService,
+    FilesService,
+    TriggersService,
+    BatchCompletionsService,
+    ChatService,
+    CompletionsService,
+    HealthService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_batch_job_v1_batch_jobs_post(
-        self,
-        *,
-        body: models.CreateBatchJobV1Request,
-    ) -> models.CreateBatchJobV1Response:
-        """Create Batch Job"""
-        ...
 
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
-        self,
-        *,
-        batch_job_id: str,
-    ) -> models.GetBatchJobV1Response:
-        """Get Batch Job"""
-        ...
-
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
-        self,
-        *,
-        batch_job_id: str,
-        body: models.UpdateBatchJobV1Request,
-    ) -> models.UpdateBatchJobV1Response:
-        """Update Batch Job"""
-        ...
-
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
-        self,
-        *,
-        trigger_id: str | None,
-    ) -> models.ListDockerImageBatchJobsV1Response:
-        """List Docker Image Batch Jobs"""
-        ...
-
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
-        self,
-        *,
-        body: models.CreateDockerImageBatchJobV1Request,
-    ) -> models.CreateDockerImageBatchJobV1Response:
-        """Create Docker Image Batch Job"""
-        ...
-
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
-        self,
-        *,
-        batch_job_id: str,
-    ) -> models.GetDockerImageBatchJobV1Response:
-        """Get Docker Image Batch Job"""
-        ...
-
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
-        self,
-        *,
-        batch_job_id: str,
-        body: models.UpdateDockerImageBatchJobV1Request,
-    ) -> models.UpdateDockerImageBatchJobV1Response:
-        """Update Docker Image Batch Job"""
-        ...
-
-    async def create_async_inference_task_v1_async_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.EndpointPredictV1Request,
-    ) -> models.CreateAsyncTaskV1Response:
-        """Create Async Inference Task"""
-        ...
-
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
-        self,
-        *,
-        task_id: str,
-    ) -> models.GetAsyncTaskV1Response:
-        """Get Async Inference Task"""
-        ...
-
-    async def create_sync_inference_task_v1_sync_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.SyncEndpointPredictV1Request,
-    ) -> models.SyncEndpointPredictV1Response:
-        """Create Sync Inference Task"""
-        ...
-
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.SyncEndpointPredictV1Request,
-    ) -> Any:
-        """Create Streaming Inference Task"""
-        ...
-
-    async def list_model_bundles_v1_model_bundles_get(
-        self,
-        *,
-        model_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListModelBundlesV1Response:
-        """List Model Bundles"""
-        ...
-
-    async def create_model_bundle_v1_model_bundles_post(
-        self,
-        *,
-        body: models.CreateModelBundleV1Request,
-    ) -> models.CreateModelBundleV1Response:
-        """Create Model Bundle"""
-        ...
-
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
-        self,
-        *,
-        body: models.CloneModelBundleV1Request,
-    ) -> models.CreateModelBundleV1Response:
-        """Clone Model Bundle With Changes"""
-        ...
-
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
-        self,
-        *,
-        model_name: str,
-    ) -> models.ModelBundleV1Response:
-        """Get Latest Model Bundle"""
-        ...
-
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
-        self,
-        *,
-        model_bundle_id: str,
-    ) -> models.ModelBundleV1Response:
-        """Get Model Bundle"""
-        ...
-
-    async def list_model_bundles_v2_model_bundles_get(
-        self,
-        *,
-        model_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListModelBundlesV2Response:
-        """List Model Bundles"""
-        ...
-
-    async def create_model_bundle_v2_model_bundles_post(
-        self,
-        *,
-        body: models.CreateModelBundleV2Request,
-    ) -> models.CreateModelBundleV2Response:
-        """Create Model Bundle"""
-        ...
-
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
-        self,
-        *,
-        body: models.CloneModelBundleV2Request,
-    ) -> models.CreateModelBundleV2Response:
-        """Clone Model Bundle With Changes"""
-        ...
-
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
-        self,
-        *,
-        model_name: str,
-    ) -> models.ModelBundleV2Response:
-        """Get Latest Model Bundle"""
-        ...
-
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
-        self,
-        *,
-        model_bundle_id: str,
-    ) -> models.ModelBundleV2Response:
-        """Get Model Bundle"""
-        ...
-
-    async def list_model_endpoints_v1_model_endpoints_get(
-        self,
-        *,
-        name: str | None,
-        order_by: models.ModelEndpointOrderBy | None,
-    ) -> models.ListModelEndpointsV1Response:
-        """List Model Endpoints"""
-        ...
-
-    async def create_model_endpoint_v1_model_endpoints_post(
-        self,
-        *,
-        body: models.CreateModelEndpointV1Request,
-    ) -> models.CreateModelEndpointV1Response:
-        """Create Model Endpoint"""
-        ...
-
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.GetModelEndpointV1Response:
-        """Get Model Endpoint"""
-        ...
-
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.UpdateModelEndpointV1Request,
-    ) -> models.UpdateModelEndpointV1Response:
-        """Update Model Endpoint"""
-        ...
-
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.DeleteModelEndpointV1Response:
-        """Delete Model Endpoint"""
-        ...
-
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.RestartModelEndpointV1Response:
-        """Restart Model Endpoint"""
-        ...
-
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
-        self,
-    ) -> Any:
-        """Get Model Endpoints Schema"""
-        ...
-
-    async def get_model_endpoints_api_v1_model_endpoints_api_get(
-        self,
-    ) -> Any:
-        """Get Model Endpoints Api"""
-        ...
-
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
-        self,
-        *,
-        bundle_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListDockerImageBatchJobBundleV1Response:
-        """List Docker Image Batch Job Model Bundles"""
-        ...
-
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
-        self,
-        *,
-        body: models.CreateDockerImageBatchJobBundleV1Request,
-    ) -> models.CreateDockerImageBatchJobBundleV1Response:
-        """Create Docker Image Batch Job Bundle"""
-        ...
-
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
-        self,
-        *,
-        bundle_name: str,
-    ) -> models.DockerImageBatchJobBundleV1Response:
-        """Get Latest Docker Image Batch Job Bundle"""
-        ...
-
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
-        self,
-        *,
-        docker_image_batch_job_bundle_id: str,
-    ) -> models.DockerImageBatchJobBundleV1Response:
-        """Get Docker Image Batch Job Model Bundle"""
-        ...
-
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
-        self,
-        *,
-        name: str | None,
-        order_by: models.ModelEndpointOrderBy | None,
-    ) -> models.ListLLMModelEndpointsV1Response:
-        """List Model Endpoints"""
-        ...
-
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
-        self,
-        *,
-        body: models.CreateLLMModelEndpointV1Request,
-    ) -> models.CreateLLMModelEndpointV1Response:
-        """Create Model Endpoint"""
-        ...
-
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
-        self,
-        *,
-        model_endpoint_name: str,
-    ) -> models.GetLLMModelEndpointV1Response:
-        """Get Model Endpoint"""
-        ...
-
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.UpdateLLMModelEndpointV1Request,
-    ) -> models.UpdateLLMModelEndpointV1Response:
-        """Update Model Endpoint"""
-        ...
-
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
-        self,
-        *,
-        model_endpoint_name: str,
-    ) -> models.DeleteLLMEndpointResponse:
-        """Delete Llm Model Endpoint"""
-        ...
-
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.CompletionSyncV1Request,
-    ) -> models.CompletionSyncV1Response:
-        """Create Completion Sync Task"""
-        ...
-
-    def create_completion_stream_task_v1_llm_completions_stream_post(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.CompletionStreamV1Request,
-    ) -> AsyncIterator[models.CompletionStreamV1Response]:
-        """Create Completion Stream Task"""
-        ...
-
-    async def list_fine_tunes_v1_llm_fine_tunes_get(
-        self,
-    ) -> models.ListFineTunesResponse:
-        """List Fine Tunes"""
-        ...
-
-    async def create_fine_tune_v1_llm_fine_tunes_post(
-        self,
-        *,
-        body: models.CreateFineTuneRequest,
-    ) -> models.CreateFineTuneResponse:
-        """Create Fine Tune"""
-        ...
-
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.GetFineTuneResponse:
-        """Get Fine Tune"""
-        ...
-
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.CancelFineTuneResponse:
-        """Cancel Fine Tune"""
-        ...
-
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.GetFineTuneEventsResponse:
-        """Get Fine Tune Events"""
-        ...
-
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
-        self,
-        *,
-        body: models.ModelDownloadRequest,
-    ) -> models.ModelDownloadResponse:
-        """Download Model Endpoint"""
-        ...
-
-    async def create_batch_completions_v1_llm_batch_completions_post(
-        self,
-        *,
-        body: models.CreateBatchCompletionsV1Request,
-    ) -> models.CreateBatchCompletionsV1Response:
-        """Create Batch Completions"""
-        ...
-
-    async def list_files_v1_files_get(
-        self,
-    ) -> models.ListFilesResponse:
-        """List Files"""
-        ...
-
-    async def upload_file_v1_files_post(
-        self,
-        *,
-        file: UploadFile,
-    ) -> models.UploadFileResponse:
-        """Upload File"""
-        ...
-
-    async def get_file_v1_files__file_id__get(
-        self,
-        *,
-        file_id: str,
-    ) -> models.GetFileResponse:
-        """Get File"""
-        ...
-
-    async def delete_file_v1_files__file_id__delete(
-        self,
-        *,
-        file_id: str,
-    ) -> models.DeleteFileResponse:
-        """Delete File"""
-        ...
-
-    async def get_file_content_v1_files__file_id__content_get(
-        self,
-        *,
-        file_id: str,
-    ) -> models.GetFileContentResponse:
-        """Get File Content"""
-        ...
-
-    async def list_triggers_v1_triggers_get(
-        self,
-    ) -> models.ListTriggersV1Response:
-        """List Triggers"""
-        ...
-
-    async def create_trigger_v1_triggers_post(
-        self,
-        *,
-        body: models.CreateTriggerV1Request,
-    ) -> models.CreateTriggerV1Response:
-        """Create Trigger"""
-        ...
-
-    async def get_trigger_v1_triggers__trigger_id__get(
-        self,
-        *,
-        trigger_id: str,
-    ) -> models.GetTriggerV1Response:
-        """Get Trigger"""
-        ...
-
-    async def update_trigger_v1_triggers__trigger_id__put(
-        self,
-        *,
-        trigger_id: str,
-        body: models.UpdateTriggerV1Request,
-    ) -> models.UpdateTriggerV1Response:
-        """Update Trigger"""
-        ...
-
-    async def delete_trigger_v1_triggers__trigger_id__delete(
-        self,
-        *,
-        trigger_id: str,
-    ) -> models.DeleteTriggerV1Response:
-        """Delete Trigger"""
-        ...
-
-    async def batch_completions_v2_batch_completions_post(
-        self,
-        *,
-        body: models.CreateBatchCompletionsV2Request,
-    ) -> models.BatchCompletionsJob:
-        """Batch Completions"""
-        ...
-
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
-        self,
-        *,
-        batch_completion_id: str,
-    ) -> models.GetBatchCompletionV2Response:
-        """Get Batch Completion"""
-        ...
-
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
-        self,
-        *,
-        batch_completion_id: str,
-        body: models.UpdateBatchCompletionsV2Request,
-    ) -> models.UpdateBatchCompletionsV2Response:
-        """Update Batch Completion"""
-        ...
-
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
-        self,
-        *,
-        batch_completion_id: str,
-    ) -> models.CancelBatchCompletionsV2Response:
-        """Cancel Batch Completion"""
-        ...
-
-    async def chat_completion_v2_chat_completions_post(
-        self,
-        *,
-        body: models.ChatCompletionV2Request,
-    ) -> (
-        models.CreateChatCompletionResponse
-        | models.CreateChatCompletionStreamResponse
-        | models.ChatCompletionV2StreamErrorChunk
-        | AsyncIterator[models.CreateChatCompletionStreamResponse]
-    ):
-        """Chat Completion"""
-        ...
-
-    async def completion_v2_completions_post(
-        self,
-        *,
-        body: models.CompletionV2Request,
-    ) -> (
-        models.CreateCompletionResponse
-        | models.CompletionV2StreamErrorChunk
-        | AsyncIterator[models.CreateCompletionResponse]
-    ):
-        """Completion"""
-        ...
-
-    async def healthcheck_healthcheck_get(
-        self,
-    ) -> Any:
-        """Healthcheck"""
-        ...
-
-    async def healthcheck_healthz_get(
-        self,
-    ) -> Any:
-        """Healthcheck"""
-        ...
-
-    async def healthcheck_readyz_get(
-        self,
-    ) -> Any:
-        """Healthcheck"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BaseBatchJobsService,
+    BaseDockerImageBatchJobsService,
+    BaseAsyncTasksService,
+    BaseSyncTasksService,
+    BaseStreamingTasksService,
+    BaseModelBundlesService,
+    BaseModelEndpointsService,
+    BaseDockerImageBatchJobBundlesService,
+    BaseLlmService,
+    BaseFilesService,
+    BaseTriggersService,
+    BaseBatchCompletionsService,
+    BaseChatService,
+    BaseCompletionsService,
+    BaseHealthService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve.
 
     Streaming operations are async generators: ``yield`` the chunks, each sent as one
     server-sent event; the operation's end event (``data: [DONE]``), if it has one,
     follows the last.
     """
-
-    async def create_batch_job_v1_batch_jobs_post(
-        self,
-        *,
-        body: models.CreateBatchJobV1Request,
-    ) -> models.CreateBatchJobV1Response:
-        raise NotImplementedError("create_batch_job_v1_batch_jobs_post")
-
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
-        self,
-        *,
-        batch_job_id: str,
-    ) -> models.GetBatchJobV1Response:
-        raise NotImplementedError("get_batch_job_v1_batch_jobs__batch_job_id__get")
-
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
-        self,
-        *,
-        batch_job_id: str,
-        body: models.UpdateBatchJobV1Request,
-    ) -> models.UpdateBatchJobV1Response:
-        raise NotImplementedError("update_batch_job_v1_batch_jobs__batch_job_id__put")
-
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
-        self,
-        *,
-        trigger_id: str | None,
-    ) -> models.ListDockerImageBatchJobsV1Response:
-        raise NotImplementedError(
-            "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get"
-        )
-
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
-        self,
-        *,
-        body: models.CreateDockerImageBatchJobV1Request,
-    ) -> models.CreateDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "create_docker_image_batch_job_v1_docker_image_batch_jobs_post"
-        )
-
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
-        self,
-        *,
-        batch_job_id: str,
-    ) -> models.GetDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get"
-        )
-
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
-        self,
-        *,
-        batch_job_id: str,
-        body: models.UpdateDockerImageBatchJobV1Request,
-    ) -> models.UpdateDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put"
-        )
-
-    async def create_async_inference_task_v1_async_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.EndpointPredictV1Request,
-    ) -> models.CreateAsyncTaskV1Response:
-        raise NotImplementedError("create_async_inference_task_v1_async_tasks_post")
-
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
-        self,
-        *,
-        task_id: str,
-    ) -> models.GetAsyncTaskV1Response:
-        raise NotImplementedError(
-            "get_async_inference_task_v1_async_tasks__task_id__get"
-        )
-
-    async def create_sync_inference_task_v1_sync_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.SyncEndpointPredictV1Request,
-    ) -> models.SyncEndpointPredictV1Response:
-        raise NotImplementedError("create_sync_inference_task_v1_sync_tasks_post")
-
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.SyncEndpointPredictV1Request,
-    ) -> Any:
-        raise NotImplementedError(
-            "create_streaming_inference_task_v1_streaming_tasks_post"
-        )
-
-    async def list_model_bundles_v1_model_bundles_get(
-        self,
-        *,
-        model_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListModelBundlesV1Response:
-        raise NotImplementedError("list_model_bundles_v1_model_bundles_get")
-
-    async def create_model_bundle_v1_model_bundles_post(
-        self,
-        *,
-        body: models.CreateModelBundleV1Request,
-    ) -> models.CreateModelBundleV1Response:
-        raise NotImplementedError("create_model_bundle_v1_model_bundles_post")
-
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
-        self,
-        *,
-        body: models.CloneModelBundleV1Request,
-    ) -> models.CreateModelBundleV1Response:
-        raise NotImplementedError(
-            "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post"
-        )
-
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
-        self,
-        *,
-        model_name: str,
-    ) -> models.ModelBundleV1Response:
-        raise NotImplementedError("get_latest_model_bundle_v1_model_bundles_latest_get")
-
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
-        self,
-        *,
-        model_bundle_id: str,
-    ) -> models.ModelBundleV1Response:
-        raise NotImplementedError(
-            "get_model_bundle_v1_model_bundles__model_bundle_id__get"
-        )
-
-    async def list_model_bundles_v2_model_bundles_get(
-        self,
-        *,
-        model_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListModelBundlesV2Response:
-        raise NotImplementedError("list_model_bundles_v2_model_bundles_get")
-
-    async def create_model_bundle_v2_model_bundles_post(
-        self,
-        *,
-        body: models.CreateModelBundleV2Request,
-    ) -> models.CreateModelBundleV2Response:
-        raise NotImplementedError("create_model_bundle_v2_model_bundles_post")
-
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
-        self,
-        *,
-        body: models.CloneModelBundleV2Request,
-    ) -> models.CreateModelBundleV2Response:
-        raise NotImplementedError(
-            "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post"
-        )
-
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
-        self,
-        *,
-        model_name: str,
-    ) -> models.ModelBundleV2Response:
-        raise NotImplementedError("get_latest_model_bundle_v2_model_bundles_latest_get")
-
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
-        self,
-        *,
-        model_bundle_id: str,
-    ) -> models.ModelBundleV2Response:
-        raise NotImplementedError(
-            "get_model_bundle_v2_model_bundles__model_bundle_id__get"
-        )
-
-    async def list_model_endpoints_v1_model_endpoints_get(
-        self,
-        *,
-        name: str | None,
-        order_by: models.ModelEndpointOrderBy | None,
-    ) -> models.ListModelEndpointsV1Response:
-        raise NotImplementedError("list_model_endpoints_v1_model_endpoints_get")
-
-    async def create_model_endpoint_v1_model_endpoints_post(
-        self,
-        *,
-        body: models.CreateModelEndpointV1Request,
-    ) -> models.CreateModelEndpointV1Response:
-        raise NotImplementedError("create_model_endpoint_v1_model_endpoints_post")
-
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.GetModelEndpointV1Response:
-        raise NotImplementedError(
-            "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get"
-        )
-
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
-        self,
-        *,
-        model_endpoint_id: str,
-        body: models.UpdateModelEndpointV1Request,
-    ) -> models.UpdateModelEndpointV1Response:
-        raise NotImplementedError(
-            "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put"
-        )
-
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.DeleteModelEndpointV1Response:
-        raise NotImplementedError(
-            "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete"
-        )
-
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
-        self,
-        *,
-        model_endpoint_id: str,
-    ) -> models.RestartModelEndpointV1Response:
-        raise NotImplementedError(
-            "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post"
-        )
-
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
-        self,
-    ) -> Any:
-        raise NotImplementedError(
-            "get_model_endpoints_schema_v1_model_endpoints_schema_json_get"
-        )
-
-    async def get_model_endpoints_api_v1_model_endpoints_api_get(
-        self,
-    ) -> Any:
-        raise NotImplementedError("get_model_endpoints_api_v1_model_endpoints_api_get")
-
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
-        self,
-        *,
-        bundle_name: str | None,
-        order_by: models.ModelBundleOrderBy | None,
-    ) -> models.ListDockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get"
-        )
-
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
-        self,
-        *,
-        body: models.CreateDockerImageBatchJobBundleV1Request,
-    ) -> models.CreateDockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post"
-        )
-
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
-        self,
-        *,
-        bundle_name: str,
-    ) -> models.DockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get"
-        )
-
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
-        self,
-        *,
-        docker_image_batch_job_bundle_id: str,
-    ) -> models.DockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get"
-        )
-
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
-        self,
-        *,
-        name: str | None,
-        order_by: models.ModelEndpointOrderBy | None,
-    ) -> models.ListLLMModelEndpointsV1Response:
-        raise NotImplementedError("list_model_endpoints_v1_llm_model_endpoints_get")
-
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
-        self,
-        *,
-        body: models.CreateLLMModelEndpointV1Request,
-    ) -> models.CreateLLMModelEndpointV1Response:
-        raise NotImplementedError("create_model_endpoint_v1_llm_model_endpoints_post")
-
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
-        self,
-        *,
-        model_endpoint_name: str,
-    ) -> models.GetLLMModelEndpointV1Response:
-        raise NotImplementedError(
-            "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get"
-        )
-
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.UpdateLLMModelEndpointV1Request,
-    ) -> models.UpdateLLMModelEndpointV1Response:
-        raise NotImplementedError(
-            "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put"
-        )
-
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
-        self,
-        *,
-        model_endpoint_name: str,
-    ) -> models.DeleteLLMEndpointResponse:
-        raise NotImplementedError(
-            "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete"
-        )
-
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.CompletionSyncV1Request,
-    ) -> models.CompletionSyncV1Response:
-        raise NotImplementedError(
-            "create_completion_sync_task_v1_llm_completions_sync_post"
-        )
-
-    def create_completion_stream_task_v1_llm_completions_stream_post(
-        self,
-        *,
-        model_endpoint_name: str,
-        body: models.CompletionStreamV1Request,
-    ) -> AsyncIterator[models.CompletionStreamV1Response]:
-        raise NotImplementedError(
-            "create_completion_stream_task_v1_llm_completions_stream_post"
-        )
-
-    async def list_fine_tunes_v1_llm_fine_tunes_get(
-        self,
-    ) -> models.ListFineTunesResponse:
-        raise NotImplementedError("list_fine_tunes_v1_llm_fine_tunes_get")
-
-    async def create_fine_tune_v1_llm_fine_tunes_post(
-        self,
-        *,
-        body: models.CreateFineTuneRequest,
-    ) -> models.CreateFineTuneResponse:
-        raise NotImplementedError("create_fine_tune_v1_llm_fine_tunes_post")
-
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.GetFineTuneResponse:
-        raise NotImplementedError("get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get")
-
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.CancelFineTuneResponse:
-        raise NotImplementedError(
-            "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put"
-        )
-
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
-        self,
-        *,
-        fine_tune_id: str,
-    ) -> models.GetFineTuneEventsResponse:
-        raise NotImplementedError(
-            "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get"
-        )
-
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
-        self,
-        *,
-        body: models.ModelDownloadRequest,
-    ) -> models.ModelDownloadResponse:
-        raise NotImplementedError(
-            "download_model_endpoint_v1_llm_model_endpoints_download_post"
-        )
-
-    async def create_batch_completions_v1_llm_batch_completions_post(
-        self,
-        *,
-        body: models.CreateBatchCompletionsV1Request,
-    ) -> models.CreateBatchCompletionsV1Response:
-        raise NotImplementedError(
-            "create_batch_completions_v1_llm_batch_completions_post"
-        )
-
-    async def list_files_v1_files_get(
-        self,
-    ) -> models.ListFilesResponse:
-        raise NotImplementedError("list_files_v1_files_get")
-
-    async def upload_file_v1_files_post(
-        self,
-        *,
-        file: UploadFile,
-    ) -> models.UploadFileResponse:
-        raise NotImplementedError("upload_file_v1_files_post")
-
-    async def get_file_v1_files__file_id__get(
-        self,
-        *,
-        file_id: str,
-    ) -> models.GetFileResponse:
-        raise NotImplementedError("get_file_v1_files__file_id__get")
-
-    async def delete_file_v1_files__file_id__delete(
-        self,
-        *,
-        file_id: str,
-    ) -> models.DeleteFileResponse:
-        raise NotImplementedError("delete_file_v1_files__file_id__delete")
-
-    async def get_file_content_v1_files__file_id__content_get(
-        self,
-        *,
-        file_id: str,
-    ) -> models.GetFileContentResponse:
-        raise NotImplementedError("get_file_content_v1_files__file_id__content_get")
-
-    async def list_triggers_v1_triggers_get(
-        self,
-    ) -> models.ListTriggersV1Response:
-        raise NotImplementedError("list_triggers_v1_triggers_get")
-
-    async def create_trigger_v1_triggers_post(
-        self,
-        *,
-        body: models.CreateTriggerV1Request,
-    ) -> models.CreateTriggerV1Response:
-        raise NotImplementedError("create_trigger_v1_triggers_post")
-
-    async def get_trigger_v1_triggers__trigger_id__get(
-        self,
-        *,
-        trigger_id: str,
-    ) -> models.GetTriggerV1Response:
-        raise NotImplementedError("get_trigger_v1_triggers__trigger_id__get")
-
-    async def update_trigger_v1_triggers__trigger_id__put(
-        self,
-        *,
-        trigger_id: str,
-        body: models.UpdateTriggerV1Request,
-    ) -> models.UpdateTriggerV1Response:
-        raise NotImplementedError("update_trigger_v1_triggers__trigger_id__put")
-
-    async def delete_trigger_v1_triggers__trigger_id__delete(
-        self,
-        *,
-        trigger_id: str,
-    ) -> models.DeleteTriggerV1Response:
-        raise NotImplementedError("delete_trigger_v1_triggers__trigger_id__delete")
-
-    async def batch_completions_v2_batch_completions_post(
-        self,
-        *,
-        body: models.CreateBatchCompletionsV2Request,
-    ) -> models.BatchCompletionsJob:
-        raise NotImplementedError("batch_completions_v2_batch_completions_post")
-
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
-        self,
-        *,
-        batch_completion_id: str,
-    ) -> models.GetBatchCompletionV2Response:
-        raise NotImplementedError(
-            "get_batch_completion_v2_batch_completions__batch_completion_id__get"
-        )
-
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
-        self,
-        *,
-        batch_completion_id: str,
-        body: models.UpdateBatchCompletionsV2Request,
-    ) -> models.UpdateBatchCompletionsV2Response:
-        raise NotImplementedError(
-            "update_batch_completion_v2_batch_completions__batch_completion_id__post"
-        )
-
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
-        self,
-        *,
-        batch_completion_id: str,
-    ) -> models.CancelBatchCompletionsV2Response:
-        raise NotImplementedError(
-            "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post"
-        )
-
-    async def chat_completion_v2_chat_completions_post(
-        self,
-        *,
-        body: models.ChatCompletionV2Request,
-    ) -> (
-        models.CreateChatCompletionResponse
-        | models.CreateChatCompletionStreamResponse
-        | models.ChatCompletionV2StreamErrorChunk
-        | AsyncIterator[models.CreateChatCompletionStreamResponse]
-    ):
-        raise NotImplementedError("chat_completion_v2_chat_completions_post")
-
-    async def completion_v2_completions_post(
-        self,
-        *,
-        body: models.CompletionV2Request,
-    ) -> (
-        models.CreateCompletionResponse
-        | models.CompletionV2StreamErrorChunk
-        | AsyncIterator[models.CreateCompletionResponse]
-    ):
-        raise NotImplementedError("completion_v2_completions_post")
-
-    async def healthcheck_healthcheck_get(
-        self,
-    ) -> Any:
-        raise NotImplementedError("healthcheck_healthcheck_get")
-
-    async def healthcheck_healthz_get(
-        self,
-    ) -> Any:
-        raise NotImplementedError("healthcheck_healthz_get")
-
-    async def healthcheck_readyz_get(
-        self,
-    ) -> Any:
-        raise NotImplementedError("healthcheck_readyz_get")
-
-
-async def _sse(
-    chunks: AsyncIterator[Any], terminator: str | None
-) -> AsyncIterator[bytes]:
-    """Server-sent events: one ``data:`` line per chunk, then ``data: <terminator>``
-    (none when ``terminator`` is None)."""
-    async for chunk in chunks:
-        if isinstance(chunk, BaseModel):
-            data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
-        else:
-            data = json.dumps(chunk)
-        yield f"data: {data}\n\n".encode()
-    if terminator is not None:
-        yield f"data: {terminator}\n\n".encode()
-
-
-def _stream(chunks: AsyncIterator[Any], terminator: str | None) -> StreamingResponse:
-    return StreamingResponse(_sse(chunks, terminator), media_type="text/event-stream")
-
-
-async def _call(operation: Callable[[], Awaitable[Any]]) -> Any:
-    """``await operation()``, for the routes whose ``result = await service.<name>()`` would
-    not fit on a line (black and ruff format break that line differently)."""
-    return await operation()
 
 
 class _NonFiniteNumber(ValueError):
@@ -1279,1653 +299,83 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_create_batch_job_v1_batch_jobs_post,
+    add_get_batch_job_v1_batch_jobs__batch_job_id__get,
+    add_update_batch_job_v1_batch_jobs__batch_job_id__put,
+    add_list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get,
+    add_create_docker_image_batch_job_v1_docker_image_batch_jobs_post,
+    add_get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get,
+    add_update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put,
+    add_create_async_inference_task_v1_async_tasks_post,
+    add_get_async_inference_task_v1_async_tasks__task_id__get,
+    add_create_sync_inference_task_v1_sync_tasks_post,
+    add_create_streaming_inference_task_v1_streaming_tasks_post,
+    add_list_model_bundles_v1_model_bundles_get,
+    add_create_model_bundle_v1_model_bundles_post,
+    add_clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post,
+    add_get_latest_model_bundle_v1_model_bundles_latest_get,
+    add_get_model_bundle_v1_model_bundles__model_bundle_id__get,
+    add_list_model_bundles_v2_model_bundles_get,
+    add_create_model_bundle_v2_model_bundles_post,
+    add_clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post,
+    add_get_latest_model_bundle_v2_model_bundles_latest_get,
+    add_get_model_bundle_v2_model_bundles__model_bundle_id__get,
+    add_list_model_endpoints_v1_model_endpoints_get,
+    add_create_model_endpoint_v1_model_endpoints_post,
+    add_get_model_endpoint_v1_model_endpoints__model_endpoint_id__get,
+    add_update_model_endpoint_v1_model_endpoints__model_endpoint_id__put,
+    add_delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete,
+    add_restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post,
+    add_get_model_endpoints_schema_v1_model_endpoints_schema_json_get,
+    add_get_model_endpoints_api_v1_model_endpoints_api_get,
+    add_list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get,
+    add_create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post,
+    add_get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get,
+    add_get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get,
+    add_list_model_endpoints_v1_llm_model_endpoints_get,
+    add_create_model_endpoint_v1_llm_model_endpoints_post,
+    add_get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get,
+    add_update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put,
+    add_delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete,
+    add_create_completion_sync_task_v1_llm_completions_sync_post,
+    add_create_completion_stream_task_v1_llm_completions_stream_post,
+    add_list_fine_tunes_v1_llm_fine_tunes_get,
+    add_create_fine_tune_v1_llm_fine_tunes_post,
+    add_get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get,
+    add_cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put,
+    add_get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get,
+    add_download_model_endpoint_v1_llm_model_endpoints_download_post,
+    add_create_batch_completions_v1_llm_batch_completions_post,
+    add_list_files_v1_files_get,
+    add_upload_file_v1_files_post,
+    add_get_file_v1_files__file_id__get,
+    add_delete_file_v1_files__file_id__delete,
+    add_get_file_content_v1_files__file_id__content_get,
+    add_list_triggers_v1_triggers_get,
+    add_create_trigger_v1_triggers_post,
+    add_get_trigger_v1_triggers__trigger_id__get,
+    add_update_trigger_v1_triggers__trigger_id__put,
+    add_delete_trigger_v1_triggers__trigger_id__delete,
+    add_batch_completions_v2_batch_completions_post,
+    add_get_batch_completion_v2_batch_completions__batch_completion_id__get,
+    add_update_batch_completion_v2_batch_completions__batch_completion_id__post,
+    add_cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post,
+    add_chat_completion_v2_chat_completions_post,
+    add_completion_v2_completions_post,
+    add_healthcheck_healthcheck_get,
+    add_healthcheck_healthz_get,
+    add_healthcheck_readyz_get,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.post(
-        "/v1/batch-jobs",
-        operation_id="create_batch_job_v1_batch_jobs_post",
-        summary="Create Batch Job",
-        description="Runs a batch job.",
-        response_model=models.CreateBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_batch_job_v1_batch_jobs_post(
-        body: Annotated[models.CreateBatchJobV1Request, Body()],
-    ) -> Any:
-        result = await service.create_batch_job_v1_batch_jobs_post(body=body)
-        return result
-
-    @router.get(
-        "/v1/batch-jobs/{batch_job_id}",
-        operation_id="get_batch_job_v1_batch_jobs__batch_job_id__get",
-        summary="Get Batch Job",
-        description="Gets a batch job.",
-        response_model=models.GetBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
-        batch_job_id: Annotated[str, Path(alias="batch_job_id")],
-    ) -> Any:
-        result = await service.get_batch_job_v1_batch_jobs__batch_job_id__get(
-            batch_job_id=batch_job_id
-        )
-        return result
-
-    @router.put(
-        "/v1/batch-jobs/{batch_job_id}",
-        operation_id="update_batch_job_v1_batch_jobs__batch_job_id__put",
-        summary="Update Batch Job",
-        description="Updates a batch job.",
-        response_model=models.UpdateBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
-        batch_job_id: Annotated[str, Path(alias="batch_job_id")],
-        body: Annotated[models.UpdateBatchJobV1Request, Body()],
-    ) -> Any:
-        result = await service.update_batch_job_v1_batch_jobs__batch_job_id__put(
-            batch_job_id=batch_job_id, body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/docker-image-batch-jobs",
-        operation_id="list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get",
-        summary="List Docker Image Batch Jobs",
-        description="Lists docker image batch jobs spawned by trigger with given ID",
-        response_model=models.ListDockerImageBatchJobsV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
-        trigger_id: Annotated[str | None, Query(alias="trigger_id")] = None,
-    ) -> Any:
-        result = (
-            await service.list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
-                trigger_id=trigger_id
-            )
-        )
-        return result
-
-    @router.post(
-        "/v1/docker-image-batch-jobs",
-        operation_id="create_docker_image_batch_job_v1_docker_image_batch_jobs_post",
-        summary="Create Docker Image Batch Job",
-        response_model=models.CreateDockerImageBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
-        body: Annotated[models.CreateDockerImageBatchJobV1Request, Body()],
-    ) -> Any:
-        result = (
-            await service.create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
-                body=body
-            )
-        )
-        return result
-
-    @router.get(
-        "/v1/docker-image-batch-jobs/{batch_job_id}",
-        operation_id="get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get",
-        summary="Get Docker Image Batch Job",
-        response_model=models.GetDockerImageBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
-        batch_job_id: Annotated[str, Path(alias="batch_job_id")],
-    ) -> Any:
-        result = await service.get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
-            batch_job_id=batch_job_id
-        )
-        return result
-
-    @router.put(
-        "/v1/docker-image-batch-jobs/{batch_job_id}",
-        operation_id="update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put",
-        summary="Update Docker Image Batch Job",
-        response_model=models.UpdateDockerImageBatchJobV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
-        batch_job_id: Annotated[str, Path(alias="batch_job_id")],
-        body: Annotated[models.UpdateDockerImageBatchJobV1Request, Body()],
-    ) -> Any:
-        result = await service.update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
-            batch_job_id=batch_job_id, body=body
-        )
-        return result
-
-    @router.post(
-        "/v1/async-tasks",
-        operation_id="create_async_inference_task_v1_async_tasks_post",
-        summary="Create Async Inference Task",
-        description="Runs an async inference prediction.",
-        response_model=models.CreateAsyncTaskV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_async_inference_task_v1_async_tasks_post(
-        model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
-        body: Annotated[models.EndpointPredictV1Request, Body()],
-    ) -> Any:
-        result = await service.create_async_inference_task_v1_async_tasks_post(
-            model_endpoint_id=model_endpoint_id, body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/async-tasks/{task_id}",
-        operation_id="get_async_inference_task_v1_async_tasks__task_id__get",
-        summary="Get Async Inference Task",
-        description="Gets the status of an async inference task.",
-        response_model=models.GetAsyncTaskV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
-        task_id: Annotated[str, Path(alias="task_id")],
-    ) -> Any:
-        result = await service.get_async_inference_task_v1_async_tasks__task_id__get(
-            task_id=task_id
-        )
-        return result
-
-    @router.post(
-        "/v1/sync-tasks",
-        operation_id="create_sync_inference_task_v1_sync_tasks_post",
-        summary="Create Sync Inference Task",
-        description="Runs a sync inference prediction.",
-        response_model=models.SyncEndpointPredictV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_sync_inference_task_v1_sync_tasks_post(
-        model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
-        body: Annotated[models.SyncEndpointPredictV1Request, Body()],
-    ) -> Any:
-        result = await service.create_sync_inference_task_v1_sync_tasks_post(
-            model_endpoint_id=model_endpoint_id, body=body
-        )
-        return result
-
-    @router.post(
-        "/v1/streaming-tasks",
-        operation_id="create_streaming_inference_task_v1_streaming_tasks_post",
-        summary="Create Streaming Inference Task",
-        description="Runs a streaming inference prediction.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
-        model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
-        body: Annotated[models.SyncEndpointPredictV1Request, Body()],
-    ) -> Any:
-        result = await service.create_streaming_inference_task_v1_streaming_tasks_post(
-            model_endpoint_id=model_endpoint_id, body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/model-bundles",
-        operation_id="list_model_bundles_v1_model_bundles_get",
-        summary="List Model Bundles",
-        description="Lists the ModelBundles owned by the current owner.",
-        response_model=models.ListModelBundlesV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_model_bundles_v1_model_bundles_get(
-        model_name: Annotated[str | None, Query(alias="model_name")] = None,
-        order_by: Annotated[
-            models.ModelBundleOrderBy | None, Query(alias="order_by")
-        ] = None,
-    ) -> Any:
-        result = await service.list_model_bundles_v1_model_bundles_get(
-            model_name=model_name, order_by=order_by
-        )
-        return result
-
-    @router.post(
-        "/v1/model-bundles",
-        operation_id="create_model_bundle_v1_model_bundles_post",
-        summary="Create Model Bundle",
-        description="Creates a ModelBundle for the current user.",
-        response_model=models.CreateModelBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_model_bundle_v1_model_bundles_post(
-        body: Annotated[models.CreateModelBundleV1Request, Body()],
-    ) -> Any:
-        result = await service.create_model_bundle_v1_model_bundles_post(body=body)
-        return result
-
-    @router.post(
-        "/v1/model-bundles/clone-with-changes",
-        operation_id="clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post",
-        summary="Clone Model Bundle With Changes",
-        description="Creates a ModelBundle by cloning an existing one and then applying changes on top.",
-        response_model=models.CreateModelBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
-        body: Annotated[models.CloneModelBundleV1Request, Body()],
-    ) -> Any:
-        result = await service.clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
-            body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/model-bundles/latest",
-        operation_id="get_latest_model_bundle_v1_model_bundles_latest_get",
-        summary="Get Latest Model Bundle",
-        description="Gets the latest Model Bundle with the given name owned by the current owner.",
-        response_model=models.ModelBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
-        model_name: Annotated[str, Query(alias="model_name")],
-    ) -> Any:
-        result = await service.get_latest_model_bundle_v1_model_bundles_latest_get(
-            model_name=model_name
-        )
-        return result
-
-    @router.get(
-        "/v1/model-bundles/{model_bundle_id}",
-        operation_id="get_model_bundle_v1_model_bundles__model_bundle_id__get",
-        summary="Get Model Bundle",
-        description="Gets the details for a given ModelBundle owned by the current owner.",
-        response_model=models.ModelBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
-        model_bundle_id: Annotated[str, Path(alias="model_bundle_id")],
-    ) -> Any:
-        result = await service.get_model_bundle_v1_model_bundles__model_bundle_id__get(
-            model_bundle_id=model_bundle_id
-        )
-        return result
-
-    @router.get(
-        "/v2/model-bundles",
-        operation_id="list_model_bundles_v2_model_bundles_get",
-        summary="List Model Bundles",
-        description="Lists the ModelBundles owned by the current owner.",
-        response_model=models.ListModelBundlesV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_model_bundles_v2_model_bundles_get(
-        model_name: Annotated[str | None, Query(alias="model_name")] = None,
-        order_by: Annotated[
-            models.ModelBundleOrderBy | None, Query(alias="order_by")
-        ] = None,
-    ) -> Any:
-        result = await service.list_model_bundles_v2_model_bundles_get(
-            model_name=model_name, order_by=order_by
-        )
-        return result
-
-    @router.post(
-        "/v2/model-bundles",
-        operation_id="create_model_bundle_v2_model_bundles_post",
-        summary="Create Model Bundle",
-        description="Creates a ModelBundle for the current user.",
-        response_model=models.CreateModelBundleV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_model_bundle_v2_model_bundles_post(
-        body: Annotated[models.CreateModelBundleV2Request, Body()],
-    ) -> Any:
-        result = await service.create_model_bundle_v2_model_bundles_post(body=body)
-        return result
-
-    @router.post(
-        "/v2/model-bundles/clone-with-changes",
-        operation_id="clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post",
-        summary="Clone Model Bundle With Changes",
-        description="Creates a ModelBundle by cloning an existing one and then applying changes on top.",
-        response_model=models.CreateModelBundleV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
-        body: Annotated[models.CloneModelBundleV2Request, Body()],
-    ) -> Any:
-        result = await service.clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
-            body=body
-        )
-        return result
-
-    @router.get(
-        "/v2/model-bundles/latest",
-        operation_id="get_latest_model_bundle_v2_model_bundles_latest_get",
-        summary="Get Latest Model Bundle",
-        description="Gets the latest Model Bundle with the given name owned by the current owner.",
-        response_model=models.ModelBundleV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
-        model_name: Annotated[str, Query(alias="model_name")],
-    ) -> Any:
-        result = await service.get_latest_model_bundle_v2_model_bundles_latest_get(
-            model_name=model_name
-        )
-        return result
-
-    @router.get(
-        "/v2/model-bundles/{model_bundle_id}",
-        operation_id="get_model_bundle_v2_model_bundles__model_bundle_id__get",
-        summary="Get Model Bundle",
-        description="Gets the details for a given ModelBundle owned by the current owner.",
-        response_model=models.ModelBundleV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
-        model_bundle_id: Annotated[str, Path(alias="model_bundle_id")],
-    ) -> Any:
-        result = await service.get_model_bundle_v2_model_bundles__model_bundle_id__get(
-            model_bundle_id=model_bundle_id
-        )
-        return result
-
-    @router.get(
-        "/v1/model-endpoints",
-        operation_id="list_model_endpoints_v1_model_endpoints_get",
-        summary="List Model Endpoints",
-        description="Lists the Models owned by the current owner.",
-        response_model=models.ListModelEndpointsV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_model_endpoints_v1_model_endpoints_get(
-        name: Annotated[str | None, Query(alias="name")] = None,
-        order_by: Annotated[
-            models.ModelEndpointOrderBy | None, Query(alias="order_by")
-        ] = None,
-    ) -> Any:
-        result = await service.list_model_endpoints_v1_model_endpoints_get(
-            name=name, order_by=order_by
-        )
-        return result
-
-    @router.post(
-        "/v1/model-endpoints",
-        operation_id="create_model_endpoint_v1_model_endpoints_post",
-        summary="Create Model Endpoint",
-        description="Creates a Model for the current user.",
-        response_model=models.CreateModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_model_endpoint_v1_model_endpoints_post(
-        body: Annotated[models.CreateModelEndpointV1Request, Body()],
-    ) -> Any:
-        result = await service.create_model_endpoint_v1_model_endpoints_post(body=body)
-        return result
-
-    @router.get(
-        "/v1/model-endpoints/{model_endpoint_id}",
-        operation_id="get_model_endpoint_v1_model_endpoints__model_endpoint_id__get",
-        summary="Get Model Endpoint",
-        description="Describe the Model endpoint with given ID.",
-        response_model=models.GetModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
-        model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
-    ) -> Any:
-        result = (
-            await service.get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
-                model_endpoint_id=model_endpoint_id
-            )
-        )
-        return result
-
-    @router.put(
-        "/v1/model-endpoints/{model_endpoint_id}",
-        operation_id="update_model_endpoint_v1_model_endpoints__model_endpoint_id__put",
-        summary="Update Model Endpoint",
-        description="Updates the Model endpoint.",
-        response_model=models.UpdateModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
-        model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
-        body: Annotated[models.UpdateModelEndpointV1Request, Body()],
-    ) -> Any:
-        result = await service.update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
-            model_endpoint_id=model_endpoint_id, body=body
-        )
-        return result
-
-    @router.delete(
-        "/v1/model-endpoints/{model_endpoint_id}",
-        operation_id="delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete",
-        summary="Delete Model Endpoint",
-        description="Lists the Models owned by the current owner.",
-        response_model=models.DeleteModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
-        model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
-    ) -> Any:
-        result = await service.delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
-            model_endpoint_id=model_endpoint_id
-        )
-        return result
-
-    @router.post(
-        "/v1/model-endpoints/{model_endpoint_id}/restart",
-        operation_id="restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post",
-        summary="Restart Model Endpoint",
-        description="Restarts the Model endpoint.",
-        response_model=models.RestartModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
-        model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
-    ) -> Any:
-        result = await service.restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
-            model_endpoint_id=model_endpoint_id
-        )
-        return result
-
-    @router.get(
-        "/v1/model-endpoints-schema.json",
-        operation_id="get_model_endpoints_schema_v1_model_endpoints_schema_json_get",
-        summary="Get Model Endpoints Schema",
-        description="Lists the schemas of the Model Endpoints owned by the current owner.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get() -> Any:
-        result = await _call(
-            service.get_model_endpoints_schema_v1_model_endpoints_schema_json_get
-        )
-        return result
-
-    @router.get(
-        "/v1/model-endpoints-api",
-        operation_id="get_model_endpoints_api_v1_model_endpoints_api_get",
-        summary="Get Model Endpoints Api",
-        description="Shows the API of the Model Endpoints owned by the current owner.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_endpoints_api_v1_model_endpoints_api_get() -> Any:
-        result = await service.get_model_endpoints_api_v1_model_endpoints_api_get()
-        return result
-
-    @router.get(
-        "/v1/docker-image-batch-job-bundles",
-        operation_id="list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get",
-        summary="List Docker Image Batch Job Model Bundles",
-        description="Lists docker image batch job bundles owned by current owner",
-        response_model=models.ListDockerImageBatchJobBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
-        bundle_name: Annotated[str | None, Query(alias="bundle_name")] = None,
-        order_by: Annotated[
-            models.ModelBundleOrderBy | None, Query(alias="order_by")
-        ] = None,
-    ) -> Any:
-        result = await service.list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
-            bundle_name=bundle_name, order_by=order_by
-        )
-        return result
-
-    @router.post(
-        "/v1/docker-image-batch-job-bundles",
-        operation_id="create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post",
-        summary="Create Docker Image Batch Job Bundle",
-        description="Creates a docker iamge batch job bundle",
-        response_model=models.CreateDockerImageBatchJobBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
-        body: Annotated[models.CreateDockerImageBatchJobBundleV1Request, Body()],
-    ) -> Any:
-        result = await service.create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
-            body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/docker-image-batch-job-bundles/latest",
-        operation_id="get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get",
-        summary="Get Latest Docker Image Batch Job Bundle",
-        description="Gets latest Docker Image Batch Job Bundle with given name owned by the current owner",
-        response_model=models.DockerImageBatchJobBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
-        bundle_name: Annotated[str, Query(alias="bundle_name")],
-    ) -> Any:
-        result = await service.get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
-            bundle_name=bundle_name
-        )
-        return result
-
-    @router.get(
-        "/v1/docker-image-batch-job-bundles/{docker_image_batch_job_bundle_id}",
-        operation_id="get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get",
-        summary="Get Docker Image Batch Job Model Bundle",
-        description="Get details for a given DockerImageBatchJobBundle owned by the current owner",
-        response_model=models.DockerImageBatchJobBundleV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
-        docker_image_batch_job_bundle_id: Annotated[
-            str, Path(alias="docker_image_batch_job_bundle_id")
-        ],
-    ) -> Any:
-        result = await service.get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
-            docker_image_batch_job_bundle_id=docker_image_batch_job_bundle_id
-        )
-        return result
-
-    @router.get(
-        "/v1/llm/model-endpoints",
-        operation_id="list_model_endpoints_v1_llm_model_endpoints_get",
-        summary="List Model Endpoints",
-        description="Lists the LLM model endpoints owned by the current owner, plus all public_inference LLMs.",
-        response_model=models.ListLLMModelEndpointsV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
-        name: Annotated[str | None, Query(alias="name")] = None,
-        order_by: Annotated[
-            models.ModelEndpointOrderBy | None, Query(alias="order_by")
-        ] = None,
-    ) -> Any:
-        result = await service.list_model_endpoints_v1_llm_model_endpoints_get(
-            name=name, order_by=order_by
-        )
-        return result
-
-    @router.post(
-        "/v1/llm/model-endpoints",
-        operation_id="create_model_endpoint_v1_llm_model_endpoints_post",
-        summary="Create Model Endpoint",
-        response_model=models.CreateLLMModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
-        body: Annotated[models.CreateLLMModelEndpointV1Request, Body()],
-    ) -> Any:
-        result = await service.create_model_endpoint_v1_llm_model_endpoints_post(
-            body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/llm/model-endpoints/{model_endpoint_name}",
-        operation_id="get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get",
-        summary="Get Model Endpoint",
-        description="Describe the LLM Model endpoint with given name.",
-        response_model=models.GetLLMModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
-        model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
-    ) -> Any:
-        result = await service.get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
-            model_endpoint_name=model_endpoint_name
-        )
-        return result
-
-    @router.put(
-        "/v1/llm/model-endpoints/{model_endpoint_name}",
-        operation_id="update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put",
-        summary="Update Model Endpoint",
-        description="Updates an LLM endpoint for the current user.",
-        response_model=models.UpdateLLMModelEndpointV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
-        model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
-        body: Annotated[models.UpdateLLMModelEndpointV1Request, Body()],
-    ) -> Any:
-        result = await service.update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
-            model_endpoint_name=model_endpoint_name, body=body
-        )
-        return result
-
-    @router.delete(
-        "/v1/llm/model-endpoints/{model_endpoint_name}",
-        operation_id="delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete",
-        summary="Delete Llm Model Endpoint",
-        response_model=models.DeleteLLMEndpointResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
-        model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
-    ) -> Any:
-        result = await service.delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
-            model_endpoint_name=model_endpoint_name
-        )
-        return result
-
-    @router.post(
-        "/v1/llm/completions-sync",
-        operation_id="create_completion_sync_task_v1_llm_completions_sync_post",
-        summary="Create Completion Sync Task",
-        description="Runs a sync prompt completion on an LLM.",
-        response_model=models.CompletionSyncV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
-        model_endpoint_name: Annotated[str, Query(alias="model_endpoint_name")],
-        body: Annotated[models.CompletionSyncV1Request, Body()],
-    ) -> Any:
-        result = await service.create_completion_sync_task_v1_llm_completions_sync_post(
-            model_endpoint_name=model_endpoint_name, body=body
-        )
-        return result
-
-    @router.post(
-        "/v1/llm/completions-stream",
-        operation_id="create_completion_stream_task_v1_llm_completions_stream_post",
-        summary="Create Completion Stream Task",
-        description="Runs a stream prompt completion on an LLM.",
-        response_model=models.CompletionStreamV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            200: {
-                "content": {
-                    "text/event-stream": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["data"],
-                            "properties": {
-                                "data": {
-                                    "type": "string",
-                                    "contentMediaType": "application/json",
-                                    "contentSchema": {
-                                        "$ref": "#/components/schemas/CompletionStreamV1Response"
-                                    },
-                                    "description": "A JSON chunk.",
-                                }
-                            },
-                        }
-                    }
-                },
-            },
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        openapi_extra={"x-apismith-stream": True},
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_completion_stream_task_v1_llm_completions_stream_post(
-        model_endpoint_name: Annotated[str, Query(alias="model_endpoint_name")],
-        body: Annotated[models.CompletionStreamV1Request, Body()],
-    ) -> Any:
-        return _stream(
-            service.create_completion_stream_task_v1_llm_completions_stream_post(
-                model_endpoint_name=model_endpoint_name, body=body
-            ),
-            None,
-        )
-
-    @router.get(
-        "/v1/llm/fine-tunes",
-        operation_id="list_fine_tunes_v1_llm_fine_tunes_get",
-        summary="List Fine Tunes",
-        response_model=models.ListFineTunesResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_fine_tunes_v1_llm_fine_tunes_get() -> Any:
-        result = await service.list_fine_tunes_v1_llm_fine_tunes_get()
-        return result
-
-    @router.post(
-        "/v1/llm/fine-tunes",
-        operation_id="create_fine_tune_v1_llm_fine_tunes_post",
-        summary="Create Fine Tune",
-        response_model=models.CreateFineTuneResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_fine_tune_v1_llm_fine_tunes_post(
-        body: Annotated[models.CreateFineTuneRequest, Body()],
-    ) -> Any:
-        result = await service.create_fine_tune_v1_llm_fine_tunes_post(body=body)
-        return result
-
-    @router.get(
-        "/v1/llm/fine-tunes/{fine_tune_id}",
-        operation_id="get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get",
-        summary="Get Fine Tune",
-        response_model=models.GetFineTuneResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
-        fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
-    ) -> Any:
-        result = await service.get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
-            fine_tune_id=fine_tune_id
-        )
-        return result
-
-    @router.put(
-        "/v1/llm/fine-tunes/{fine_tune_id}/cancel",
-        operation_id="cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put",
-        summary="Cancel Fine Tune",
-        response_model=models.CancelFineTuneResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
-        fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
-    ) -> Any:
-        result = (
-            await service.cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
-                fine_tune_id=fine_tune_id
-            )
-        )
-        return result
-
-    @router.get(
-        "/v1/llm/fine-tunes/{fine_tune_id}/events",
-        operation_id="get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get",
-        summary="Get Fine Tune Events",
-        response_model=models.GetFineTuneEventsResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
-        fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
-    ) -> Any:
-        result = await service.get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
-            fine_tune_id=fine_tune_id
-        )
-        return result
-
-    @router.post(
-        "/v1/llm/model-endpoints/download",
-        operation_id="download_model_endpoint_v1_llm_model_endpoints_download_post",
-        summary="Download Model Endpoint",
-        response_model=models.ModelDownloadResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
-        body: Annotated[models.ModelDownloadRequest, Body()],
-    ) -> Any:
-        result = (
-            await service.download_model_endpoint_v1_llm_model_endpoints_download_post(
-                body=body
-            )
-        )
-        return result
-
-    @router.post(
-        "/v1/llm/batch-completions",
-        operation_id="create_batch_completions_v1_llm_batch_completions_post",
-        summary="Create Batch Completions",
-        response_model=models.CreateBatchCompletionsV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_batch_completions_v1_llm_batch_completions_post(
-        body: Annotated[models.CreateBatchCompletionsV1Request, Body()],
-    ) -> Any:
-        result = await service.create_batch_completions_v1_llm_batch_completions_post(
-            body=body
-        )
-        return result
-
-    @router.get(
-        "/v1/files",
-        operation_id="list_files_v1_files_get",
-        summary="List Files",
-        response_model=models.ListFilesResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_files_v1_files_get() -> Any:
-        result = await service.list_files_v1_files_get()
-        return result
-
-    @router.post(
-        "/v1/files",
-        operation_id="upload_file_v1_files_post",
-        summary="Upload File",
-        response_model=models.UploadFileResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def upload_file_v1_files_post(
-        file: Annotated[UploadFile, File(alias="file")],
-    ) -> Any:
-        result = await service.upload_file_v1_files_post(file=file)
-        return result
-
-    @router.get(
-        "/v1/files/{file_id}",
-        operation_id="get_file_v1_files__file_id__get",
-        summary="Get File",
-        response_model=models.GetFileResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_file_v1_files__file_id__get(
-        file_id: Annotated[str, Path(alias="file_id")],
-    ) -> Any:
-        result = await service.get_file_v1_files__file_id__get(file_id=file_id)
-        return result
-
-    @router.delete(
-        "/v1/files/{file_id}",
-        operation_id="delete_file_v1_files__file_id__delete",
-        summary="Delete File",
-        response_model=models.DeleteFileResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def delete_file_v1_files__file_id__delete(
-        file_id: Annotated[str, Path(alias="file_id")],
-    ) -> Any:
-        result = await service.delete_file_v1_files__file_id__delete(file_id=file_id)
-        return result
-
-    @router.get(
-        "/v1/files/{file_id}/content",
-        operation_id="get_file_content_v1_files__file_id__content_get",
-        summary="Get File Content",
-        description="Describe the LLM Model endpoint with given name.",
-        response_model=models.GetFileContentResponse,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_file_content_v1_files__file_id__content_get(
-        file_id: Annotated[str, Path(alias="file_id")],
-    ) -> Any:
-        result = await service.get_file_content_v1_files__file_id__content_get(
-            file_id=file_id
-        )
-        return result
-
-    @router.get(
-        "/v1/triggers",
-        operation_id="list_triggers_v1_triggers_get",
-        summary="List Triggers",
-        description="Lists descriptions of all triggers",
-        response_model=models.ListTriggersV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def list_triggers_v1_triggers_get() -> Any:
-        result = await service.list_triggers_v1_triggers_get()
-        return result
-
-    @router.post(
-        "/v1/triggers",
-        operation_id="create_trigger_v1_triggers_post",
-        summary="Create Trigger",
-        description="Creates and runs a trigger",
-        response_model=models.CreateTriggerV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def create_trigger_v1_triggers_post(
-        body: Annotated[models.CreateTriggerV1Request, Body()],
-    ) -> Any:
-        result = await service.create_trigger_v1_triggers_post(body=body)
-        return result
-
-    @router.get(
-        "/v1/triggers/{trigger_id}",
-        operation_id="get_trigger_v1_triggers__trigger_id__get",
-        summary="Get Trigger",
-        description="Describes the trigger with the given ID",
-        response_model=models.GetTriggerV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_trigger_v1_triggers__trigger_id__get(
-        trigger_id: Annotated[str, Path(alias="trigger_id")],
-    ) -> Any:
-        result = await service.get_trigger_v1_triggers__trigger_id__get(
-            trigger_id=trigger_id
-        )
-        return result
-
-    @router.put(
-        "/v1/triggers/{trigger_id}",
-        operation_id="update_trigger_v1_triggers__trigger_id__put",
-        summary="Update Trigger",
-        description="Updates the trigger with the given ID",
-        response_model=models.UpdateTriggerV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_trigger_v1_triggers__trigger_id__put(
-        trigger_id: Annotated[str, Path(alias="trigger_id")],
-        body: Annotated[models.UpdateTriggerV1Request, Body()],
-    ) -> Any:
-        result = await service.update_trigger_v1_triggers__trigger_id__put(
-            trigger_id=trigger_id, body=body
-        )
-        return result
-
-    @router.delete(
-        "/v1/triggers/{trigger_id}",
-        operation_id="delete_trigger_v1_triggers__trigger_id__delete",
-        summary="Delete Trigger",
-        description="Deletes the trigger with the given ID",
-        response_model=models.DeleteTriggerV1Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def delete_trigger_v1_triggers__trigger_id__delete(
-        trigger_id: Annotated[str, Path(alias="trigger_id")],
-    ) -> Any:
-        result = await service.delete_trigger_v1_triggers__trigger_id__delete(
-            trigger_id=trigger_id
-        )
-        return result
-
-    @router.post(
-        "/v2/batch-completions",
-        operation_id="batch_completions_v2_batch_completions_post",
-        summary="Batch Completions",
-        response_model=models.BatchCompletionsJob,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def batch_completions_v2_batch_completions_post(
-        body: Annotated[models.CreateBatchCompletionsV2Request, Body()],
-    ) -> Any:
-        result = await service.batch_completions_v2_batch_completions_post(body=body)
-        return result
-
-    @router.get(
-        "/v2/batch-completions/{batch_completion_id}",
-        operation_id="get_batch_completion_v2_batch_completions__batch_completion_id__get",
-        summary="Get Batch Completion",
-        response_model=models.GetBatchCompletionV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
-        batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
-    ) -> Any:
-        result = await service.get_batch_completion_v2_batch_completions__batch_completion_id__get(
-            batch_completion_id=batch_completion_id
-        )
-        return result
-
-    @router.post(
-        "/v2/batch-completions/{batch_completion_id}",
-        operation_id="update_batch_completion_v2_batch_completions__batch_completion_id__post",
-        summary="Update Batch Completion",
-        response_model=models.UpdateBatchCompletionsV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
-        batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
-        body: Annotated[models.UpdateBatchCompletionsV2Request, Body()],
-    ) -> Any:
-        result = await service.update_batch_completion_v2_batch_completions__batch_completion_id__post(
-            batch_completion_id=batch_completion_id, body=body
-        )
-        return result
-
-    @router.post(
-        "/v2/batch-completions/{batch_completion_id}/actions/cancel",
-        operation_id="cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post",
-        summary="Cancel Batch Completion",
-        response_model=models.CancelBatchCompletionsV2Response,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
-        batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
-    ) -> Any:
-        result = await service.cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
-            batch_completion_id=batch_completion_id
-        )
-        return result
-
-    @router.post(
-        "/v2/chat/completions",
-        operation_id="chat_completion_v2_chat_completions_post",
-        summary="Chat Completion",
-        response_model=models.CreateChatCompletionResponse
-        | models.CreateChatCompletionStreamResponse
-        | models.ChatCompletionV2StreamErrorChunk,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            200: {
-                "content": {
-                    "text/event-stream": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["data"],
-                            "properties": {
-                                "data": {
-                                    "anyOf": [
-                                        {
-                                            "type": "string",
-                                            "contentMediaType": "application/json",
-                                            "contentSchema": {
-                                                "$ref": "#/components/schemas/CreateChatCompletionStreamResponse"
-                                            },
-                                        },
-                                        {"const": "[DONE]"},
-                                    ],
-                                    "description": "A JSON chunk; the last event's data is [DONE].",
-                                }
-                            },
-                        }
-                    }
-                },
-            },
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        openapi_extra={"x-apismith-stream": True},
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def chat_completion_v2_chat_completions_post(
-        body: Annotated[models.ChatCompletionV2Request, Body()],
-    ) -> Any:
-        result = await service.chat_completion_v2_chat_completions_post(body=body)
-        if isinstance(result, AsyncIterator):
-            return _stream(result, "[DONE]")
-        return result
-
-    @router.post(
-        "/v2/completions",
-        operation_id="completion_v2_completions_post",
-        summary="Completion",
-        response_model=models.CreateCompletionResponse
-        | models.CompletionV2StreamErrorChunk,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-        responses={
-            200: {
-                "content": {
-                    "text/event-stream": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["data"],
-                            "properties": {
-                                "data": {
-                                    "anyOf": [
-                                        {
-                                            "type": "string",
-                                            "contentMediaType": "application/json",
-                                            "contentSchema": {
-                                                "$ref": "#/components/schemas/CreateCompletionResponse"
-                                            },
-                                        },
-                                        {"const": "[DONE]"},
-                                    ],
-                                    "description": "A JSON chunk; the last event's data is [DONE].",
-                                }
-                            },
-                        }
-                    }
-                },
-            },
-            422: {
-                "model": models.HTTPValidationError,
-                "description": "Validation Error",
-            },
-        },
-        openapi_extra={"x-apismith-stream": True},
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def completion_v2_completions_post(
-        body: Annotated[models.CompletionV2Request, Body()],
-    ) -> Any:
-        result = await service.completion_v2_completions_post(body=body)
-        if isinstance(result, AsyncIterator):
-            return _stream(result, "[DONE]")
-        return result
-
-    @router.get(
-        "/healthcheck",
-        operation_id="healthcheck_healthcheck_get",
-        summary="Healthcheck",
-        description="Returns 200 if the app is healthy.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-    )
-    async def healthcheck_healthcheck_get() -> Any:
-        result = await service.healthcheck_healthcheck_get()
-        return result
-
-    @router.get(
-        "/healthz",
-        operation_id="healthcheck_healthz_get",
-        summary="Healthcheck",
-        description="Returns 200 if the app is healthy.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-    )
-    async def healthcheck_healthz_get() -> Any:
-        result = await service.healthcheck_healthz_get()
-        return result
-
-    @router.get(
-        "/readyz",
-        operation_id="healthcheck_readyz_get",
-        summary="Healthcheck",
-        description="Returns 200 if the app is healthy.",
-        response_model=Any,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="Successful Response",
-    )
-    async def healthcheck_readyz_get() -> Any:
-        result = await service.healthcheck_readyz_get()
-        return result
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 

@@ -259,4 +259,44 @@ def test_render_server_files() -> None:
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
     files, _ = render_server(api, config, bind_settings(config, api), "# header", None)
-    assert sorted(files) == ["_mock_engine.py", "mock.py", "server.py"]
+    shared = sorted(f for f in files if "/" not in f or f.endswith("/__init__.py"))
+    assert shared == [
+        "_mock/__init__.py",
+        "_mock_engine.py",
+        "_server/__init__.py",
+        "mock.py",
+        "server.py",
+    ]
+    # one server module and one mock module per top-level resource of the client
+    client = sorted(p.stem for p in (GENERATED / "sgp" / "resources").glob("*.py"))
+    client.remove("__init__")
+    for folder in ("_server", "_mock"):
+        modules = sorted(f.split("/")[1][:-3] for f in files if f.startswith(f"{folder}/"))
+        assert modules == sorted([*client, "__init__"]), folder
+
+
+def test_each_operation_is_in_its_resource_module() -> None:
+    """Every operation's route, base method and mock method are in the module of its
+    top-level client resource (``client.<attr>.<...>``), once; server.py registers the
+    routes in the spec's order."""
+    import importlib
+
+    from generator.config import bind_settings, load_config
+    from generator.ir import build_ir
+    from generator.render.surface.resources import resource_map
+
+    server, _mock = server_modules("sgp")
+    config = load_config(SPECS / "sgp.toml")
+    api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
+    named = resource_map(api, bind_settings(config, api))
+    for n in named:
+        attr, name = n.resource[0], n.op.python_name
+        routes = importlib.import_module(f"sgp._server.{attr}")
+        mocks = importlib.import_module(f"sgp._mock.{attr}")
+        assert callable(getattr(routes, f"add_{name}")), name
+        own = [c for c in vars(routes).values() if getattr(c, "__module__", "") == routes.__name__]
+        classes = [c for c in own if isinstance(c, type) and name in vars(c)]
+        protocol, base = sorted(classes, key=lambda c: c.__name__.startswith("Base"))
+        assert protocol in server.Service.__mro__ and base in server.BaseService.__mro__
+        assert any(name in vars(c) for c in vars(mocks).values() if isinstance(c, type))
+    assert [f.__name__ for f in server._ROUTES] == [f"add_{n.op.python_name}" for n in named]

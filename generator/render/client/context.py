@@ -104,10 +104,10 @@ def keyword(params: list[Param]) -> list[Param]:
     return [p for p in params if id(p) not in taken]
 
 
-@dataclass(frozen=True)
-class SignatureCode:
+class _Parameters:
+    """A signature's parameters, split where the template writes ``*``."""
+
     params: list[Param]
-    returns: str  # code: this flavor's return annotation
 
     @property
     def positional(self) -> list[Param]:
@@ -119,7 +119,13 @@ class SignatureCode:
 
 
 @dataclass(frozen=True)
-class MethodCode:
+class SignatureCode(_Parameters):
+    params: list[Param]
+    returns: str  # code: this flavor's return annotation
+
+
+@dataclass(frozen=True)
+class MethodCode(_Parameters):
     """One method of one flavor of the client."""
 
     name: str
@@ -135,14 +141,6 @@ class MethodCode:
     deprecated_note: str  # " (deprecated)" or ""
     call: Call
     args_doc: list[tuple[str, str]]  # (parameter, spec text) of the documented parameters
-
-    @property
-    def positional(self) -> list[Param]:
-        return positional(self.params)
-
-    @property
-    def keyword(self) -> list[Param]:
-        return keyword(self.params)
 
 
 @dataclass(frozen=True)

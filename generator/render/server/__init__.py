@@ -1,11 +1,22 @@
-"""Render the generated FastAPI server: ``server.py`` (service protocol, base service,
-security, ``create_router``, ``create_app``), ``mock.py`` (a schema-valid mock service) and
-``_mock_engine.py`` (the mock's runtime: stateful mode and fault injection, copied as is
-from ``templates/server/_mock_engine.py``).
+"""Render the generated FastAPI server and its mock, one module per top-level resource
+(the client's resources, see :mod:`.modules`):
+
+- ``server.py`` (``templates/server/server.py.jinja``): the entry point, ``Service`` and
+  ``BaseService`` composed of the resources' classes, ``create_router`` (the routes in the
+  spec's order), ``create_app``, ``main``;
+- ``_server/<attr>.py`` (``server_resource.py.jinja``): a resource's part of ``Service``
+  and ``BaseService``, and its routes; ``_server/__init__.py`` (``server_init.py.jinja``):
+  what they share (the credentials, the presence checks, the server-sent events);
+- ``mock.py`` (``mock.py.jinja``): ``MockService`` composed likewise and
+  ``create_mock_app``; ``_mock/<attr>.py`` (``mock_resource.py.jinja``): a resource's
+  mock tables and methods; ``_mock/__init__.py`` (``mock_init.py.jinja``): the tables
+  merged;
+- ``_mock_engine.py``: the mock's runtime (stateful mode and fault injection), copied as
+  is from ``templates/server/_mock_engine.py``.
 
 APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
 in :mod:`generator.render.server.context` (routes in :mod:`.routes`, security in
-:mod:`.security`); see ``docs/server.md``.
+:mod:`.security`, the modules in :mod:`.modules`); see ``docs/server.md``.
 """
 
 from __future__ import annotations
@@ -14,9 +25,10 @@ from generator.config import ApiConfig, ApiSettings
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.server.context import build_context, mock_data
+from generator.render.server.modules import MOCK_PACKAGE, SERVER_PACKAGE
 from generator.render.templates import builtin_templates, render
 
-__all__ = ["mock_data", "render_server"]
+__all__ = ["MOCK_PACKAGE", "SERVER_PACKAGE", "mock_data", "render_server"]
 
 
 def render_server(
@@ -31,7 +43,17 @@ def render_server(
     engine = (builtin_templates() / "server" / "_mock_engine.py").read_text(encoding="utf-8")
     files = {
         "server.py": render("server/server.py.jinja", context, templates),
+        f"{SERVER_PACKAGE}/__init__.py": render("server/server_init.py.jinja", context, templates),
         "mock.py": render("server/mock.py.jinja", context, templates),
+        f"{MOCK_PACKAGE}/__init__.py": render("server/mock_init.py.jinja", context, templates),
         "_mock_engine.py": f"{header}\n{engine}",
     }
+    for m in ctx.modules:
+        module = {**context, "m": m}
+        files[f"{SERVER_PACKAGE}/{m.attr}.py"] = render(
+            "server/server_resource.py.jinja", module, templates
+        )
+        files[f"{MOCK_PACKAGE}/{m.attr}.py"] = render(
+            "server/mock_resource.py.jinja", module, templates
+        )
     return files, ctx.diagnostics

@@ -16,26 +16,18 @@ from generator.ir import Api, TypeRef
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.examples import MockError, Synthesizer
+from generator.render.server.modules import (
+    MOCK_PACKAGE,
+    SERVER_PACKAGE,
+    ServerModule,
+    group_routes,
+    import_lines,
+    mock_imports,
+    server_imports,
+)
 from generator.render.server.resources import mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
-
-
-def imports_of(types: list[TypeRef]) -> list[str]:
-    """``from X import Y`` lines that the annotations of ``types`` need."""
-    needed: set[str] = set()
-    for t in types:
-        needed.update(t.imports())
-    lines: dict[str, set[str]] = {}
-    for item in needed:
-        module, _, name = item.rpartition(".")
-        lines.setdefault(module, set()).add(name)
-    lines.get("typing", set()).discard("Any")  # always imported by the templates
-    return [
-        f"from {module} import {', '.join(sorted(names))}"
-        for module, names in sorted(lines.items())
-        if names
-    ]
 
 
 @dataclass
@@ -44,15 +36,11 @@ class ServerContext:
     version: str
     package: str
     routes: list[Route]
+    modules: list[ServerModule]  # the routes by top-level resource (see :mod:`.modules`)
     schemes: list[Scheme]
     security_sets: list[SecuritySet]
-    imports: list[str]
-    mock_imports: list[str]
     has_streaming: bool
-    has_uploads: bool
-    fastapi_names: str  # what ``from fastapi import`` lists
     security_names: str  # what ``from fastapi.security import`` lists ("": nothing)
-    defaults: list[tuple[str, Any]]  # (constant name, JSON value) of list/dict defaults
     mock_responses: list[tuple[str, Any]]  # (operation, JSON body) the mock answers
     mock_chunks: list[tuple[str, list[Any]]]  # (operation, JSON chunks) a mock stream sends
     mock_gaps: list[tuple[str, str]]  # (operation, the 501's detail) where it cannot answer
@@ -75,11 +63,35 @@ class ServerContext:
         )
 
     @property
+    def shared_fastapi_names(self) -> str:
+        """What ``_server/__init__.py``'s ``from fastapi import`` lists."""
+        return "Depends, HTTPException, Request" if self.security_sets else "Depends, Request"
+
+    @property
+    def exports(self) -> list[str]:
+        """``server.py``'s ``__all__``: its own names and the modules' classes."""
+        own = ["BaseService", "Credentials", "Service", "create_app", "create_router"]
+        own += ["current_credentials", "verify_credentials"]
+        return sorted([*own, *(c for m in self.modules for c in (m.protocol, m.base))])
+
+    @property
+    def server_imports(self) -> list[str]:
+        """``server.py``'s imports of the resource modules' classes and route functions."""
+        return [
+            f"from .{SERVER_PACKAGE}.{m.attr} import "
+            + ", ".join(sorted([m.base, m.protocol, *m.adders]))
+            for m in self.modules
+        ]
+
+    @property
+    def mock_imports(self) -> list[str]:
+        """``mock.py``'s imports of the mock modules' classes."""
+        return [f"from .{MOCK_PACKAGE}.{m.attr} import {m.mock}" for m in self.modules]
+
+    @property
     def needs_call(self) -> bool:
         """Whether a route calls its service method through ``_call`` (see ``direct_call``)."""
-        return any(
-            not r.direct_call and r.stream != "always" and r.returns != "None" for r in self.routes
-        )
+        return any(r.needs_call for r in self.routes)
 
 
 def _fault_body(synth: Synthesizer, status: int, t: TypeRef | None) -> Any:
@@ -145,11 +157,9 @@ def build_context(
     synth = synth if synth is not None else Synthesizer(api, full=True)
     schemes = {s.name: make_scheme(s, i) for i, s in enumerate(api.security_schemes, 1)}
     sets: dict[tuple[tuple[str, ...], ...], SecuritySet] = {}
-    types: list[TypeRef] = []
-    mock_types: list[TypeRef] = []
     routes: list[Route] = []
-    has_uploads = False
     defaults: list[tuple[str, Any]] = []
+    uses: dict[str, tuple[list[TypeRef], list[tuple[str, Any]]]] = {}  # route -> its own
     for op in api.operations:
         security = None
         required = tuple(r for r in op.security)
@@ -161,7 +171,8 @@ def build_context(
                     f"require_credentials_{len(sets) + 1}", alternatives, ", ".join(challenges)
                 )
             security = sets[required].name
-        route, used, uploaded = build_route(
+        first_default = len(defaults)
+        route, used, _uploaded = build_route(
             api,
             op,
             defaults,
@@ -169,29 +180,42 @@ def build_context(
             settings.uploads.get(op.python_name, ()),
             settings.streaming.get(op.python_name),
         )
-        has_uploads = has_uploads or uploaded
         route.security = security
-        types.extend(used)
         routes.append(route)
-        mock_types.extend(used)
+        uses[route.name] = (used, defaults[first_default:])
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
-    fastapi_names = {"APIRouter", "Depends", "FastAPI", "HTTPException", "Request", "Response"}
-    fastapi_names.update(name for r in routes for a in r.args for name in a.fastapi)
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
+    tables = _mock_tables(api, config, routes, synth)
+    modules = group_routes(api, settings, routes)
+    for m in modules:
+        _fill(m, uses, tables)
     return ServerContext(
         title=config.title or api.title or config.package,
         version=api.version,
         package=config.package,
         routes=routes,
+        modules=modules,
         schemes=used_schemes,
         security_sets=list(sets.values()),
-        imports=imports_of(types),
-        mock_imports=imports_of(mock_types),
         has_streaming=any(r.stream for r in routes),
-        has_uploads=has_uploads,
-        defaults=defaults,
-        **_mock_tables(api, config, routes, synth),
-        fastapi_names=", ".join(sorted(fastapi_names)),
+        **tables,
         security_names=", ".join(sorted(security_names)),
     )
+
+
+def _fill(
+    m: ServerModule,
+    uses: dict[str, tuple[list[TypeRef], list[tuple[str, Any]]]],
+    tables: dict[str, Any],
+) -> None:
+    """A module's types, defaults, imports and mock tables, from its routes'."""
+    names = {r.name for r in m.routes}
+    for r in m.routes:
+        types, defaults = uses[r.name]
+        m.types.extend(types)
+        m.defaults.extend(defaults)
+    m.imports = import_lines(server_imports(m))
+    m.mock_imports = import_lines(mock_imports(m))
+    for key in ("mock_responses", "mock_chunks", "mock_roles", "mock_faults", "mock_gaps"):
+        setattr(m, key, [entry for entry in tables[key] if entry[0] in names])

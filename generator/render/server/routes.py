@@ -119,6 +119,22 @@ class Route:
         ``result = await _call(service.<name>)``, which both break alike."""
         return bool(self.args) or fits(f"        result = await service.{self.name}()")
 
+    @property
+    def needs_call(self) -> bool:
+        """Whether the route calls its service method through ``_call``."""
+        return not self.direct_call and self.stream != "always" and self.returns != "None"
+
+    @property
+    def adder(self) -> str:
+        """The function of its resource module that registers the route on a router."""
+        return f"add_{self.name}"
+
+    @property
+    def mock_casts(self) -> bool:
+        """Whether the mock's method ``cast``s the engine's answer to the response model."""
+        answers = self.stream == "when" or (self.stream is None and self.response_model != "None")
+        return self.mock_gap is None and answers
+
 
 def _status(status: str) -> int | str:
     return int(status) if status.isdigit() else status

@@ -10,42 +10,33 @@ into the response fields of the same name. Streaming operations send several chu
 Run it: ``python -m golden_mock_fallbacks.server`` (``--stateful``, ``--latency MS``,
 ``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
 answer required fields only (``--required-only``). See :func:`create_mock_app`.
+
+Each resource's answers are in ``_mock/<resource>.py``: its tables and its part of
+:class:`MockService` (``Mock<Resource>Service``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
 
-from . import models
-from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock.arns import MockArnsService
+from ._mock.names import MockNamesService
+from ._mock.tree import MockTreeService
+from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
-
-# operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "get_arn": {"arn": "arn:aws:np1fvuo:M9T-B#", "key": "sk-muQ2GzWV"},
-    "get_name": {"name": "Mnbiqpmz"},
-}
-
-# operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {}
-
-# operation name -> what it does to a resource in stateful mode
-MOCK_ROLES: dict[str, Role] = {}
-
-# operation name -> the error answers fault injection (--error-rate) picks from
-MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_arn": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_name": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-}
-
-# operation -> why the mock cannot answer it (it answers 501 Not Implemented, saying so)
-MOCK_GAPS: dict[str, str] = {
-    "get_tree": "get_tree (the mock cannot build its response: TreeNode requires itself)",
-}
+__all__ = [
+    "MOCK_CHUNKS",
+    "MOCK_FAULTS",
+    "MOCK_RESPONSES",
+    "MOCK_ROLES",
+    "MockOptions",
+    "MockService",
+    "create_mock_app",
+]
 
 
 def create_mock_app(
@@ -72,25 +63,13 @@ def create_mock_app(
     return app
 
 
-class MockService(BaseService):
+class MockService(
+    MockArnsService,
+    MockNamesService,
+    MockTreeService,
+    BaseService,
+):
     """Answers every operation from the mock tables, through a :class:`MockEngine`."""
 
     def __init__(self, engine: MockEngine | None = None) -> None:
         self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
-
-    async def get_arn(
-        self,
-    ) -> models.Arn:
-        answer = self.engine.answer("get_arn", models.Arn, {}, None)
-        return cast("models.Arn", answer)
-
-    async def get_name(
-        self,
-    ) -> models.Name:
-        answer = self.engine.answer("get_name", models.Name, {}, None)
-        return cast("models.Name", answer)
-
-    async def get_tree(
-        self,
-    ) -> models.TreeNode:
-        raise NotImplementedError(MOCK_GAPS["get_tree"])

@@ -4,7 +4,11 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m golden_mock_fallbacks.server`` runs the mock service.
+file and its modules only, never your module. ``python -m golden_mock_fallbacks.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
@@ -12,10 +16,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -23,12 +26,21 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from . import models
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.arns import ArnsService, BaseArnsService, add_get_arn
+from ._server.names import BaseNamesService, NamesService, add_get_name
+from ._server.tree import BaseTreeService, TreeService, add_get_tree
 
 __all__ = [
+    "ArnsService",
+    "BaseArnsService",
+    "BaseNamesService",
     "BaseService",
+    "BaseTreeService",
     "Credentials",
+    "NamesService",
     "Service",
+    "TreeService",
     "create_app",
     "create_router",
     "current_credentials",
@@ -38,88 +50,26 @@ __all__ = [
 API_TITLE = "Mock fallbacks"
 API_VERSION = "1"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    ArnsService,
+    NamesService,
+    TreeService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_arn(
-        self,
-    ) -> models.Arn:
-        """get_arn"""
-        ...
 
-    async def get_name(
-        self,
-    ) -> models.Name:
-        """get_name"""
-        ...
-
-    async def get_tree(
-        self,
-    ) -> models.TreeNode:
-        """get_tree"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BaseArnsService,
+    BaseNamesService,
+    BaseTreeService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve."""
-
-    async def get_arn(
-        self,
-    ) -> models.Arn:
-        raise NotImplementedError("get_arn")
-
-    async def get_name(
-        self,
-    ) -> models.Name:
-        raise NotImplementedError("get_name")
-
-    async def get_tree(
-        self,
-    ) -> models.TreeNode:
-        raise NotImplementedError("get_tree")
 
 
 class _NonFiniteNumber(ValueError):
@@ -173,46 +123,20 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_get_arn,
+    add_get_name,
+    add_get_tree,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.get(
-        "/arns",
-        operation_id="getArn",
-        response_model=models.Arn,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def get_arn() -> Any:
-        result = await service.get_arn()
-        return result
-
-    @router.get(
-        "/names",
-        operation_id="getName",
-        response_model=models.Name,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def get_name() -> Any:
-        result = await service.get_name()
-        return result
-
-    @router.get(
-        "/tree",
-        operation_id="getTree",
-        response_model=models.TreeNode,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def get_tree() -> Any:
-        result = await service.get_tree()
-        return result
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 

@@ -10,44 +10,32 @@ into the response fields of the same name. Streaming operations send several chu
 Run it: ``python -m golden_names.server`` (``--stateful``, ``--latency MS``,
 ``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
 answer required fields only (``--required-only``). See :func:`create_mock_app`.
+
+Each resource's answers are in ``_mock/<resource>.py``: its tables and its part of
+:class:`MockService` (``Mock<Resource>Service``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
 
-from . import models
-from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock.chat_completions import MockChatCompletionsService
+from ._mock.things import MockThingsService
+from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
-
-# operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "post_v2_chat_completions": {
-        "content": {"text": "text-874", "lang": "lang-706"},
-        "tool": {"name": "name-828", "id": "id-543"},
-    },
-    "get_thing_v1_things__thing_id__get": {"items": ["active"], "total": 80},
-}
-
-# operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {}
-
-# operation name -> what it does to a resource in stateful mode
-MOCK_ROLES: dict[str, Role] = {}
-
-# operation name -> the error answers fault injection (--error-rate) picks from
-MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_chat_completions": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_thing_v1_things__thing_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-}
+__all__ = [
+    "MOCK_CHUNKS",
+    "MOCK_FAULTS",
+    "MOCK_RESPONSES",
+    "MOCK_ROLES",
+    "MockOptions",
+    "MockService",
+    "create_mock_app",
+]
 
 
 def create_mock_app(
@@ -74,31 +62,12 @@ def create_mock_app(
     return app
 
 
-class MockService(BaseService):
+class MockService(
+    MockChatCompletionsService,
+    MockThingsService,
+    BaseService,
+):
     """Answers every operation from the mock tables, through a :class:`MockEngine`."""
 
     def __init__(self, engine: MockEngine | None = None) -> None:
         self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
-
-    async def post_v2_chat_completions(
-        self,
-        *,
-        body: models.BodyCreateChatCompletionV2ChatCompletionsPost | None,
-    ) -> models.MessageOutput:
-        answer = self.engine.answer(
-            "post_v2_chat_completions", models.MessageOutput, {}, body
-        )
-        return cast("models.MessageOutput", answer)
-
-    async def get_thing_v1_things__thing_id__get(
-        self,
-        *,
-        thing_id: str,
-    ) -> models.PageActive:
-        answer = self.engine.answer(
-            "get_thing_v1_things__thing_id__get",
-            models.PageActive,
-            {"thing_id": thing_id},
-            None,
-        )
-        return cast("models.PageActive", answer)

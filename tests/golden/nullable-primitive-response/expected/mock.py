@@ -10,36 +10,32 @@ into the response fields of the same name. Streaming operations send several chu
 Run it: ``python -m golden_nullable_primitive_response.server`` (``--stateful``, ``--latency MS``,
 ``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
 answer required fields only (``--required-only``). See :func:`create_mock_app`.
+
+Each resource's answers are in ``_mock/<resource>.py``: its tables and its part of
+:class:`MockService` (``Mock<Resource>Service``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
 
-from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock.n import MockNService
+from ._mock.x import MockXService
+from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
-
-# operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "get_x": "string-917",
-    "get_n": 12,
-}
-
-# operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {}
-
-# operation name -> what it does to a resource in stateful mode
-MOCK_ROLES: dict[str, Role] = {}
-
-# operation name -> the error answers fault injection (--error-rate) picks from
-MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_x": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_n": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-}
+__all__ = [
+    "MOCK_CHUNKS",
+    "MOCK_FAULTS",
+    "MOCK_RESPONSES",
+    "MOCK_ROLES",
+    "MockOptions",
+    "MockService",
+    "create_mock_app",
+]
 
 
 def create_mock_app(
@@ -66,20 +62,12 @@ def create_mock_app(
     return app
 
 
-class MockService(BaseService):
+class MockService(
+    MockXService,
+    MockNService,
+    BaseService,
+):
     """Answers every operation from the mock tables, through a :class:`MockEngine`."""
 
     def __init__(self, engine: MockEngine | None = None) -> None:
         self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
-
-    async def get_x(
-        self,
-    ) -> str | None:
-        answer = self.engine.answer("get_x", str | None, {}, None)
-        return cast("str | None", answer)
-
-    async def get_n(
-        self,
-    ) -> int | None:
-        answer = self.engine.answer("get_n", int | None, {}, None)
-        return cast("int | None", answer)

@@ -4,7 +4,11 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m golden_optional_tags.server`` runs the mock service.
+file and its modules only, never your module. ``python -m golden_optional_tags.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
@@ -12,18 +16,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from fastapi import (
-    APIRouter,
-    Body,
-    Depends,
-    FastAPI,
-    Path,
-    Request,
-    Response,
-)
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -31,12 +26,18 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from . import models
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.drawings import BaseDrawingsService, DrawingsService, add_create_drawing
+from ._server.things import BaseThingsService, ThingsService, add_patch_thing
 
 __all__ = [
+    "BaseDrawingsService",
     "BaseService",
+    "BaseThingsService",
     "Credentials",
+    "DrawingsService",
     "Service",
+    "ThingsService",
     "create_app",
     "create_router",
     "current_credentials",
@@ -46,87 +47,24 @@ __all__ = [
 API_TITLE = "Golden optional tags"
 API_VERSION = "1.0"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    ThingsService,
+    DrawingsService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def patch_thing(
-        self,
-        *,
-        thing_id: str,
-        body: models.RestorablePatchThingRequest,
-    ) -> models.Thing:
-        """patch_thing"""
-        ...
 
-    async def create_drawing(
-        self,
-        *,
-        body: models.Drawing,
-    ) -> models.Shape:
-        """create_drawing"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BaseThingsService,
+    BaseDrawingsService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve."""
-
-    async def patch_thing(
-        self,
-        *,
-        thing_id: str,
-        body: models.RestorablePatchThingRequest,
-    ) -> models.Thing:
-        raise NotImplementedError("patch_thing")
-
-    async def create_drawing(
-        self,
-        *,
-        body: models.Drawing,
-    ) -> models.Shape:
-        raise NotImplementedError("create_drawing")
 
 
 class _NonFiniteNumber(ValueError):
@@ -180,39 +118,19 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_patch_thing,
+    add_create_drawing,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.patch(
-        "/things/{thing_id}",
-        operation_id="patchThing",
-        response_model=models.Thing,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="The thing.",
-    )
-    async def patch_thing(
-        thing_id: Annotated[str, Path(alias="thing_id")],
-        body: Annotated[models.RestorablePatchThingRequest, Body()],
-    ) -> Any:
-        result = await service.patch_thing(thing_id=thing_id, body=body)
-        return result
-
-    @router.post(
-        "/drawings",
-        operation_id="createDrawing",
-        response_model=models.Shape,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="The first shape.",
-    )
-    async def create_drawing(
-        body: Annotated[models.Drawing, Body()],
-    ) -> Any:
-        result = await service.create_drawing(body=body)
-        return result
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 

@@ -10,45 +10,33 @@ into the response fields of the same name. Streaming operations send several chu
 Run it: ``python -m golden_pagination_styles.server`` (``--stateful``, ``--latency MS``,
 ``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
 answer required fields only (``--required-only``). See :func:`create_mock_app`.
+
+Each resource's answers are in ``_mock/<resource>.py``: its tables and its part of
+:class:`MockService` (``Mock<Resource>Service``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
 
-from . import models
-from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock.cursor import MockCursorService
+from ._mock.linked import MockLinkedService
+from ._mock.token import MockTokenService
+from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
-
-# operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "list_by_cursor": {
-        "data": [{"id": 30}, {"id": 61}],
-        "next_cursor": "next_cursor-84",
-    },
-    "list_by_token": {
-        "items": [{"id": 30}, {"id": 61}, {"id": 100}],
-        "nextPageToken": "nextPageToken-816",
-    },
-    "list_linked": [{"id": 30}, {"id": 61}, {"id": 100}],
-}
-
-# operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {}
-
-# operation name -> what it does to a resource in stateful mode
-MOCK_ROLES: dict[str, Role] = {}
-
-# operation name -> the error answers fault injection (--error-rate) picks from
-MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_by_cursor": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "list_by_token": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "list_linked": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-}
+__all__ = [
+    "MOCK_CHUNKS",
+    "MOCK_FAULTS",
+    "MOCK_RESPONSES",
+    "MOCK_ROLES",
+    "MockOptions",
+    "MockService",
+    "create_mock_app",
+]
 
 
 def create_mock_app(
@@ -75,33 +63,13 @@ def create_mock_app(
     return app
 
 
-class MockService(BaseService):
+class MockService(
+    MockCursorService,
+    MockTokenService,
+    MockLinkedService,
+    BaseService,
+):
     """Answers every operation from the mock tables, through a :class:`MockEngine`."""
 
     def __init__(self, engine: MockEngine | None = None) -> None:
         self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
-
-    async def list_by_cursor(
-        self,
-        *,
-        cursor: str | None,
-        limit: int | None,
-    ) -> models.CursorPage:
-        answer = self.engine.answer("list_by_cursor", models.CursorPage, {}, None)
-        return cast("models.CursorPage", answer)
-
-    async def list_by_token(
-        self,
-        *,
-        page_token: str | None,
-    ) -> models.TokenPage:
-        answer = self.engine.answer("list_by_token", models.TokenPage, {}, None)
-        return cast("models.TokenPage", answer)
-
-    async def list_linked(
-        self,
-        *,
-        per_page: int | None,
-    ) -> list[models.Thing]:
-        answer = self.engine.answer("list_linked", list[models.Thing], {}, None)
-        return cast("list[models.Thing]", answer)

@@ -4,7 +4,11 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m golden_pagination_styles.server`` runs the mock service.
+file and its modules only, never your module. ``python -m golden_pagination_styles.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
@@ -12,10 +16,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -23,12 +26,21 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from . import models
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.cursor import BaseCursorService, CursorService, add_list_by_cursor
+from ._server.linked import BaseLinkedService, LinkedService, add_list_linked
+from ._server.token import BaseTokenService, TokenService, add_list_by_token
 
 __all__ = [
+    "BaseCursorService",
+    "BaseLinkedService",
     "BaseService",
+    "BaseTokenService",
     "Credentials",
+    "CursorService",
+    "LinkedService",
     "Service",
+    "TokenService",
     "create_app",
     "create_router",
     "current_credentials",
@@ -38,102 +50,26 @@ __all__ = [
 API_TITLE = "Paging"
 API_VERSION = "1"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    CursorService,
+    TokenService,
+    LinkedService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_by_cursor(
-        self,
-        *,
-        cursor: str | None,
-        limit: int | None,
-    ) -> models.CursorPage:
-        """list_by_cursor"""
-        ...
 
-    async def list_by_token(
-        self,
-        *,
-        page_token: str | None,
-    ) -> models.TokenPage:
-        """list_by_token"""
-        ...
-
-    async def list_linked(
-        self,
-        *,
-        per_page: int | None,
-    ) -> list[models.Thing]:
-        """list_linked"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BaseCursorService,
+    BaseTokenService,
+    BaseLinkedService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve."""
-
-    async def list_by_cursor(
-        self,
-        *,
-        cursor: str | None,
-        limit: int | None,
-    ) -> models.CursorPage:
-        raise NotImplementedError("list_by_cursor")
-
-    async def list_by_token(
-        self,
-        *,
-        page_token: str | None,
-    ) -> models.TokenPage:
-        raise NotImplementedError("list_by_token")
-
-    async def list_linked(
-        self,
-        *,
-        per_page: int | None,
-    ) -> list[models.Thing]:
-        raise NotImplementedError("list_linked")
 
 
 class _NonFiniteNumber(ValueError):
@@ -187,56 +123,20 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_list_by_cursor,
+    add_list_by_token,
+    add_list_linked,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.get(
-        "/cursor",
-        operation_id="listByCursor",
-        tags=["cursor"],
-        response_model=models.CursorPage,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def list_by_cursor(
-        cursor: Annotated[str, Query(alias="cursor")] = _ABSENT,
-        limit: Annotated[int, Query(alias="limit")] = _ABSENT,
-    ) -> Any:
-        result = await service.list_by_cursor(cursor=cursor, limit=limit)
-        return result
-
-    @router.get(
-        "/token",
-        operation_id="listByToken",
-        tags=["token"],
-        response_model=models.TokenPage,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def list_by_token(
-        page_token: Annotated[str, Query(alias="pageToken")] = _ABSENT,
-    ) -> Any:
-        result = await service.list_by_token(page_token=page_token)
-        return result
-
-    @router.get(
-        "/linked",
-        operation_id="listLinked",
-        tags=["linked"],
-        response_model=list[models.Thing],
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def list_linked(
-        per_page: Annotated[int, Query(alias="per_page")] = _ABSENT,
-    ) -> Any:
-        result = await service.list_linked(per_page=per_page)
-        return result
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 

@@ -10,48 +10,31 @@ into the response fields of the same name. Streaming operations send several chu
 Run it: ``python -m golden_petstore_yaml.server`` (``--stateful``, ``--latency MS``,
 ``--error-rate P``), or ``apismith serve``, which can also vary the data (``--seed N``) or
 answer required fields only (``--required-only``). See :func:`create_mock_app`.
+
+Each resource's answers are in ``_mock/<resource>.py``: its tables and its part of
+:class:`MockService` (``Mock<Resource>Service``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
 
-from . import models
-from ._mock_engine import Fault, MockEngine, MockOptions, Role, install_faults
+from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock.pets import MockPetsService
+from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
-__all__ = ["MOCK_RESPONSES", "MockOptions", "MockService", "create_mock_app"]
-
-# operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "list_pets": [{"id": 25, "name": "name-644", "tag": "tag-365"}],
-    "show_pet_by_id": {"id": 25, "name": "name-644", "tag": "tag-365"},
-}
-
-# operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {}
-
-# operation name -> what it does to a resource in stateful mode
-MOCK_ROLES: dict[str, Role] = {
-    "create_pets": Role(
-        action="create",
-        collection="/pets",
-    ),
-    "show_pet_by_id": Role(
-        action="get",
-        collection="/pets",
-        id_param="petId",
-    ),
-}
-
-# operation name -> the error answers fault injection (--error-rate) picks from
-MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_pets": (Fault(503, {"code": 89, "message": "message-763"}, True),),
-    "create_pets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "show_pet_by_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-}
+__all__ = [
+    "MOCK_CHUNKS",
+    "MOCK_FAULTS",
+    "MOCK_RESPONSES",
+    "MOCK_ROLES",
+    "MockOptions",
+    "MockService",
+    "create_mock_app",
+]
 
 
 def create_mock_app(
@@ -78,33 +61,11 @@ def create_mock_app(
     return app
 
 
-class MockService(BaseService):
+class MockService(
+    MockPetsService,
+    BaseService,
+):
     """Answers every operation from the mock tables, through a :class:`MockEngine`."""
 
     def __init__(self, engine: MockEngine | None = None) -> None:
         self.engine = engine or MockEngine(MOCK_RESPONSES, MOCK_CHUNKS, MOCK_ROLES)
-
-    async def list_pets(
-        self,
-        *,
-        limit: int | None,
-    ) -> models.Pets:
-        answer = self.engine.answer("list_pets", models.Pets, {}, None)
-        return cast("models.Pets", answer)
-
-    async def create_pets(
-        self,
-        *,
-        body: dict[str, Any] | None,
-    ) -> None:
-        self.engine.answer("create_pets", None, {}, body)
-
-    async def show_pet_by_id(
-        self,
-        *,
-        pet_id: str,
-    ) -> models.Pet:
-        answer = self.engine.answer(
-            "show_pet_by_id", models.Pet, {"petId": pet_id}, None
-        )
-        return cast("models.Pet", answer)

@@ -4,7 +4,11 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m golden_petstore_yaml.server`` runs the mock service.
+file and its modules only, never your module. ``python -m golden_petstore_yaml.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
@@ -12,19 +16,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from fastapi import (
-    APIRouter,
-    Body,
-    Depends,
-    FastAPI,
-    Path,
-    Query,
-    Request,
-    Response,
-)
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -32,11 +26,20 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from . import models
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.pets import (
+    BasePetsService,
+    PetsService,
+    add_create_pets,
+    add_list_pets,
+    add_show_pet_by_id,
+)
 
 __all__ = [
+    "BasePetsService",
     "BaseService",
     "Credentials",
+    "PetsService",
     "Service",
     "create_app",
     "create_router",
@@ -47,100 +50,22 @@ __all__ = [
 API_TITLE = "Swagger Petstore"
 API_VERSION = "1.0.0"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    PetsService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_pets(
-        self,
-        *,
-        limit: int | None,
-    ) -> models.Pets:
-        """list_pets"""
-        ...
 
-    async def create_pets(
-        self,
-        *,
-        body: dict[str, Any] | None,
-    ) -> None:
-        """create_pets"""
-        ...
-
-    async def show_pet_by_id(
-        self,
-        *,
-        pet_id: str,
-    ) -> models.Pet:
-        """show_pet_by_id"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BasePetsService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve."""
-
-    async def list_pets(
-        self,
-        *,
-        limit: int | None,
-    ) -> models.Pets:
-        raise NotImplementedError("list_pets")
-
-    async def create_pets(
-        self,
-        *,
-        body: dict[str, Any] | None,
-    ) -> None:
-        raise NotImplementedError("create_pets")
-
-    async def show_pet_by_id(
-        self,
-        *,
-        pet_id: str,
-    ) -> models.Pet:
-        raise NotImplementedError("show_pet_by_id")
 
 
 class _NonFiniteNumber(ValueError):
@@ -194,61 +119,20 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_list_pets,
+    add_create_pets,
+    add_show_pet_by_id,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.get(
-        "/pets",
-        operation_id="listPets",
-        tags=["pets"],
-        response_model=models.Pets,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="A paged array of pets",
-        responses={
-            "default": {
-                "model": models.Error,
-                "description": "unexpected error",
-            },
-        },
-    )
-    async def list_pets(
-        limit: Annotated[int, Query(alias="limit", le=100)] = _ABSENT,
-    ) -> Any:
-        result = await service.list_pets(limit=limit)
-        return result
-
-    @router.post(
-        "/pets",
-        operation_id="createPets",
-        tags=["pets"],
-        response_model=None,
-        response_model_exclude_unset=True,
-        status_code=201,
-        response_description="Null response",
-    )
-    async def create_pets(
-        body: Annotated[dict[str, Any] | None, Body()] = None,
-    ) -> Any:
-        await service.create_pets(body=body)
-        return None
-
-    @router.get(
-        "/pets/{petId}",
-        operation_id="showPetById",
-        tags=["pets"],
-        response_model=models.Pet,
-        response_model_exclude_unset=True,
-        status_code=200,
-        response_description="ok",
-    )
-    async def show_pet_by_id(
-        pet_id: Annotated[str, Path(alias="petId")],
-    ) -> Any:
-        result = await service.show_pet_by_id(pet_id=pet_id)
-        return result
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 

@@ -4,7 +4,11 @@
 
 Implement :class:`Service` (subclass :class:`BaseService` and override the operations you
 serve) in your own module, then ``create_app(MyService())``. Regeneration rewrites this
-file only, never your module. ``python -m golden_undeclared_security.server`` runs the mock service.
+file and its modules only, never your module. ``python -m golden_undeclared_security.server`` runs
+the mock service.
+
+Each resource's operations are in ``_server/<resource>.py``: its part of the protocol
+(``<Resource>Service``), of the base service (``Base<Resource>Service``) and its routes.
 """
 
 from __future__ import annotations
@@ -12,22 +16,28 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from ._server import Credentials, current_credentials, verify_credentials
+from ._server.x import BaseXService, XService, add_get_x
+from ._server.y import BaseYService, YService, add_get_y
+
 __all__ = [
     "BaseService",
+    "BaseXService",
+    "BaseYService",
     "Credentials",
     "Service",
+    "XService",
+    "YService",
     "create_app",
     "create_router",
     "current_credentials",
@@ -37,93 +47,24 @@ __all__ = [
 API_TITLE = "t"
 API_VERSION = "1"
 
-# The default of optional parameters without a spec default: the route declares the
-# spec's schema (not nullable), the service receives None when the parameter is absent.
-_ABSENT: Any = None
 
-
-@dataclass(frozen=True)
-class Credentials:
-    """The credentials a request presented: security scheme name -> value.
-
-    Values are ``HTTPBasicCredentials`` (HTTP Basic), ``HTTPAuthorizationCredentials``
-    (HTTP bearer) or ``str`` (API keys, OAuth2 tokens). Empty for anonymous operations.
-    """
-
-    schemes: dict[str, Any] = field(default_factory=dict)
-
-
-# Security objects: they document the schemes in the OpenAPI schema and read the
-# credentials; a missing credential is not an error here (alternatives are checked below).
-_scheme_1 = HTTPBearer(scheme_name="token", bearerFormat=None, auto_error=False)
-
-
-def current_credentials(request: Request) -> Credentials:
-    """The credentials of this request, as found by the presence check."""
-    found = getattr(request.state, "apismith_credentials", None)
-    return found if isinstance(found, Credentials) else Credentials()
-
-
-async def verify_credentials(
-    credentials: Annotated[Credentials, Depends(current_credentials)],
-) -> None:
-    """Validate the presented credentials. The default accepts any present credential.
-
-    Override it to check them::
-
-        app.dependency_overrides[verify_credentials] = my_check
-
-    where ``my_check`` takes the same parameter and raises ``HTTPException(401)``.
-    """
-    return
-
-
-async def require_credentials_1(
-    request: Request,
-    scheme_1: Annotated[HTTPAuthorizationCredentials | None, Depends(_scheme_1)],
-) -> None:
-    """Presence check: any one alternative (all of its schemes) must be present."""
-    if scheme_1 is not None:
-        request.state.apismith_credentials = Credentials({"token": scheme_1})
-        return
-    raise HTTPException(
-        status_code=401,
-        detail="Not authenticated",
-        headers={"WWW-Authenticate": "Bearer"},
-    )
-
-
-class Service(Protocol):
-    """One method per operation. Implement it (see :class:`BaseService`).
+class Service(
+    XService,
+    YService,
+    Protocol,
+):
+    """One method per operation (each resource's in its ``<Resource>Service``). Implement
+    it (see :class:`BaseService`).
 
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_x(
-        self,
-    ) -> None:
-        """get_x"""
-        ...
 
-    async def get_y(
-        self,
-    ) -> None:
-        """get_y"""
-        ...
-
-
-class BaseService:
+class BaseService(
+    BaseXService,
+    BaseYService,
+):
     """Every operation answers 501 Not Implemented; subclass and override what you serve."""
-
-    async def get_x(
-        self,
-    ) -> None:
-        raise NotImplementedError("get_x")
-
-    async def get_y(
-        self,
-    ) -> None:
-        raise NotImplementedError("get_y")
 
 
 class _NonFiniteNumber(ValueError):
@@ -177,35 +118,19 @@ class _Route(APIRoute):
         return strict_json
 
 
+# every operation's route, in the spec's order: the order of the OpenAPI document and the
+# order in which requests are matched (each function is in its resource's module)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_get_x,
+    add_get_y,
+)
+
+
 def create_router(service: Service) -> APIRouter:
     """An ``APIRouter`` with one route per operation of the spec, calling ``service``."""
     router = APIRouter(route_class=_Route)
-
-    @router.get(
-        "/x",
-        operation_id="getX",
-        response_model=None,
-        response_model_exclude_unset=True,
-        status_code=204,
-        response_description="ok",
-    )
-    async def get_x() -> Any:
-        await service.get_x()
-        return None
-
-    @router.get(
-        "/y",
-        operation_id="getY",
-        response_model=None,
-        response_model_exclude_unset=True,
-        status_code=204,
-        response_description="ok",
-        dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
-    )
-    async def get_y() -> Any:
-        await service.get_y()
-        return None
-
+    for add_route in _ROUTES:
+        add_route(router, service)
     return router
 
 
