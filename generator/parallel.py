@@ -77,6 +77,7 @@ class Built:
 def generate_task(config: ApiConfig, models: Any, stage: Callable[[str], None]) -> Built:
     """Generate one API, then import-check it (here, so that the checks run in parallel
     too; the parent writes without importing again)."""
+    from generator.bytecode import Compiled
     from generator.normalize import Normalized
     from generator.pipeline import generate
 
@@ -88,7 +89,8 @@ def generate_task(config: ApiConfig, models: Any, stage: Callable[[str], None]) 
         error = None
     except ApismithError as exc:
         error = exc
-    light = replace(result, normalized=Normalized({}, ()))  # no need to send the spec back
+    # no need to send the spec (or the code compiled ahead) back
+    light = replace(result, normalized=Normalized({}, ()), compiled=Compiled())
     return Built(light, True, error, time.perf_counter() - start)
 
 
@@ -97,6 +99,7 @@ def _import_check(result: Generated) -> None:
     import tempfile
     from pathlib import Path
 
+    from generator.bytecode import ahead_loader
     from generator.write import verify_import
 
     package = result.config.package if result.config.meta else ""
@@ -107,7 +110,8 @@ def _import_check(result: Generated) -> None:
         for name, data in result.files.items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(data)
-        verify_import(root / package if package else root)
+        ahead = ahead_loader(result.compiled, str(root)) if result.compiled else None
+        verify_import(root / package if package else root, ahead)
 
 
 def _warm_up(configs: Sequence[ApiConfig]) -> None:
@@ -395,7 +399,14 @@ def write_all(
             cfg = item.result.config
             package = cfg.package if cfg.meta else ""
             verify = not item.imported or item.error is not None
-            write_package(cfg.out, item.result.files, package=package, verify=verify, force=force)
+            write_package(
+                cfg.out,
+                item.result.files,
+                package=package,
+                verify=verify,
+                force=force,
+                compiled=item.result.compiled,
+            )
             seconds = time.perf_counter() - start
             laps: tuple[tuple[str, float], ...] = (("write (with import check)", seconds),)
             if item.imported:

@@ -6,10 +6,17 @@
 :func:`generate` reads as that list of steps; each is a small function below. The
 models render through :class:`generator.render.models.ModelRenderer` (in another process
 when it can). Writing (``generator.write``) is the only stage with effects.
+
+On a large spec the model worker is the long pole, so the main process spends the wait
+where it helps the end: it compiles the other modules for the import check
+(:mod:`generator.bytecode`) and holds its files compressed (:mod:`generator.memory`),
+since peak memory is the two processes' sum; the cyclic garbage collector is kept off the
+spec and the IR, which live until the end.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -17,15 +24,17 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
+from generator.bytecode import Compiled, compile_ahead
 from generator.config import ApiConfig, ApiSettings, bind_settings
 from generator.errors import ApismithError
-from generator.format import format_python
+from generator.format import Formatting, format_files
 from generator.load import LoadedSpec, load_spec
 from generator.manifest import MANIFEST_NAME, build_manifest, generator_fingerprint, input_hashes
+from generator.memory import Held, collector_for_large_data
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.models import ModelRenderer, defined_names
+from generator.render.models import ModelRenderer, PendingModels, defined_names
 from generator.render.spec import render_spec
 from generator.render.templates import render, render_header, unmatched_overrides
 
@@ -59,6 +68,7 @@ class Generated:
     summary: Summary
     normalized: Normalized
     timings: tuple[tuple[str, float], ...] = ()
+    compiled: Compiled = Compiled()  # modules compiled while the models rendered
 
 
 @dataclass(frozen=True)
@@ -80,14 +90,16 @@ def load(config: ApiConfig) -> tuple[LoadedSpec, dict[str, Any]]:
     return loaded, apply_overlays(loaded.doc, config.overlays)
 
 
-def normalize_spec(config: ApiConfig, doc: Mapping[str, Any]) -> Normalized:
+def normalize_spec(config: ApiConfig, doc: Mapping[str, Any], *, owned: bool = False) -> Normalized:
+    """The normalize passes the config enables, with its options (``owned``: ``doc`` is
+    given up, see :func:`generator.normalize.normalize`)."""
     options = dict(config.pass_options)
     streamed = {
         key: {"chunk": entry.chunk, "terminator": entry.terminator}
         for key, entry in config.streaming.items()
     }
     options["streams"] = {**options.get("streams", {}), "operations": streamed}
-    return normalize(doc, config.passes, options, source=config.spec)
+    return normalize(doc, config.passes, options, source=config.spec, owned=owned)
 
 
 def load_and_normalize(config: ApiConfig) -> tuple[dict[str, Any], Normalized]:
@@ -217,9 +229,16 @@ def render_artifacts(
     stamp: Stamp,
     diagnostics: tuple[Diagnostic, ...],
     clock: Stopwatch,
-) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
-    """Every file but ``models.py``, unformatted (``__init__.py``, client, server, docs),
-    and the renderers' warnings."""
+    models: PendingModels | None = None,
+) -> tuple[dict[str, bytes], tuple[Diagnostic, ...]]:
+    """Every file but ``models.py``, formatted (``__init__.py``, client, server, docs),
+    and the renderers' warnings.
+
+    Where the two cores go: when the ``models`` are in already, the client and server are
+    formatted (ruff, in subprocesses, on every core) while the docs render, and the import
+    check's imports start (:meth:`PendingModels.preload_if_ready`). While the model
+    worker still runs, it keeps a core to itself: everything is formatted after the docs,
+    by one ruff thread."""
     warnings: tuple[Diagnostic, ...] = ()
     from generator.render.client import client_names, render_client
     from generator.render.docs import render_docs
@@ -249,12 +268,30 @@ def render_artifacts(
         sources.update(server)
         warnings += server_warnings
         clock.lap("render.server")
+    code = Formatting(sources) if models is None or models.ready() else None
+    if models is not None:
+        models.preload_if_ready()
+    docs: dict[str, str] = {}
     if "docs" in config.outputs:
         clock.begin("docs")
-        docs = render_docs(api, config, settings, templates, diagnostics)
-        sources.update((name, with_header(name, text, header)) for name, text in docs.items())
+        rendered = render_docs(api, config, settings, templates, diagnostics)
+        docs = {name: with_header(name, text, header) for name, text in rendered.items()}
         clock.lap("render.docs")
-    return sources, warnings
+    return format_rest(sources, docs, code, clock), warnings
+
+
+def format_rest(
+    sources: dict[str, str], docs: dict[str, str], code: Formatting | None, clock: Stopwatch
+) -> dict[str, bytes]:
+    """The docs formatted, and the code (``sources``), unless already on its way (``code``:
+    then with every core; else by one ruff thread, beside the model worker)."""
+    clock.begin(f"format ({sum(n.endswith(('.py', '.md')) for n in [*sources, *docs])} files)")
+    if code is None:
+        formatted = format_files({**sources, **docs}, threads=1)
+    else:
+        formatted = {**code.files(), **format_files(docs)}
+    clock.lap("format")
+    return formatted
 
 
 def package_files(
@@ -263,13 +300,13 @@ def package_files(
     settings: ApiSettings,
     spec: Mapping[str, Any],
     stamp: Stamp,
-    formatted: Mapping[str, str],
+    formatted: Mapping[str, bytes],
     openapi: bytes,
 ) -> dict[str, bytes]:
     """The output's files by name (``MANIFEST.json`` aside): the formatted sources,
     ``py.typed``, ``ruff.toml`` and ``openapi.json``; for ``meta``, under ``<package>/``
     beside the project's own files."""
-    files = {name: text.encode() for name, text in formatted.items()}
+    files = dict(formatted)
     files["py.typed"] = b""
     # the cache goes beside the output directory (ruff writes a .gitignore into it)
     cache_dir = json.dumps(("../../" if config.meta else "../") + ".ruff_cache")
@@ -296,12 +333,12 @@ def package_files(
 
 
 def account_for(
-    doc: Mapping[str, Any], diagnostics: tuple[Diagnostic, ...], models_source: str
+    original: list[str], diagnostics: tuple[Diagnostic, ...], models_source: str
 ) -> tuple[tuple[Diagnostic, ...], Summary]:
-    """The diagnostics, plus a warning for every schema that produced no model, and the
-    summary line's counts."""
+    """The diagnostics, plus a warning for every schema (of the ``original`` names) that
+    produced no model, and the summary line's counts."""
     classes, aliases = defined_names(models_source)
-    missing = account(original_schemas(doc), diagnostics, classes | aliases)
+    missing = account(original, diagnostics, classes | aliases)
     diagnostics += tuple(
         Diagnostic(
             "render", "warning", f"#/components/schemas/{m}", f"schema {m!r} produced no model"
@@ -309,7 +346,7 @@ def account_for(
         for m in missing
     )
     summary = Summary(
-        schemas=len(original_schemas(doc)),
+        schemas=len(original),
         classes=len(classes),
         aliases=len(aliases),
         merged=sum(d.kind == "merge" for d in diagnostics),
@@ -334,7 +371,8 @@ def generate(
     installable project (``config.meta``), ``pyproject.toml``, ``README.md`` and
     ``<package>/...``. ``MANIFEST.json`` sits at the top either way."""
     try:
-        return _generate(config, models or ModelRenderer(fork=False), Stopwatch(stage))
+        with collector_for_large_data():
+            return _generate(config, models or ModelRenderer(fork=False), Stopwatch(stage))
     except ApismithError as exc:
         # bad input found past loading (a renderer's refusal): name the spec it came from
         if exc.file is None and exc.exit_code == 2:
@@ -346,11 +384,17 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
     clock.begin("load")
     templates, template_warnings = template_overrides(config)
     loaded, doc = load(config)
+    gc.freeze()  # the document as read, alive through normalize (collector_for_large_data)
     clock.lap("load", then="normalize")
-    normalized = normalize_spec(config, doc)
+    # only this much of the document as read is needed from here on: normalize may take it
+    original, load_warnings = original_schemas(doc), loaded.warnings
+    inputs = input_hashes(config.spec, loaded.files[1:], config.overlays, config.templates)
+    del loaded
+    normalized = normalize_spec(config, doc, owned=True)
+    del doc
     clock.add("normalize", normalized.timings, then="models")
     spec = normalized.spec
-    inputs = input_hashes(config.spec, loaded.files[1:], config.overlays, config.templates)
+    gc.freeze()  # the normalized spec, alive until the end (collector_for_large_data)
     options = config.options()  # recorded as configured (before the title is filled in)
     files_stamp, config = stamp(inputs, templates), with_title(config, spec)
     pending = models.start(
@@ -358,32 +402,48 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
     )
     clock.begin("ir")
     api, settings = build_api(config, spec)
+    gc.freeze()  # the IR, likewise
     clock.lap("ir")
-    sources, render_warnings = render_artifacts(
-        api, config, settings, spec, files_stamp, normalized.diagnostics, clock
+    formatted, render_warnings = render_artifacts(
+        api,
+        config,
+        settings,
+        spec,
+        files_stamp,
+        normalized.diagnostics,
+        clock,
+        pending,
     )
-    clock.begin(f"format ({sum(n.endswith(('.py', '.md')) for n in sources)} files)")
-    formatted = format_python(sources)  # all this while the models render
-    clock.lap("format", then="openapi.json")
+    clock.begin("compile")
+    prefix = f"{config.package}/" if config.meta else ""
+    compiled = compile_ahead(formatted, pending.ready, prefix=prefix)  # for the import check
+    clock.lap("compile (ahead)", then="openapi.json")
     openapi = render_spec(spec, __version__, files_stamp.spec_sha256)
+    held = Held({**formatted, "openapi.json": openapi})
+    del formatted, openapi
     fingerprint = generator_fingerprint()
     clock.lap("render.spec", then="models")
-    formatted.update(format_python({"models.py": pending.wait()}))
-    clock.lap("format.models", then="manifest")
+    models_text = pending.wait()
+    formatted = held.files()
+    openapi = formatted.pop("openapi.json")
+    formatted.update(format_files({"models.py": models_text}))
+    clock.lap("format.models")
+    pending.settle()
+    clock.begin("manifest")
     files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)
     files[MANIFEST_NAME] = build_manifest(fingerprint, options, inputs, files)
     clock.lap("manifest")
     found = (
-        loaded.warnings
+        load_warnings
         + normalized.diagnostics
         + template_warnings
         + settings.diagnostics
         + settings.names
         + render_warnings
     )
-    diagnostics, summary = account_for(doc, found, formatted["models.py"])
+    diagnostics, summary = account_for(original, found, formatted["models.py"].decode())
     clock.lap("account")
-    return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps))
+    return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps), compiled)
 
 
 __all__ = ["Generated", "Stage", "Summary", "generate"]

@@ -52,7 +52,8 @@ def _generate_into(config: ApiConfig) -> None:
     with ModelRenderer() as models:
         result = generate(config, models)
     check_target(config.out, force=False)
-    write_package(config.out, result.files, package=config.package if config.meta else "")
+    package = config.package if config.meta else ""
+    write_package(config.out, result.files, package=package, compiled=result.compiled)
 
 
 def resolve(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import ctypes
 import errno
+import gc
 import importlib.util
 import itertools
 import os
@@ -28,9 +29,11 @@ import sys
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from pathlib import Path
 from typing import Any
 
+from generator.bytecode import Compiled, ahead_loader
 from generator.errors import ApismithError
 from generator.manifest import MANIFEST_NAME, listed_files, read_manifest
 
@@ -48,16 +51,19 @@ _between_renames: Callable[[], None] | None = None
 def preload_runtime(*, server: bool = True) -> None:
     """Import what generated packages import (pydantic, httpx, fastapi when installed).
 
-    The model renderer calls this while its worker is busy (``PendingModels.wait``), so
-    that the import check costs only the generated modules' own work."""
+    The model renderer starts this in a thread once its worker has returned, while the
+    models are formatted (``PendingModels.wait``), so that the import check costs only the
+    generated modules' own work."""
     names = ("pydantic", "httpx", "fastapi", "fastapi.responses") if server else ("pydantic",)
     for name in names:
         if importlib.util.find_spec(name.split(".")[0]) is not None:
             importlib.import_module(name)
 
 
-def verify_import(package_dir: Path) -> None:
+def verify_import(package_dir: Path, ahead: type[SourceFileLoader] | None = None) -> None:
     """Import the package at ``package_dir`` under a private name, then forget it.
+    ``ahead``: the loader of the modules compiled while the models rendered
+    (:func:`generator.bytecode.ahead_loader`).
 
     Runs in-process (the generator has already imported pydantic, so this costs only the
     models' own build). The client's resource modules (``resources/*.py``, which it loads
@@ -67,44 +73,67 @@ def verify_import(package_dir: Path) -> None:
     defining classes.
     """
     name = f"_apismith_verify_{next(_COUNTER)}"
+    init = package_dir / "__init__.py"
     spec = importlib.util.spec_from_file_location(
-        name, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)]
+        name,
+        init,
+        loader=ahead(name, str(init)) if ahead else None,
+        submodule_search_locations=[str(package_dir)],
     )
     if spec is None or spec.loader is None:  # pragma: no cover
         raise ApismithError(f"cannot import generated package at {package_dir}", exit_code=1)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     if (package_dir / "server.py").exists() and importlib.util.find_spec("fastapi") is None:
         raise ApismithError(
             "the server modules need fastapi, which apismith depends on: reinstall apismith"
             ' (pip install apismith), or leave "server" out of the config\'s outputs',
             exit_code=1,
         )
+    # the package's folders find their modules through ``ahead`` too
+    folders = [str(package_dir)] + [str(d) for d in sorted(package_dir.rglob("*")) if d.is_dir()]
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    collecting = gc.isenabled()
+    gc.disable()  # defining thousands of models: collecting meanwhile cost a third of this
     try:
+        if ahead is not None:
+            for folder in folders:
+                sys.path_importer_cache[folder] = FileFinder(folder, (ahead, SOURCE_SUFFIXES))
         spec.loader.exec_module(module)
-        # the client's resource modules, which it imports only on first use
-        for path in sorted((package_dir / "resources").glob("*.py")):
-            if path.stem != "__init__":
-                importlib.import_module(f"{name}.resources.{path.stem}")
-        if (package_dir / "server.py").exists():
-            importlib.import_module(f"{name}.server")
-            if (package_dir / "mock.py").exists():
-                importlib.import_module(f"{name}.mock")
-            # the server's and the mock's resource modules (server.py and mock.py import
-            # them all; named here so that a failure names its module)
-            for folder in ("_server", "_mock"):
-                for path in sorted((package_dir / folder).glob("*.py")):
-                    if path.stem != "__init__":
-                        importlib.import_module(f"{name}.{folder}.{path.stem}")
+        _import_modules(name, package_dir)
     except Exception as exc:
         raise ApismithError(
             f"generated code does not import: {import_failure(exc, package_dir)}", exit_code=1
         ) from None
     finally:
+        if collecting:
+            gc.enable()
         sys.dont_write_bytecode = saved
+        for folder in folders:
+            sys.path_importer_cache.pop(folder, None)
         for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
             del sys.modules[key]
+
+
+def _import_modules(name: str, package_dir: Path) -> None:
+    """Import the modules of the package imported as ``name`` that its root does not."""
+    # the models, which the package root may import only on first use
+    if (package_dir / "models.py").exists():
+        importlib.import_module(f"{name}.models")
+    # the client's resource modules, which it imports only on first use
+    for path in sorted((package_dir / "resources").glob("*.py")):
+        if path.stem != "__init__":
+            importlib.import_module(f"{name}.resources.{path.stem}")
+    if (package_dir / "server.py").exists():
+        importlib.import_module(f"{name}.server")
+        if (package_dir / "mock.py").exists():
+            importlib.import_module(f"{name}.mock")
+        # the server's and the mock's resource modules (server.py and mock.py import them
+        # all; named here so that a failure names its module)
+        for folder in ("_server", "_mock"):
+            for path in sorted((package_dir / folder).glob("*.py")):
+                if path.stem != "__init__":
+                    importlib.import_module(f"{name}.{folder}.{path.stem}")
 
 
 _FIELD = re.compile(r'Field "([^"]+)"')
@@ -155,8 +184,10 @@ def write_package(
     package: str = "",
     verify: bool = True,
     force: bool = False,
+    compiled: Compiled | None = None,
 ) -> None:
-    """Replace ``out`` with exactly ``files``, after checking the package imports.
+    """Replace ``out`` with exactly ``files``, after checking the package imports (taking
+    the modules ``compiled`` ahead, :mod:`generator.bytecode`).
 
     ``package`` is the package's folder within ``out`` ("" when ``out`` is the package).
     ``out`` must be missing, empty, or an earlier apismith output (it has an apismith
@@ -175,7 +206,7 @@ def write_package(
             f"cannot make the output's folder: {exc.strerror}", file=str(out)
         ) from None
     try:
-        _write(out, files, package=package, verify=verify, force=force)
+        _write(out, files, package=package, verify=verify, force=force, compiled=compiled)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise ApismithError(
@@ -184,7 +215,13 @@ def write_package(
 
 
 def _write(
-    out: Path, files: Mapping[str, bytes], *, package: str, verify: bool, force: bool
+    out: Path,
+    files: Mapping[str, bytes],
+    *,
+    package: str,
+    verify: bool,
+    force: bool,
+    compiled: Compiled | None,
 ) -> None:
     with _parent_lock(out.parent) as locked:
         recover(out, locked=locked)
@@ -198,7 +235,8 @@ def _write(
                 target.write_bytes(files[name])
             init = f"{package}/__init__.py" if package else "__init__.py"
             if verify and init in files:
-                verify_import(staging / package if package else staging)
+                ahead = ahead_loader(compiled, str(staging)) if compiled else None
+                verify_import(staging / package if package else staging, ahead)
             if strays:
                 shown = ", ".join(strays[:5]) + (
                     f" and {len(strays) - 5} more" if len(strays) > 5 else ""

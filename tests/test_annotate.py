@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -47,7 +48,7 @@ EXPECTED = {
         "list[Message] | None",
         "list[Message] | None",
         "builtins.list[_m.Message] | None",
-        "Optional[builtins.list[_m.Message]]",
+        "builtins.list[_m.Message] | None",
         "array of Message | null",
         "array of [Message](#model-Message) \\| null",
     ),
@@ -55,7 +56,7 @@ EXPECTED = {
         "Message | str | None",
         "Message | str | None",
         "_m.Message | str | None",
-        "Union[_m.Message, str | None]",
+        "_m.Message | str | None",
         "Message | string | null",
         "[Message](#model-Message) \\| string \\| null",
     ),
@@ -89,7 +90,7 @@ EXPECTED = {
         "list[Message | None]",
         "list[Message | None]",
         "builtins.list[_m.Message | None]",
-        "builtins.list[Union[_m.Message, None]]",
+        "builtins.list[_m.Message | None]",
         "array of (Message | null)",
         "array of ([Message](#model-Message) \\| null)",
     ),
@@ -127,10 +128,41 @@ def test_imports_follow_what_is_spelled() -> None:
     assert TYPES["uri"].imports("model") == ("pydantic.AnyUrl",)
     assert TYPES["literal"].imports() == ("typing.Literal",)
     assert TYPES["map of any"].imports() == ("typing.Any",)
-    # the runtime expression also needs the Union and Optional it spells (with models)
-    assert annotate.runtime_imports(TYPES["union"]) == ("typing.Union",)
+    # the runtime expression is spelled as the annotation: no Union or Optional to import
+    assert annotate.runtime_imports(TYPES["union"]) == ()
     assert annotate.runtime_imports(TYPES["literal"]) == ("typing.Literal",)
     assert annotate.runtime_imports(TYPES["nullable any"]) == ("typing.Any",)
+
+
+def test_runtime_expressions_evaluate() -> None:
+    """``|`` works at run time on every operand a runtime type has (the client passes it
+    to pydantic): model classes and ``TypeAliasType`` aliases, each side of ``None``,
+    ``Literal``, ``Any``, generic aliases and nested unions."""
+    import builtins
+    from typing import Any, Literal
+
+    from typing_extensions import TypeAliasType
+
+    class Message:
+        pass
+
+    alias = TypeAliasType("Alias", "int | None")
+    literal = TypeRef("literal", literals=("a",))
+    models = (MESSAGE, TypeRef("model", name="Alias"))
+    others = (TypeRef("null"), literal, TypeRef("any"), TYPES["map of any"], STRING_OR_NULL)
+    namespace = {"_m": SimpleNamespace(Message=Message, Alias=alias), "builtins": builtins}
+    namespace |= {"Any": Any, "Literal": Literal}
+    for model in models:
+        for other in others:
+            for members in ((model, other), (other, model)):
+                for t in (
+                    TypeRef("union", members=members),
+                    TypeRef("array", items=TypeRef("union", members=members), nullable=True),
+                    TypeRef("union", members=(TypeRef("union", members=members), *models)),
+                ):
+                    text = annotate.runtime(t, module="_m", list_name="builtins.list")
+                    assert "Union[" not in text and "Optional[" not in text
+                    eval(text, dict(namespace))
 
 
 def test_links_only_where_the_docs_say() -> None:

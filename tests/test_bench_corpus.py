@@ -86,6 +86,22 @@ def test_stratified_sample_takes_one_spec_a_group_first() -> None:
     assert len(corpus.stratified_sample(specs, 100, seed=1)) == len(specs)
 
 
+def test_size_filter_comes_before_the_sample() -> None:
+    specs = [corpus.Spec(Path(f"{g}/{n}.json"), g, "3.0.0", n) for g in "ab" for n in (10, 50, 90)]
+    assert [s.bytes for s in corpus.by_size(specs, 50, 90)] == [50, 90, 50, 90]
+    assert len(corpus.by_size(specs, 0, 0)) == len(specs)
+    assert [s.bytes for s in corpus.by_size(specs, 60)] == [90, 90]
+    picked = corpus.stratified_sample(corpus.by_size(specs, 0, 50), 2, seed=3)
+    assert sorted(s.group for s in picked) == ["a", "b"]
+    assert all(s.bytes <= 50 for s in picked)
+
+
+def test_percentile() -> None:
+    assert corpus.percentile([1.0], 90) == 1.0
+    assert corpus.percentile([float(n) for n in range(1, 12)], 90) == 10.0
+    assert corpus.percentile([1.0, 2.0], 50) == 1.5
+
+
 def test_summary_ratio_and_failures() -> None:
     ok = {"outcome": "success", "detail": "", "seconds": 2.0, "peak_rss_mb": 50.0, "error": ""}
     refused = {**ok, "outcome": "refusal", "error": ERR + "b: x"}
@@ -97,6 +113,7 @@ def test_summary_ratio_and_failures() -> None:
     assert summary["tools"]["apismith"]["success"] == 1
     assert summary["tools"]["apismith"]["refusal"] == 1
     assert summary["time_ratio"]["median"] == 2.0
+    assert summary["time_ratio"]["p90"] == 2.0
     assert list(summary["apismith_failures"]) == ["refusal: x"]
 
 
@@ -140,4 +157,10 @@ def test_smoke_run_on_two_specs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert rows["pets.json"]["apismith"]["peak_rss_mb"] > 0
     assert data["summary"]["tools"]["apismith"]["success"] == 1
     assert out.with_suffix(".tsv").read_text(encoding="utf-8").count("\n") == 3
-    assert "apismith failures by error line" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "apismith failures by error line" in printed
+    assert ", p90 " in printed  # both generated pets.json
+    small = tmp_path / "small.json"
+    assert corpus.main([*argv, "--max-bytes", "200", "--timeout", "60", "--out", str(small)]) == 0
+    meta = json.loads(small.read_text(encoding="utf-8"))["meta"]
+    assert (meta["found"], meta["sized"], meta["max_bytes"]) == (2, 1, 200)

@@ -28,7 +28,8 @@ from pydantic import TypeAdapter
 
 from generator.ir import Api, TypeRef, build_ir
 from generator.normalize.patterns import matches
-from generator.render.examples import MockError, Synthesizer, conforms
+from generator.render.examples import Budget, MockError, Synthesizer, budget_for, conforms
+from generator.render.examples.budget import measure
 from tests.conftest import GENERATED, PACKAGES, REPO_ROOT, SPECS, cli_env, import_package
 from tests.golden.harness import case_config, case_dir, case_names
 
@@ -536,3 +537,154 @@ def test_same_values_under_any_hash_seed() -> None:
         outputs.add(done.stdout)
     assert len(outputs) == 1
     assert outputs == {f"{digest('sgp', 5)} {digest('llm-engine', 5)}\n"}
+
+
+# --- the size budget -----------------------------------------------------------------------
+
+
+def wide_deep_api() -> Api:
+    """A spec that explodes without a budget: 30 levels of ``L<i>``, each with 20 optional
+    strings, two optional arrays of the next level and a map of it; a cycle (``Tree``), a
+    required chain (``R<i>``, 12 deep) and a required array of 3 items at the bottom."""
+    schemas: dict[str, Any] = {}
+    for i in range(30):
+        nxt = {"$ref": f"#/components/schemas/L{i + 1}"}
+        props: dict[str, Any] = {f"s{k}": {"type": "string"} for k in range(20)}
+        props |= {"a": {"type": "array", "items": nxt}, "b": {"type": "array", "items": nxt}}
+        props |= {"m": {"type": "object", "additionalProperties": nxt}, "n": {"type": "integer"}}
+        schemas[f"L{i}"] = {"type": "object", "properties": props, "required": ["n"]}
+    schemas["L30"] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    schemas["Tree"] = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}},
+            "level": {"$ref": "#/components/schemas/L0"},
+        },
+    }
+    for i in range(12):
+        schemas[f"R{i}"] = {
+            "type": "object",
+            "properties": {
+                "next": {"$ref": f"#/components/schemas/R{i + 1}"},
+                "x": {"type": "string"},
+            },
+            "required": ["next"],
+        }
+    schemas["R12"] = {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "minItems": 3, "items": {"$ref": "#/components/schemas/L0"}}
+        },
+        "required": ["items"],
+    }
+    schemas["Top"] = {
+        "type": "object",
+        "properties": {
+            "tree": {"$ref": "#/components/schemas/Tree"},
+            "deep": {"$ref": "#/components/schemas/L0"},
+            "chain": {"$ref": "#/components/schemas/R0"},
+            "trees": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}},
+        },
+        "required": ["chain"],
+    }
+    return spec(schemas)
+
+
+def required_nodes(api: Api, t: TypeRef) -> Any:
+    """The smallest instance (the minimal mode): what any budget must leave in."""
+    return Synthesizer(api).value(t)
+
+
+@pytest.mark.parametrize("budget", [Budget(60, 6), Budget(150, 8), Budget(300, 16)])
+@pytest.mark.parametrize("name", ["L0", "Tree", "Top"])
+def test_budget_holds_and_values_conform(budget: Budget, name: str) -> None:
+    api = wide_deep_api()
+    t = model(name)
+    for seed in (0, 3):
+        synth = Synthesizer(api, full=True, seed=seed, budget=budget)
+        for value in synth.variants(t, 2):
+            assert conforms(value, t, {m.name: m for m in api.models})
+            size = measure(value)
+            floor = measure(required_nodes(api, t))
+            if name == "Top":  # the required chain is larger than the smallest budget
+                assert floor.depth > 6  # deeper than two of the budgets
+                assert value["chain"]["next"]["next"]  # required fields are all there
+            assert size.nodes <= budget.nodes + floor.nodes, (size, floor)
+            assert size.depth <= max(budget.depth, floor.depth), (size, floor)
+            if name != "Top":
+                assert size.nodes <= budget.nodes and size.depth <= budget.depth
+        assert synth.value(t) == Synthesizer(api, full=True, seed=seed, budget=budget).value(t)
+
+
+def test_over_budget_requirements_are_kept() -> None:
+    """Past the budget, what the schema requires is still built: required fields, minItems."""
+    api = wide_deep_api()
+    value = Synthesizer(api, full=True, budget=Budget(10, 2)).value(model("R0"))
+    node = value
+    for _ in range(12):
+        node = node["next"]
+    assert len(node["items"]) == 3  # minItems, over the budget
+    assert all(set(item) == {"n"} for item in node["items"])  # optional fields left out
+    assert conforms(value, model("R0"), {m.name: m for m in api.models})
+
+
+def test_budget_uses_the_room_broadly() -> None:
+    """Scalars come first and no field takes more than half of its object: a cut-down value
+    is broad and shallow, not one long chain."""
+    api = wide_deep_api()
+    value = Synthesizer(api, full=True, budget=Budget(100, 16)).value(model("L0"))
+    assert all(f"s{k}" in value for k in range(20)) and isinstance(value["n"], int)
+    assert measure(value).depth <= 8
+    assert value["a"] and value["a"][0]["n"]
+
+
+def test_a_value_inside_the_budget_is_unchanged() -> None:
+    api = wide_deep_api()
+    unbounded = Synthesizer(api, full=True, budget=Budget(10**9, 10**9))
+    bounded = Synthesizer(api, full=True, budget=Budget(50_000, 40))
+    whole = unbounded.value(model("L26"))
+    assert 1_000 < measure(whole).nodes < 50_000
+    assert bounded.value(model("L26")) == whole
+
+
+def test_budget_is_shared_by_the_operations() -> None:
+    assert budget_for(0) == budget_for(1) == Budget(4000, 16)
+    assert budget_for(184) == Budget(4000, 16)  # SGP
+    assert budget_for(1000) == Budget(2000, 16)
+    assert budget_for(22361) == Budget(100, 16)  # Microsoft Graph beta
+    paths = {f"/p{i}": {"get": {"responses": {"204": {"description": "ok"}}}} for i in range(800)}
+    api = build_ir({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": paths})
+    assert Synthesizer(api, full=True).budget == budget_for(800) == Budget(2500, 16)
+
+
+@pytest.mark.parametrize("name", APIS)
+def test_vendored_values_are_inside_the_budget(name: str) -> None:
+    """The vendored mocks are what they were before the budget: nothing of theirs is cut."""
+    api = api_of(name)
+    synth = Synthesizer(api, full=True)
+    unbounded = Synthesizer(api, full=True, budget=Budget(10**9, 10**9))
+    for where, t in responses(api):
+        value = synth.value(t)
+        assert value == unbounded.value(t), where
+        size = measure(value)
+        assert size.nodes <= synth.budget.nodes // 2 and size.depth < synth.budget.depth, where
+
+
+def test_docs_examples_stay_within_the_budget() -> None:
+    """The docs' response examples fill three levels of models, fewer when that is larger
+    than the budget of one value (40 fields of 40 fields of 40 fields: 64,000 nodes)."""
+    from generator.render.docs.samples import example
+
+    schemas: dict[str, Any] = {"W3": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    for i in (2, 1, 0):
+        nxt = {"$ref": f"#/components/schemas/W{i + 1}"}
+        schemas[f"W{i}"] = {"type": "object", "properties": {f"f{k}": nxt for k in range(40)}}
+    api = spec(schemas)
+    text = example(api, model("W0"), {})
+    assert text is not None
+    value = json.loads(text)
+    assert measure(value).nodes <= budget_for(0).nodes
+    assert len(value) == len(value["f0"]) == 40 and value["f0"]["f0"] == {}  # two levels
+    small = example(api, model("W2"), {})  # within the budget: three levels, as before
+    assert small is not None and json.loads(small)["f0"] == {"x": "string"}

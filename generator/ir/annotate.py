@@ -5,8 +5,8 @@
   signatures take, or the model types ``models.py`` declares; ``module`` qualifies model
   names (``_m.Message``) and ``list_name`` spells ``list`` (``builtins.list`` in a client
   resource, which may have a method called ``list``). It collects the imports it needs.
-- :class:`Runtime`: an expression that evaluates to the type at run time: ``Union`` and
-  ``Optional``, since ``|`` does not work on every alias.
+- :class:`Runtime`: an expression that evaluates to the type at run time, spelled as the
+  annotation (``_m.Message | None``).
 - :class:`Docs`: the type as users read it (``integer | null``, ``array of Message``); with
   :func:`markdown`, the same in a Markdown table cell, model names linked by a callable the
   docs pass in (so ``ir`` never imports ``render``).
@@ -206,27 +206,14 @@ class Python(Spelling):
 
 @dataclass(frozen=True)
 class Runtime(Python):
-    """An expression that evaluates to the type at run time: ``Union[...]`` and
-    ``Optional[...]`` where an annotation writes ``|`` and a model is involved (a model
-    may be a type alias, on which ``|`` does not work everywhere); plain ``|`` otherwise,
-    as ruff's pyupgrade rules want it. Models are told apart by their module prefix."""
+    """An expression that evaluates to the type at run time: the annotation itself, ``|``
+    and all (``_m.Message | None``, ``_m.A | _m.B``), as ruff's pyupgrade rules (UP007)
+    want it. The generated code needs Python 3.10, where ``|`` works on every operand a
+    runtime type has: model classes, ``typing_extensions.TypeAliasType`` aliases (4.12.2
+    and later define ``__or__`` and ``__ror__``), generic aliases, ``Literal`` and ``Any``
+    (``tests/test_annotate.py`` evaluates them on the interpreter it runs on)."""
 
     module: str | None = "_m"
-
-    def _has_model(self, texts: Sequence[str]) -> bool:
-        return any(f"{self.module}." in text for text in texts)
-
-    def union(self, members: Sequence[str], needs: set[str]) -> str:
-        if not self._has_model(members):
-            return super().union(members, needs)
-        needs.add("typing.Union")
-        return f"Union[{', '.join(members)}]"
-
-    def nullable(self, text: str, needs: set[str]) -> str:
-        if not self._has_model([text]):
-            return super().nullable(text, needs)
-        needs.add("typing.Optional")
-        return f"Optional[{text}]"
 
 
 ARGUMENT = Python("argument")
@@ -256,8 +243,8 @@ def imports(t: TypeRef, reading: Reading = "argument") -> tuple[str, ...]:
 
 
 def runtime_imports(t: TypeRef) -> tuple[str, ...]:
-    """What :func:`runtime` needs: the annotation's names, and ``typing.Union`` and
-    ``typing.Optional`` where it spells them (models and ``builtins`` excepted)."""
+    """What :func:`runtime` needs: the annotation's names (models and ``builtins``
+    excepted)."""
     needs: set[str] = set()
     spell(t, Runtime(), needs)
     return tuple(sorted(needs))

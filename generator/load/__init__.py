@@ -48,6 +48,7 @@ from generator.load.common import (
     LoadedSpec,
     _display,
     _fail,
+    collector_paused,
     escape_token,
     resolve_pointer,
     unescape_token,
@@ -74,6 +75,11 @@ def load_warnings(duplicates: list[tuple[str, str, str]]) -> tuple[Diagnostic, .
 def load_spec(path: Path, root: Path | None = None) -> LoadedSpec:
     """Read ``path``, bundle cross-file refs (read only inside ``root``, by default the
     spec's folder) and validate every ref."""
+    with collector_paused():
+        return _load_spec(path, root)
+
+
+def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
     doc, duplicates = _read(path)
     shown = _display(path)
     if not isinstance(doc, dict):
@@ -100,7 +106,7 @@ def load_spec(path: Path, root: Path | None = None) -> LoadedSpec:
         ref_root = path.resolve().parent
     bundler = _Bundler(path, doc, ref_root)
     bundler.bundle()
-    check_refs(doc, path)
+    check_refs(doc, path, None if bundler.changed else bundler.refs)
     warnings = load_warnings([(shown, p, k) for p, k in duplicates] + bundler.duplicates)
     return LoadedSpec(doc=doc, path=path, files=tuple(bundler.files), warnings=warnings)
 

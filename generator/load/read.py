@@ -61,7 +61,13 @@ def _push_members(
 
 def _check_values(doc: Json, shown: str, dup_ids: dict[int, list[str]]) -> list[tuple[str, str]]:
     """Refuse lone surrogates, non-finite numbers, over-long integers and deep nesting;
-    return the duplicate keys of JSON objects as ``(pointer, key)``."""
+    return the duplicate keys of JSON objects as ``(pointer, key)``.
+
+    A document with nothing to report (nearly all) is recognised by a quick walk that
+    builds no pointers; any other takes the walk below, which finds the first problem
+    and its pointer."""
+    if not dup_ids and _plain(doc, 0):
+        return []
     duplicates: list[tuple[str, str]] = []
     seen: set[int] = set()
     stack: list[tuple[Any, Link, int]] = [(doc, None, 0)]
@@ -105,6 +111,38 @@ def _check_values(doc: Json, shown: str, dup_ids: dict[int, list[str]]) -> list[
                 _pointer(link),
             )
     return duplicates
+
+
+def _plain(node: Json, depth: int) -> bool:
+    """Whether the container ``node`` (at ``depth``) and everything in it passes
+    :func:`_check_values`: plain JSON values only, valid text, finite numbers, no deeper
+    than ``MAX_DEPTH``. A subtree shared by YAML aliases is checked at every place (so this
+    is never more lenient than the exact walk, which checks it once)."""
+    if depth >= MAX_DEPTH:
+        return False
+    if type(node) is dict:
+        for key in node:
+            if type(key) is not str or (not key.isascii() and not _utf8(key)):
+                return False
+        values: Any = node.values()
+    elif type(node) is list:
+        values = node
+    else:
+        return False
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and not _utf8(value):
+                return False
+        elif kind is dict or kind is list:
+            if not _plain(value, depth + 1):
+                return False
+        elif kind is float:
+            if not math.isfinite(value):
+                return False
+        elif not (kind is int or kind is bool or value is None):
+            return False
+    return True
 
 
 def _utf8(text: str) -> bool:

@@ -28,26 +28,53 @@ from generator.load.skeleton import Shape
 
 def _walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]]]:
     """Every ``$ref``-holding dict in the document, with its pointer, in document order
-    (a subtree shared by aliases is walked once)."""
-    found: list[tuple[str, dict[str, Any]]] = []
+    (a subtree shared by aliases is walked once).
+
+    Pointers are built only for the refs found: the walk keeps a link to its parent per
+    container, and two flags for :func:`_literal`'s test of ``"/examples/" in pointer``
+    (``under``: the pointer holds ``/examples/``; ``ends``: it ends with ``/examples``)."""
+    found: list[tuple[Link, str, dict[str, Any]]] = []
     seen: set[int] = set()
-    stack: list[tuple[str, Json]] = [(pointer, node)]
+    # (container, link to it: (parent link, escaped token) or None for the root, under, ends)
+    stack: list[tuple[Any, Link, bool, bool]] = [
+        (node, None, "/examples/" in pointer, pointer.endswith("/examples"))
+    ]
     while stack:
-        here, cur = stack.pop()
-        if isinstance(cur, (dict, list)):
-            if id(cur) in seen:
-                continue
-            seen.add(id(cur))
+        cur, link, under, ends = stack.pop()
+        if id(cur) in seen:
+            continue
+        seen.add(id(cur))
+        inner = under or ends  # the children's ``under``
         if isinstance(cur, dict):
             if isinstance(cur.get("$ref"), str):
-                found.append((here, cur))
-            for key in reversed(list(cur)):
-                if not _literal(here, str(key), cur[key]):
-                    stack.append((f"{here}/{escape_token(str(key))}", cur[key]))
-        elif isinstance(cur, list):
+                found.append((link, pointer, cur))
+            for key, value in reversed(cur.items()):
+                if not isinstance(value, (dict, list)):
+                    continue  # a scalar holds no ref
+                text = key if type(key) is str else str(key)
+                if text in _LITERAL_KEYS or text.startswith("x-"):
+                    continue
+                if text == "examples" and isinstance(value, list):
+                    continue
+                if text == "value" and under:
+                    continue
+                stack.append((value, (link, escape_token(text)), inner, text == "examples"))
+        else:
             for i in reversed(range(len(cur))):
-                stack.append((f"{here}/{i}", cur[i]))
-    return found
+                value = cur[i]
+                if isinstance(value, (dict, list)):
+                    stack.append((value, (link, str(i)), inner, False))
+    return [(_joined(root, link), ref) for link, root, ref in found]
+
+
+def _joined(root: str, link: Link) -> str:
+    parts: list[str] = []
+    while link is not None:
+        link, token = link
+        parts.append(token)
+    parts.append(root)
+    parts.reverse()
+    return "/".join(parts)
 
 
 _LITERAL_KEYS = frozenset({"example", "default", "const", "enum"})
@@ -99,6 +126,10 @@ class _Bundler:
         self.placed: dict[tuple[Path, str], str] = {}
         self.files: list[Path] = [self.main_path]
         self.duplicates: list[tuple[str, str, str]] = []  # (file, pointer, key)
+        # the refs of the main document as read, and whether bundling changed it (if not,
+        # they are its refs still, and check_refs need not walk it again)
+        self.refs: list[tuple[str, dict[str, Any]]] = []
+        self.changed = False
 
     def container(self) -> dict[str, Any]:
         if self.is_openapi:
@@ -177,7 +208,8 @@ class _Bundler:
 
     def bundle(self) -> None:
         # (file the ref lives in, ref dict, pointer of the ref within the main doc)
-        queue = [(self.main_path, ref, ptr) for ptr, ref in _walk_refs(self.doc)]
+        self.refs = _walk_refs(self.doc)
+        queue = [(self.main_path, ref, ptr) for ptr, ref in self.refs]
         done: set[int] = set()
         while queue:
             origin, ref, ptr = queue.pop(0)
@@ -188,6 +220,7 @@ class _Bundler:
             file_part, _, frag = target.partition("#")
             if not file_part and origin == self.main_path:
                 continue
+            self.changed = True
             path = self.target_path(origin, target, file_part, ptr) if file_part else origin
             key = (path, frag)
             if key not in self.placed:
@@ -226,15 +259,24 @@ class _Bundler:
         return candidate
 
 
-def check_refs(doc: Json, file: Path) -> None:
-    """Raise on a dangling local ``$ref`` or a circular chain of pure-``$ref`` aliases."""
-    refs = _walk_refs(doc)
+def check_refs(doc: Json, file: Path, refs: list[tuple[str, dict[str, Any]]] | None = None) -> None:
+    """Raise on a dangling local ``$ref`` or a circular chain of pure-``$ref`` aliases.
+    ``refs``: the document's refs (:func:`_walk_refs`), when the caller has them."""
+    if refs is None:
+        refs = _walk_refs(doc)
+    resolved: dict[str, Json] = {}  # target -> node: refs repeat their targets
+
+    def resolve(target: str) -> Json:
+        if target not in resolved:
+            resolved[target] = resolve_pointer(doc, target)
+        return resolved[target]
+
     for ptr, ref in refs:
         target = ref["$ref"]
         if not target.startswith("#"):
             continue
         try:
-            resolve_pointer(doc, target)
+            resolve(target)
         except KeyError:
             raise ApismithError(
                 f"dangling $ref {target!r}",
@@ -261,5 +303,5 @@ def check_refs(doc: Json, file: Path) -> None:
                 )
             seen.append(target)
             in_chain.add(target)
-            node = resolve_pointer(doc, target)
+            node = resolve(target)
         ends.update(seen)

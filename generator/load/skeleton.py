@@ -279,8 +279,11 @@ class Shape:
             if id(node) in self.seen:
                 continue
             self.seen.add(id(node))
-            self.text(node, here, *_SCHEMA_TEXT)
-            self.keywords(node, here)
+            if not _schema_ok(node):  # the checks below find the first problem
+                self.text(node, here, *_SCHEMA_TEXT)
+                self.keywords(node, here)
+            if _CHILD_KEYS.isdisjoint(node):
+                continue  # a leaf: most schemas
             for key in _SCHEMA_MAPS:
                 if node.get(key) is not None:
                     sub = self.sub(here, key)
@@ -305,6 +308,48 @@ class Shape:
                     stack.append((items, sub))
             if "discriminator" in node and isinstance(node["discriminator"], dict):
                 self.text(node["discriminator"], self.sub(here, "discriminator"), "propertyName")
+
+
+_TEXT_KEYS = frozenset(_SCHEMA_TEXT)
+_MAP_KEYS = frozenset(_SCHEMA_MAPS)
+_LIST_KEYS = frozenset(_SCHEMA_LISTS)
+_CHILD_KEYS = _MAP_KEYS | _LIST_KEYS | frozenset(_SCHEMA_ONE) | {"items", "discriminator"}
+
+
+def _strings(values: list[Any]) -> bool:
+    return all(type(v) is str for v in values)
+
+
+def _schema_ok(node: dict[str, Any]) -> bool:
+    """Whether :meth:`Shape.schema` finds nothing wrong with ``node`` itself (its children
+    are checked in turn): a quick test that only says yes when sure; when it says no, the
+    exact checks run and name the first problem."""
+    for key in _TEXT_KEYS.intersection(node):
+        value = node[key]
+        if type(value) is not str and (value is not None or key == "$ref"):
+            return False
+    kind = node.get("type")
+    if kind is not None and type(kind) is not str:
+        if type(kind) is not list or not _strings(kind):
+            return False
+    required = node.get("required")
+    if required is not None and (type(required) is not list or not _strings(required)):
+        return False
+    if "enum" in node and type(node["enum"]) is not list:
+        return False
+    for key in _MAP_KEYS.intersection(node):
+        if node[key] is not None and type(node[key]) is not dict:
+            return False
+    for key in _LIST_KEYS.intersection(node):
+        value = node[key]
+        if type(value) is not list and not (key == "prefixItems" and value is None):
+            return False
+    disc = node.get("discriminator")
+    if isinstance(disc, dict):
+        name = disc.get("propertyName")
+        if name is not None and type(name) is not str:
+            return False
+    return True
 
 
 def check_document(doc: dict[str, Any], file: str) -> None:

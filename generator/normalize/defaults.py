@@ -218,7 +218,12 @@ class _Validator:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    out: dict[str, Any] = json_copy(dict(spec))
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``out`` is the caller's to give (see :mod:`generator.normalize`)."""
     validator = _Validator(out)
     found: list[Diagnostic] = []
 

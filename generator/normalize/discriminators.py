@@ -42,7 +42,12 @@ Tags = tuple[Any, ...]
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = json_copy(dict(spec))
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
     tagger = _Tagger(doc, defaulted=bool(options.get("defaulted_tags", False)))
     transform_schemas(doc, tagger.visit)
     return PassResult(spec=doc, diagnostics=tuple(tagger.diagnostics))

@@ -57,16 +57,20 @@ def _free(base: str, taken: Mapping[str, Any]) -> str:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = dict(spec)
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
     if not _bodies(doc):
         return PassResult(spec=doc)
-    doc = json_copy(doc)
     components = doc.setdefault("components", {})
     if not isinstance(components, dict):
-        return PassResult(spec=dict(spec))
+        return PassResult(spec=doc)  # (setdefault changed nothing)
     schemas = components.setdefault("schemas", {})
     if not isinstance(schemas, dict):
-        return PassResult(spec=dict(spec))
+        return PassResult(spec=doc)
     for base, body in _bodies(doc):
         named: list[tuple[Any, str]] = []  # (schema, component name) of this body
         for media in FORM_TYPES:

@@ -72,26 +72,29 @@ def _quote(value: object) -> str:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``spec`` is the caller's to give (see :mod:`generator.normalize`)."""
     diags: list[Diagnostic] = []
     fixes: list[Fix] = []
     appended: list[tuple[str, dict[str, Any]]] = []  # (operation pointer, new parameter)
     _check_schema_names(spec)
     _check_operations(spec, fixes, appended, diags)
     _check_fields(spec, fixes, diags)
-    if not fixes and not appended:
-        return PassResult(spec=dict(spec), diagnostics=tuple(diags))
-    out: dict[str, Any] = json_copy(dict(spec))
     for pointer, key, value in fixes:
-        target = _resolve(out, pointer)
+        target = _resolve(spec, pointer)
         if value is _DELETE:
             target.pop(key, None)
         else:
             target[key] = value
     for pointer, param in appended:
-        op = _resolve(out, pointer)
+        op = _resolve(spec, pointer)
         params = op.get("parameters")
         op["parameters"] = [*params, param] if isinstance(params, list) else [param]
-    return PassResult(spec=out, diagnostics=tuple(diags))
+    return PassResult(spec=spec, diagnostics=tuple(diags))
 
 
 def _resolve(spec: dict[str, Any], pointer: str) -> Any:
@@ -268,8 +271,8 @@ def _name_parameters(
 # --- fields --------------------------------------------------------------------------------
 
 
-def _check_fields(spec: Mapping[str, Any], fixes: list[Fix], diags: list[Diagnostic]) -> None:
-    for root, tokens, schema in object_schemas(dict(spec)):
+def _check_fields(spec: dict[str, Any], fixes: list[Fix], diags: list[Diagnostic]) -> None:
+    for root, tokens, schema in object_schemas(spec):
         props = schema["properties"]
         names = naming.field_python_names(props)
         for wire, (python, why) in names.items():

@@ -11,6 +11,12 @@ and the property a ``$ref`` to it; an inline object array item becomes
 its null member. Hoisted schemas are looked at in turn, so nested inline objects get
 ``<Model><Property><Property>``.
 
+Inline objects that are the same schema (equal JSON, key order aside) get one component,
+named where the first of them is met: GitHub's webhook payloads repeat the same dozens of
+nested objects (``{"title": "Link", ...}`` 187 times), 1,000 schemas in all, which would
+otherwise be as many identical classes for datamodel-codegen to render and pydantic to
+build.
+
 It runs after ``names`` and ``array_items`` (the names it builds on are final), and before
 the ``identifiers`` check, which every new name passes. New components are appended in
 model-name order, nested ones after their parent.
@@ -18,6 +24,7 @@ model-name order, nested ones after their parent.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,54 +52,70 @@ def _holders(sub: dict[str, Any]) -> list[dict[str, Any]]:
     return [sub]
 
 
-def _hoist(
-    schemas: dict[str, Any], taken: set[str], base: str, schema: dict[str, Any]
-) -> str | None:
-    if not is_valid_class_name(base):
-        return None
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}{n}", n + 1
-    taken.add(name)
-    schemas[name] = schema
-    return name
+class Hoisted:
+    """The components this pass made: ``schemas`` (the spec's, which it adds to), the names
+    ``taken``, and each made schema's JSON (as it was when hoisted) for reuse."""
+
+    def __init__(self, schemas: dict[str, Any]) -> None:
+        self.schemas = schemas
+        self.taken = set(schemas)
+        self._by_json: dict[str, str] = {}
+
+    def name(self, base: str, schema: dict[str, Any]) -> tuple[str | None, bool]:
+        """The component for ``schema`` (hoisted from where ``base`` names), and whether it
+        is new: the one made earlier for an equal schema, if any."""
+        if not is_valid_class_name(base):
+            return None, False
+        key = json.dumps(schema, sort_keys=True, ensure_ascii=False, default=str)
+        if key in self._by_json:
+            return self._by_json[key], False
+        name, n = base, 2
+        while name in self.taken:
+            name, n = f"{base}{n}", n + 1
+        self.taken.add(name)
+        self.schemas[name] = schema
+        self._by_json[key] = name
+        return name, True
 
 
-def _name_properties(
-    schemas: dict[str, Any], taken: set[str], model: str, schema: Any
-) -> list[str]:
+def _base(model: str, prop: object) -> str:
+    """The name of the schema hoisted from ``model``'s property ``prop`` (made only for the
+    few properties that need one)."""
+    return f"{model}{pascal_case(str(prop))}"
+
+
+def _name_properties(hoisted: Hoisted, model: str, schema: Any) -> list[str]:
     """Hoist the inline objects of ``model``'s properties; the names of the new schemas."""
     if not isinstance(schema, dict):
         return []
     made: list[str] = []
     for part in schema.get("allOf") or ():  # an allOf's own inline parts: the model's fields
         if isinstance(part, dict) and "$ref" not in part:
-            made += _name_properties(schemas, taken, model, part)
+            made += _name_properties(hoisted, model, part)
     props = schema.get("properties")
     if not isinstance(props, dict):
         return made
     for prop, sub in props.items():
         if not isinstance(sub, dict):
             continue
-        base = f"{model}{pascal_case(str(prop))}"
         if _is_object(sub):
-            name = _hoist(schemas, taken, base, sub)
+            name, new = hoisted.name(_base(model, prop), sub)
             if name is not None:
                 props[prop] = {"$ref": f"#/components/schemas/{name}"}
-                made.append(name)
+                made += [name] if new else []
             continue
         for holder in _holders(sub):
             if _is_object(holder) and holder is not sub:
-                name = _hoist(schemas, taken, base, dict(holder))
+                name, new = hoisted.name(_base(model, prop), dict(holder))
                 if name is not None:
                     holder.clear()
                     holder["$ref"] = f"#/components/schemas/{name}"
-                    made.append(name)
+                    made += [name] if new else []
             elif _is_object(holder.get("items")):
-                name = _hoist(schemas, taken, f"{base}Item", holder["items"])
+                name, new = hoisted.name(_base(model, prop) + "Item", holder["items"])
                 if name is not None:
                     holder["items"] = {"$ref": f"#/components/schemas/{name}"}
-                    made.append(name)
+                    made += [name] if new else []
     return made
 
 
@@ -109,16 +132,21 @@ def _has_inline(schema: Any) -> bool:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    components = spec.get("components")
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
+    components = doc.get("components")
     schemas = components.get("schemas") if isinstance(components, Mapping) else None
     if not isinstance(schemas, Mapping) or not any(map(_has_inline, schemas.values())):
-        return PassResult(spec=dict(spec))
-    doc: dict[str, Any] = json_copy(dict(spec))
+        return PassResult(spec=doc)
     out = doc["components"]["schemas"]
-    taken = set(out)
+    hoisted = Hoisted(out)
     queue = sorted(out)
     while queue:
         model = queue.pop(0)
-        made = _name_properties(out, taken, model, out[model])
+        made = _name_properties(hoisted, model, out[model])
         queue[:0] = made  # nested ones next, in the order they were made
     return PassResult(spec=doc)

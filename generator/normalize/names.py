@@ -32,6 +32,7 @@ from generator.normalize.walk import (
     SCHEMA_KEYS,
     SCHEMA_LIST_KEYS,
     SCHEMA_MAP_KEYS,
+    json_copy,
     pointer_join,
     spec_roots,
 )
@@ -42,13 +43,19 @@ Json = Any
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``out`` is the caller's to give (see :mod:`generator.normalize`)."""
     diags: list[Diagnostic] = []
     reserved = naming.RESERVED_CLASS_NAMES | frozenset(options.get("reserved_names") or ())
     renames = dict(options.get("schema_renames") or {})
-    schemas, prefix = _container(spec)
+    schemas, prefix = _container(out)
     mapping = _plan_schema_names(schemas or {}, prefix, renames, reserved, diags)
     property_maps: list[dict[str, Any]] = []
-    out: dict[str, Any] = _copy_renamed(dict(spec), prefix, mapping, property_maps)
+    _rename_refs(out, prefix, mapping, property_maps)
     out_schemas = _container(out)[0]
     if out_schemas:
         _rename_container(out_schemas, mapping)
@@ -219,15 +226,14 @@ def _difference(a: Json, b: Json, refs: dict[str, str], titles: set[Any], at: st
     return None if type(a) is type(b) and a == b else at
 
 
-_CONTAINERS = (dict, list)
-
-
-def _copy_renamed(
+def _rename_refs(
     spec: dict[str, Any], prefix: str, mapping: dict[str, str], property_maps: list[dict[str, Any]]
-) -> Any:
-    """A deep copy of ``spec`` with every ref (and discriminator mapping) into ``prefix``
-    following ``mapping``; the schema map itself is renamed by the caller. Every copied
-    ``properties`` map (some may not belong to a schema) is appended to ``property_maps``."""
+) -> None:
+    """Make every ref (and discriminator mapping) into ``prefix`` follow ``mapping``, in
+    place, children before parents (as the copy this once was made them); the schema map
+    itself is renamed by the caller. Every ``properties`` map (some may not belong to a
+    schema) is appended to ``property_maps``. Containers are plain dicts and lists: the
+    document is a :func:`json_copy`."""
 
     def fix(ref: str) -> str:
         if not ref.startswith(prefix):
@@ -236,15 +242,18 @@ def _copy_renamed(
         new = mapping.get(unescape_token(token))
         return ref if new is None else prefix + escape_token(new) + sep + rest
 
-    def copy(node: Json) -> Json:
-        if not isinstance(node, dict):
-            return [copy(v) if isinstance(v, _CONTAINERS) else v for v in node]
-        out = {k: copy(v) if isinstance(v, _CONTAINERS) else v for k, v in node.items()}
-        if "properties" in out and isinstance(out["properties"], dict):
-            property_maps.append(out["properties"])
-        if mapping and "$ref" in out and isinstance(out["$ref"], str):
-            out["$ref"] = fix(out["$ref"])
-        disc = out.get("discriminator") if mapping else None
+    def visit(node: dict[str, Any]) -> None:
+        for value in node.values():
+            kind = type(value)
+            if kind is dict:
+                visit(value)
+            elif kind is list:
+                visit_list(value)
+        if "properties" in node and isinstance(node["properties"], dict):
+            property_maps.append(node["properties"])
+        if mapping and "$ref" in node and isinstance(node["$ref"], str):
+            node["$ref"] = fix(node["$ref"])
+        disc = node.get("discriminator") if mapping else None
         if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict):
             disc["mapping"] = {
                 tag: (mapping.get(to, to) if "/" not in to else fix(to))
@@ -252,9 +261,16 @@ def _copy_renamed(
                 else to
                 for tag, to in disc["mapping"].items()
             }
-        return out
 
-    return copy(spec)
+    def visit_list(node: list[Any]) -> None:
+        for value in node:
+            kind = type(value)
+            if kind is dict:
+                visit(value)
+            elif kind is list:
+                visit_list(value)
+
+    visit(spec)
 
 
 def _rename_container(schemas: dict[str, Any], mapping: dict[str, str]) -> None:
@@ -346,6 +362,8 @@ def object_schemas(spec: dict[str, Any]) -> list[Found]:
     def visit(root: str, tokens: tuple[str, ...], schema: dict[str, Any]) -> None:
         if type(schema.get("properties")) is dict:
             found.append((root, tokens, schema))
+        if _SUBSCHEMA_KEYS.isdisjoint(schema):
+            return
         for key, sub in schema.items():
             if key not in _SUBSCHEMA_KEYS:
                 continue
@@ -366,6 +384,21 @@ def object_schemas(spec: dict[str, Any]) -> list[Found]:
     return found
 
 
+class _Taken:
+    """The names a field may not take: the model names (shared by every schema, never
+    copied) and the schema's own."""
+
+    def __init__(self, base: frozenset[str], own: set[str]) -> None:
+        self.base = base
+        self.own = own
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.own or name in self.base
+
+    def add(self, name: str) -> None:
+        self.own.add(name)
+
+
 def _alias_fields(
     spec: dict[str, Any], soft_keywords: bool, diags: list[Diagnostic], classes: frozenset[str]
 ) -> None:
@@ -382,7 +415,7 @@ def _alias_fields(
         unsafe = [p for p, sub in props.items() if not safe[p] and sub is not False]
         if not unsafe:
             continue
-        taken = (set(props) - set(unsafe)) | classes
+        taken = _Taken(classes, set(props) - set(unsafe))
         pointer = pointer_join(root, *tokens)
         owner = pointer
         if not tokens and root.startswith(prefix):

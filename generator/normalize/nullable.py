@@ -270,7 +270,7 @@ def _split_types(core: Schema, kinds: list[str], meta: Schema) -> Schema:
                 value = [v for v in value if TYPE_CHECKS[kind](v)]
                 if not value:
                     break  # no enum value has this type: the member accepts nothing
-            member[key] = value
+            member[key] = json_copy(value)  # each member its own: no two share a subtree
         else:
             members.append(member)
     return {"anyOf": [*members, {"type": "null"}], **meta}
@@ -322,7 +322,12 @@ def canonicalize(schema: Schema, notes: list[str]) -> Schema:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    out: dict[str, Any] = json_copy(dict(spec))
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``out`` is the caller's to give (see :mod:`generator.normalize`)."""
     found: list[Diagnostic] = []
 
     notes: list[str] = []

@@ -23,13 +23,13 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
 from generator.errors import ApismithError
 from generator.normalize.diagnostics import Diagnostic, PassResult
-from generator.normalize.walk import iter_schemas, json_copy
+from generator.normalize.walk import Schema, iter_schemas_with, json_copy
 
 NAME = "patterns"
 
@@ -95,15 +95,17 @@ def _show(pattern: object) -> str:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``spec`` is the caller's to give (see :mod:`generator.normalize`)."""
     diags: list[Diagnostic] = []
-    drops: list[str] = []
-    rewrites: dict[str, str] = {}
-    for pointer, schema in iter_schemas(dict(spec)):
-        if "pattern" not in schema:
-            continue
+    for pointer, schema in _with_pattern(spec):
         pattern = schema["pattern"]
         if not isinstance(pattern, str):
-            drops.append(pointer)
+            del schema["pattern"]
             message = f"pattern {_show(pattern)} is not a string: dropped"
             diags.append(Diagnostic(NAME, "drop", pointer + "/pattern", message))
             continue
@@ -112,7 +114,7 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             continue
         rewritten = rust_syntax(pattern)
         if rewritten != pattern and pattern_error(rewritten) is None:
-            rewrites[pointer] = rewritten
+            schema["pattern"] = rewritten
             message = (
                 f"pattern {_show(pattern)} is ECMA-262 syntax pydantic's regex engine does not "
                 f"read ({why}): rewritten as {_show(rewritten)}"
@@ -120,7 +122,7 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             diags.append(Diagnostic(NAME, "warning", pointer + "/pattern", message))
             continue
         if _python_compiles(pattern) or "not supported" in why:
-            drops.append(pointer)
+            del schema["pattern"]
             message = (
                 f"pattern {_show(pattern)} is not supported by pydantic's regex engine "
                 f"({why}): dropped"
@@ -131,13 +133,9 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
             f"invalid regular expression in pattern {_show(pattern)}: {why}",
             pointer=pointer + "/pattern",
         )
-    if not drops and not rewrites:
-        return PassResult(spec=dict(spec), diagnostics=tuple(diags))
-    out: dict[str, Any] = json_copy(dict(spec))
-    targets = set(drops)
-    for pointer, schema in iter_schemas(out):
-        if pointer in targets:
-            schema.pop("pattern", None)
-        elif pointer in rewrites:
-            schema["pattern"] = rewrites[pointer]
-    return PassResult(spec=out, diagnostics=tuple(diags))
+    return PassResult(spec=spec, diagnostics=tuple(diags))
+
+
+def _with_pattern(spec: dict[str, Any]) -> Iterator[tuple[str, Schema]]:
+    """(pointer, schema) of every schema with a ``pattern``, in :func:`iter_schemas` order."""
+    return iter_schemas_with(spec, "pattern")

@@ -42,6 +42,12 @@ def _get(spec: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``spec`` is the caller's to give (see :mod:`generator.normalize`)."""
     components = spec.get("components")
     schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
     declared = set(schemes) if isinstance(schemes, Mapping) else set()
@@ -70,10 +76,7 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
                 kept.append(requirement)
         if len(kept) != len(requirements):
             kept_lists[keys] = kept
-    if not kept_lists:
-        return PassResult(spec=dict(spec), diagnostics=())
-    out: dict[str, Any] = json_copy(dict(spec))
     for keys, kept in kept_lists.items():
-        parent = _get(out, keys[:-1])
-        parent[keys[-1]] = json_copy(kept)
-    return PassResult(spec=out, diagnostics=tuple(diags))
+        parent = _get(spec, keys[:-1])
+        parent[keys[-1]] = kept
+    return PassResult(spec=spec, diagnostics=tuple(diags))

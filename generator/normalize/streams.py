@@ -45,16 +45,21 @@ def sse_event_schema(chunk: str, terminator: str = "[DONE]") -> dict[str, Any]:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``out`` is the caller's to give (see :mod:`generator.normalize`)."""
     entries = options.get("operations") or {}
-    schemas = (spec.get("components") or {}).get("schemas") or {}
+    schemas = (out.get("components") or {}).get("schemas") or {}
     found: list[tuple[str, str, str, Mapping[str, Any]]] = []
-    for _pointer, path, method, op in operations(dict(spec)):
+    for _pointer, path, method, op in operations(out):
         entry = entries.get(op.get("operationId")) or entries.get(op.get("x-apismith-name"))
         if isinstance(entry, Mapping) and entry.get("chunk") in schemas:
             found.append((path, method, str(entry["chunk"]), entry))
     if not found:
-        return PassResult(spec=dict(spec), diagnostics=())
-    out: dict[str, Any] = json_copy(dict(spec))
+        return PassResult(spec=out, diagnostics=())
     for path, method, chunk, entry in found:
         responses = out["paths"][path][method].get("responses")
         for status, response in (responses or {}).items():

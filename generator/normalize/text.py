@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.normalize.diagnostics import PassResult
-from generator.normalize.walk import iter_schemas, json_copy
+from generator.normalize.walk import json_copy, walk_schemas
 
 NAME = "text"
 
@@ -121,7 +121,8 @@ def _clean_keys(obj: Any) -> None:
 
 def _drop_title(schema: Any, name: Any) -> None:
     if isinstance(schema, dict) and isinstance(name, str):
-        if schema.get("title") in restated_titles(name):
+        title = schema.get("title")
+        if title is not None and title in restated_titles(name):
             del schema["title"]
 
 
@@ -145,8 +146,13 @@ def _body(obj: Any) -> None:
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = json_copy(dict(spec))
-    for _pointer, schema in iter_schemas(doc):
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
+    for schema in walk_schemas(doc):
         _clean_keys(schema)
         properties = schema.get("properties")
         if isinstance(properties, dict):

@@ -24,7 +24,12 @@ NAME = "tuples"
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    doc: dict[str, Any] = json_copy(dict(spec))
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
     diagnostics: list[Diagnostic] = []
 
     def convert(schema: Schema, pointer: str) -> Schema:

@@ -94,7 +94,12 @@ def _fix_bounds(schema: Schema, pointer: str, found: list[Diagnostic]) -> Schema
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
-    out: dict[str, Any] = json_copy(dict(spec))
+    """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
+    return apply(json_copy(dict(spec)), options)
+
+
+def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
+    """The pass, in place: ``out`` is the caller's to give (see :mod:`generator.normalize`)."""
     is_30 = str(out.get("openapi", "")).startswith("3.0")
     if is_30:
         out["openapi"] = "3.1.0"

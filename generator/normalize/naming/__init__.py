@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 from generator.normalize.naming.case import PY_KEYWORDS as PY_KEYWORDS
@@ -323,12 +324,13 @@ def method_name(operation_id: str | None, method: str, path: str, drop_tag: str 
 # --- field names -----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1 << 16)  # asked for every property of every schema, names repeat
 def is_safe_field_name(name: str, *, soft_keywords: bool = False) -> bool:
     """Whether a property name can be a pydantic field name as it is."""
     return identifier_problem(name, "field", soft_keywords=soft_keywords) is None
 
 
-def python_field_name(name: str, taken: set[str], *, soft_keywords: bool = False) -> str:
+def python_field_name(name: str, taken: Container[str], *, soft_keywords: bool = False) -> str:
     """A safe Python field name for the property ``name``, not in ``taken``.
 
     ``name`` itself when it is safe and free; else its snake_case form, with ``_``

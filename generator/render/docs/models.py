@@ -10,14 +10,7 @@ from dataclasses import dataclass
 from generator.ir import Api, TypeRef
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.operations import ResourceDoc
-from generator.render.docs.tables import (
-    MODELS_PAGE,
-    Table,
-    field_rows,
-    model_anchor,
-    table,
-    type_md,
-)
+from generator.render.docs.tables import MODELS_PAGE, Table, Tables, model_anchor, table
 from generator.render.docs.text import as_json, code, markdown
 
 DIAGRAM_NODES = 14
@@ -70,9 +63,9 @@ def _used_by(resources: Sequence[ResourceDoc]) -> dict[str, list[str]]:
 
 
 def build_model_docs(
-    api: Api, resources: Sequence[ResourceDoc], diagnostics: Sequence[Diagnostic]
+    tables: Tables, resources: Sequence[ResourceDoc], diagnostics: Sequence[Diagnostic]
 ) -> list[ModelDoc]:
-    models = {m.name for m in api.models}
+    api = tables.api
     merged, renamed = _merges_and_renames(diagnostics)
     used = _used_by(resources)
     out: list[ModelDoc] = []
@@ -99,14 +92,14 @@ def build_model_docs(
             notes.append(
                 f"Tagged union on {code(m.discriminator.property_name)}: "
                 + ", ".join(
-                    f"{code(as_json(tag))} → {_model_link(n, models)}"
+                    f"{code(as_json(tag))} → {tables.link(n, MODELS_PAGE)}"
                     for tag, n in m.discriminator.mapping.items()
                 )
             )
-        rows = field_rows(api, m, MODELS_PAGE, models) if m.kind == "object" else []
+        rows = tables.field_rows(m, MODELS_PAGE) if m.kind == "object" else []
         fields = table(rows) if rows else None
         options = ", ".join(code(as_json(v)) for v in m.enum_values) if m.kind == "enum" else ""
-        type_text = type_md(m.root, MODELS_PAGE, models=models) if m.root is not None else ""
+        type_text = tables.type_md(m.root, MODELS_PAGE) if m.root is not None else ""
         out.append(
             ModelDoc(
                 name=m.name,
@@ -121,10 +114,6 @@ def build_model_docs(
             )
         )
     return out
-
-
-def _model_link(name: str, models: set[str]) -> str:
-    return type_md(TypeRef(kind="model", name=name), MODELS_PAGE, models=models)
 
 
 def _refs(api: Api, name: str) -> list[tuple[str, str]]:

@@ -24,15 +24,13 @@ from generator.render.docs.tables import (
     PARAM_COLUMNS,
     Row,
     Table,
-    body_tables,
+    Tables,
     constraints_md,
     default_md,
-    describe,
     model_anchor,
     op_anchor,
     required_first,
     table,
-    type_md,
 )
 from generator.render.docs.text import cell, code, inline, markdown
 from generator.render.examples import Synthesizer
@@ -135,20 +133,18 @@ def _auth(api: Api, op: Operation, cfg: ApiSettings) -> tuple[str, list[str]]:
     return " or ".join(requirement_md(api, req) for req in op.security), curl
 
 
-def _response(
-    api: Api, r: Response, page: str, models: set[str], cache: dict[str, Examples]
-) -> ResponseDoc:
+def _response(tables: Tables, r: Response, page: str, cache: dict[str, Examples]) -> ResponseDoc:
     return ResponseDoc(
         status=r.status,
         description=inline(r.description),
         content_type=code(r.content_type) if r.content_type else "",
-        type=type_md(r.schema, page, models=models) if r.schema is not None else "",
-        tables=body_tables(api, r.schema, page, models) if r.schema is not None else [],
-        example=example(api, r.schema, cache) if r.schema is not None else None,
+        type=tables.type_md(r.schema, page) if r.schema is not None else "",
+        tables=tables.body_tables(r.schema, page) if r.schema is not None else [],
+        example=example(tables.api, r.schema, cache) if r.schema is not None else None,
     )
 
 
-def _params(api: Api, op: Operation, page: str, models: set[str]) -> Table | None:
+def _params(tables: Tables, op: Operation, page: str) -> Table | None:
     """The parameters table (required parameters first), None without parameters."""
     rows = []
     for p in op.parameters:
@@ -159,31 +155,31 @@ def _params(api: Api, op: Operation, page: str, models: set[str]) -> Table | Non
             Row(
                 name=code(p.name),
                 location=p.location,
-                type=type_md(p.schema, page, models=models),
+                type=tables.type_md(p.schema, page),
                 required="required" if p.required else "",
                 default=default_md(p.has_default, p.default),
                 constraints=constraints_md(p.schema.constraints),
-                description=describe(api, p.description, p.schema, extra),
+                description=tables.describe(p.description, p.schema, extra),
             )
         )
     return table(required_first(rows), PARAM_COLUMNS) if rows else None
 
 
-def _body_doc(api: Api, op: Operation, page: str, models: set[str]) -> dict[str, Any] | None:
+def _body_doc(tables: Tables, op: Operation, page: str) -> dict[str, Any] | None:
     if op.request_body is None:
         return None
     rb = op.request_body
     return {
         "content_type": code(rb.content_type),
         "required": rb.required,
-        "type": type_md(rb.schema, page, models=models),
+        "type": tables.type_md(rb.schema, page),
         "description": markdown(rb.description, 4),
-        "tables": body_tables(api, rb.schema, page, models),
+        "tables": tables.body_tables(rb.schema, page),
     }
 
 
 def build_op(
-    api: Api,
+    tables: Tables,
     op: Operation,
     method: Method,
     path: tuple[str, ...],
@@ -191,17 +187,17 @@ def build_op(
     cfg: ApiSettings,
     package: str,
     client_class: str,
-    models: set[str],
     synth: Synthesizer,
     cache: dict[str, Examples],
 ) -> OpDoc:
+    api = tables.api
     call = ".".join(("client", *path, method.name))
     needed = required_params(api, op, method)
     required = [p.name for p in needed]
     more = len(needed) < sum(p.location != "model" for p in method.params)
     signature = f"{call}({', '.join(required + (['...'] if more else []))})"
-    params = _params(api, op, page, models)
-    body = _body_doc(api, op, page, models)
+    params = _params(tables, op, page)
+    body = _body_doc(tables, op, page)
     values = request_values(api, op, method, synth)
     wires = {p.name: p.wire for p in method.params}
     auth_text, auth_curl = _auth(api, op, cfg)
@@ -222,7 +218,7 @@ def build_op(
         page=page,
         call=call,
         signature=signature,
-        returns=returns_md(method.returns, page, models),
+        returns=returns_md(method.returns, page, tables.models),
         method=op.method.upper(),
         path=code(op.path),
         request_line=code(f"{op.method.upper()} {op.path}"),
@@ -233,7 +229,7 @@ def build_op(
         auth=auth_text,
         params=params,
         body=body,
-        responses=[_response(api, r, page, models, cache) for r in op.responses],
+        responses=[_response(tables, r, page, cache) for r in op.responses],
         python=python,
         python_stream=python_stream,
         curl=curl_sample(op, values, wires, env_base, auth_curl, stream=None),
@@ -250,9 +246,9 @@ def _first_sentence(text: str | None) -> str:
 
 
 def build_resource_docs(
-    api: Api, root: Resource, cfg: ApiSettings, package: str, client_class: str
+    tables: Tables, root: Resource, cfg: ApiSettings, package: str, client_class: str
 ) -> list[ResourceDoc]:
-    models = {m.name for m in api.models}
+    api = tables.api
     tags = {t.name: t for t in api.tags}
     synth = Examples(api, depth=0)  # minimal objects, one item per array
     cache: dict[str, Examples] = {}
@@ -267,7 +263,7 @@ def build_resource_docs(
         for path, method in _walk(resource, base):
             ops.append(
                 build_op(
-                    api,
+                    tables,
                     method.op,
                     method,
                     path,
@@ -275,7 +271,6 @@ def build_resource_docs(
                     cfg,
                     package,
                     client_class,
-                    models,
                     synth,
                     cache,
                 )

@@ -16,7 +16,8 @@ from urllib.parse import quote, urlencode
 
 from generator.ir import Api, Field, Model, Operation, Parameter, TypeRef
 from generator.render.docs.text import as_json
-from generator.render.examples import MockError, Synthesizer
+from generator.render.examples import MockError, Synthesizer, budget_for
+from generator.render.examples.budget import larger_than
 from generator.render.surface import Method, Param
 
 FILE_SAMPLE = ("example.txt", b"hello")
@@ -80,15 +81,30 @@ class Examples(Synthesizer):
         return out
 
 
+EXAMPLE_DEPTHS = (3, 2, 1, 0)  # models filled in, tried in turn while too large
+
+
 def example(api: Api, t: TypeRef | None, cache: dict[str, Examples]) -> str | None:
-    """A pretty JSON example of ``t`` (None when none can be built)."""
+    """A pretty JSON example of ``t`` (None when none can be built): every field down to
+    three levels of models, or fewer levels when that is larger than the mock's budget of
+    one value (``budget_for``: on an API of thousands of operations, such as Microsoft
+    Graph, two levels of its entities are thousands of lines)."""
     if t is None:
         return None
-    builder = cache.setdefault("full", Examples(api))
-    try:
-        return as_json(builder.value(t), indent=2)
-    except (MockError, RecursionError, TypeError, ValueError):
-        return None
+    nodes = budget_for(len(api.operations)).nodes
+    for depth in EXAMPLE_DEPTHS:
+        key = f"depth-{depth}"
+        builder = cache.get(key)
+        if builder is None:  # one per API and depth (``setdefault`` would build one a call)
+            builder = cache[key] = Examples(api, depth=depth)
+        try:
+            value = builder.value(t)
+            if depth and larger_than(value, nodes):
+                continue
+            return as_json(value, indent=2)
+        except (MockError, RecursionError, TypeError, ValueError):
+            return None
+    return None
 
 
 # --- request values --------------------------------------------------------------------------

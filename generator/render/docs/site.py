@@ -30,7 +30,7 @@ from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.index import index_context
 from generator.render.docs.models import build_model_docs
 from generator.render.docs.operations import build_resource_docs
-from generator.render.docs.tables import MODELS_PAGE
+from generator.render.docs.tables import MODELS_PAGE, Tables
 from generator.render.surface import build_resources
 from generator.render.templates import render
 
@@ -52,12 +52,13 @@ def docs_context(
 ) -> dict[str, Any]:
     """Everything the docs templates receive, page by page."""
     cfg = settings if api.operations else None
+    tables = Tables(api)  # this render's: dropped with it
     resources = []
     if cfg is not None:
         client_class = f"{cfg.name}Client"
         root, _ = build_resources(api, cfg, client_class)
-        resources = build_resource_docs(api, root, cfg, config.package, client_class)
-    models = build_model_docs(api, resources, diagnostics)
+        resources = build_resource_docs(tables, root, cfg, config.package, client_class)
+    models = build_model_docs(tables, resources, diagnostics)
     index = index_context(api, config, cfg, resources)
     title = " ".join((config.title or api.title or config.package).split())
     return {

@@ -1,13 +1,18 @@
 """The docs' types and field tables: ``TypeRef`` as Markdown with links to the models page,
-and a row per field or parameter (every cell ready-made, safe Markdown)."""
+and a row per field or parameter (every cell ready-made, safe Markdown).
+
+:class:`Tables` computes them for one render of the docs, each once: the same models' fields
+are tabled for every operation that sends or returns them, and the same types spelled in
+every table. It holds what it computed until the render drops it (never longer: one process
+may generate several APIs)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.ir import Api, Model, Operation, TypeRef, annotate
+from generator.ir import Api, Field, Model, Operation, TypeRef, annotate
 from generator.render.docs.text import as_json, cell, code, constraints
 
 MODELS_PAGE = "models-reference.md"  # hyphenated: never a resource page (snake_case)
@@ -22,20 +27,17 @@ def op_anchor(op: Operation) -> str:
     return f"op-{op.python_name}"
 
 
-# --- types as users read them, with links ----------------------------------------------------
+def _memoized(fn: Callable[[str], str]) -> Callable[[str], str]:
+    """``fn`` (a pure function of a string), remembering each result."""
+    memo: dict[str, str] = {}
 
+    def get(text: str) -> str:
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = fn(text)
+        return found
 
-def type_md(t: TypeRef, page: str, *, models: set[str]) -> str:
-    """``TypeRef.display`` as Markdown (safe in a table cell): model names link to the
-    models page, literal values are code spans, ``|`` is escaped."""
-
-    def link(name: str) -> str:
-        if name not in models:
-            return name
-        anchor = f"#{model_anchor(name)}"
-        return f"[{name}]({anchor if page == MODELS_PAGE else MODELS_PAGE + anchor})"
-
-    return annotate.markdown(t, link=link, value=code, plain=cell)
+    return get
 
 
 # --- field rows ------------------------------------------------------------------------------
@@ -81,16 +83,26 @@ def _line(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _cell_of(row: Row, column: str) -> str:
-    if column in ("field", "name"):
-        return "↳ " * row.depth + row.name
-    return row.location if column == "in" else str(getattr(row, column))
+def _cells(row: Row) -> dict[str, str]:
+    """The row's cell in each column (of either kind of table)."""
+    name = "↳ " * row.depth + row.name
+    return {
+        "field": name,
+        "name": name,
+        "in": row.location,
+        "type": row.type,
+        "required": row.required,
+        "default": row.default,
+        "constraints": row.constraints,
+        "description": row.description,
+    }
 
 
 def table(rows: Sequence[Row], columns: Sequence[str] = FIELD_COLUMNS, caption: str = "") -> Table:
     """``rows`` as a table, without the sparse columns that no row fills."""
-    shown = [c for c in columns if c not in SPARSE_COLUMNS or any(_cell_of(r, c) for r in rows)]
-    return Table(caption, shown, [[_cell_of(r, c) for c in shown] for r in rows])
+    cells = [_cells(r) for r in rows]
+    shown = [c for c in columns if c not in SPARSE_COLUMNS or any(row[c] for row in cells)]
+    return Table(caption, shown, [[row[c] for c in shown] for row in cells])
 
 
 def required_first(rows: Iterable[Row]) -> list[Row]:
@@ -129,21 +141,12 @@ def options_md(api: Api, t: TypeRef) -> str:
     return ""
 
 
-def describe(api: Api, text: str | None, t: TypeRef, extra: Iterable[str] = ()) -> str:
-    parts = [cell(text)] if text else []
-    opts = options_md(api, t)
-    if opts:
-        parts.append(opts)
-    parts += list(extra)
-    return "<br>".join(p for p in parts if p)
-
-
 def default_md(has: bool, value: Any) -> str:
     return code(as_json(value)) if has else ""
 
 
 def constraints_md(c: Any) -> str:
-    return "<br>".join(code(x) for x in constraints(c))
+    return "<br>".join(code(x) for x in constraints(c)) if c else ""
 
 
 def child_model(api: Api, t: TypeRef) -> tuple[str, Model] | None:
@@ -162,59 +165,6 @@ def child_model(api: Api, t: TypeRef) -> tuple[str, Model] | None:
     except KeyError:
         return None
     return (suffix, model) if model.kind == "object" and model.fields else None
-
-
-def field_rows(
-    api: Api,
-    model: Model,
-    page: str,
-    models: set[str],
-    *,
-    nested: int = 0,
-    _prefix: str = "",
-    _depth: int = 0,
-    _seen: tuple[str, ...] = (),
-) -> list[Row]:
-    """A row per field, required fields first (then spec order); with ``nested`` > 0, the
-    fields of object-typed fields follow their parent (``parent.child``), down to
-    ``nested`` levels (child attributes)."""
-    rows: list[Row] = []
-    for f in sorted(model.fields, key=lambda f: not f.required):
-        name = _prefix + f.name
-        extra = []
-        if f.python_name != f.name:
-            extra.append(f"Python name: {code(f.python_name)}")
-        if f.deprecated:
-            extra.append("Deprecated.")
-        if f.read_only:
-            extra.append("Read-only.")
-        if f.write_only:
-            extra.append("Write-only.")
-        rows.append(
-            Row(
-                name=code(name),
-                type=type_md(f.type, page, models=models),
-                required="required" if f.required else "",
-                default=default_md(f.has_default, f.default),
-                constraints=constraints_md(f.constraints),
-                description=describe(api, f.description, f.type, extra),
-                depth=_depth,
-            )
-        )
-        child = child_model(api, f.type) if _depth < nested else None
-        if child is not None and child[1].name not in _seen:
-            suffix, sub = child
-            rows += field_rows(
-                api,
-                sub,
-                page,
-                models,
-                nested=nested,
-                _prefix=f"{name}{suffix}.",
-                _depth=_depth + 1,
-                _seen=(*_seen, model.name),
-            )
-    return rows
 
 
 # --- the tables of a body ---------------------------------------------------------------------
@@ -268,36 +218,152 @@ def _declared_tag(model: Model, prop: str, tag: str) -> Any:
     return tag
 
 
-def body_tables(api: Api, t: TypeRef, page: str, models: set[str]) -> list[Table]:
-    """The field tables of a request or response body of type ``t``: an object model's
-    fields; for an array or a map of objects, those of each item or value; for a union
-    (or an alias of one), a table per object member, captioned with it and its tag."""
-    outer, t = _peel(api, t)
-    union = t.kind == "union" and len(t.members) > 1
-    members = t.members if t.kind == "union" else (t,)
-    tags = {n: tag for tag, n in t.discriminator.mapping.items()} if t.discriminator else {}
-    out: list[Table] = []
-    for member in members:
-        inner, held = _peel(api, member)
-        child = child_model(api, held)
-        if child is None:
-            continue
-        model = child[1]
-        link = type_md(TypeRef(kind="model", name=model.name), page, models=models)
-        words = []
-        if union:
-            when = ""
-            if t.discriminator is not None and model.name in tags:
-                prop = t.discriminator.property_name
-                tag = _declared_tag(model, prop, tags[model.name])
-                when = f" (when {code(prop)} is {code(as_json(tag))})"
-            lead = f"{_each(outer)}: variant" if outer else "variant"
-            words.append(f"{lead} {type_md(member, page, models=models)}{when}")
-            if inner:
-                words.append(f"{_each(inner)} is of type {link}")
-        elif outer + inner:
-            words.append(f"{_each(outer + inner)} is of type {link}")
-        caption = "; ".join(words)
-        caption = caption[:1].upper() + caption[1:] + ":" if caption else ""
-        out.append(table(field_rows(api, model, page, models, nested=1), caption=caption))
-    return out
+# --- one render's tables ----------------------------------------------------------------------
+
+
+class Tables:
+    """The types, rows and tables of one render of the docs, each computed once (see the
+    module's docstring). A type's Markdown depends on the page only through its links
+    (relative on the models page), so it is kept once for the models page and once for the
+    others; so are a model's rows and tables."""
+
+    def __init__(self, api: Api) -> None:
+        self.api = api
+        self.models = {m.name for m in api.models}
+        self.cell = _memoized(cell)  # a spec text is often the same in many places
+        self._value = _memoized(code)
+        # keyed by id(): a TypeRef is not hashable; it is kept beside its result, so the id
+        # is never reused while the key is in use
+        self._types: dict[tuple[int, bool], tuple[TypeRef, str]] = {}
+        self._options: dict[int, tuple[TypeRef, str]] = {}
+        self._fields: dict[int, tuple[Field, tuple[str, str, str]]] = {}
+        self._rows: dict[tuple[str, bool, int], list[Row]] = {}
+        self._tables: dict[tuple[str, bool], Table] = {}
+
+    def link(self, name: str, page: str) -> str:
+        """A model name, linked to the models page if there is such a model."""
+        if name not in self.models:
+            return name
+        anchor = f"#{model_anchor(name)}"
+        return f"[{name}]({anchor if page == MODELS_PAGE else MODELS_PAGE + anchor})"
+
+    def type_md(self, t: TypeRef, page: str) -> str:
+        """``TypeRef.display`` as Markdown (safe in a table cell): model names link to the
+        models page, literal values are code spans, ``|`` is escaped."""
+        key = (id(t), page == MODELS_PAGE)
+        found = self._types.get(key)
+        if found is None:
+            text = annotate.markdown(
+                t, link=lambda name: self.link(name, page), value=self._value, plain=self.cell
+            )
+            found = self._types[key] = (t, text)
+        return found[1]
+
+    def describe(self, text: str | None, t: TypeRef, extra: Iterable[str] = ()) -> str:
+        parts = [self.cell(text)] if text else []
+        found = self._options.get(id(t))
+        if found is None:
+            found = self._options[id(t)] = (t, options_md(self.api, t))
+        opts = found[1]
+        if opts:
+            parts.append(opts)
+        parts += list(extra)
+        return "<br>".join(p for p in parts if p)
+
+    def field_rows(self, model: Model, page: str, *, nested: int = 0) -> list[Row]:
+        """A row per field, required fields first (then spec order); with ``nested`` > 0,
+        the fields of object-typed fields follow their parent (``parent.child``), down to
+        ``nested`` levels (child attributes). The list is shared: do not change it."""
+        key = (model.name, page == MODELS_PAGE, nested)
+        if key not in self._rows:
+            self._rows[key] = self._field_rows(model, page, nested, "", 0, ())
+        return self._rows[key]
+
+    def _field_rows(
+        self, model: Model, page: str, nested: int, prefix: str, depth: int, seen: tuple[str, ...]
+    ) -> list[Row]:
+        rows: list[Row] = []
+        for f in sorted(model.fields, key=lambda f: not f.required):
+            name = prefix + f.name
+            default, constraints, description = self._field_cells(f)
+            rows.append(
+                Row(
+                    name=code(name),
+                    type=self.type_md(f.type, page),
+                    required="required" if f.required else "",
+                    default=default,
+                    constraints=constraints,
+                    description=description,
+                    depth=depth,
+                )
+            )
+            child = child_model(self.api, f.type) if depth < nested else None
+            if child is not None and child[1].name not in seen:
+                suffix, sub = child
+                rows += self._field_rows(
+                    sub, page, nested, f"{name}{suffix}.", depth + 1, (*seen, model.name)
+                )
+        return rows
+
+    def _field_cells(self, f: Field) -> tuple[str, str, str]:
+        """A field's default, constraints and description cells (the same on every page)."""
+        found = self._fields.get(id(f))
+        if found is None:
+            extra = []
+            if f.python_name != f.name:
+                extra.append(f"Python name: {code(f.python_name)}")
+            if f.deprecated:
+                extra.append("Deprecated.")
+            if f.read_only:
+                extra.append("Read-only.")
+            if f.write_only:
+                extra.append("Write-only.")
+            cells = (
+                default_md(f.has_default, f.default),
+                constraints_md(f.constraints),
+                self.describe(f.description, f.type, extra),
+            )
+            found = self._fields[id(f)] = (f, cells)
+        return found[1]
+
+    def _fields_table(self, model: Model, page: str) -> Table:
+        """A body's table of ``model``'s fields and their children's, without a caption."""
+        key = (model.name, page == MODELS_PAGE)
+        if key not in self._tables:
+            self._tables[key] = table(self.field_rows(model, page, nested=1))
+        return self._tables[key]
+
+    def body_tables(self, t: TypeRef, page: str) -> list[Table]:
+        """The field tables of a request or response body of type ``t``: an object model's
+        fields; for an array or a map of objects, those of each item or value; for a union
+        (or an alias of one), a table per object member, captioned with it and its tag."""
+        api = self.api
+        outer, t = _peel(api, t)
+        union = t.kind == "union" and len(t.members) > 1
+        members = t.members if t.kind == "union" else (t,)
+        tags = {n: tag for tag, n in t.discriminator.mapping.items()} if t.discriminator else {}
+        out: list[Table] = []
+        for member in members:
+            inner, held = _peel(api, member)
+            child = child_model(api, held)
+            if child is None:
+                continue
+            model = child[1]
+            link = self.link(model.name, page)
+            words = []
+            if union:
+                when = ""
+                if t.discriminator is not None and model.name in tags:
+                    prop = t.discriminator.property_name
+                    tag = _declared_tag(model, prop, tags[model.name])
+                    when = f" (when {code(prop)} is {code(as_json(tag))})"
+                lead = f"{_each(outer)}: variant" if outer else "variant"
+                words.append(f"{lead} {self.type_md(member, page)}{when}")
+                if inner:
+                    words.append(f"{_each(inner)} is of type {link}")
+            elif outer + inner:
+                words.append(f"{_each(outer + inner)} is of type {link}")
+            caption = "; ".join(words)
+            caption = caption[:1].upper() + caption[1:] + ":" if caption else ""
+            out.append(replace(self._fields_table(model, page), caption=caption))
+        return out

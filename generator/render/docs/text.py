@@ -317,6 +317,8 @@ def code(value: str) -> str:
     value = " ".join(value.split())
     if not value:
         return "` `"
+    if "`" not in value:
+        return f"`{value}`"
     runs = [len(r) for r in re.findall(r"`+", value)]
     ticks = "`" * (max(runs) + 1 if runs else 1)
     pad = " " if value.startswith("`") or value.endswith("`") else ""

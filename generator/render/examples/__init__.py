@@ -10,9 +10,10 @@ they conform (:func:`conforms`).
 
 from __future__ import annotations
 
+from generator.render.examples.budget import Budget, budget_for
 from generator.render.examples.common import FORMATS as _FORMATS
 from generator.render.examples.common import MockError
 from generator.render.examples.conform import conforms
 from generator.render.examples.synth import Synthesizer
 
-__all__ = ["MockError", "Synthesizer", "_FORMATS", "conforms"]
+__all__ = ["Budget", "MockError", "Synthesizer", "_FORMATS", "budget_for", "conforms"]

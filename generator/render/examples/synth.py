@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.ir import Api, Model, TypeRef
+from generator.render.examples.budget import Budget, budget_for
 from generator.render.examples.common import MockError, minimal_number, minimal_string, tag_of
 from generator.render.examples.conform import conforms
 from generator.render.examples.full import FullBuilder
@@ -21,19 +22,23 @@ from generator.render.examples.full import FullBuilder
 class Synthesizer:
     """Build instances of ``api``'s types: minimal ones (memoized per model name, cycles
     end at optional fields), or with ``full`` every field, arrays of 1-3 items and
-    plausible values drawn from ``seed`` (see :mod:`generator.render.examples.full`)."""
+    plausible values drawn from ``seed`` (see :mod:`generator.render.examples.full`), each
+    within ``budget`` (default: the API's, see :func:`budget_for`)."""
 
-    def __init__(self, api: Api, *, full: bool = False, seed: int = 0) -> None:
+    def __init__(
+        self, api: Api, *, full: bool = False, seed: int = 0, budget: Budget | None = None
+    ) -> None:
         self.models = {m.name: m for m in api.models}
         self.full = full
         self.seed = seed
+        self.budget = budget if budget is not None else budget_for(len(api.operations))
         self._cache: dict[str, Any] = {}
         self._active: set[str] = set()
         self._full: FullBuilder | None = None
 
     def _builder(self) -> FullBuilder:
         if self._full is None:
-            self._full = FullBuilder(self.models, self.seed)
+            self._full = FullBuilder(self.models, self.seed, self.budget)
         return self._full
 
     def variants(self, t: TypeRef, count: int) -> list[Any]:

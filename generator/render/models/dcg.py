@@ -131,8 +131,34 @@ def _is_null(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "null" and len(schema) == 1
 
 
-def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The normalized spec in the shape DCG renders best (a copy; the input is untouched).
+def model_input(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """What of the normalized spec DCG reads: all of it but ``paths``, unless a schema
+    refers into them (DCG renders ``components/schemas`` only; on GitHub the paths are
+    most of the document, which the model worker would otherwise be sent). A shallow
+    copy: the values are the spec's own."""
+    if "paths" not in spec or _refers_into_paths(spec.get("components")):
+        return dict(spec)
+    return {key: value for key, value in spec.items() if key != "paths"}
+
+
+def _refers_into_paths(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/paths"):
+                return True
+            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, (dict, list)))
+    return False
+
+
+def dcg_input(spec: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]:
+    """The normalized spec in the shape DCG renders best: a copy (the input is untouched),
+    or, when the caller ``owned`` it (the model worker's own unpickled copy), the input
+    itself, reshaped in place.
 
     A string of non-text ``contentMediaType`` (OpenAPI 3.1's ``format: binary``) gets the
     format back, so that DCG renders it ``bytes`` as it does ``format: binary``.
@@ -144,7 +170,7 @@ def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     from generator.ir.types import is_binary_media
     from generator.normalize.walk import iter_schemas, json_copy
 
-    data: dict[str, Any] = json_copy(dict(spec))
+    data: dict[str, Any] = dict(spec) if owned else json_copy(dict(spec))
     for _pointer, schema in list(iter_schemas(data)):
         if schema.get("type") == "string" and "format" not in schema and is_binary_media(schema):
             schema["format"] = "binary"  # raw bytes, as the IR reads them (DCG: str)
@@ -168,8 +194,10 @@ def dcg_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-def run_dcg(spec: Mapping[str, Any], header: str) -> str:
-    """Call datamodel-code-generator in-process on a spec dict; return the module text."""
+def run_dcg(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> str:
+    """Call datamodel-code-generator in-process on a spec dict; return the module text.
+    ``owned``: the spec is the caller's to give away (:func:`dcg_input` reshapes it in
+    place instead of copying)."""
     from datamodel_code_generator import generate
     from datamodel_code_generator.enums import DataModelType, InputFileType
     from datamodel_code_generator.format import DatetimeClassType, PythonVersion
@@ -185,7 +213,7 @@ def run_dcg(spec: Mapping[str, Any], header: str) -> str:
         warnings.simplefilter("ignore")
         try:
             result = generate(
-                dcg_input(spec),
+                dcg_input(spec, owned=owned),
                 input_file_type=InputFileType.OpenAPI,
                 output=None,
                 custom_file_header=header,
@@ -199,10 +227,11 @@ def run_dcg(spec: Mapping[str, Any], header: str) -> str:
     return result
 
 
-def render_models(spec: Mapping[str, Any], header: str) -> str:
-    """The text of ``models.py`` (unformatted) for a normalized spec."""
+def render_models(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> str:
+    """The text of ``models.py`` (unformatted) for a normalized spec (``owned``: see
+    :func:`run_dcg`)."""
     if not (spec.get("components") or {}).get("schemas"):
         # DCG refuses a spec without schemas; the package still has a (empty) models module
         doc = '"""This API declares no schemas."""'
         return f"{header}\n\n{doc}\n\nfrom __future__ import annotations\n"
-    return accept_missing_tags(fix_up(run_dcg(spec, header)))
+    return accept_missing_tags(fix_up(run_dcg(spec, header, owned=owned)))

@@ -8,6 +8,13 @@
    ``default_factory=lambda: M.model_validate({...})``: a dict is no ``M`` to a type checker.
 3. A type alias loses ``deprecated=True`` from its ``Field``: pydantic honours it only on a
    model field, and warns at import time anywhere else (the IR and the docs still say so).
+4. A string default on a field whose type is not ``str`` (a format: ``AnyUrl``,
+   ``datetime``, ``UUID``...): DCG writes ``x: AnyUrl = "https://a"``, which a type checker
+   rejects and pydantic leaves a ``str`` at run time. A value the type accepts becomes
+   ``= Field("https://a", validate_default=True)`` (validated, so the instance holds an
+   ``AnyUrl``); one it rejects (GitHub's ``deployment-status``: ``format: uri``,
+   ``default: ""``) is dropped, as the ``defaults`` pass drops the ones it can judge: the
+   field becomes ``AnyUrl | None = None``.
 
 Only the top-level statements that may need a rewrite are parsed: one ``ast.parse`` of a
 whole 8,000-line module costs more than all the rest of this stage. A changed annotation is
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 
 CONSTRAINT_KEYWORDS = frozenset(
     {
@@ -42,6 +50,12 @@ _KEYWORD = re.compile(r"\b(?:" + "|".join(sorted(CONSTRAINT_KEYWORDS)) + r")=")
 _CLASS = re.compile(r"^class (\w+)\b", re.MULTILINE)
 # ruff wraps a long one as ``Name = (\n    TypeAliasType(...)\n)``
 _ALIAS = re.compile(r"^(\w+) = (?:\(\s*)?TypeAliasType\(", re.MULTILINE)
+
+# rewrite 4: an assigned string default, and the types (by where they are imported from)
+# a string default has to be validated into
+_STRING_DEFAULT = re.compile(r"^    (?:\w+: .*?|[\])]) = (?:\(\s*)?[\"']", re.MULTILINE)
+_NOT_STR_MODULES = frozenset({"datetime", "decimal", "ipaddress", "pathlib", "pydantic", "uuid"})
+_STR_TYPES = frozenset({"pydantic.Base64Str", "pydantic.SecretStr"})
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 Edit = tuple[int, int, int, int, str]
@@ -130,12 +144,89 @@ def default_factory(stmt: ast.AnnAssign, classes: set[str]) -> ast.expr | None:
     return _make_annotated(inner, keywords)
 
 
-def _edits(tree: ast.Module, classes: set[str]) -> list[Edit]:
+def imported_names(source: str) -> dict[str, str]:
+    """Local name -> ``module.name`` of the ``from module import name`` statements at the
+    top of a rendered module (before its first class or alias)."""
+    names: dict[str, str] = {}
+    for chunk in statements(source):
+        if chunk.startswith(("class ", "@")) or _ALIAS.match(chunk):
+            break
+        if not chunk.startswith("from "):
+            continue
+        for node in ast.parse(chunk).body:
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def _resolve(dotted: str) -> Any:
+    """The type ``module.name`` stands for, if it is one a string default must be
+    validated into (a format's type from the standard library or pydantic)."""
+    module, _, name = dotted.rpartition(".")
+    if module not in _NOT_STR_MODULES or dotted in _STR_TYPES:
+        return None
+    import importlib
+
+    kind = getattr(importlib.import_module(module), name, None)
+    return None if kind is None or kind is str else kind
+
+
+def _accepts(kind: Any, value: str) -> bool:
+    import pydantic
+
+    try:
+        pydantic.TypeAdapter(kind).validate_python(value)
+    except (pydantic.ValidationError, pydantic.PydanticUserError, TypeError):
+        return False
+    return True
+
+
+def typed_string_default(stmt: ast.AnnAssign, imported: dict[str, str]) -> Edit | None:
+    """Rewrite 4 on one field: the edit of its ``= value`` (and, when the value is dropped,
+    of its annotation: the whole statement), or None when it does not apply."""
+    value = stmt.value
+    if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+        return None
+    parts = _annotated(stmt.annotation)
+    inner = parts[0] if parts else stmt.annotation
+    members = [m for m in _union_members(inner) if not _is_none(m)]
+    if len(members) != 1 or not isinstance(members[0], ast.Name):
+        return None
+    kind = _resolve(imported.get(members[0].id, ""))
+    if kind is None:
+        return None
+    if _accepts(kind, value.value):
+        return _span(value, f"Field({ast.unparse(value)}, validate_default=True)")
+    annotation = stmt.annotation
+    if len(_union_members(inner)) == len(members):  # not nullable yet
+        nullable = ast.BinOp(left=inner, op=ast.BitOr(), right=ast.Constant(None))
+        annotation = _make_annotated(nullable, parts[1].keywords) if parts else nullable
+    return _span(stmt, f"{ast.unparse(stmt.target)}: {ast.unparse(annotation)} = None")
+
+
+def _with_field_import(source: str) -> str:
+    """``source`` with ``Field`` imported from pydantic (rewrite 4 may be its first use)."""
+    if "Field" in imported_names(source):
+        return source
+    match = re.search(r"^from pydantic import (\(?)", source, re.MULTILINE)
+    if match is None:
+        return source.replace("\n\n\n", "\n\nfrom pydantic import Field\n\n\n", 1)
+    return source[: match.end()] + "Field, " + source[match.end() :]
+
+
+def _edits(
+    tree: ast.Module, classes: set[str], imported: dict[str, str] | None = None
+) -> list[Edit]:
     edits: list[Edit] = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             for stmt in node.body:
                 if not isinstance(stmt, ast.AnnAssign):
+                    continue
+                typed = typed_string_default(stmt, imported) if imported else None
+                if typed is not None:
+                    edits.append(typed)
                     continue
                 ann = split_constraints(stmt.annotation) or stmt.annotation
                 factory = default_factory(
@@ -198,11 +289,12 @@ def _splice(source: str, edits: list[Edit]) -> str:
     return "".join(lines)
 
 
-def _may_need_fix(chunk: str) -> bool:
+def _may_need_fix(chunk: str, imported: dict[str, str] | None = None) -> bool:
     return (
         ("None" in chunk and _KEYWORD.search(chunk) is not None)
         or "validate_default=True" in chunk
         or ("deprecated=True" in chunk and "TypeAliasType" in chunk)
+        or (bool(imported) and _STRING_DEFAULT.search(chunk) is not None)
     )
 
 
@@ -219,16 +311,20 @@ def statements(source: str) -> list[str]:
 def fix_up(source: str) -> str:
     """The rewrites over a whole module."""
     classes, _aliases = defined_names(source)
+    # the imported types a string default may need validating into (rewrite 4)
+    imported = {k: v for k, v in imported_names(source).items() if _resolve(v) is not None}
     chunks = statements(source)
     out: list[str] = []
     for chunk in chunks:
-        if not _may_need_fix(chunk):
+        if not _may_need_fix(chunk, imported):
             out.append(chunk)
             continue
         try:
             tree = ast.parse(chunk)
         except SyntaxError:
             # A statement split inside a multi-line string: fall back to the whole module.
-            return _splice(source, _edits(ast.parse(source), classes))
-        out.append(_splice(chunk, _edits(tree, classes)))
-    return "".join(out)
+            fixed = _splice(source, _edits(ast.parse(source), classes, imported))
+            return _with_field_import(fixed) if fixed.count("validate_default=True)") else fixed
+        out.append(_splice(chunk, _edits(tree, classes, imported)))
+    fixed = "".join(out)
+    return _with_field_import(fixed) if "validate_default=True)" in fixed else fixed

@@ -13,12 +13,15 @@ Where ``fork`` is unavailable (or ``APISMITH_WORKERS=0``), everything runs in-pr
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from generator.errors import ApismithError
+from generator.memory import give_back_memory
 
 
 def _warm() -> None:
@@ -32,11 +35,21 @@ def _warm() -> None:
 
     from generator.render.models import dcg  # noqa: F401
 
+    # what is imported by now lives as long as the worker: keep the collector off it
+    gc.freeze()
+
 
 def _render(spec: Mapping[str, Any], header: str) -> str:
+    """In the worker: ``spec`` is its own unpickled copy, reshaped in place. The cyclic
+    collector is off meanwhile: DCG allocates millions of objects that live until it
+    returns, and collecting among them cost about a tenth of its time on GitHub's spec."""
     from generator.render.models.dcg import render_models
 
-    return render_models(spec, header)
+    gc.disable()
+    try:
+        return render_models(spec, header, owned=True)
+    finally:
+        gc.enable()
 
 
 Lap = Callable[[str], None]  # records the time of a stage (``Stopwatch.lap``)
@@ -53,11 +66,17 @@ class ModelRenderer:
 
     def __init__(self, *, fork: bool = True) -> None:
         self._pool: Any = None
-        if not fork or os.environ.get("APISMITH_WORKERS", "1") == "0":
-            return
-        if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
-            return
-        self._pool = multiprocessing.get_context("fork").Pool(1, initializer=_warm)
+        self._fork = (
+            fork
+            and os.environ.get("APISMITH_WORKERS", "1") != "0"
+            and "fork" in multiprocessing.get_all_start_methods()
+        )
+        if self._fork:
+            self._pool = self._new_pool()
+
+    @staticmethod
+    def _new_pool() -> Any:
+        return multiprocessing.get_context("fork").Pool(1, initializer=_warm)
 
     def start(
         self, spec: Mapping[str, Any], header: str, *, lap: Lap, server: bool = True
@@ -65,11 +84,15 @@ class ModelRenderer:
         """Start rendering the models of ``spec``. In-process, they render now (stage
         ``render.models``); with a worker, the wait first imports what the import check of
         the output will need (``server``: fastapi too; stage ``preload``)."""
-        if self._pool is None:
-            text = _render(spec, header)
+        from generator.render.models.dcg import model_input, render_models
+
+        if not self._fork:
+            text = render_models(model_input(spec), header)
             lap("render.models")
             return PendingModels(lambda: text, lap)
-        pending = self._pool.apply_async(_render, (spec, header))
+        if self._pool is None:  # the last generation's worker has gone (a later API)
+            self._pool = self._new_pool()
+        pending = self._pool.apply_async(_render, (model_input(spec), header))
 
         def result() -> str:
             try:
@@ -81,9 +104,13 @@ class ModelRenderer:
                     f"model rendering failed: {type(exc).__name__}: {exc}".splitlines()[0],
                     exit_code=1,
                 ) from None
+            finally:
+                # done with the worker: its memory (DCG's, several times the spec's) goes
+                # now, not at exit; a next generation forks a new one
+                self.close()
             return text
 
-        return PendingModels(result, lap, preload_server=server)
+        return PendingModels(result, lap, preload_server=server, ready=pending.ready)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -102,24 +129,63 @@ class PendingModels:
     """The text of ``models.py``, on its way."""
 
     def __init__(
-        self, result: Callable[[], str], lap: Lap, *, preload_server: bool | None = None
+        self,
+        result: Callable[[], str],
+        lap: Lap,
+        *,
+        preload_server: bool | None = None,
+        ready: Callable[[], bool] | None = None,
     ) -> None:
         self._result = result
         self._lap = lap
+        self._ready = ready
         self._preload_server = preload_server  # None: rendered in-process, nothing to wait for
+        self._preload: threading.Thread | None = None
+
+    def ready(self) -> bool:
+        """Whether the text is in (:meth:`wait` returns at once)."""
+        return self._ready is None or self._ready()
 
     def wait(self) -> str:
-        """The text. While the worker still renders, this process imports what the import
-        check of the output needs (pydantic, httpx, fastapi), so that it costs only the
-        generated modules' own work."""
+        """The text. Meanwhile this process gives back the memory it has freed (peak
+        memory is this process's and the worker's, summed); once the text is in and the
+        worker gone, a thread imports what the import check of the output needs
+        (pydantic, httpx, fastapi) while the caller formats the text (a subprocess):
+        :meth:`settle` waits for it."""
         if self._preload_server is None:
             text = self._result()
             self._lap("join")
             return text
-        from generator.write import preload_runtime
-
-        preload_runtime(server=self._preload_server)
-        self._lap("preload")
+        if not self.ready():
+            give_back_memory()  # peak memory: this process's and the worker's, summed
         text = self._result()
         self._lap("render.models (wait)")
+        self._start_preload()
         return text
+
+    def preload_if_ready(self) -> None:
+        """When the text is in already (a small spec), start the imports :meth:`wait`
+        would start now: the caller is about to wait for subprocesses too (ruff). Not
+        earlier than that otherwise: they would add to the memory held while the worker
+        is at its largest."""
+        if self._preload_server is not None and self.ready():
+            self._start_preload()
+
+    def _start_preload(self) -> None:
+        if self._preload is not None:
+            return
+        from generator.write import preload_runtime
+
+        self._preload = threading.Thread(
+            target=preload_runtime, kwargs={"server": self._preload_server}, daemon=True
+        )
+        self._preload.start()
+
+    def settle(self) -> None:
+        """Wait for the imports :meth:`wait` started (stage ``preload``, when longer than
+        what the caller did meanwhile)."""
+        if self._preload is not None:
+            self._preload.join()
+            self._preload_server = None  # done: nothing more to start
+            self._preload = None
+            self._lap("preload")

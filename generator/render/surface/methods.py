@@ -34,8 +34,8 @@ def annotation(t: TypeRef) -> str:
 
 
 def runtime_type(t: TypeRef) -> str:
-    """An expression that evaluates to the type at run time (``Union``/``Optional``, since
-    ``|`` does not work on every alias)."""
+    """An expression that evaluates to the type at run time: the annotation, ``|`` and all
+    (``_m.Message | None``; see :class:`generator.ir.annotate.Runtime`)."""
     return annotate.runtime(t, module="_m", list_name="builtins.list")
 
 
@@ -54,15 +54,9 @@ def annotation_imports(t: TypeRef) -> frozenset[str]:
 
 
 def runtime_type_imports(t: TypeRef) -> frozenset[str]:
-    """What ``runtime_type(t)`` needs imported: the annotation's names, and
-    ``typing.Union``/``typing.Optional`` for the unions and nullable types it spells so."""
-    found = set(t.imports())
-    for s in t.walk():
-        if s.kind == "union":
-            found.add("typing.Union")
-        if s.nullable and s.kind not in ("any", "null"):
-            found.add("typing.Optional")
-    return frozenset(found)
+    """What ``runtime_type(t)`` needs imported: the annotation's names (it is spelled as
+    the annotation is, ``|`` and all)."""
+    return frozenset(annotate.runtime_imports(t))
 
 
 @dataclass

@@ -3,14 +3,18 @@
 """t (API version 1): generated Python package.
 
 Modules:
-    models: pydantic v2 models for every schema of the spec.
+    models: pydantic v2 models for every schema of the spec (imported on first use).
     _client: the sync and async clients (GoldenAllofResponseClient, AsyncGoldenAllofResponseClient).
     _runtime: streams, pages, errors and retries the clients share.
 
-The normalized spec this package was generated from is ``openapi.json`` beside this file.
+The normalized spec this package was generated from is ``openapi.json``, beside this
+file.
 """
 
-from . import models
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ._client import AsyncGoldenAllofResponseClient, GoldenAllofResponseClient
 from ._runtime import (
     NOT_GIVEN,
@@ -66,3 +70,21 @@ __all__ = [
 API_VERSION = "1"
 SPEC_SHA256 = "59371a9775a4b42f1320a1765d586c7ca6b49ed2db20af08c6902fc267ceae6c"
 GENERATOR_VERSION = "0.1.0"
+
+# ``models`` is imported on its first use (PEP 562): a large spec's models take
+# seconds to import, and importing the package or making a client needs none of them.
+# Type checkers and IDEs see the import itself; they never see ``__getattr__``, so a
+# misspelt name is still an error to them.
+if TYPE_CHECKING:
+    from . import models
+else:
+
+    def __getattr__(name: str) -> object:
+        if name == "models":
+            import importlib
+
+            return importlib.import_module(".models", __name__)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), "models"})

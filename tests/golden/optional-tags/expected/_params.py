@@ -2,8 +2,8 @@
 # Regenerate: apismith generate --spec <spec file> --out <the folder holding MANIFEST.json>
 """Input types: the objects a request sends, as ``TypedDict``s keyed by wire names.
 
-A parameter that takes a model ``X`` also takes an ``XParam`` dict; values that are models
-take either a dict or a model instance.
+A parameter that takes a model ``X`` also takes an ``XParam`` dict; values that are
+models take either a dict or a model instance.
 """
 
 from __future__ import annotations

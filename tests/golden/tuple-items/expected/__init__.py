@@ -3,15 +3,36 @@
 """Golden tuple-items (API version 1.0): generated Python package.
 
 Modules:
-    models: pydantic v2 models for every schema of the spec.
+    models: pydantic v2 models for every schema of the spec (imported on first use).
 
-The normalized spec this package was generated from is ``openapi.json`` beside this file.
+The normalized spec this package was generated from is ``openapi.json``, beside this
+file.
 """
 
-from . import models
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 __all__ = ["models"]
 
 API_VERSION = "1.0"
 SPEC_SHA256 = "51856a0ba382266c6da673ca865b5222b89b36667cd636cdf9313fdf37b0c554"
 GENERATOR_VERSION = "0.1.0"
+
+# ``models`` is imported on its first use (PEP 562): a large spec's models take
+# seconds to import, and importing the package or making a client needs none of them.
+# Type checkers and IDEs see the import itself; they never see ``__getattr__``, so a
+# misspelt name is still an error to them.
+if TYPE_CHECKING:
+    from . import models
+else:
+
+    def __getattr__(name: str) -> object:
+        if name == "models":
+            import importlib
+
+            return importlib.import_module(".models", __name__)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), "models"})

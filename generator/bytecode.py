@@ -1,0 +1,85 @@
+"""The generated modules compiled ahead, while the models still render, for the import check.
+
+The import check (:func:`generator.write.verify_import`) imports every module of the
+output, and compiling them is a good part of it: GitHub's package has 15 MB of Python
+besides ``models.py``. The main process is idle while the model worker renders, so it
+compiles them then (:func:`compile_ahead`, stopping as soon as the models are in), and the
+import check takes each compiled module instead of compiling it again
+(:func:`ahead_loader`). A module is taken only when the file it would compile is byte for
+byte the one compiled ahead (same size and CRC-32); anything else compiles as usual.
+The compiled code is held marshalled and compressed, so that it adds little to the peak
+memory of that wait.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import marshal
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+try:
+    from _imp import _fix_co_filename  # type: ignore[attr-defined]  # importlib's, for .pyc
+except ImportError:  # pragma: no cover - not CPython: compile at import time instead
+    _fix_co_filename = None
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """Marshalled, compressed code objects by file name (as in the generated files), each
+    with the size and CRC-32 of the source it was compiled from."""
+
+    modules: Mapping[str, tuple[int, int, bytes]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+
+def compile_ahead(
+    files: Mapping[str, bytes], done: Callable[[], bool], *, prefix: str = ""
+) -> Compiled:
+    """Compile the ``*.py`` files but ``models.py`` (which is not there yet), the largest
+    first, until ``done()`` (the models are in: compiling goes back to the import check).
+    ``prefix``: where the files go in the output (``<package>/`` for an installable
+    project), as the names are recorded."""
+    if _fix_co_filename is None:  # pragma: no cover
+        return Compiled()
+    names = sorted(
+        (n for n in files if n.endswith(".py") and n.rsplit("/", 1)[-1] != "models.py"),
+        key=lambda n: (-len(files[n]), n),
+    )
+    modules: dict[str, tuple[int, int, bytes]] = {}
+    for name in names:
+        if done():
+            break
+        data = files[name]
+        try:
+            code = compile(data, name, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            continue  # the import check reports it, with its line
+        packed = zlib.compress(marshal.dumps(code), 1)
+        modules[prefix + name] = (len(data), zlib.crc32(data), packed)
+    return Compiled(modules)
+
+
+def ahead_loader(compiled: Compiled, root: str) -> type[importlib.machinery.SourceFileLoader]:
+    """A source loader that takes the code compiled ahead for the files under ``root`` (the
+    folder the file names are relative to)."""
+    by_path = {f"{root}/{name}": entry for name, entry in compiled.modules.items()}
+
+    class AheadLoader(importlib.machinery.SourceFileLoader):
+        def source_to_code(  # type: ignore[override]  # SourceLoader's, not InspectLoader's
+            self, data: Any, path: Any, *, _optimize: int = -1
+        ) -> Any:
+            entry = by_path.get(str(path))
+            if entry is not None and _fix_co_filename is not None:
+                size, crc, packed = entry
+                if len(data) == size and zlib.crc32(data) == crc:
+                    code = marshal.loads(zlib.decompress(packed))
+                    _fix_co_filename(code, str(path))
+                    return code
+            return super().source_to_code(data, path, _optimize=_optimize)
+
+    return AheadLoader

@@ -1,0 +1,81 @@
+"""``generator.bytecode``: modules compiled while the models render, taken by the import
+check only when the file is the one compiled, with the real file name in their code."""
+
+from __future__ import annotations
+
+import importlib.machinery
+from pathlib import Path
+
+import pytest
+
+from generator.bytecode import Compiled, ahead_loader, compile_ahead
+from generator.errors import ApismithError
+from generator.write import verify_import
+
+FILES = {
+    "__init__.py": b"from . import a\nfrom .resources import b\n",
+    "a.py": b"X = 1\n\n\ndef where():\n    return where.__code__.co_filename\n",
+    "resources/__init__.py": b"",
+    "resources/b.py": b"from ..a import X\n\nY = X + 1\n",
+    "models.py": b"Z = 3\n",
+}
+
+
+def _write(root: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+
+
+def test_compiles_all_but_the_models_largest_first_until_done() -> None:
+    everything = compile_ahead(FILES, lambda: False)
+    assert sorted(everything.modules) == [
+        "__init__.py",
+        "a.py",
+        "resources/__init__.py",
+        "resources/b.py",
+    ]
+    calls = iter([False, True])
+    first = compile_ahead(FILES, lambda: next(calls))
+    assert list(first.modules) == ["a.py"]  # the largest; then the models were in
+    assert list(compile_ahead(FILES, lambda: False, prefix="pkg/").modules)[0] == "pkg/a.py"
+
+
+def test_the_import_check_takes_the_compiled_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(tmp_path, FILES)
+    compiled = compile_ahead({**FILES, "a.py": FILES["a.py"] + b"# not on disk\n"}, lambda: False)
+    recompiled: list[str] = []
+    base = importlib.machinery.SourceFileLoader.source_to_code
+
+    def counting(self, data, path, *, _optimize=-1):  # type: ignore[no-untyped-def]
+        recompiled.append(Path(path).name)
+        return base(self, data, path, _optimize=_optimize)
+
+    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code", counting)
+    verify_import(tmp_path, ahead_loader(compiled, str(tmp_path)))
+    # a.py on disk is not the one compiled, and models.py never is: both compiled now;
+    # the others are taken as compiled
+    assert recompiled == ["a.py", "models.py"]
+
+
+def test_code_compiled_ahead_names_the_real_file(tmp_path: Path) -> None:
+    files = {**FILES, "a.py": b"X = 1\n\n\n\nraise RuntimeError('at import')\n"}
+    _write(tmp_path, files)
+    with pytest.raises(ApismithError) as caught:
+        verify_import(tmp_path, ahead_loader(compile_ahead(files, lambda: False), str(tmp_path)))
+    assert "a.py:5" in str(caught.value)  # the file and line, as without compiling ahead
+
+
+def test_a_file_that_changed_since_is_compiled_again(tmp_path: Path) -> None:
+    compiled = compile_ahead(FILES, lambda: False)
+    _write(tmp_path, {**FILES, "resources/b.py": b"raise RuntimeError('the file on disk')\n"})
+    with pytest.raises(ApismithError, match="the file on disk"):
+        verify_import(tmp_path, ahead_loader(compiled, str(tmp_path)))
+
+
+def test_nothing_compiled_is_a_plain_import(tmp_path: Path) -> None:
+    _write(tmp_path, FILES)
+    assert not Compiled()
+    verify_import(tmp_path, ahead_loader(Compiled(), str(tmp_path)))
