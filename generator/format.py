@@ -12,6 +12,7 @@ helpers below (``tests/test_formatters.py`` checks it).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import tempfile
@@ -84,7 +85,10 @@ def parameter_annotation(name: str, annotation: str, default: str | None, indent
     return f"({annotation})"
 
 
+@functools.cache
 def ruff_binary() -> str:
+    """The ruff executable (found once: its locator reads ``sysconfig``, whose first use is
+    not thread-safe; :class:`Formatting` looks it up before starting its thread)."""
     from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
     return str(find_ruff_bin())
@@ -143,6 +147,7 @@ class Formatting:
     def __init__(self, files: Mapping[str, str]) -> None:
         self._result: dict[str, bytes] = {}
         self._error: BaseException | None = None
+        ruff_binary()  # here, not in the thread (see there)
         self._thread = threading.Thread(target=self._run, args=(dict(files),), daemon=True)
         self._thread.start()
 

@@ -235,10 +235,9 @@ def render_artifacts(
     and the renderers' warnings.
 
     Where the two cores go: when the ``models`` are in already, the client and server are
-    formatted (ruff, in subprocesses, on every core) while the docs render, and the import
-    check's imports start (:meth:`PendingModels.preload_if_ready`). While the model
-    worker still runs, it keeps a core to itself: everything is formatted after the docs,
-    by one ruff thread."""
+    formatted (ruff, in subprocesses, on every core) while the docs render. While the
+    model worker still runs, it keeps a core to itself: everything is formatted after the
+    docs, by one ruff thread."""
     warnings: tuple[Diagnostic, ...] = ()
     from generator.render.client import client_names, render_client
     from generator.render.docs import render_docs
@@ -269,8 +268,6 @@ def render_artifacts(
         warnings += server_warnings
         clock.lap("render.server")
     code = Formatting(sources) if models is None or models.ready() else None
-    if models is not None:
-        models.preload_if_ready()
     docs: dict[str, str] = {}
     if "docs" in config.outputs:
         clock.begin("docs")
@@ -423,11 +420,10 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
     del formatted, openapi
     fingerprint = generator_fingerprint()
     clock.lap("render.spec", then="models")
-    models_text = pending.wait()
+    models_data = pending.wait()
     formatted = held.files()
     openapi = formatted.pop("openapi.json")
-    formatted.update(format_files({"models.py": models_text}))
-    clock.lap("format.models")
+    formatted["models.py"] = models_data
     pending.settle()
     clock.begin("manifest")
     files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)

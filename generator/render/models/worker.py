@@ -39,15 +39,21 @@ def _warm() -> None:
     gc.freeze()
 
 
-def _render(spec: Mapping[str, Any], header: str) -> str:
+def models_module(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> bytes:
+    """``models.py``, rendered and formatted (``owned``: see :func:`.dcg.render_models`)."""
+    from generator.format import format_files
+    from generator.render.models.dcg import render_models
+
+    return format_files({"models.py": render_models(spec, header, owned=owned)})["models.py"]
+
+
+def _render(spec: Mapping[str, Any], header: str) -> bytes:
     """In the worker: ``spec`` is its own unpickled copy, reshaped in place. The cyclic
     collector is off meanwhile: DCG allocates millions of objects that live until it
     returns, and collecting among them cost about a tenth of its time on GitHub's spec."""
-    from generator.render.models.dcg import render_models
-
     gc.disable()
     try:
-        return render_models(spec, header, owned=True)
+        return models_module(spec, header, owned=True)
     finally:
         gc.enable()
 
@@ -81,22 +87,22 @@ class ModelRenderer:
     def start(
         self, spec: Mapping[str, Any], header: str, *, lap: Lap, server: bool = True
     ) -> PendingModels:
-        """Start rendering the models of ``spec``. In-process, they render now (stage
-        ``render.models``); with a worker, the wait first imports what the import check of
-        the output will need (``server``: fastapi too; stage ``preload``)."""
-        from generator.render.models.dcg import model_input, render_models
+        """Start rendering (and formatting) the models of ``spec``. In-process, they render
+        now (stage ``render.models``); with a worker, a thread imports meanwhile what the
+        import check of the output will need (``server``: fastapi too)."""
+        from generator.render.models.dcg import model_input
 
         if not self._fork:
-            text = render_models(model_input(spec), header)
+            data = models_module(model_input(spec), header)
             lap("render.models")
-            return PendingModels(lambda: text, lap)
+            return PendingModels(lambda: data, lap)
         if self._pool is None:  # the last generation's worker has gone (a later API)
             self._pool = self._new_pool()
         pending = self._pool.apply_async(_render, (model_input(spec), header))
 
-        def result() -> str:
+        def result() -> bytes:
             try:
-                text: str = pending.get()
+                data: bytes = pending.get()
             except ApismithError:
                 raise
             except Exception as exc:
@@ -108,9 +114,11 @@ class ModelRenderer:
                 # done with the worker: its memory (DCG's, several times the spec's) goes
                 # now, not at exit; a next generation forks a new one
                 self.close()
-            return text
+            return data
 
-        return PendingModels(result, lap, preload_server=server, ready=pending.ready)
+        models = PendingModels(result, lap, preload_server=server, ready=pending.ready)
+        models.preload()
+        return models
 
     def close(self) -> None:
         if self._pool is not None:
@@ -126,11 +134,11 @@ class ModelRenderer:
 
 
 class PendingModels:
-    """The text of ``models.py``, on its way."""
+    """The formatted ``models.py``, on its way."""
 
     def __init__(
         self,
-        result: Callable[[], str],
+        result: Callable[[], bytes],
         lap: Lap,
         *,
         preload_server: bool | None = None,
@@ -143,49 +151,45 @@ class PendingModels:
         self._preload: threading.Thread | None = None
 
     def ready(self) -> bool:
-        """Whether the text is in (:meth:`wait` returns at once)."""
+        """Whether the module is in (:meth:`wait` returns at once)."""
         return self._ready is None or self._ready()
 
-    def wait(self) -> str:
-        """The text. Meanwhile this process gives back the memory it has freed (peak
-        memory is this process's and the worker's, summed); once the text is in and the
-        worker gone, a thread imports what the import check of the output needs
-        (pydantic, httpx, fastapi) while the caller formats the text (a subprocess):
-        :meth:`settle` waits for it."""
-        if self._preload_server is None:
-            text = self._result()
-            self._lap("join")
-            return text
-        if not self.ready():
-            give_back_memory()  # peak memory: this process's and the worker's, summed
-        text = self._result()
-        self._lap("render.models (wait)")
-        self._start_preload()
-        return text
-
-    def preload_if_ready(self) -> None:
-        """When the text is in already (a small spec), start the imports :meth:`wait`
-        would start now: the caller is about to wait for subprocesses too (ruff). Not
-        earlier than that otherwise: they would add to the memory held while the worker
-        is at its largest."""
-        if self._preload_server is not None and self.ready():
-            self._start_preload()
-
-    def _start_preload(self) -> None:
-        if self._preload is not None:
+    def preload(self) -> None:
+        """Import, in a thread, what the import check of the output needs (pydantic, httpx,
+        fastapi) while the worker renders: most of it overlaps this process's waits for
+        subprocesses (ruff) and for the worker. :meth:`settle` waits for it."""
+        if self._preload_server is None or self._preload is not None:
             return
+        import sysconfig
+
         from generator.write import preload_runtime
+
+        # sysconfig's first use is not thread-safe, and this process's other threads (ruff's
+        # locator, generator.format) use it too: set it up here, before the thread starts
+        sysconfig.get_config_vars()
 
         self._preload = threading.Thread(
             target=preload_runtime, kwargs={"server": self._preload_server}, daemon=True
         )
         self._preload.start()
 
+    def wait(self) -> bytes:
+        """The module. While the worker still renders, this process first gives back the
+        memory it has freed (peak memory is this process's and the worker's, summed)."""
+        if self._preload_server is None:
+            data = self._result()
+            self._lap("join")
+            return data
+        if not self.ready():
+            give_back_memory()
+        data = self._result()
+        self._lap("render.models (wait)")
+        return data
+
     def settle(self) -> None:
-        """Wait for the imports :meth:`wait` started (stage ``preload``, when longer than
-        what the caller did meanwhile)."""
+        """Wait for the imports :meth:`preload` started (stage ``preload``, when they take
+        longer than what the caller did meanwhile)."""
         if self._preload is not None:
             self._preload.join()
-            self._preload_server = None  # done: nothing more to start
             self._preload = None
             self._lap("preload")
