@@ -10,7 +10,13 @@ ignored siblings of ``$ref``. In 3.1 they are allowed, so:
   treats as annotations (SGP writes ``can_patch`` there);
 - ``allOf`` with one inline member is merged into its parent when no keyword is given two
   different values, unless the result would be a ``$ref`` beside validation keywords;
+- ``allOf`` with one pure ``{"$ref": R}`` member and others that only annotate
+  (``[{"$ref": R}, {"description": ...}]``, how AWS's specs describe a field of a named
+  type: 8,640 times in EC2's) is read as the single-member case, the annotations going
+  beside it, when no keyword is given two different values;
 - anything else (several members, a ``$ref`` member next to ``properties``...) is kept.
+
+``xml`` (OpenAPI's XML naming) only annotates a value as JSON sees it.
 
 Routine unwrapping reports nothing; a single-member ``allOf`` kept because of a conflict
 gets a ``warning``.
@@ -28,7 +34,7 @@ NAME = "allof"
 
 ANNOTATIONS = frozenset(
     {"description", "title", "default", "examples", "example", "deprecated", "readOnly",
-     "writeOnly", "nullable", "$comment", "externalDocs"}
+     "writeOnly", "nullable", "$comment", "externalDocs", "xml"}
 )  # fmt: skip
 # Keywords of JSON Schema 2020-12 (and OpenAPI's additions) that constrain or shape a value.
 VALIDATION = frozenset(
@@ -38,7 +44,7 @@ VALIDATION = frozenset(
      "minProperties", "required", "dependentRequired", "items", "prefixItems", "contains",
      "additionalItems", "properties", "patternProperties", "additionalProperties",
      "propertyNames", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
-     "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "discriminator", "xml",
+     "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "discriminator",
      "contentEncoding", "contentMediaType", "contentSchema", "$defs", "definitions"}
 )  # fmt: skip
 
@@ -46,6 +52,28 @@ VALIDATION = frozenset(
 def is_annotation(key: str) -> bool:
     """Whether a keyword only describes a value (it can sit beside a ``$ref``)."""
     return key in ANNOTATIONS or key.startswith("x-") or key not in VALIDATION
+
+
+def _annotations_beside(schema: Schema) -> Schema:
+    """``allOf: [{$ref}, {annotations}...]`` as ``allOf: [{$ref}]`` with the annotations
+    beside it (after the schema's own keywords); anything else as it is."""
+    members = schema.get("allOf")
+    if not isinstance(members, list) or len(members) < 2:
+        return schema
+    if not all(isinstance(m, dict) and m for m in members):
+        return schema
+    refs = [m for m in members if not all(is_annotation(k) for k in m)]
+    if len(refs) != 1 or list(refs[0]) != ["$ref"]:
+        return schema
+    notes: Schema = {}
+    for member in members:
+        for key, value in member.items() if member is not refs[0] else ():
+            if notes.get(key, value) != value or schema.get(key, value) != value:
+                return schema  # two values for one keyword: kept as it is
+            notes[key] = value
+    out: Schema = {k: ([refs[0]] if k == "allOf" else v) for k, v in schema.items()}
+    out.update((k, v) for k, v in notes.items() if k not in out)
+    return out
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
@@ -58,6 +86,7 @@ def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
     diagnostics: list[Diagnostic] = []
 
     def unwrap(schema: Schema, pointer: str) -> Schema:
+        schema = _annotations_beside(schema)
         members = schema.get("allOf")
         if not isinstance(members, list) or len(members) != 1 or not isinstance(members[0], dict):
             return schema

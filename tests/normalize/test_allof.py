@@ -144,3 +144,40 @@ def test_sgp_wrappers() -> None:
         "title": "Account",
         "description": "The account in the access profile.",
     }
+
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        (  # AWS's way: the ref, then what describes it
+            {"allOf": [REF, {"description": "The role."}]},
+            {"$ref": REF["$ref"], "description": "The role."},
+        ),
+        (  # xml naming annotates; several annotating members, in order
+            {"allOf": [{"xml": {"name": "item"}}, REF, {"title": "T"}], "default": "user"},
+            {"$ref": REF["$ref"], "default": "user", "xml": {"name": "item"}, "title": "T"},
+        ),
+        (  # the same value twice is no conflict
+            {"allOf": [REF, {"description": "d"}], "description": "d"},
+            {"$ref": REF["$ref"], "description": "d"},
+        ),
+    ],
+)
+def test_a_ref_with_annotating_members_is_unwrapped(
+    schema: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert run(schema) == (expected, [])
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"allOf": [REF, {"description": "a"}], "description": "b"},  # two values
+        {"allOf": [REF, {"description": "a"}, {"description": "b"}]},
+        {"allOf": [REF, {"properties": {"a": {"type": "string"}}}]},  # composition
+        {"allOf": [REF, {"$ref": "#/components/schemas/Role"}]},  # two refs
+        {"allOf": [{"$ref": REF["$ref"], "description": "d"}, {"title": "T"}]},  # no pure ref
+    ],
+)
+def test_other_multi_member_allofs_are_kept(schema: dict[str, Any]) -> None:
+    assert run(copy.deepcopy(schema)) == (schema, [])
