@@ -26,7 +26,7 @@ from generator.load.skeleton import Shape
 # --- $refs ---------------------------------------------------------------------------------
 
 
-def _walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]]]:
+def walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]]]:
     """Every ``$ref``-holding dict in the document, with its pointer, in document order
     (a subtree shared by aliases is walked once).
 
@@ -208,7 +208,7 @@ class _Bundler:
 
     def bundle(self) -> None:
         # (file the ref lives in, ref dict, pointer of the ref within the main doc)
-        self.refs = _walk_refs(self.doc)
+        self.refs = walk_refs(self.doc)
         queue = [(self.main_path, ref, ptr) for ptr, ref in self.refs]
         done: set[int] = set()
         while queue:
@@ -246,7 +246,7 @@ class _Bundler:
                 self.placed[key] = name
                 queue.extend(
                     (path, inner, f"{self.prefix()}{escape_token(name)}{sub[1:]}")
-                    for sub, inner in _walk_refs(copy)
+                    for sub, inner in walk_refs(copy)
                 )
             ref["$ref"] = self.prefix() + escape_token(self.placed[key])
 
@@ -261,9 +261,9 @@ class _Bundler:
 
 def check_refs(doc: Json, file: Path, refs: list[tuple[str, dict[str, Any]]] | None = None) -> None:
     """Raise on a dangling local ``$ref`` or a circular chain of pure-``$ref`` aliases.
-    ``refs``: the document's refs (:func:`_walk_refs`), when the caller has them."""
+    ``refs``: the document's refs (:func:`walk_refs`), when the caller has them."""
     if refs is None:
-        refs = _walk_refs(doc)
+        refs = walk_refs(doc)
     resolved: dict[str, Json] = {}  # target -> node: refs repeat their targets
 
     def resolve(target: str) -> Json:

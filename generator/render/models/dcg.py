@@ -136,23 +136,12 @@ def model_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     refers into them (DCG renders ``components/schemas`` only; on GitHub the paths are
     most of the document, which the model worker would otherwise be sent). A shallow
     copy: the values are the spec's own."""
-    if "paths" not in spec or _refers_into_paths(spec.get("components")):
+    from generator.load.refs import walk_refs
+
+    refs = walk_refs(spec.get("components") or {})
+    if "paths" not in spec or any(ref["$ref"].startswith("#/paths") for _, ref in refs):
         return dict(spec)
     return {key: value for key, value in spec.items() if key != "paths"}
-
-
-def _refers_into_paths(node: Any) -> bool:
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/paths"):
-                return True
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
-    return False
 
 
 def dcg_input(spec: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]:
