@@ -145,9 +145,11 @@ def import_failure(exc: BaseException, package_dir: Path) -> str:
     field (``models.py:12: class Chat, field "role": SchemaError: error: unclosed ...``)."""
     frames = traceback.extract_tb(exc.__traceback__)
     root = package_dir.resolve()
-    inside = [f for f in frames if Path(f.filename).resolve().parent == root]
+    inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(root)]
     frame = (inside or frames)[-1]
-    where = f"{Path(frame.filename).name}:{frame.lineno}"
+    path = Path(frame.filename).resolve()
+    name = path.relative_to(root).as_posix() if inside else path.name
+    where = f"{name}:{frame.lineno}"
     model = _class_at(Path(frame.filename), frame.lineno or 0) if inside else None
     if model:
         where += f": class {model}"

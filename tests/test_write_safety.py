@@ -483,3 +483,23 @@ def test_an_import_failure_names_module_line_model_and_field(tmp_path: Path) -> 
     where = 'models.py:8: class Chat, field "role"'
     assert message.startswith(f"generated code does not import: {where}")
     assert "unclosed character class" in message and "\n" not in message
+
+
+def test_an_import_failure_in_a_subfolder_is_named_by_its_path_in_the_package(
+    tmp_path: Path,
+) -> None:
+    """A failure in ``_mock/<resource>.py`` names that module, not the one importing it."""
+    from generator.errors import ApismithError
+    from generator.write import verify_import
+
+    package = tmp_path / "pkg"
+    (package / "_mock").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "mock.py").write_text("from ._mock import pets\n")
+    (package / "_mock" / "__init__.py").write_text("")
+    (package / "_mock" / "pets.py").write_text("X = 1\nY = loads('{}')\n")
+    (package / "server.py").write_text("from . import mock\n")
+    with pytest.raises(ApismithError) as info:
+        verify_import(package)
+    message = str(info.value)
+    assert message.startswith("generated code does not import: _mock/pets.py:2: NameError"), message

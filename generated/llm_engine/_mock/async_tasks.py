@@ -6,22 +6,27 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "create_async_inference_task_v1_async_tasks_post": {"task_id": "task_id-194"},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "create_async_inference_task_v1_async_tasks_post": {
+        "task_id": "task_id-194"
+    },
     "get_async_inference_task_v1_async_tasks__task_id__get": {
         "task_id": "task_id-832",
         "status": "PENDING",
         "result": {},
         "traceback": "traceback-624",
-        "status_code": 7,
-    },
+        "status_code": 7
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

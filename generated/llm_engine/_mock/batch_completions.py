@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "batch_completions_v2_batch_completions_post": {
         "job_id": "job_id-959",
         "input_data_path": "input_data_path-722",
@@ -20,15 +22,15 @@ MOCK_RESPONSES: dict[str, Any] = {
         "model_config": {
             "max_model_len": 8,
             "max_num_seqs": 83,
-            "enforce_eager": True,
-            "trust_remote_code": True,
+            "enforce_eager": true,
+            "trust_remote_code": true,
             "pipeline_parallel_size": 17,
             "tensor_parallel_size": 48,
             "quantization": "quantization-168",
-            "disable_log_requests": True,
+            "disable_log_requests": true,
             "chat_template": "chat_template-420",
             "tool_call_parser": "tool_call_parser-12",
-            "enable_auto_tool_choice": True,
+            "enable_auto_tool_choice": true,
             "load_format": "load_format-453",
             "config_format": "config_format-684",
             "tokenizer_mode": "tokenizer_mode-731",
@@ -43,8 +45,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "tokenizer_revision": "tokenizer_revision-368",
             "quantization_param_path": "quantization_param_path-44",
             "max_seq_len_to_capture": 10,
-            "disable_sliding_window": True,
-            "skip_tokenizer_init": False,
+            "disable_sliding_window": true,
+            "skip_tokenizer_init": false,
             "served_model_name": "served_model_name-21",
             "override_neuron_config": {},
             "mm_processor_kwargs": {},
@@ -53,19 +55,21 @@ MOCK_RESPONSES: dict[str, Any] = {
             "swap_space": 55.5,
             "cache_dtype": "cache_dtype-265",
             "num_gpu_blocks_override": 56,
-            "enable_prefix_caching": True,
+            "enable_prefix_caching": true,
             "model": "mixtral-8x7b-instruct",
             "checkpoint_path": "checkpoint_path-958",
             "num_shards": 39,
             "max_context_length": 86,
-            "response_role": "response_role-622",
+            "response_role": "response_role-622"
         },
         "priority": "priority-649",
         "status": "queued",
         "created_at": "created_at-612",
         "expires_at": "expires_at-959",
         "completed_at": "completed_at-851",
-        "metadata": {"key": "metadata-295"},
+        "metadata": {
+            "key": "metadata-295"
+        }
     },
     "get_batch_completion_v2_batch_completions__batch_completion_id__get": {
         "job": {
@@ -75,15 +79,15 @@ MOCK_RESPONSES: dict[str, Any] = {
             "model_config": {
                 "max_model_len": 8,
                 "max_num_seqs": 83,
-                "enforce_eager": True,
-                "trust_remote_code": True,
+                "enforce_eager": true,
+                "trust_remote_code": true,
                 "pipeline_parallel_size": 17,
                 "tensor_parallel_size": 48,
                 "quantization": "quantization-168",
-                "disable_log_requests": True,
+                "disable_log_requests": true,
                 "chat_template": "chat_template-420",
                 "tool_call_parser": "tool_call_parser-12",
-                "enable_auto_tool_choice": True,
+                "enable_auto_tool_choice": true,
                 "load_format": "load_format-453",
                 "config_format": "config_format-684",
                 "tokenizer_mode": "tokenizer_mode-731",
@@ -98,8 +102,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "tokenizer_revision": "tokenizer_revision-368",
                 "quantization_param_path": "quantization_param_path-44",
                 "max_seq_len_to_capture": 10,
-                "disable_sliding_window": True,
-                "skip_tokenizer_init": False,
+                "disable_sliding_window": true,
+                "skip_tokenizer_init": false,
                 "served_model_name": "served_model_name-21",
                 "override_neuron_config": {},
                 "mm_processor_kwargs": {},
@@ -108,19 +112,21 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "swap_space": 55.5,
                 "cache_dtype": "cache_dtype-265",
                 "num_gpu_blocks_override": 56,
-                "enable_prefix_caching": True,
+                "enable_prefix_caching": true,
                 "model": "mixtral-8x7b-instruct",
                 "checkpoint_path": "checkpoint_path-958",
                 "num_shards": 39,
                 "max_context_length": 86,
-                "response_role": "response_role-622",
+                "response_role": "response_role-622"
             },
             "priority": "priority-649",
             "status": "queued",
             "created_at": "created_at-612",
             "expires_at": "expires_at-959",
             "completed_at": "completed_at-851",
-            "metadata": {"key": "metadata-295"},
+            "metadata": {
+                "key": "metadata-295"
+            }
         }
     },
     "update_batch_completion_v2_batch_completions__batch_completion_id__post": {
@@ -130,15 +136,15 @@ MOCK_RESPONSES: dict[str, Any] = {
         "model_config": {
             "max_model_len": 8,
             "max_num_seqs": 83,
-            "enforce_eager": True,
-            "trust_remote_code": True,
+            "enforce_eager": true,
+            "trust_remote_code": true,
             "pipeline_parallel_size": 17,
             "tensor_parallel_size": 48,
             "quantization": "quantization-168",
-            "disable_log_requests": True,
+            "disable_log_requests": true,
             "chat_template": "chat_template-420",
             "tool_call_parser": "tool_call_parser-12",
-            "enable_auto_tool_choice": True,
+            "enable_auto_tool_choice": true,
             "load_format": "load_format-453",
             "config_format": "config_format-684",
             "tokenizer_mode": "tokenizer_mode-731",
@@ -153,8 +159,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "tokenizer_revision": "tokenizer_revision-368",
             "quantization_param_path": "quantization_param_path-44",
             "max_seq_len_to_capture": 10,
-            "disable_sliding_window": True,
-            "skip_tokenizer_init": False,
+            "disable_sliding_window": true,
+            "skip_tokenizer_init": false,
             "served_model_name": "served_model_name-21",
             "override_neuron_config": {},
             "mm_processor_kwargs": {},
@@ -163,25 +169,28 @@ MOCK_RESPONSES: dict[str, Any] = {
             "swap_space": 55.5,
             "cache_dtype": "cache_dtype-265",
             "num_gpu_blocks_override": 56,
-            "enable_prefix_caching": True,
+            "enable_prefix_caching": true,
             "model": "mixtral-8x7b-instruct",
             "checkpoint_path": "checkpoint_path-958",
             "num_shards": 39,
             "max_context_length": 86,
-            "response_role": "response_role-622",
+            "response_role": "response_role-622"
         },
         "priority": "priority-636",
         "status": "queued",
         "created_at": "created_at-953",
         "expires_at": "expires_at-224",
         "completed_at": "completed_at-797",
-        "metadata": {"key": "metadata-737"},
-        "success": True,
+        "metadata": {
+            "key": "metadata-737"
+        },
+        "success": true
     },
     "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post": {
-        "success": False
-    },
+        "success": false
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,23 +6,30 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "create_batch_job_v1_batch_jobs_post": {"job_id": "job_id-169"},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "create_batch_job_v1_batch_jobs_post": {
+        "job_id": "job_id-169"
+    },
     "get_batch_job_v1_batch_jobs__batch_job_id__get": {
         "status": "PENDING",
         "result": "result-269",
         "duration": "PT3452S",
         "num_tasks_pending": 49,
-        "num_tasks_completed": 8,
+        "num_tasks_completed": 8
     },
-    "update_batch_job_v1_batch_jobs__batch_job_id__put": {"success": True},
+    "update_batch_job_v1_batch_jobs__batch_job_id__put": {
+        "success": true
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

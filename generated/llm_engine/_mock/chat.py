@@ -7,13 +7,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "chat_completion_v2_chat_completions_post": {
         "id": "id-136",
         "choices": [
@@ -29,17 +31,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "type": "function",
                             "function": {
                                 "name": "name-522",
-                                "arguments": "arguments-222",
-                            },
+                                "arguments": "arguments-222"
+                            }
                         },
                         {
                             "id": "id-441",
                             "type": "function",
                             "function": {
                                 "name": "name-202",
-                                "arguments": "arguments-432",
-                            },
-                        },
+                                "arguments": "arguments-432"
+                            }
+                        }
                     ],
                     "annotations": [
                         {
@@ -48,69 +50,112 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "end_index": 90,
                                 "start_index": 74,
                                 "url": "https://example.com/url-948",
-                                "title": "title-499",
-                            },
+                                "title": "title-499"
+                            }
                         }
                     ],
                     "role": "assistant",
-                    "function_call": {"arguments": "arguments-186", "name": "name-740"},
+                    "function_call": {
+                        "arguments": "arguments-186",
+                        "name": "name-740"
+                    },
                     "audio": {
                         "id": "id-838",
                         "expires_at": 62,
                         "data": "data-469",
-                        "transcript": "transcript-544",
-                    },
+                        "transcript": "transcript-544"
+                    }
                 },
                 "logprobs": {
                     "content": [
                         {
                             "token": "token-983",
                             "logprob": 1.9,
-                            "bytes": [41, 89],
+                            "bytes": [
+                                41,
+                                89
+                            ],
                             "top_logprobs": [
                                 {
                                     "token": "token-419",
                                     "logprob": 14.4,
-                                    "bytes": [28, 63],
+                                    "bytes": [
+                                        28,
+                                        63
+                                    ]
                                 },
-                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
-                            ],
+                                {
+                                    "token": "token-311",
+                                    "logprob": 90.7,
+                                    "bytes": [
+                                        40
+                                    ]
+                                }
+                            ]
                         },
                         {
                             "token": "token-797",
                             "logprob": 56.9,
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "top_logprobs": [
-                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-311",
+                                    "logprob": 90.7,
+                                    "bytes": [
+                                        40
+                                    ]
+                                },
                                 {
                                     "token": "token-126",
                                     "logprob": 75.4,
-                                    "bytes": [60, 37, 36],
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ]
                                 },
                                 {
                                     "token": "token-162",
                                     "logprob": 23.5,
-                                    "bytes": [93, 85, 23],
-                                },
-                            ],
-                        },
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ]
+                                }
+                            ]
+                        }
                     ],
                     "refusal": [
                         {
                             "token": "token-983",
                             "logprob": 1.9,
-                            "bytes": [41, 89],
+                            "bytes": [
+                                41,
+                                89
+                            ],
                             "top_logprobs": [
                                 {
                                     "token": "token-419",
                                     "logprob": 14.4,
-                                    "bytes": [28, 63],
+                                    "bytes": [
+                                        28,
+                                        63
+                                    ]
                                 },
-                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
-                            ],
+                                {
+                                    "token": "token-311",
+                                    "logprob": 90.7,
+                                    "bytes": [
+                                        40
+                                    ]
+                                }
+                            ]
                         }
-                    ],
-                },
+                    ]
+                }
             },
             {
                 "finish_reason": "stop",
@@ -124,8 +169,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "type": "function",
                             "function": {
                                 "name": "name-202",
-                                "arguments": "arguments-432",
-                            },
+                                "arguments": "arguments-432"
+                            }
                         }
                     ],
                     "annotations": [
@@ -135,8 +180,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "end_index": 64,
                                 "start_index": 87,
                                 "url": "https://example.com/url-810",
-                                "title": "title-52",
-                            },
+                                "title": "title-52"
+                            }
                         },
                         {
                             "type": "url_citation",
@@ -144,80 +189,131 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "end_index": 24,
                                 "start_index": 4,
                                 "url": "https://example.com/url-55",
-                                "title": "title-997",
-                            },
-                        },
+                                "title": "title-997"
+                            }
+                        }
                     ],
                     "role": "assistant",
-                    "function_call": {"arguments": "arguments-204", "name": "name-261"},
+                    "function_call": {
+                        "arguments": "arguments-204",
+                        "name": "name-261"
+                    },
                     "audio": {
                         "id": "id-141",
                         "expires_at": 17,
                         "data": "data-510",
-                        "transcript": "transcript-667",
-                    },
+                        "transcript": "transcript-667"
+                    }
                 },
                 "logprobs": {
                     "content": [
                         {
                             "token": "token-797",
                             "logprob": 56.9,
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "top_logprobs": [
-                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-311",
+                                    "logprob": 90.7,
+                                    "bytes": [
+                                        40
+                                    ]
+                                },
                                 {
                                     "token": "token-126",
                                     "logprob": 75.4,
-                                    "bytes": [60, 37, 36],
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ]
                                 },
                                 {
                                     "token": "token-162",
                                     "logprob": 23.5,
-                                    "bytes": [93, 85, 23],
-                                },
-                            ],
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ]
+                                }
+                            ]
                         }
                     ],
                     "refusal": [
                         {
                             "token": "token-797",
                             "logprob": 56.9,
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "top_logprobs": [
-                                {"token": "token-311", "logprob": 90.7, "bytes": [40]},
+                                {
+                                    "token": "token-311",
+                                    "logprob": 90.7,
+                                    "bytes": [
+                                        40
+                                    ]
+                                },
                                 {
                                     "token": "token-126",
                                     "logprob": 75.4,
-                                    "bytes": [60, 37, 36],
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ]
                                 },
                                 {
                                     "token": "token-162",
                                     "logprob": 23.5,
-                                    "bytes": [93, 85, 23],
-                                },
-                            ],
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ]
+                                }
+                            ]
                         },
                         {
                             "token": "token-210",
                             "logprob": 2.8,
-                            "bytes": [15, 72],
+                            "bytes": [
+                                15,
+                                72
+                            ],
                             "top_logprobs": [
                                 {
                                     "token": "token-126",
                                     "logprob": 75.4,
-                                    "bytes": [60, 37, 36],
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ]
                                 },
                                 {
                                     "token": "token-8",
                                     "logprob": 72.9,
-                                    "bytes": [70, 13],
+                                    "bytes": [
+                                        70,
+                                        13
+                                    ]
                                 },
-                                {"token": "token-642", "logprob": 5.8, "bytes": [98]},
-                            ],
-                        },
-                    ],
-                },
-            },
+                                {
+                                    "token": "token-642",
+                                    "logprob": 5.8,
+                                    "bytes": [
+                                        98
+                                    ]
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
         ],
         "created": 85,
         "model": "model-450",
@@ -232,15 +328,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "accepted_prediction_tokens": 67,
                 "audio_tokens": 88,
                 "reasoning_tokens": 86,
-                "rejected_prediction_tokens": 1,
+                "rejected_prediction_tokens": 1
             },
-            "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
-        },
-    },
+            "prompt_tokens_details": {
+                "audio_tokens": 6,
+                "cached_tokens": 48
+            }
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {
+MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
+{
     "chat_completion_v2_chat_completions_post": [
         {
             "id": "id-736",
@@ -250,7 +351,7 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": "content-781",
                         "function_call": {
                             "arguments": "arguments-824",
-                            "name": "name-796",
+                            "name": "name-796"
                         },
                         "tool_calls": [
                             {
@@ -259,8 +360,8 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-732",
-                                    "arguments": "arguments-83",
-                                },
+                                    "arguments": "arguments-83"
+                                }
                             },
                             {
                                 "index": 70,
@@ -268,8 +369,8 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-148",
-                                    "arguments": "arguments-246",
-                                },
+                                    "arguments": "arguments-246"
+                                }
                             },
                             {
                                 "index": 69,
@@ -277,77 +378,105 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-133",
-                                    "arguments": "arguments-972",
-                                },
-                            },
+                                    "arguments": "arguments-972"
+                                }
+                            }
                         ],
                         "role": "developer",
-                        "refusal": "refusal-223",
+                        "refusal": "refusal-223"
                     },
                     "logprobs": {
                         "content": [
                             {
                                 "token": "token-983",
                                 "logprob": 1.9,
-                                "bytes": [41, 89],
+                                "bytes": [
+                                    41,
+                                    89
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-419",
                                         "logprob": 14.4,
-                                        "bytes": [28, 63],
+                                        "bytes": [
+                                            28,
+                                            63
+                                        ]
                                     },
                                     {
                                         "token": "token-311",
                                         "logprob": 90.7,
-                                        "bytes": [40],
-                                    },
-                                ],
+                                        "bytes": [
+                                            40
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-797",
                                 "logprob": 56.9,
-                                "bytes": [22],
+                                "bytes": [
+                                    22
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-311",
                                         "logprob": 90.7,
-                                        "bytes": [40],
+                                        "bytes": [
+                                            40
+                                        ]
                                     },
                                     {
                                         "token": "token-126",
                                         "logprob": 75.4,
-                                        "bytes": [60, 37, 36],
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ]
                                     },
                                     {
                                         "token": "token-162",
                                         "logprob": 23.5,
-                                        "bytes": [93, 85, 23],
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ]
+                                    }
+                                ]
+                            }
                         ],
                         "refusal": [
                             {
                                 "token": "token-983",
                                 "logprob": 1.9,
-                                "bytes": [41, 89],
+                                "bytes": [
+                                    41,
+                                    89
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-419",
                                         "logprob": 14.4,
-                                        "bytes": [28, 63],
+                                        "bytes": [
+                                            28,
+                                            63
+                                        ]
                                     },
                                     {
                                         "token": "token-311",
                                         "logprob": 90.7,
-                                        "bytes": [40],
-                                    },
-                                ],
+                                        "bytes": [
+                                            40
+                                        ]
+                                    }
+                                ]
                             }
-                        ],
+                        ]
                     },
                     "finish_reason": "stop",
-                    "index": 45,
+                    "index": 45
                 }
             ],
             "created": 30,
@@ -363,10 +492,13 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                     "accepted_prediction_tokens": 67,
                     "audio_tokens": 88,
                     "reasoning_tokens": 86,
-                    "rejected_prediction_tokens": 1,
+                    "rejected_prediction_tokens": 1
                 },
-                "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48},
-            },
+                "prompt_tokens_details": {
+                    "audio_tokens": 6,
+                    "cached_tokens": 48
+                }
+            }
         },
         {
             "id": "id-34",
@@ -376,7 +508,7 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": "content-809",
                         "function_call": {
                             "arguments": "arguments-868",
-                            "name": "name-136",
+                            "name": "name-136"
                         },
                         "tool_calls": [
                             {
@@ -385,8 +517,8 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-777",
-                                    "arguments": "arguments-993",
-                                },
+                                    "arguments": "arguments-993"
+                                }
                             },
                             {
                                 "index": 14,
@@ -394,8 +526,8 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-67",
-                                    "arguments": "arguments-914",
-                                },
+                                    "arguments": "arguments-914"
+                                }
                             },
                             {
                                 "index": 7,
@@ -403,120 +535,162 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-178",
-                                    "arguments": "arguments-599",
-                                },
-                            },
+                                    "arguments": "arguments-599"
+                                }
+                            }
                         ],
                         "role": "developer",
-                        "refusal": "refusal-988",
+                        "refusal": "refusal-988"
                     },
                     "logprobs": {
                         "content": [
                             {
                                 "token": "token-664",
                                 "logprob": 42.2,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-285",
                                         "logprob": 89.0,
-                                        "bytes": [86, 96, 94],
+                                        "bytes": [
+                                            86,
+                                            96,
+                                            94
+                                        ]
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-965",
                                 "logprob": 5.4,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
                                         "logprob": 22.0,
-                                        "bytes": [11, 24],
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ]
                                     },
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-775",
                                         "logprob": 84.2,
-                                        "bytes": [39, 9],
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-163",
                                 "logprob": 31.3,
-                                "bytes": [38],
+                                "bytes": [
+                                    38
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-305",
                                         "logprob": 33.5,
-                                        "bytes": [44, 49],
+                                        "bytes": [
+                                            44,
+                                            49
+                                        ]
                                     }
-                                ],
-                            },
+                                ]
+                            }
                         ],
                         "refusal": [
                             {
                                 "token": "token-664",
                                 "logprob": 42.2,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-285",
                                         "logprob": 89.0,
-                                        "bytes": [86, 96, 94],
+                                        "bytes": [
+                                            86,
+                                            96,
+                                            94
+                                        ]
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-965",
                                 "logprob": 5.4,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
                                         "logprob": 22.0,
-                                        "bytes": [11, 24],
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ]
                                     },
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-775",
                                         "logprob": 84.2,
-                                        "bytes": [39, 9],
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-163",
                                 "logprob": 31.3,
-                                "bytes": [38],
+                                "bytes": [
+                                    38
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-305",
                                         "logprob": 33.5,
-                                        "bytes": [44, 49],
+                                        "bytes": [
+                                            44,
+                                            49
+                                        ]
                                     }
-                                ],
-                            },
-                        ],
+                                ]
+                            }
+                        ]
                     },
                     "finish_reason": "stop",
-                    "index": 77,
+                    "index": 77
                 },
                 {
                     "delta": {
                         "content": "content-110",
                         "function_call": {
                             "arguments": "arguments-948",
-                            "name": "name-126",
+                            "name": "name-126"
                         },
                         "tool_calls": [
                             {
@@ -525,122 +699,173 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-67",
-                                    "arguments": "arguments-914",
-                                },
+                                    "arguments": "arguments-914"
+                                }
                             }
                         ],
                         "role": "developer",
-                        "refusal": "refusal-718",
+                        "refusal": "refusal-718"
                     },
                     "logprobs": {
                         "content": [
                             {
                                 "token": "token-965",
                                 "logprob": 5.4,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
                                         "logprob": 22.0,
-                                        "bytes": [11, 24],
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ]
                                     },
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-775",
                                         "logprob": 84.2,
-                                        "bytes": [39, 9],
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-901",
                                 "logprob": 75.9,
-                                "bytes": [90, 46, 82],
+                                "bytes": [
+                                    90,
+                                    46,
+                                    82
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-274",
                                         "logprob": 5.0,
-                                        "bytes": [12],
+                                        "bytes": [
+                                            12
+                                        ]
                                     },
                                     {
                                         "token": "token-427",
                                         "logprob": 100.6,
-                                        "bytes": [7, 57, 70],
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            7,
+                                            57,
+                                            70
+                                        ]
+                                    }
+                                ]
+                            }
                         ],
                         "refusal": [
                             {
                                 "token": "token-965",
                                 "logprob": 5.4,
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
                                         "logprob": 22.0,
-                                        "bytes": [11, 24],
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ]
                                     },
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-775",
                                         "logprob": 84.2,
-                                        "bytes": [39, 9],
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-901",
                                 "logprob": 75.9,
-                                "bytes": [90, 46, 82],
+                                "bytes": [
+                                    90,
+                                    46,
+                                    82
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-862",
                                         "logprob": 92.6,
-                                        "bytes": [35],
+                                        "bytes": [
+                                            35
+                                        ]
                                     },
                                     {
                                         "token": "token-274",
                                         "logprob": 5.0,
-                                        "bytes": [12],
+                                        "bytes": [
+                                            12
+                                        ]
                                     },
                                     {
                                         "token": "token-427",
                                         "logprob": 100.6,
-                                        "bytes": [7, 57, 70],
-                                    },
-                                ],
+                                        "bytes": [
+                                            7,
+                                            57,
+                                            70
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-973",
                                 "logprob": 96.0,
-                                "bytes": [33, 15, 3],
+                                "bytes": [
+                                    33,
+                                    15,
+                                    3
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-775",
                                         "logprob": 84.2,
-                                        "bytes": [39, 9],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ]
                                     }
-                                ],
-                            },
-                        ],
+                                ]
+                            }
+                        ]
                     },
                     "finish_reason": "stop",
-                    "index": 68,
-                },
+                    "index": 68
+                }
             ],
             "created": 16,
             "model": "model-799",
@@ -655,10 +880,13 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                     "accepted_prediction_tokens": 8,
                     "audio_tokens": 86,
                     "reasoning_tokens": 96,
-                    "rejected_prediction_tokens": 74,
+                    "rejected_prediction_tokens": 74
                 },
-                "prompt_tokens_details": {"audio_tokens": 80, "cached_tokens": 60},
-            },
+                "prompt_tokens_details": {
+                    "audio_tokens": 80,
+                    "cached_tokens": 60
+                }
+            }
         },
         {
             "id": "id-706",
@@ -668,7 +896,7 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": "content-647",
                         "function_call": {
                             "arguments": "arguments-349",
-                            "name": "name-906",
+                            "name": "name-906"
                         },
                         "tool_calls": [
                             {
@@ -677,84 +905,110 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-560",
-                                    "arguments": "arguments-728",
-                                },
+                                    "arguments": "arguments-728"
+                                }
                             }
                         ],
                         "role": "developer",
-                        "refusal": "refusal-578",
+                        "refusal": "refusal-578"
                     },
                     "logprobs": {
                         "content": [
                             {
                                 "token": "token-134",
                                 "logprob": 71.6,
-                                "bytes": [40, 3],
+                                "bytes": [
+                                    40,
+                                    3
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-60",
                                         "logprob": 66.8,
-                                        "bytes": [59, 82],
+                                        "bytes": [
+                                            59,
+                                            82
+                                        ]
                                     },
                                     {
                                         "token": "token-637",
                                         "logprob": 43.5,
-                                        "bytes": [97],
+                                        "bytes": [
+                                            97
+                                        ]
                                     },
                                     {
                                         "token": "token-105",
                                         "logprob": 60.1,
-                                        "bytes": [33, 61],
-                                    },
-                                ],
+                                        "bytes": [
+                                            33,
+                                            61
+                                        ]
+                                    }
+                                ]
                             }
                         ],
                         "refusal": [
                             {
                                 "token": "token-134",
                                 "logprob": 71.6,
-                                "bytes": [40, 3],
+                                "bytes": [
+                                    40,
+                                    3
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-60",
                                         "logprob": 66.8,
-                                        "bytes": [59, 82],
+                                        "bytes": [
+                                            59,
+                                            82
+                                        ]
                                     },
                                     {
                                         "token": "token-637",
                                         "logprob": 43.5,
-                                        "bytes": [97],
+                                        "bytes": [
+                                            97
+                                        ]
                                     },
                                     {
                                         "token": "token-105",
                                         "logprob": 60.1,
-                                        "bytes": [33, 61],
-                                    },
-                                ],
+                                        "bytes": [
+                                            33,
+                                            61
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-934",
                                 "logprob": 35.9,
-                                "bytes": [16],
+                                "bytes": [
+                                    16
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-637",
                                         "logprob": 43.5,
-                                        "bytes": [97],
+                                        "bytes": [
+                                            97
+                                        ]
                                     }
-                                ],
-                            },
-                        ],
+                                ]
+                            }
+                        ]
                     },
                     "finish_reason": "stop",
-                    "index": 70,
+                    "index": 70
                 },
                 {
                     "delta": {
                         "content": "content-267",
                         "function_call": {
                             "arguments": "arguments-396",
-                            "name": "name-728",
+                            "name": "name-728"
                         },
                         "tool_calls": [
                             {
@@ -763,8 +1017,8 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-236",
-                                    "arguments": "arguments-60",
-                                },
+                                    "arguments": "arguments-60"
+                                }
                             },
                             {
                                 "index": 53,
@@ -772,80 +1026,106 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                                 "type": "function",
                                 "function": {
                                     "name": "name-190",
-                                    "arguments": "arguments-787",
-                                },
-                            },
+                                    "arguments": "arguments-787"
+                                }
+                            }
                         ],
                         "role": "developer",
-                        "refusal": "refusal-649",
+                        "refusal": "refusal-649"
                     },
                     "logprobs": {
                         "content": [
                             {
                                 "token": "token-934",
                                 "logprob": 35.9,
-                                "bytes": [16],
+                                "bytes": [
+                                    16
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-637",
                                         "logprob": 43.5,
-                                        "bytes": [97],
+                                        "bytes": [
+                                            97
+                                        ]
                                     }
-                                ],
+                                ]
                             }
                         ],
                         "refusal": [
                             {
                                 "token": "token-934",
                                 "logprob": 35.9,
-                                "bytes": [16],
+                                "bytes": [
+                                    16
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-637",
                                         "logprob": 43.5,
-                                        "bytes": [97],
+                                        "bytes": [
+                                            97
+                                        ]
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-194",
                                 "logprob": 56.7,
-                                "bytes": [78, 61],
+                                "bytes": [
+                                    78,
+                                    61
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-358",
                                         "logprob": 93.6,
-                                        "bytes": [78, 41],
+                                        "bytes": [
+                                            78,
+                                            41
+                                        ]
                                     },
                                     {
                                         "token": "token-652",
                                         "logprob": 84.2,
-                                        "bytes": [18, 88, 85],
-                                    },
-                                ],
+                                        "bytes": [
+                                            18,
+                                            88,
+                                            85
+                                        ]
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-656",
                                 "logprob": 75.7,
-                                "bytes": [25],
+                                "bytes": [
+                                    25
+                                ],
                                 "top_logprobs": [
                                     {
                                         "token": "token-802",
                                         "logprob": 15.3,
-                                        "bytes": [81, 17, 97],
+                                        "bytes": [
+                                            81,
+                                            17,
+                                            97
+                                        ]
                                     },
                                     {
                                         "token": "token-494",
                                         "logprob": 50.6,
-                                        "bytes": [42],
-                                    },
-                                ],
-                            },
-                        ],
+                                        "bytes": [
+                                            42
+                                        ]
+                                    }
+                                ]
+                            }
+                        ]
                     },
                     "finish_reason": "stop",
-                    "index": 77,
-                },
+                    "index": 77
+                }
             ],
             "created": 22,
             "model": "model-467",
@@ -860,13 +1140,17 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                     "accepted_prediction_tokens": 69,
                     "audio_tokens": 75,
                     "reasoning_tokens": 5,
-                    "rejected_prediction_tokens": 7,
+                    "rejected_prediction_tokens": 7
                 },
-                "prompt_tokens_details": {"audio_tokens": 86, "cached_tokens": 95},
-            },
-        },
-    ],
+                "prompt_tokens_details": {
+                    "audio_tokens": 86,
+                    "cached_tokens": 95
+                }
+            }
+        }
+    ]
 }
+""")
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {}

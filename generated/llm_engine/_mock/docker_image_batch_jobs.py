@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": {
         "jobs": [
             {
@@ -22,9 +24,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-05-01T17:02:43Z",
                 "completed_at": "2024-01-31T00:38:39Z",
                 "status": "PENDING",
-                "annotations": {"key": "annotations-51"},
+                "annotations": {
+                    "key": "annotations-51"
+                },
                 "override_job_max_runtime_s": 29,
-                "num_workers": 4,
+                "num_workers": 4
             }
         ]
     },
@@ -35,9 +39,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "status": "PENDING"
     },
     "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": {
-        "success": True
-    },
+        "success": true
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

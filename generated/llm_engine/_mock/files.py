@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from fastapi import UploadFile
@@ -14,22 +15,34 @@ from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_files_v1_files_get": {
-        "files": [{"id": "id-608", "filename": "filename-16", "size": 93}]
+        "files": [
+            {
+                "id": "id-608",
+                "filename": "filename-16",
+                "size": 93
+            }
+        ]
     },
-    "upload_file_v1_files_post": {"id": "id-781"},
+    "upload_file_v1_files_post": {
+        "id": "id-781"
+    },
     "get_file_v1_files__file_id__get": {
         "id": "id-608",
         "filename": "filename-16",
-        "size": 93,
+        "size": 93
     },
-    "delete_file_v1_files__file_id__delete": {"deleted": False},
+    "delete_file_v1_files__file_id__delete": {
+        "deleted": false
+    },
     "get_file_content_v1_files__file_id__content_get": {
         "id": "id-95",
-        "content": "content-247",
-    },
+        "content": "content-247"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

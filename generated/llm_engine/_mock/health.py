@@ -6,16 +6,19 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "healthcheck_healthcheck_get": {},
     "healthcheck_healthz_get": {},
-    "healthcheck_readyz_get": {},
+    "healthcheck_readyz_get": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

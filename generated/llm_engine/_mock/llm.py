@@ -7,13 +7,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_model_endpoints_v1_llm_model_endpoints_get": {
         "model_endpoints": [
             {
@@ -42,15 +44,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "post_inference_hooks": [
                         "post_inference_hooks-58",
                         "post_inference_hooks-760",
-                        "post_inference_hooks-932",
+                        "post_inference_hooks-932"
                     ],
                     "default_callback_url": "https://example.com/default-callback-url-332",
                     "default_callback_auth": {
                         "kind": "basic",
                         "username": "username-618",
-                        "password": "password-115",
+                        "password": "password-115"
                     },
-                    "labels": {"key": "labels-106"},
+                    "labels": {
+                        "key": "labels-106"
+                    },
                     "aws_role": "aws_role-411",
                     "results_s3_bucket": "results_s3_bucket-451",
                     "created_by": "created_by-50",
@@ -63,7 +67,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "concurrent_requests_per_worker": 12,
                         "forwarder_max_concurrency": 20,
                         "available_workers": 79,
-                        "unavailable_workers": 98,
+                        "unavailable_workers": 98
                     },
                     "resource_state": {
                         "cpus": "cpus-875",
@@ -72,13 +76,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "gpu_type": "nvidia-tesla-t4",
                         "storage": "storage-619",
                         "nodes_per_worker": 66,
-                        "optimize_costs": True,
+                        "optimize_costs": true
                     },
                     "num_queued_items": 86,
-                    "public_inference": False,
+                    "public_inference": false,
                     "task_expires_seconds": 45,
-                    "queue_message_timeout_seconds": 86,
-                },
+                    "queue_message_timeout_seconds": 86
+                }
             }
         ]
     },
@@ -111,15 +115,17 @@ MOCK_RESPONSES: dict[str, Any] = {
             "post_inference_hooks": [
                 "post_inference_hooks-58",
                 "post_inference_hooks-760",
-                "post_inference_hooks-932",
+                "post_inference_hooks-932"
             ],
             "default_callback_url": "https://example.com/default-callback-url-332",
             "default_callback_auth": {
                 "kind": "basic",
                 "username": "username-618",
-                "password": "password-115",
+                "password": "password-115"
             },
-            "labels": {"key": "labels-106"},
+            "labels": {
+                "key": "labels-106"
+            },
             "aws_role": "aws_role-411",
             "results_s3_bucket": "results_s3_bucket-451",
             "created_by": "created_by-50",
@@ -132,7 +138,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "concurrent_requests_per_worker": 12,
                 "forwarder_max_concurrency": 20,
                 "available_workers": 79,
-                "unavailable_workers": 98,
+                "unavailable_workers": 98
             },
             "resource_state": {
                 "cpus": "cpus-875",
@@ -141,19 +147,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "gpu_type": "nvidia-tesla-t4",
                 "storage": "storage-619",
                 "nodes_per_worker": 66,
-                "optimize_costs": True,
+                "optimize_costs": true
             },
             "num_queued_items": 86,
-            "public_inference": False,
+            "public_inference": false,
             "task_expires_seconds": 45,
-            "queue_message_timeout_seconds": 86,
-        },
+            "queue_message_timeout_seconds": 86
+        }
     },
     "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-983"
     },
     "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": {
-        "deleted": True
+        "deleted": true
     },
     "create_completion_sync_task_v1_llm_completions_sync_post": {
         "request_id": "request_id-557",
@@ -162,86 +168,124 @@ MOCK_RESPONSES: dict[str, Any] = {
             "num_prompt_tokens": 60,
             "num_completion_tokens": 99,
             "tokens": [
-                {"token": "token-220", "log_prob": 29.1},
-                {"token": "token-343", "log_prob": 64.1},
-                {"token": "token-260", "log_prob": 80.8},
-            ],
-        },
+                {
+                    "token": "token-220",
+                    "log_prob": 29.1
+                },
+                {
+                    "token": "token-343",
+                    "log_prob": 64.1
+                },
+                {
+                    "token": "token-260",
+                    "log_prob": 80.8
+                }
+            ]
+        }
     },
     "create_completion_stream_task_v1_llm_completions_stream_post": {
         "request_id": "request_id-880",
         "output": {
             "text": "text-645",
-            "finished": True,
+            "finished": true,
             "num_prompt_tokens": 28,
             "num_completion_tokens": 24,
-            "token": {"token": "token-220", "log_prob": 29.1},
+            "token": {
+                "token": "token-220",
+                "log_prob": 29.1
+            }
         },
-        "error": None,
+        "error": null
     },
     "list_fine_tunes_v1_llm_fine_tunes_get": {
         "jobs": [
             {
                 "id": "id-596",
                 "fine_tuned_model": "fine_tuned_model-236",
-                "status": "PENDING",
+                "status": "PENDING"
             }
         ]
     },
-    "create_fine_tune_v1_llm_fine_tunes_post": {"id": "id-831"},
+    "create_fine_tune_v1_llm_fine_tunes_post": {
+        "id": "id-831"
+    },
     "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": {
         "id": "id-596",
         "fine_tuned_model": "fine_tuned_model-236",
-        "status": "PENDING",
+        "status": "PENDING"
     },
-    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": {"success": False},
+    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": {
+        "success": false
+    },
     "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": {
-        "events": [{"timestamp": 12.2, "message": "message-198", "level": "level-344"}]
+        "events": [
+            {
+                "timestamp": 12.2,
+                "message": "message-198",
+                "level": "level-344"
+            }
+        ]
     },
     "download_model_endpoint_v1_llm_model_endpoints_download_post": {
-        "urls": {"key": "urls-405"}
+        "urls": {
+            "key": "urls-405"
+        }
     },
-    "create_batch_completions_v1_llm_batch_completions_post": {"job_id": "job_id-213"},
+    "create_batch_completions_v1_llm_batch_completions_post": {
+        "job_id": "job_id-213"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {
+MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
+{
     "create_completion_stream_task_v1_llm_completions_stream_post": [
         {
             "request_id": "request_id-880",
             "output": {
                 "text": "text-645",
-                "finished": True,
+                "finished": true,
                 "num_prompt_tokens": 28,
                 "num_completion_tokens": 24,
-                "token": {"token": "token-220", "log_prob": 29.1},
+                "token": {
+                    "token": "token-220",
+                    "log_prob": 29.1
+                }
             },
-            "error": None,
+            "error": null
         },
         {
             "request_id": "request_id-225",
             "output": {
                 "text": "text-237",
-                "finished": False,
+                "finished": false,
                 "num_prompt_tokens": 50,
                 "num_completion_tokens": 53,
-                "token": {"token": "token-293", "log_prob": 19.5},
+                "token": {
+                    "token": "token-293",
+                    "log_prob": 19.5
+                }
             },
-            "error": None,
+            "error": null
         },
         {
             "request_id": "request_id-700",
             "output": {
                 "text": "text-269",
-                "finished": True,
+                "finished": true,
                 "num_prompt_tokens": 63,
                 "num_completion_tokens": 90,
-                "token": {"token": "token-770", "log_prob": 89.9},
+                "token": {
+                    "token": "token-770",
+                    "log_prob": 89.9
+                }
             },
-            "error": None,
-        },
-    ],
+            "error": null
+        }
+    ]
 }
+""")
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {

@@ -6,26 +6,31 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_model_bundles_v1_model_bundles_get": {
         "model_bundles": [
             {
                 "id": "id-380",
                 "name": "name-1",
                 "location": "location-554",
-                "requirements": ["requirements-149", "requirements-952"],
+                "requirements": [
+                    "requirements-149",
+                    "requirements-952"
+                ],
                 "env_params": {
                     "framework_type": "pytorch",
                     "pytorch_image_tag": "pytorch_image_tag-622",
                     "tensorflow_version": "tensorflow_version-738",
                     "ecr_repo": "ecr_repo-420",
-                    "image_tag": "image_tag-299",
+                    "image_tag": "image_tag-299"
                 },
                 "packaging_type": "cloudpickle",
                 "metadata": {},
@@ -33,9 +38,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-07-27T04:14:16Z",
                 "model_artifact_ids": [
                     "model_artifact_ids-427",
-                    "model_artifact_ids-160",
+                    "model_artifact_ids-160"
                 ],
-                "schema_location": "schema_location-411",
+                "schema_location": "schema_location-411"
             },
             {
                 "id": "id-824",
@@ -44,14 +49,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "requirements": [
                     "requirements-992",
                     "requirements-570",
-                    "requirements-541",
+                    "requirements-541"
                 ],
                 "env_params": {
                     "framework_type": "pytorch",
                     "pytorch_image_tag": "pytorch_image_tag-255",
                     "tensorflow_version": "tensorflow_version-268",
                     "ecr_repo": "ecr_repo-31",
-                    "image_tag": "image_tag-350",
+                    "image_tag": "image_tag-350"
                 },
                 "packaging_type": "cloudpickle",
                 "metadata": {},
@@ -59,21 +64,23 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-09-27T07:35:36Z",
                 "model_artifact_ids": [
                     "model_artifact_ids-865",
-                    "model_artifact_ids-72",
+                    "model_artifact_ids-72"
                 ],
-                "schema_location": "schema_location-660",
+                "schema_location": "schema_location-660"
             },
             {
                 "id": "id-521",
                 "name": "name-967",
                 "location": "location-636",
-                "requirements": ["requirements-831"],
+                "requirements": [
+                    "requirements-831"
+                ],
                 "env_params": {
                     "framework_type": "pytorch",
                     "pytorch_image_tag": "pytorch_image_tag-157",
                     "tensorflow_version": "tensorflow_version-340",
                     "ecr_repo": "ecr_repo-172",
-                    "image_tag": "image_tag-434",
+                    "image_tag": "image_tag-434"
                 },
                 "packaging_type": "cloudpickle",
                 "metadata": {},
@@ -82,10 +89,10 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "model_artifact_ids": [
                     "model_artifact_ids-811",
                     "model_artifact_ids-829",
-                    "model_artifact_ids-817",
+                    "model_artifact_ids-817"
                 ],
-                "schema_location": "schema_location-476",
-            },
+                "schema_location": "schema_location-476"
+            }
         ]
     },
     "create_model_bundle_v1_model_bundles_post": {
@@ -98,39 +105,51 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-380",
         "name": "name-1",
         "location": "location-554",
-        "requirements": ["requirements-149", "requirements-952"],
+        "requirements": [
+            "requirements-149",
+            "requirements-952"
+        ],
         "env_params": {
             "framework_type": "pytorch",
             "pytorch_image_tag": "pytorch_image_tag-622",
             "tensorflow_version": "tensorflow_version-738",
             "ecr_repo": "ecr_repo-420",
-            "image_tag": "image_tag-299",
+            "image_tag": "image_tag-299"
         },
         "packaging_type": "cloudpickle",
         "metadata": {},
         "app_config": {},
         "created_at": "2024-07-27T04:14:16Z",
-        "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"],
-        "schema_location": "schema_location-411",
+        "model_artifact_ids": [
+            "model_artifact_ids-427",
+            "model_artifact_ids-160"
+        ],
+        "schema_location": "schema_location-411"
     },
     "get_model_bundle_v1_model_bundles__model_bundle_id__get": {
         "id": "id-380",
         "name": "name-1",
         "location": "location-554",
-        "requirements": ["requirements-149", "requirements-952"],
+        "requirements": [
+            "requirements-149",
+            "requirements-952"
+        ],
         "env_params": {
             "framework_type": "pytorch",
             "pytorch_image_tag": "pytorch_image_tag-622",
             "tensorflow_version": "tensorflow_version-738",
             "ecr_repo": "ecr_repo-420",
-            "image_tag": "image_tag-299",
+            "image_tag": "image_tag-299"
         },
         "packaging_type": "cloudpickle",
         "metadata": {},
         "app_config": {},
         "created_at": "2024-07-27T04:14:16Z",
-        "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"],
-        "schema_location": "schema_location-411",
+        "model_artifact_ids": [
+            "model_artifact_ids-427",
+            "model_artifact_ids-160"
+        ],
+        "schema_location": "schema_location-411"
     },
     "list_model_bundles_v2_model_bundles_get": {
         "model_bundles": [
@@ -139,25 +158,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "name": "name-438",
                 "metadata": {},
                 "created_at": "2024-07-03T15:31:10Z",
-                "model_artifact_ids": ["model_artifact_ids-596"],
+                "model_artifact_ids": [
+                    "model_artifact_ids-596"
+                ],
                 "schema_location": "schema_location-38",
                 "flavor": {
                     "flavor": "cloudpickle_artifact",
                     "requirements": [
                         "requirements-749",
                         "requirements-538",
-                        "requirements-417",
+                        "requirements-417"
                     ],
                     "framework": {
                         "framework_type": "custom_base_image",
                         "image_repository": "image_repository-507",
-                        "image_tag": "image_tag-295",
+                        "image_tag": "image_tag-295"
                     },
                     "app_config": {},
                     "location": "location-466",
                     "load_predict_fn": "load_predict_fn-477",
-                    "load_model_fn": "load_model_fn-557",
-                },
+                    "load_model_fn": "load_model_fn-557"
+                }
             },
             {
                 "id": "id-777",
@@ -167,23 +188,25 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "model_artifact_ids": [
                     "model_artifact_ids-40",
                     "model_artifact_ids-324",
-                    "model_artifact_ids-401",
+                    "model_artifact_ids-401"
                 ],
                 "schema_location": "schema_location-25",
                 "flavor": {
                     "flavor": "cloudpickle_artifact",
-                    "requirements": ["requirements-820"],
+                    "requirements": [
+                        "requirements-820"
+                    ],
                     "framework": {
                         "framework_type": "custom_base_image",
                         "image_repository": "image_repository-157",
-                        "image_tag": "image_tag-171",
+                        "image_tag": "image_tag-171"
                     },
                     "app_config": {},
                     "location": "location-735",
                     "load_predict_fn": "load_predict_fn-237",
-                    "load_model_fn": "load_model_fn-756",
-                },
-            },
+                    "load_model_fn": "load_model_fn-756"
+                }
+            }
         ]
     },
     "create_model_bundle_v2_model_bundles_post": {
@@ -197,52 +220,57 @@ MOCK_RESPONSES: dict[str, Any] = {
         "name": "name-438",
         "metadata": {},
         "created_at": "2024-07-03T15:31:10Z",
-        "model_artifact_ids": ["model_artifact_ids-596"],
+        "model_artifact_ids": [
+            "model_artifact_ids-596"
+        ],
         "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
             "requirements": [
                 "requirements-749",
                 "requirements-538",
-                "requirements-417",
+                "requirements-417"
             ],
             "framework": {
                 "framework_type": "custom_base_image",
                 "image_repository": "image_repository-507",
-                "image_tag": "image_tag-295",
+                "image_tag": "image_tag-295"
             },
             "app_config": {},
             "location": "location-466",
             "load_predict_fn": "load_predict_fn-477",
-            "load_model_fn": "load_model_fn-557",
-        },
+            "load_model_fn": "load_model_fn-557"
+        }
     },
     "get_model_bundle_v2_model_bundles__model_bundle_id__get": {
         "id": "id-409",
         "name": "name-438",
         "metadata": {},
         "created_at": "2024-07-03T15:31:10Z",
-        "model_artifact_ids": ["model_artifact_ids-596"],
+        "model_artifact_ids": [
+            "model_artifact_ids-596"
+        ],
         "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
             "requirements": [
                 "requirements-749",
                 "requirements-538",
-                "requirements-417",
+                "requirements-417"
             ],
             "framework": {
                 "framework_type": "custom_base_image",
                 "image_repository": "image_repository-507",
-                "image_tag": "image_tag-295",
+                "image_tag": "image_tag-295"
             },
             "app_config": {},
             "location": "location-466",
             "load_predict_fn": "load_predict_fn-477",
-            "load_model_fn": "load_model_fn-557",
-        },
-    },
+            "load_model_fn": "load_model_fn-557"
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

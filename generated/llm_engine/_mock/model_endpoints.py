@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_model_endpoints_v1_model_endpoints_get": {
         "model_endpoints": [
             {
@@ -27,15 +29,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "post_inference_hooks": [
                     "post_inference_hooks-58",
                     "post_inference_hooks-760",
-                    "post_inference_hooks-932",
+                    "post_inference_hooks-932"
                 ],
                 "default_callback_url": "https://example.com/default-callback-url-332",
                 "default_callback_auth": {
                     "kind": "basic",
                     "username": "username-618",
-                    "password": "password-115",
+                    "password": "password-115"
                 },
-                "labels": {"key": "labels-106"},
+                "labels": {
+                    "key": "labels-106"
+                },
                 "aws_role": "aws_role-411",
                 "results_s3_bucket": "results_s3_bucket-451",
                 "created_by": "created_by-50",
@@ -48,7 +52,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "concurrent_requests_per_worker": 12,
                     "forwarder_max_concurrency": 20,
                     "available_workers": 79,
-                    "unavailable_workers": 98,
+                    "unavailable_workers": 98
                 },
                 "resource_state": {
                     "cpus": "cpus-875",
@@ -57,12 +61,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "gpu_type": "nvidia-tesla-t4",
                     "storage": "storage-619",
                     "nodes_per_worker": 66,
-                    "optimize_costs": True,
+                    "optimize_costs": true
                 },
                 "num_queued_items": 86,
-                "public_inference": False,
+                "public_inference": false,
                 "task_expires_seconds": 45,
-                "queue_message_timeout_seconds": 86,
+                "queue_message_timeout_seconds": 86
             },
             {
                 "id": "id-394",
@@ -73,14 +77,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "metadata": {},
                 "bundle_name": "bundle_name-317",
                 "status": "READY",
-                "post_inference_hooks": ["post_inference_hooks-312"],
+                "post_inference_hooks": [
+                    "post_inference_hooks-312"
+                ],
                 "default_callback_url": "https://example.com/default-callback-url-786",
                 "default_callback_auth": {
                     "kind": "basic",
                     "username": "username-219",
-                    "password": "password-791",
+                    "password": "password-791"
                 },
-                "labels": {"key": "labels-399"},
+                "labels": {
+                    "key": "labels-399"
+                },
                 "aws_role": "aws_role-573",
                 "results_s3_bucket": "results_s3_bucket-183",
                 "created_by": "created_by-370",
@@ -93,7 +101,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "concurrent_requests_per_worker": 5,
                     "forwarder_max_concurrency": 19,
                     "available_workers": 49,
-                    "unavailable_workers": 29,
+                    "unavailable_workers": 29
                 },
                 "resource_state": {
                     "cpus": "cpus-387",
@@ -102,13 +110,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "gpu_type": "nvidia-tesla-t4",
                     "storage": "storage-524",
                     "nodes_per_worker": 86,
-                    "optimize_costs": True,
+                    "optimize_costs": true
                 },
                 "num_queued_items": 38,
-                "public_inference": False,
+                "public_inference": false,
                 "task_expires_seconds": 57,
-                "queue_message_timeout_seconds": 82,
-            },
+                "queue_message_timeout_seconds": 82
+            }
         ]
     },
     "create_model_endpoint_v1_model_endpoints_post": {
@@ -126,15 +134,17 @@ MOCK_RESPONSES: dict[str, Any] = {
         "post_inference_hooks": [
             "post_inference_hooks-58",
             "post_inference_hooks-760",
-            "post_inference_hooks-932",
+            "post_inference_hooks-932"
         ],
         "default_callback_url": "https://example.com/default-callback-url-332",
         "default_callback_auth": {
             "kind": "basic",
             "username": "username-618",
-            "password": "password-115",
+            "password": "password-115"
         },
-        "labels": {"key": "labels-106"},
+        "labels": {
+            "key": "labels-106"
+        },
         "aws_role": "aws_role-411",
         "results_s3_bucket": "results_s3_bucket-451",
         "created_by": "created_by-50",
@@ -147,7 +157,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "concurrent_requests_per_worker": 12,
             "forwarder_max_concurrency": 20,
             "available_workers": 79,
-            "unavailable_workers": 98,
+            "unavailable_workers": 98
         },
         "resource_state": {
             "cpus": "cpus-875",
@@ -156,25 +166,26 @@ MOCK_RESPONSES: dict[str, Any] = {
             "gpu_type": "nvidia-tesla-t4",
             "storage": "storage-619",
             "nodes_per_worker": 66,
-            "optimize_costs": True,
+            "optimize_costs": true
         },
         "num_queued_items": 86,
-        "public_inference": False,
+        "public_inference": false,
         "task_expires_seconds": 45,
-        "queue_message_timeout_seconds": 86,
+        "queue_message_timeout_seconds": 86
     },
     "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-428"
     },
     "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": {
-        "deleted": True
+        "deleted": true
     },
     "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post": {
-        "restarted": True
+        "restarted": true
     },
     "get_model_endpoints_schema_v1_model_endpoints_schema_json_get": {},
-    "get_model_endpoints_api_v1_model_endpoints_api_get": {},
+    "get_model_endpoints_api_v1_model_endpoints_api_get": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,15 +6,18 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "create_streaming_inference_task_v1_streaming_tasks_post": {},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "create_streaming_inference_task_v1_streaming_tasks_post": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

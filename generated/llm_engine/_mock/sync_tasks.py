@@ -6,20 +6,23 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "create_sync_inference_task_v1_sync_tasks_post": {
         "status": "PENDING",
         "result": {},
         "traceback": "traceback-172",
-        "status_code": 6,
-    },
+        "status_code": 6
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

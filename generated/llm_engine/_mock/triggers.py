@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_triggers_v1_triggers_get": {
         "triggers": [
             {
@@ -24,11 +26,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "cron_schedule": "cron_schedule-498",
                 "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321",
                 "default_job_config": {},
-                "default_job_metadata": {"key": "default_job_metadata-538"},
+                "default_job_metadata": {
+                    "key": "default_job_metadata-538"
+                }
             }
         ]
     },
-    "create_trigger_v1_triggers_post": {"trigger_id": "trigger_id-951"},
+    "create_trigger_v1_triggers_post": {
+        "trigger_id": "trigger_id-951"
+    },
     "get_trigger_v1_triggers__trigger_id__get": {
         "id": "id-549",
         "name": "name-327",
@@ -38,11 +44,18 @@ MOCK_RESPONSES: dict[str, Any] = {
         "cron_schedule": "cron_schedule-498",
         "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321",
         "default_job_config": {},
-        "default_job_metadata": {"key": "default_job_metadata-538"},
+        "default_job_metadata": {
+            "key": "default_job_metadata-538"
+        }
     },
-    "update_trigger_v1_triggers__trigger_id__put": {"success": True},
-    "delete_trigger_v1_triggers__trigger_id__delete": {"success": False},
+    "update_trigger_v1_triggers__trigger_id__put": {
+        "success": true
+    },
+    "delete_trigger_v1_triggers__trigger_id__delete": {
+        "success": false
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,21 +6,27 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v2_agents_execute": {
         "action": "tool_request",
         "context": {
             "content": "content-819",
-            "tool_request": {"name": "name-331", "arguments": "arguments-909"},
-        },
-    },
+            "tool_request": {
+                "name": "name-331",
+                "arguments": "arguments-909"
+            }
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

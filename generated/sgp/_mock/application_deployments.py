@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_deployments": {
         "items": [
             {
@@ -21,10 +23,10 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "endpoint": "endpoint-461",
                 "application_variant_id": "application_variant_id-523",
                 "status": "PENDING",
-                "is_active": False,
+                "is_active": false,
                 "account_id": "account_id-146",
                 "created_by_user_id": "created_by_user_id-488",
-                "created_at": "2024-05-15T17:13:04Z",
+                "created_at": "2024-05-15T17:13:04Z"
             },
             {
                 "id": "id-436",
@@ -32,10 +34,10 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "endpoint": "endpoint-471",
                 "application_variant_id": "application_variant_id-758",
                 "status": "PENDING",
-                "is_active": False,
+                "is_active": false,
                 "account_id": "account_id-872",
                 "created_by_user_id": "created_by_user_id-301",
-                "created_at": "2024-06-20T22:51:27Z",
+                "created_at": "2024-06-20T22:51:27Z"
             },
             {
                 "id": "id-568",
@@ -43,15 +45,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "endpoint": "endpoint-966",
                 "application_variant_id": "application_variant_id-497",
                 "status": "PENDING",
-                "is_active": True,
+                "is_active": true,
                 "account_id": "account_id-209",
                 "created_by_user_id": "created_by_user_id-46",
-                "created_at": "2024-02-16T00:12:52Z",
-            },
+                "created_at": "2024-02-16T00:12:52Z"
+            }
         ],
         "total_item_count": 78,
         "current_page": 41,
-        "items_per_page": 51,
+        "items_per_page": 51
     },
     "post_application_deployments": {
         "id": "id-482",
@@ -59,10 +61,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "endpoint": "endpoint-461",
         "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
-        "is_active": False,
+        "is_active": false,
         "account_id": "account_id-146",
         "created_by_user_id": "created_by_user_id-488",
-        "created_at": "2024-05-15T17:13:04Z",
+        "created_at": "2024-05-15T17:13:04Z"
     },
     "get_application_deployments_application_deployment_id": {
         "id": "id-482",
@@ -70,10 +72,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "endpoint": "endpoint-461",
         "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
-        "is_active": False,
+        "is_active": false,
         "account_id": "account_id-146",
         "created_by_user_id": "created_by_user_id-488",
-        "created_at": "2024-05-15T17:13:04Z",
+        "created_at": "2024-05-15T17:13:04Z"
     },
     "patch_application_deployments_application_deployment_id": {
         "id": "id-482",
@@ -81,12 +83,13 @@ MOCK_RESPONSES: dict[str, Any] = {
         "endpoint": "endpoint-461",
         "application_variant_id": "application_variant_id-523",
         "status": "PENDING",
-        "is_active": False,
+        "is_active": false,
         "account_id": "account_id-146",
         "created_by_user_id": "created_by_user_id-488",
-        "created_at": "2024-05-15T17:13:04Z",
-    },
+        "created_at": "2024-05-15T17:13:04Z"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

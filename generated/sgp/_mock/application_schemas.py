@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_schemas": {
         "key": {
             "id": "id-719",
@@ -25,14 +27,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "label": "label-118",
                         "docs": "docs-362",
                         "default": 25,
-                        "is_advanced_configuration": False,
+                        "is_advanced_configuration": false,
                         "validation_rules": {
-                            "required": False,
+                            "required": false,
                             "min_value": 97,
-                            "max_value": 82,
+                            "max_value": 82
                         },
-                        "is_float": True,
-                        "type": "TEXT",
+                        "is_float": true,
+                        "type": "TEXT"
                     }
                 },
                 "inputs": {
@@ -41,8 +43,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "label": "label-952",
                         "docs": "docs-808",
                         "type": "TEXT",
-                        "required": True,
-                        "is_hidden": False,
+                        "required": true,
+                        "is_hidden": false
                     }
                 },
                 "outputs": {
@@ -50,14 +52,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "name": "name-183",
                         "label": "label-95",
                         "docs": "docs-559",
-                        "type": "TEXT",
+                        "type": "TEXT"
                     }
-                },
+                }
             },
-            "tags": ["INPUT_NODE"],
+            "tags": [
+                "INPUT_NODE"
+            ]
         }
-    },
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,77 +6,83 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_specs": {
         "items": [
             {
                 "name": "name-427",
                 "description": "description-13",
                 "theme_id": "theme_id-508",
-                "run_online_evaluation": False,
+                "run_online_evaluation": false,
                 "id": "id-318",
                 "created_at": "2024-04-15T01:55:25Z",
                 "account_id": "account_id-714",
                 "created_by_user_id": "created_by_user_id-301",
-                "archived_at": "2024-05-24T07:00:46Z",
+                "archived_at": "2024-05-24T07:00:46Z"
             },
             {
                 "name": "name-496",
                 "description": "description-674",
                 "theme_id": "theme_id-424",
-                "run_online_evaluation": True,
+                "run_online_evaluation": true,
                 "id": "id-756",
                 "created_at": "2024-08-19T19:44:44Z",
                 "account_id": "account_id-610",
                 "created_by_user_id": "created_by_user_id-899",
-                "archived_at": "2024-02-01T08:58:13Z",
-            },
+                "archived_at": "2024-02-01T08:58:13Z"
+            }
         ],
         "total_item_count": 55,
         "current_page": 12,
-        "items_per_page": 10,
+        "items_per_page": 10
     },
     "post_application_specs": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
-        "run_online_evaluation": False,
+        "run_online_evaluation": false,
         "id": "id-318",
         "created_at": "2024-04-15T01:55:25Z",
         "account_id": "account_id-714",
         "created_by_user_id": "created_by_user_id-301",
-        "archived_at": "2024-05-24T07:00:46Z",
+        "archived_at": "2024-05-24T07:00:46Z"
     },
     "get_application_specs_application_spec_id": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
-        "run_online_evaluation": False,
+        "run_online_evaluation": false,
         "id": "id-318",
         "created_at": "2024-04-15T01:55:25Z",
         "account_id": "account_id-714",
         "created_by_user_id": "created_by_user_id-301",
-        "archived_at": "2024-05-24T07:00:46Z",
+        "archived_at": "2024-05-24T07:00:46Z"
     },
-    "delete_application_specs_application_spec_id": {"success": False, "count": 50},
+    "delete_application_specs_application_spec_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_application_specs_application_spec_id": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
-        "run_online_evaluation": False,
+        "run_online_evaluation": false,
         "id": "id-318",
         "created_at": "2024-04-15T01:55:25Z",
         "account_id": "account_id-714",
         "created_by_user_id": "created_by_user_id-301",
-        "archived_at": "2024-05-24T07:00:46Z",
-    },
+        "archived_at": "2024-05-24T07:00:46Z"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

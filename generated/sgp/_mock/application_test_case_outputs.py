@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_test_case_outputs": {
         "items": [
             {
@@ -21,7 +23,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "id": "id-794",
                     "input": {},
                     "output": {},
-                    "aggregated": True,
+                    "aggregated": true,
                     "application_spec_id": "application_spec_id-14",
                     "application_variant_id": "application_variant_id-954",
                     "start_timestamp": "2024-03-11T12:43:04Z",
@@ -38,14 +40,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "node_id": "node_id-619",
                             "operation_type": "TEXT_INPUT",
                             "operation_status": "SUCCESS",
-                            "operation_input": {"key": "evaluation_span_io_data-574"},
-                            "operation_output": {"key": "evaluation_span_io_data-574"},
+                            "operation_input": {
+                                "key": "evaluation_span_io_data-574"
+                            },
+                            "operation_output": {
+                                "key": "evaluation_span_io_data-574"
+                            },
                             "operation_expected": {
                                 "key": "evaluation_span_io_data-574"
                             },
                             "operation_metadata": {},
                             "start_timestamp": "2024-12-26T09:27:49Z",
-                            "duration_ms": 79,
+                            "duration_ms": 79
                         },
                         {
                             "id": "id-392",
@@ -53,14 +59,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "node_id": "node_id-691",
                             "operation_type": "TEXT_INPUT",
                             "operation_status": "SUCCESS",
-                            "operation_input": {"key": "evaluation_span_io_data-420"},
-                            "operation_output": {"key": "evaluation_span_io_data-420"},
+                            "operation_input": {
+                                "key": "evaluation_span_io_data-420"
+                            },
+                            "operation_output": {
+                                "key": "evaluation_span_io_data-420"
+                            },
                             "operation_expected": {
                                 "key": "evaluation_span_io_data-420"
                             },
                             "operation_metadata": {},
                             "start_timestamp": "2024-10-25T13:48:11Z",
-                            "duration_ms": 63,
+                            "duration_ms": 63
                         },
                         {
                             "id": "id-378",
@@ -68,16 +78,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "node_id": "node_id-575",
                             "operation_type": "TEXT_INPUT",
                             "operation_status": "SUCCESS",
-                            "operation_input": {"key": "evaluation_span_io_data-644"},
-                            "operation_output": {"key": "evaluation_span_io_data-644"},
+                            "operation_input": {
+                                "key": "evaluation_span_io_data-644"
+                            },
+                            "operation_output": {
+                                "key": "evaluation_span_io_data-644"
+                            },
                             "operation_expected": {
                                 "key": "evaluation_span_io_data-644"
                             },
                             "operation_metadata": {},
                             "start_timestamp": "2024-03-11T15:39:24Z",
-                            "duration_ms": 54,
-                        },
-                    ],
+                            "duration_ms": 54
+                        }
+                    ]
                 },
                 "test_case_version": {
                     "schema_type": "GENERATION",
@@ -88,24 +102,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
                             "chunks": [
-                                {"text": "text-853", "metadata": {}},
-                                {"text": "text-149", "metadata": {}},
-                            ],
+                                {
+                                    "text": "text-853",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-149",
+                                    "metadata": {}
+                                }
+                            ]
                         },
                         "artifact_ids_filter": [
                             "artifact_ids_filter-646",
                             "artifact_ids_filter-560",
-                            "artifact_ids_filter-521",
-                        ],
+                            "artifact_ids_filter-521"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": False,
+                    "autogenerated": false,
                     "test_case_metadata": {},
                     "id": "id-589",
                     "created_at": "2024-09-22T19:12:19Z",
                     "account_id": "account_id-798",
                     "created_by_user_id": "created_by_user_id-467",
-                    "archived_at": "2024-01-05T18:45:42Z",
+                    "archived_at": "2024-01-05T18:45:42Z"
                 },
                 "metric_scores": [
                     {
@@ -121,22 +141,22 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "prompt_tokens": 70,
                                     "completion_tokens": 81,
                                     "cost": 28.6,
-                                    "model": "gpt-4-turbo-2024-04-09",
+                                    "model": "gpt-4-turbo-2024-04-09"
                                 },
                                 {
                                     "prompt_tokens": 18,
                                     "completion_tokens": 94,
                                     "cost": 42.0,
-                                    "model": "gpt-4-turbo-2024-04-09",
+                                    "model": "gpt-4-turbo-2024-04-09"
                                 },
                                 {
                                     "prompt_tokens": 97,
                                     "completion_tokens": 62,
                                     "cost": 12.7,
-                                    "model": "gpt-4-turbo-2024-04-09",
-                                },
-                            ],
-                        },
+                                    "model": "gpt-4-turbo-2024-04-09"
+                                }
+                            ]
+                        }
                     }
                 ],
                 "application_variant_id": "application_variant_id-915",
@@ -147,21 +167,29 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "application_interaction_id": "application_interaction-690",
                 "id": "id-310",
                 "created_at": "2024-03-07T18:58:45Z",
                 "account_id": "account_id-640",
-                "metrics": {"key": 18},
+                "metrics": {
+                    "key": 18
+                }
             }
         ],
         "total_item_count": 88,
         "current_page": 63,
-        "items_per_page": 72,
+        "items_per_page": 72
     },
     "post_application_test_case_outputs_batch": [
         {
@@ -174,16 +202,24 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "application_interaction_id": "application_interaction-759",
             "id": "id-779",
             "created_at": "2024-09-07T06:28:20Z",
             "account_id": "account_id-768",
-            "metrics": {"key": 72},
+            "metrics": {
+                "key": 72
+            }
         },
         {
             "schema_type": "GENERATION",
@@ -195,17 +231,28 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-149", "metadata": {}},
-                        {"text": "text-59", "metadata": {}},
-                        {"text": "text-746", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-59",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-746",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "application_interaction_id": "application_interaction-392",
             "id": "id-508",
             "created_at": "2024-03-02T12:49:22Z",
             "account_id": "account_id-546",
-            "metrics": {"key": 57},
+            "metrics": {
+                "key": 57
+            }
         },
         {
             "schema_type": "GENERATION",
@@ -216,15 +263,22 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_output": "generation_output-685",
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
-                    "chunks": [{"text": "text-755", "metadata": {}}],
-                },
+                    "chunks": [
+                        {
+                            "text": "text-755",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "application_interaction_id": "application_interaction-501",
             "id": "id-249",
             "created_at": "2024-08-25T02:03:13Z",
             "account_id": "account_id-668",
-            "metrics": {"key": 12},
-        },
+            "metrics": {
+                "key": 12
+            }
+        }
     ],
     "get_application_test_case_outputs_application_test_case_output_id": {
         "schema_type": "GENERATION",
@@ -232,7 +286,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "id": "id-794",
             "input": {},
             "output": {},
-            "aggregated": True,
+            "aggregated": true,
             "application_spec_id": "application_spec_id-14",
             "application_variant_id": "application_variant_id-954",
             "start_timestamp": "2024-03-11T12:43:04Z",
@@ -249,12 +303,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "node_id": "node_id-619",
                     "operation_type": "TEXT_INPUT",
                     "operation_status": "SUCCESS",
-                    "operation_input": {"key": "evaluation_span_io_data-574"},
-                    "operation_output": {"key": "evaluation_span_io_data-574"},
-                    "operation_expected": {"key": "evaluation_span_io_data-574"},
+                    "operation_input": {
+                        "key": "evaluation_span_io_data-574"
+                    },
+                    "operation_output": {
+                        "key": "evaluation_span_io_data-574"
+                    },
+                    "operation_expected": {
+                        "key": "evaluation_span_io_data-574"
+                    },
                     "operation_metadata": {},
                     "start_timestamp": "2024-12-26T09:27:49Z",
-                    "duration_ms": 79,
+                    "duration_ms": 79
                 },
                 {
                     "id": "id-392",
@@ -262,12 +322,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "node_id": "node_id-691",
                     "operation_type": "TEXT_INPUT",
                     "operation_status": "SUCCESS",
-                    "operation_input": {"key": "evaluation_span_io_data-420"},
-                    "operation_output": {"key": "evaluation_span_io_data-420"},
-                    "operation_expected": {"key": "evaluation_span_io_data-420"},
+                    "operation_input": {
+                        "key": "evaluation_span_io_data-420"
+                    },
+                    "operation_output": {
+                        "key": "evaluation_span_io_data-420"
+                    },
+                    "operation_expected": {
+                        "key": "evaluation_span_io_data-420"
+                    },
                     "operation_metadata": {},
                     "start_timestamp": "2024-10-25T13:48:11Z",
-                    "duration_ms": 63,
+                    "duration_ms": 63
                 },
                 {
                     "id": "id-378",
@@ -275,14 +341,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "node_id": "node_id-575",
                     "operation_type": "TEXT_INPUT",
                     "operation_status": "SUCCESS",
-                    "operation_input": {"key": "evaluation_span_io_data-644"},
-                    "operation_output": {"key": "evaluation_span_io_data-644"},
-                    "operation_expected": {"key": "evaluation_span_io_data-644"},
+                    "operation_input": {
+                        "key": "evaluation_span_io_data-644"
+                    },
+                    "operation_output": {
+                        "key": "evaluation_span_io_data-644"
+                    },
+                    "operation_expected": {
+                        "key": "evaluation_span_io_data-644"
+                    },
                     "operation_metadata": {},
                     "start_timestamp": "2024-03-11T15:39:24Z",
-                    "duration_ms": 54,
-                },
-            ],
+                    "duration_ms": 54
+                }
+            ]
         },
         "test_case_version": {
             "schema_type": "GENERATION",
@@ -293,24 +365,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "expected_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
                 },
                 "artifact_ids_filter": [
                     "artifact_ids_filter-646",
                     "artifact_ids_filter-560",
-                    "artifact_ids_filter-521",
-                ],
+                    "artifact_ids_filter-521"
+                ]
             },
             "chat_history": {},
-            "autogenerated": False,
+            "autogenerated": false,
             "test_case_metadata": {},
             "id": "id-589",
             "created_at": "2024-09-22T19:12:19Z",
             "account_id": "account_id-798",
             "created_by_user_id": "created_by_user_id-467",
-            "archived_at": "2024-01-05T18:45:42Z",
+            "archived_at": "2024-01-05T18:45:42Z"
         },
         "metric_scores": [
             {
@@ -326,22 +404,22 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "prompt_tokens": 70,
                             "completion_tokens": 81,
                             "cost": 28.6,
-                            "model": "gpt-4-turbo-2024-04-09",
+                            "model": "gpt-4-turbo-2024-04-09"
                         },
                         {
                             "prompt_tokens": 18,
                             "completion_tokens": 94,
                             "cost": 42.0,
-                            "model": "gpt-4-turbo-2024-04-09",
+                            "model": "gpt-4-turbo-2024-04-09"
                         },
                         {
                             "prompt_tokens": 97,
                             "completion_tokens": 62,
                             "cost": 12.7,
-                            "model": "gpt-4-turbo-2024-04-09",
-                        },
-                    ],
-                },
+                            "model": "gpt-4-turbo-2024-04-09"
+                        }
+                    ]
+                }
             }
         ],
         "application_variant_id": "application_variant_id-915",
@@ -352,18 +430,27 @@ MOCK_RESPONSES: dict[str, Any] = {
             "generation_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
-            },
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
+            }
         },
         "application_interaction_id": "application_interaction-690",
         "id": "id-310",
         "created_at": "2024-03-07T18:58:45Z",
         "account_id": "account_id-640",
-        "metrics": {"key": 18},
-    },
+        "metrics": {
+            "key": 18
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

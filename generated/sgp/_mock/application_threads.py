@@ -6,15 +6,18 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "post_applications_application_variant_id_threads_thread_id_process": {},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "post_applications_application_variant_id_threads_thread_id_process": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

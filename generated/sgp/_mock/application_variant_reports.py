@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_variant_reports": {
         "items": [
             {
@@ -21,29 +23,41 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "id": "id-121",
                         "job_type": "application-variant-report-generation",
                         "status": "Pending",
-                        "progress": {"completed": 58, "failed": 72, "pending": 2},
+                        "progress": {
+                            "completed": 58,
+                            "failed": 72,
+                            "pending": 2
+                        },
                         "job_metadata": {},
                         "created_at": "2024-01-26T21:33:00Z",
-                        "updated_at": "2024-12-10T14:49:04Z",
+                        "updated_at": "2024-12-10T14:49:04Z"
                     },
                     {
                         "id": "id-359",
                         "job_type": "application-variant-report-generation",
                         "status": "Pending",
-                        "progress": {"completed": 30, "failed": 81, "pending": 12},
+                        "progress": {
+                            "completed": 30,
+                            "failed": 81,
+                            "pending": 12
+                        },
                         "job_metadata": {},
                         "created_at": "2024-08-27T23:23:46Z",
-                        "updated_at": "2024-12-30T10:37:34Z",
+                        "updated_at": "2024-12-30T10:37:34Z"
                     },
                     {
                         "id": "id-706",
                         "job_type": "application-variant-report-generation",
                         "status": "Pending",
-                        "progress": {"completed": 55, "failed": 40, "pending": 60},
+                        "progress": {
+                            "completed": 55,
+                            "failed": 40,
+                            "pending": 60
+                        },
                         "job_metadata": {},
                         "created_at": "2024-01-04T23:50:13Z",
-                        "updated_at": "2024-11-26T07:08:09Z",
-                    },
+                        "updated_at": "2024-11-26T07:08:09Z"
+                    }
                 ],
                 "application_spec_id": "application_spec_id-977",
                 "application_variant_id": "application_variant_id-180",
@@ -60,16 +74,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-986",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-397",
                             "created_at": "2024-04-20T14:04:00Z",
                             "updated_at": "2024-05-29T11:47:08Z",
                             "account_id": "account_id-129",
                             "created_by_user_id": "created_by_user_id-636",
-                            "archived_at": "2024-02-20T03:47:58Z",
+                            "archived_at": "2024-02-20T03:47:58Z"
                         },
-                        "scored_test_case_count": 57,
+                        "scored_test_case_count": 57
                     },
                     {
                         "generation_status": "Pending",
@@ -79,17 +93,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-192",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-933",
                             "created_at": "2024-10-30T17:51:09Z",
                             "updated_at": "2024-10-17T19:47:45Z",
                             "account_id": "account_id-954",
                             "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z",
+                            "archived_at": "2024-10-19T20:52:54Z"
                         },
-                        "scored_test_case_count": 41,
-                    },
+                        "scored_test_case_count": 41
+                    }
                 ],
                 "score": 23.0,
                 "category_scores": [
@@ -100,16 +114,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             {
                                 "metric_type": "answer-correctness",
                                 "score": 7.6,
-                                "category": "accuracy",
+                                "category": "accuracy"
                             },
                             {
                                 "metric_type": "answer-correctness",
                                 "score": 85.7,
-                                "category": "accuracy",
-                            },
-                        ],
+                                "category": "accuracy"
+                            }
+                        ]
                     }
-                ],
+                ]
             },
             {
                 "async_jobs": [
@@ -117,10 +131,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "id": "id-359",
                         "job_type": "application-variant-report-generation",
                         "status": "Pending",
-                        "progress": {"completed": 30, "failed": 81, "pending": 12},
+                        "progress": {
+                            "completed": 30,
+                            "failed": 81,
+                            "pending": 12
+                        },
                         "job_metadata": {},
                         "created_at": "2024-08-27T23:23:46Z",
-                        "updated_at": "2024-12-30T10:37:34Z",
+                        "updated_at": "2024-12-30T10:37:34Z"
                     }
                 ],
                 "application_spec_id": "application_spec_id-993",
@@ -138,16 +156,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-192",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-933",
                             "created_at": "2024-10-30T17:51:09Z",
                             "updated_at": "2024-10-17T19:47:45Z",
                             "account_id": "account_id-954",
                             "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z",
+                            "archived_at": "2024-10-19T20:52:54Z"
                         },
-                        "scored_test_case_count": 41,
+                        "scored_test_case_count": 41
                     },
                     {
                         "generation_status": "Pending",
@@ -157,17 +175,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-373",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": False,
+                            "out_of_date": false,
                             "vendor": "scale",
                             "id": "id-122",
                             "created_at": "2024-01-25T11:26:21Z",
                             "updated_at": "2024-11-13T13:31:29Z",
                             "account_id": "account_id-931",
                             "created_by_user_id": "created_by_user_id-949",
-                            "archived_at": "2024-12-27T15:54:27Z",
+                            "archived_at": "2024-12-27T15:54:27Z"
                         },
-                        "scored_test_case_count": 94,
-                    },
+                        "scored_test_case_count": 94
+                    }
                 ],
                 "score": 19.9,
                 "category_scores": [
@@ -178,16 +196,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             {
                                 "metric_type": "answer-correctness",
                                 "score": 85.7,
-                                "category": "accuracy",
+                                "category": "accuracy"
                             }
-                        ],
+                        ]
                     }
-                ],
-            },
+                ]
+            }
         ],
         "total_item_count": 76,
         "current_page": 54,
-        "items_per_page": 78,
+        "items_per_page": 78
     },
     "post_application_variant_reports": {
         "application_spec_id": "application_spec_id-393",
@@ -205,16 +223,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-986",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-397",
                     "created_at": "2024-04-20T14:04:00Z",
                     "updated_at": "2024-05-29T11:47:08Z",
                     "account_id": "account_id-129",
                     "created_by_user_id": "created_by_user_id-636",
-                    "archived_at": "2024-02-20T03:47:58Z",
+                    "archived_at": "2024-02-20T03:47:58Z"
                 },
-                "scored_test_case_count": 57,
+                "scored_test_case_count": 57
             },
             {
                 "generation_status": "Pending",
@@ -224,17 +242,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-192",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-933",
                     "created_at": "2024-10-30T17:51:09Z",
                     "updated_at": "2024-10-17T19:47:45Z",
                     "account_id": "account_id-954",
                     "created_by_user_id": "created_by_user_id-153",
-                    "archived_at": "2024-10-19T20:52:54Z",
+                    "archived_at": "2024-10-19T20:52:54Z"
                 },
-                "scored_test_case_count": 41,
-            },
+                "scored_test_case_count": 41
+            }
         ],
         "score": 5.3,
         "category_scores": [
@@ -245,16 +263,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     {
                         "metric_type": "answer-correctness",
                         "score": 7.6,
-                        "category": "accuracy",
+                        "category": "accuracy"
                     },
                     {
                         "metric_type": "answer-correctness",
                         "score": 85.7,
-                        "category": "accuracy",
-                    },
-                ],
+                        "category": "accuracy"
+                    }
+                ]
             }
-        ],
+        ]
     },
     "get_application_variant_reports_application_variant_report_id": {
         "async_jobs": [
@@ -262,29 +280,41 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-121",
                 "job_type": "application-variant-report-generation",
                 "status": "Pending",
-                "progress": {"completed": 58, "failed": 72, "pending": 2},
+                "progress": {
+                    "completed": 58,
+                    "failed": 72,
+                    "pending": 2
+                },
                 "job_metadata": {},
                 "created_at": "2024-01-26T21:33:00Z",
-                "updated_at": "2024-12-10T14:49:04Z",
+                "updated_at": "2024-12-10T14:49:04Z"
             },
             {
                 "id": "id-359",
                 "job_type": "application-variant-report-generation",
                 "status": "Pending",
-                "progress": {"completed": 30, "failed": 81, "pending": 12},
+                "progress": {
+                    "completed": 30,
+                    "failed": 81,
+                    "pending": 12
+                },
                 "job_metadata": {},
                 "created_at": "2024-08-27T23:23:46Z",
-                "updated_at": "2024-12-30T10:37:34Z",
+                "updated_at": "2024-12-30T10:37:34Z"
             },
             {
                 "id": "id-706",
                 "job_type": "application-variant-report-generation",
                 "status": "Pending",
-                "progress": {"completed": 55, "failed": 40, "pending": 60},
+                "progress": {
+                    "completed": 55,
+                    "failed": 40,
+                    "pending": 60
+                },
                 "job_metadata": {},
                 "created_at": "2024-01-04T23:50:13Z",
-                "updated_at": "2024-11-26T07:08:09Z",
-            },
+                "updated_at": "2024-11-26T07:08:09Z"
+            }
         ],
         "application_spec_id": "application_spec_id-977",
         "application_variant_id": "application_variant_id-180",
@@ -301,16 +331,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-986",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-397",
                     "created_at": "2024-04-20T14:04:00Z",
                     "updated_at": "2024-05-29T11:47:08Z",
                     "account_id": "account_id-129",
                     "created_by_user_id": "created_by_user_id-636",
-                    "archived_at": "2024-02-20T03:47:58Z",
+                    "archived_at": "2024-02-20T03:47:58Z"
                 },
-                "scored_test_case_count": 57,
+                "scored_test_case_count": 57
             },
             {
                 "generation_status": "Pending",
@@ -320,17 +350,17 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-192",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-933",
                     "created_at": "2024-10-30T17:51:09Z",
                     "updated_at": "2024-10-17T19:47:45Z",
                     "account_id": "account_id-954",
                     "created_by_user_id": "created_by_user_id-153",
-                    "archived_at": "2024-10-19T20:52:54Z",
+                    "archived_at": "2024-10-19T20:52:54Z"
                 },
-                "scored_test_case_count": 41,
-            },
+                "scored_test_case_count": 41
+            }
         ],
         "score": 23.0,
         "category_scores": [
@@ -341,18 +371,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     {
                         "metric_type": "answer-correctness",
                         "score": 7.6,
-                        "category": "accuracy",
+                        "category": "accuracy"
                     },
                     {
                         "metric_type": "answer-correctness",
                         "score": 85.7,
-                        "category": "accuracy",
-                    },
-                ],
+                        "category": "accuracy"
+                    }
+                ]
             }
-        ],
-    },
+        ]
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_application_variants": {
         "items": [
             {
@@ -25,7 +27,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                         {
                             "id": "id-368",
                             "application_node_schema_id": "text_input_schema",
-                            "configuration": {"key": {"value": {}}},
+                            "configuration": {
+                                "key": {
+                                    "value": {}
+                                }
+                            }
                         }
                     ],
                     "edges": [
@@ -33,32 +39,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "from_node": "from_node-997",
                             "to_node": "to_node-993",
                             "from_field": "from_field-199",
-                            "to_field": "to_field-400",
+                            "to_field": "to_field-400"
                         },
                         {
                             "from_node": "from_node-593",
                             "to_node": "to_node-586",
                             "from_field": "from_field-282",
-                            "to_field": "to_field-857",
+                            "to_field": "to_field-857"
                         },
                         {
                             "from_node": "from_node-687",
                             "to_node": "to_node-525",
                             "from_field": "from_field-63",
-                            "to_field": "to_field-179",
-                        },
+                            "to_field": "to_field-179"
+                        }
                     ],
-                    "metadata": {},
+                    "metadata": {}
                 },
                 "application_spec_id": "application_spec_id-263",
                 "account_id": "account_id-270",
                 "created_by_user_id": "created_by_user_id-413",
-                "created_at": "2024-12-04T18:30:40Z",
+                "created_at": "2024-12-04T18:30:40Z"
             }
         ],
         "total_item_count": 43,
         "current_page": 71,
-        "items_per_page": 69,
+        "items_per_page": 69
     },
     "post_application_variants": {
         "version": "V0",
@@ -70,7 +76,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 {
                     "id": "id-368",
                     "application_node_schema_id": "text_input_schema",
-                    "configuration": {"key": {"value": {}}},
+                    "configuration": {
+                        "key": {
+                            "value": {}
+                        }
+                    }
                 }
             ],
             "edges": [
@@ -78,27 +88,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "from_node": "from_node-997",
                     "to_node": "to_node-993",
                     "from_field": "from_field-199",
-                    "to_field": "to_field-400",
+                    "to_field": "to_field-400"
                 },
                 {
                     "from_node": "from_node-593",
                     "to_node": "to_node-586",
                     "from_field": "from_field-282",
-                    "to_field": "to_field-857",
+                    "to_field": "to_field-857"
                 },
                 {
                     "from_node": "from_node-687",
                     "to_node": "to_node-525",
                     "from_field": "from_field-63",
-                    "to_field": "to_field-179",
-                },
+                    "to_field": "to_field-179"
+                }
             ],
-            "metadata": {},
+            "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
         "account_id": "account_id-270",
         "created_by_user_id": "created_by_user_id-413",
-        "created_at": "2024-12-04T18:30:40Z",
+        "created_at": "2024-12-04T18:30:40Z"
     },
     "get_application_variants_application_variant_id": {
         "version": "V0",
@@ -110,7 +120,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 {
                     "id": "id-368",
                     "application_node_schema_id": "text_input_schema",
-                    "configuration": {"key": {"value": {}}},
+                    "configuration": {
+                        "key": {
+                            "value": {}
+                        }
+                    }
                 }
             ],
             "edges": [
@@ -118,31 +132,31 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "from_node": "from_node-997",
                     "to_node": "to_node-993",
                     "from_field": "from_field-199",
-                    "to_field": "to_field-400",
+                    "to_field": "to_field-400"
                 },
                 {
                     "from_node": "from_node-593",
                     "to_node": "to_node-586",
                     "from_field": "from_field-282",
-                    "to_field": "to_field-857",
+                    "to_field": "to_field-857"
                 },
                 {
                     "from_node": "from_node-687",
                     "to_node": "to_node-525",
                     "from_field": "from_field-63",
-                    "to_field": "to_field-179",
-                },
+                    "to_field": "to_field-179"
+                }
             ],
-            "metadata": {},
+            "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
         "account_id": "account_id-270",
         "created_by_user_id": "created_by_user_id-413",
-        "created_at": "2024-12-04T18:30:40Z",
+        "created_at": "2024-12-04T18:30:40Z"
     },
     "delete_application_variants_application_variant_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_application_variants_application_variant_id": {
         "version": "V0",
@@ -154,7 +168,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 {
                     "id": "id-368",
                     "application_node_schema_id": "text_input_schema",
-                    "configuration": {"key": {"value": {}}},
+                    "configuration": {
+                        "key": {
+                            "value": {}
+                        }
+                    }
                 }
             ],
             "edges": [
@@ -162,30 +180,31 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "from_node": "from_node-997",
                     "to_node": "to_node-993",
                     "from_field": "from_field-199",
-                    "to_field": "to_field-400",
+                    "to_field": "to_field-400"
                 },
                 {
                     "from_node": "from_node-593",
                     "to_node": "to_node-586",
                     "from_field": "from_field-282",
-                    "to_field": "to_field-857",
+                    "to_field": "to_field-857"
                 },
                 {
                     "from_node": "from_node-687",
                     "to_node": "to_node-525",
                     "from_field": "from_field-63",
-                    "to_field": "to_field-179",
-                },
+                    "to_field": "to_field-179"
+                }
             ],
-            "metadata": {},
+            "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
         "account_id": "account_id-270",
         "created_by_user_id": "created_by_user_id-413",
-        "created_at": "2024-12-04T18:30:40Z",
+        "created_at": "2024-12-04T18:30:40Z"
     },
-    "post_applications_application_variant_id_process": {},
+    "post_applications_application_variant_id_process": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

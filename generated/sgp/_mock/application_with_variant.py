@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_application_with_variant": {
         "version": "V0",
         "id": "id-115",
@@ -23,7 +25,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 {
                     "id": "id-368",
                     "application_node_schema_id": "text_input_schema",
-                    "configuration": {"key": {"value": {}}},
+                    "configuration": {
+                        "key": {
+                            "value": {}
+                        }
+                    }
                 }
             ],
             "edges": [
@@ -31,29 +37,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "from_node": "from_node-997",
                     "to_node": "to_node-993",
                     "from_field": "from_field-199",
-                    "to_field": "to_field-400",
+                    "to_field": "to_field-400"
                 },
                 {
                     "from_node": "from_node-593",
                     "to_node": "to_node-586",
                     "from_field": "from_field-282",
-                    "to_field": "to_field-857",
+                    "to_field": "to_field-857"
                 },
                 {
                     "from_node": "from_node-687",
                     "to_node": "to_node-525",
                     "from_field": "from_field-63",
-                    "to_field": "to_field-179",
-                },
+                    "to_field": "to_field-179"
+                }
             ],
-            "metadata": {},
+            "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
         "account_id": "account_id-270",
         "created_by_user_id": "created_by_user_id-413",
-        "created_at": "2024-12-04T18:30:40Z",
-    },
+        "created_at": "2024-12-04T18:30:40Z"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from fastapi import UploadFile
@@ -14,7 +15,8 @@ from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_applications_process": {},
     "post_applications_validate": {},
     "get_applications_application_variant_id_threads": [
@@ -26,7 +28,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_by_user_id": "created_by_user_id-320",
             "created_at": "2024-04-08T19:43:23Z",
             "archived_at": "2024-01-03T16:11:07Z",
-            "updated_at": "2024-02-23T06:37:43Z",
+            "updated_at": "2024-02-23T06:37:43Z"
         },
         {
             "id": "id-494",
@@ -36,7 +38,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_by_user_id": "created_by_user_id-728",
             "created_at": "2024-12-11T14:57:59Z",
             "archived_at": "2024-05-22T08:55:19Z",
-            "updated_at": "2024-08-06T01:40:43Z",
+            "updated_at": "2024-08-06T01:40:43Z"
         },
         {
             "id": "id-507",
@@ -46,8 +48,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_by_user_id": "created_by_user_id-280",
             "created_at": "2024-04-04T02:55:36Z",
             "archived_at": "2024-03-30T11:32:28Z",
-            "updated_at": "2024-02-19T18:34:44Z",
-        },
+            "updated_at": "2024-02-19T18:34:44Z"
+        }
     ],
     "post_applications_application_variant_id_threads": {
         "id": "id-346",
@@ -57,7 +59,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_by_user_id": "created_by_user_id-320",
         "created_at": "2024-04-08T19:43:23Z",
         "archived_at": "2024-01-03T16:11:07Z",
-        "updated_at": "2024-02-23T06:37:43Z",
+        "updated_at": "2024-02-23T06:37:43Z"
     },
     "post_applications_upload_files": [
         {
@@ -67,7 +69,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "file_artifact_blob_path": "file_artifact_blob_path-552",
             "account_id": "account_id-168",
             "created_by_user_id": "created_by_user_id-576",
-            "created_at": "2024-10-17T19:22:12Z",
+            "created_at": "2024-10-17T19:22:12Z"
         },
         {
             "id": "id-171",
@@ -76,7 +78,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "file_artifact_blob_path": "file_artifact_blob_path-844",
             "account_id": "account_id-354",
             "created_by_user_id": "created_by_user_id-144",
-            "created_at": "2024-05-08T09:26:29Z",
+            "created_at": "2024-05-08T09:26:29Z"
         },
         {
             "id": "id-654",
@@ -85,8 +87,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "file_artifact_blob_path": "file_artifact_blob_path-913",
             "account_id": "account_id-876",
             "created_by_user_id": "created_by_user_id-955",
-            "created_at": "2024-04-09T13:52:01Z",
-        },
+            "created_at": "2024-04-09T13:52:01Z"
+        }
     ],
     "get_dashboards_dashboard_id": {
         "id": "id-967",
@@ -98,20 +100,40 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "type": "scalar",
                 "metric_id": "total_requests",
                 "metadata": {
-                    "is_variant_specific_metric": True,
-                    "label_title_map": {"key": "label_title_map-470"},
-                    "label_color_map": {"key": "label_color_map-377"},
-                },
+                    "is_variant_specific_metric": true,
+                    "label_title_map": {
+                        "key": "label_title_map-470"
+                    },
+                    "label_color_map": {
+                        "key": "label_color_map-377"
+                    }
+                }
+            }
+        ]
+    },
+    "get_metrics_scalar_metric_id": {
+        "value": 61.5,
+        "unit": "unit-619"
+    },
+    "get_metrics_timeseries_metric_id": {
+        "bins": [
+            "2024-12-31T22:53:38Z",
+            "2024-02-24T02:39:22Z"
+        ],
+        "values": [
+            {
+                "label": "label-39",
+                "value": [
+                    60.4,
+                    40.8,
+                    41.4
+                ]
             }
         ],
-    },
-    "get_metrics_scalar_metric_id": {"value": 61.5, "unit": "unit-619"},
-    "get_metrics_timeseries_metric_id": {
-        "bins": ["2024-12-31T22:53:38Z", "2024-02-24T02:39:22Z"],
-        "values": [{"label": "label-39", "value": [60.4, 40.8, 41.4]}],
-        "unit": "unit-270",
-    },
+        "unit": "unit-270"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_threads_thread_id_messages": {
         "thread": {
             "id": "id-346",
@@ -22,7 +24,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_by_user_id": "created_by_user_id-320",
             "created_at": "2024-04-08T19:43:23Z",
             "archived_at": "2024-01-03T16:11:07Z",
-            "updated_at": "2024-02-23T06:37:43Z",
+            "updated_at": "2024-02-23T06:37:43Z"
         },
         "messages": [
             {
@@ -30,7 +32,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "id": "id-900",
                     "input": {},
                     "output": {},
-                    "aggregated": True,
+                    "aggregated": true,
                     "application_spec_id": "application_spec_id-812",
                     "application_variant_id": "application_variant_id-397",
                     "start_timestamp": "2024-06-10T05:42:52Z",
@@ -39,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "operation_metadata": {},
                     "chat_thread_id": "chat_thread_id-25",
                     "interaction_source": "EXTERNAL_AI",
-                    "created_at": "2024-09-12T19:47:46Z",
+                    "created_at": "2024-09-12T19:47:46Z"
                 },
                 "feedback": {
                     "id": "id-954",
@@ -47,10 +49,10 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "application_interaction_id": "application_interaction-339",
                     "sentiment": "positive",
                     "description": "description-692",
-                    "created_at": "2024-02-20T13:21:30Z",
-                },
+                    "created_at": "2024-02-20T13:21:30Z"
+                }
             }
-        ],
+        ]
     },
     "delete_threads_thread_id": {},
     "patch_threads_thread_id": {
@@ -61,13 +63,13 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_by_user_id": "created_by_user_id-320",
         "created_at": "2024-04-08T19:43:23Z",
         "archived_at": "2024-01-03T16:11:07Z",
-        "updated_at": "2024-02-23T06:37:43Z",
+        "updated_at": "2024-02-23T06:37:43Z"
     },
     "patch_threads_thread_id_messages_application_interaction_id": {
         "id": "id-900",
         "input": {},
         "output": {},
-        "aggregated": True,
+        "aggregated": true,
         "application_spec_id": "application_spec_id-812",
         "application_variant_id": "application_variant_id-397",
         "start_timestamp": "2024-06-10T05:42:52Z",
@@ -76,7 +78,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "operation_metadata": {},
         "chat_thread_id": "chat_thread_id-25",
         "interaction_source": "EXTERNAL_AI",
-        "created_at": "2024-09-12T19:47:46Z",
+        "created_at": "2024-09-12T19:47:46Z"
     },
     "put_threads_thread_id_messages_application_interaction_id_feedback": {
         "id": "id-954",
@@ -84,10 +86,11 @@ MOCK_RESPONSES: dict[str, Any] = {
         "application_interaction_id": "application_interaction-339",
         "sentiment": "positive",
         "description": "description-692",
-        "created_at": "2024-02-20T13:21:30Z",
+        "created_at": "2024-02-20T13:21:30Z"
     },
-    "delete_threads_thread_id_messages_application_interaction_id_feedback": {},
+    "delete_threads_thread_id_messages_application_interaction_id_feedback": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -7,52 +7,73 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v2_completions": {
         "completion": {
             "text": "text-714",
             "finish_reason": "finish_reason-56",
-            "response_metadata": {},
+            "response_metadata": {}
         },
-        "token_usage": {"prompt": 22, "completion": 11, "total": 31},
-    },
+        "token_usage": {
+            "prompt": 22,
+            "completion": 11,
+            "total": 31
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {
+MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
+{
     "post_v2_completions": [
         {
             "completion": {
                 "text": "text-714",
                 "finish_reason": "finish_reason-56",
-                "response_metadata": {},
+                "response_metadata": {}
             },
-            "token_usage": {"prompt": 22, "completion": 11, "total": 31},
+            "token_usage": {
+                "prompt": 22,
+                "completion": 11,
+                "total": 31
+            }
         },
         {
             "completion": {
                 "text": "text-546",
                 "finish_reason": "finish_reason-664",
-                "response_metadata": {},
+                "response_metadata": {}
             },
-            "token_usage": {"prompt": 22, "completion": 51, "total": 28},
+            "token_usage": {
+                "prompt": 22,
+                "completion": 51,
+                "total": 28
+            }
         },
         {
             "completion": {
                 "text": "text-834",
                 "finish_reason": "finish_reason-84",
-                "response_metadata": {},
+                "response_metadata": {}
             },
-            "token_usage": {"prompt": 73, "completion": 20, "total": 30},
-        },
-    ],
+            "token_usage": {
+                "prompt": 73,
+                "completion": 20,
+                "total": 30
+            }
+        }
+    ]
 }
+""")
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_deployment_packages_account_id_install": {
         "package_installation": {
             "organization_id": "organization_id-18",
@@ -24,19 +26,24 @@ MOCK_RESPONSES: dict[str, Any] = {
             "deleted_at": "2024-06-20T23:53:34Z",
             "id": "id-787",
             "created_at": "2024-09-05T07:40:43Z",
-            "created_by_user_id": "created_by_user_id-305",
+            "created_by_user_id": "created_by_user_id-305"
         }
     },
     "post_deployment_packages_account_id_copy_to_control_plane_hook": {
         "package_id": "package_id-711",
         "package_name": "package_name-948",
-        "result": {"status": "SUCCESS", "message": "message-939", "metadata": {}},
+        "result": {
+            "status": "SUCCESS",
+            "message": "message-939",
+            "metadata": {}
+        }
     },
     "post_deployment_packages_account_id_install_async": {
         "deployment_package_job_id": "deployment_package_job_i-431",
-        "account_id": "account_id-786",
-    },
+        "account_id": "account_id-786"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

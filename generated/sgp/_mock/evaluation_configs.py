@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_evaluation_configs": {
         "items": [
             {
@@ -22,7 +24,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-542",
                 "created_at": "2024-02-14T11:46:27Z",
                 "account_id": "account_id-187",
-                "created_by_user_id": "created_by_user_id-489",
+                "created_by_user_id": "created_by_user_id-489"
             },
             {
                 "evaluation_type": "studio",
@@ -31,7 +33,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-309",
                 "created_at": "2024-06-14T02:04:24Z",
                 "account_id": "account_id-633",
-                "created_by_user_id": "created_by_user_id-317",
+                "created_by_user_id": "created_by_user_id-317"
             },
             {
                 "evaluation_type": "studio",
@@ -40,12 +42,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-815",
                 "created_at": "2024-05-17T16:45:41Z",
                 "account_id": "account_id-428",
-                "created_by_user_id": "created_by_user_id-186",
-            },
+                "created_by_user_id": "created_by_user_id-186"
+            }
         ],
         "total_item_count": 71,
         "current_page": 23,
-        "items_per_page": 60,
+        "items_per_page": 60
     },
     "post_evaluation_configs": {
         "evaluation_type": "studio",
@@ -54,7 +56,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-542",
         "created_at": "2024-02-14T11:46:27Z",
         "account_id": "account_id-187",
-        "created_by_user_id": "created_by_user_id-489",
+        "created_by_user_id": "created_by_user_id-489"
     },
     "get_evaluation_configs_evaluation_config_id": {
         "evaluation_type": "studio",
@@ -63,10 +65,14 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-542",
         "created_at": "2024-02-14T11:46:27Z",
         "account_id": "account_id-187",
-        "created_by_user_id": "created_by_user_id-489",
+        "created_by_user_id": "created_by_user_id-489"
     },
-    "delete_evaluation_configs_evaluation_config_id": {"success": False, "count": 50},
+    "delete_evaluation_configs_evaluation_config_id": {
+        "success": false,
+        "count": 50
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

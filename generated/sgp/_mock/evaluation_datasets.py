@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_evaluation_datasets": {
         "items": [
             {
@@ -20,221 +22,224 @@ MOCK_RESPONSES: dict[str, Any] = {
                     {
                         "num": 80,
                         "evaluation_dataset_id": "evaluation_dataset_id-100",
-                        "draft": False,
+                        "draft": false,
                         "published_at": "2024-06-13T05:04:33Z",
                         "id": "id-998",
                         "created_at": "2024-12-21T17:26:34Z",
                         "account_id": "account_id-729",
                         "created_by_user_id": "created_by_user_id-784",
-                        "archived_at": "2024-09-27T11:29:23Z",
+                        "archived_at": "2024-09-27T11:29:23Z"
                     },
                     {
                         "num": 93,
                         "evaluation_dataset_id": "evaluation_dataset_id-788",
-                        "draft": True,
+                        "draft": true,
                         "published_at": "2024-09-18T20:07:46Z",
                         "id": "id-658",
                         "created_at": "2024-11-03T13:46:44Z",
                         "account_id": "account_id-861",
                         "created_by_user_id": "created_by_user_id-588",
-                        "archived_at": "2024-04-02T13:16:04Z",
+                        "archived_at": "2024-04-02T13:16:04Z"
                     },
                     {
                         "num": 76,
                         "evaluation_dataset_id": "evaluation_dataset_id-375",
-                        "draft": True,
+                        "draft": true,
                         "published_at": "2024-09-23T15:06:43Z",
                         "id": "id-506",
                         "created_at": "2024-06-28T10:14:11Z",
                         "account_id": "account_id-22",
                         "created_by_user_id": "created_by_user_id-832",
-                        "archived_at": "2024-01-19T02:00:14Z",
-                    },
+                        "archived_at": "2024-01-19T02:00:14Z"
+                    }
                 ],
                 "name": "name-653",
                 "schema_type": "GENERATION",
                 "knowledge_base_id": "knowledge_base_id-11",
                 "evaluation_dataset_metadata": {},
-                "out_of_date": True,
+                "out_of_date": true,
                 "vendor": "scale",
                 "id": "id-828",
                 "created_at": "2024-06-30T18:43:23Z",
                 "updated_at": "2024-08-02T00:30:31Z",
                 "account_id": "account_id-544",
                 "created_by_user_id": "created_by_user_id-936",
-                "archived_at": "2024-03-31T09:50:50Z",
+                "archived_at": "2024-03-31T09:50:50Z"
             },
             {
                 "evaluation_dataset_versions": [
                     {
                         "num": 93,
                         "evaluation_dataset_id": "evaluation_dataset_id-788",
-                        "draft": True,
+                        "draft": true,
                         "published_at": "2024-09-18T20:07:46Z",
                         "id": "id-658",
                         "created_at": "2024-11-03T13:46:44Z",
                         "account_id": "account_id-861",
                         "created_by_user_id": "created_by_user_id-588",
-                        "archived_at": "2024-04-02T13:16:04Z",
+                        "archived_at": "2024-04-02T13:16:04Z"
                     },
                     {
                         "num": 86,
                         "evaluation_dataset_id": "evaluation_dataset_id-42",
-                        "draft": False,
+                        "draft": false,
                         "published_at": "2024-03-13T22:47:39Z",
                         "id": "id-877",
                         "created_at": "2024-11-05T10:14:39Z",
                         "account_id": "account_id-772",
                         "created_by_user_id": "created_by_user_id-448",
-                        "archived_at": "2024-01-23T21:25:29Z",
-                    },
+                        "archived_at": "2024-01-23T21:25:29Z"
+                    }
                 ],
                 "name": "name-590",
                 "schema_type": "GENERATION",
                 "knowledge_base_id": "knowledge_base_id-604",
                 "evaluation_dataset_metadata": {},
-                "out_of_date": True,
+                "out_of_date": true,
                 "vendor": "scale",
                 "id": "id-780",
                 "created_at": "2024-03-05T06:27:04Z",
                 "updated_at": "2024-07-08T08:22:44Z",
                 "account_id": "account_id-35",
                 "created_by_user_id": "created_by_user_id-655",
-                "archived_at": "2024-04-08T03:20:57Z",
-            },
+                "archived_at": "2024-04-08T03:20:57Z"
+            }
         ],
         "total_item_count": 62,
         "current_page": 49,
-        "items_per_page": 55,
+        "items_per_page": 55
     },
     "post_evaluation_datasets": {
         "name": "name-842",
         "schema_type": "GENERATION",
         "knowledge_base_id": "knowledge_base_id-986",
         "evaluation_dataset_metadata": {},
-        "out_of_date": True,
+        "out_of_date": true,
         "vendor": "scale",
         "id": "id-397",
         "created_at": "2024-04-20T14:04:00Z",
         "updated_at": "2024-05-29T11:47:08Z",
         "account_id": "account_id-129",
         "created_by_user_id": "created_by_user_id-636",
-        "archived_at": "2024-02-20T03:47:58Z",
+        "archived_at": "2024-02-20T03:47:58Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id": {
         "evaluation_dataset_versions": [
             {
                 "num": 80,
                 "evaluation_dataset_id": "evaluation_dataset_id-100",
-                "draft": False,
+                "draft": false,
                 "published_at": "2024-06-13T05:04:33Z",
                 "id": "id-998",
                 "created_at": "2024-12-21T17:26:34Z",
                 "account_id": "account_id-729",
                 "created_by_user_id": "created_by_user_id-784",
-                "archived_at": "2024-09-27T11:29:23Z",
+                "archived_at": "2024-09-27T11:29:23Z"
             },
             {
                 "num": 93,
                 "evaluation_dataset_id": "evaluation_dataset_id-788",
-                "draft": True,
+                "draft": true,
                 "published_at": "2024-09-18T20:07:46Z",
                 "id": "id-658",
                 "created_at": "2024-11-03T13:46:44Z",
                 "account_id": "account_id-861",
                 "created_by_user_id": "created_by_user_id-588",
-                "archived_at": "2024-04-02T13:16:04Z",
+                "archived_at": "2024-04-02T13:16:04Z"
             },
             {
                 "num": 76,
                 "evaluation_dataset_id": "evaluation_dataset_id-375",
-                "draft": True,
+                "draft": true,
                 "published_at": "2024-09-23T15:06:43Z",
                 "id": "id-506",
                 "created_at": "2024-06-28T10:14:11Z",
                 "account_id": "account_id-22",
                 "created_by_user_id": "created_by_user_id-832",
-                "archived_at": "2024-01-19T02:00:14Z",
-            },
+                "archived_at": "2024-01-19T02:00:14Z"
+            }
         ],
         "name": "name-653",
         "schema_type": "GENERATION",
         "knowledge_base_id": "knowledge_base_id-11",
         "evaluation_dataset_metadata": {},
-        "out_of_date": True,
+        "out_of_date": true,
         "vendor": "scale",
         "id": "id-828",
         "created_at": "2024-06-30T18:43:23Z",
         "updated_at": "2024-08-02T00:30:31Z",
         "account_id": "account_id-544",
         "created_by_user_id": "created_by_user_id-936",
-        "archived_at": "2024-03-31T09:50:50Z",
+        "archived_at": "2024-03-31T09:50:50Z"
     },
-    "delete_evaluation_datasets_evaluation_dataset_id": {"success": False, "count": 50},
+    "delete_evaluation_datasets_evaluation_dataset_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_evaluation_datasets_evaluation_dataset_id": {
         "name": "name-842",
         "schema_type": "GENERATION",
         "knowledge_base_id": "knowledge_base_id-986",
         "evaluation_dataset_metadata": {},
-        "out_of_date": True,
+        "out_of_date": true,
         "vendor": "scale",
         "id": "id-397",
         "created_at": "2024-04-20T14:04:00Z",
         "updated_at": "2024-05-29T11:47:08Z",
         "account_id": "account_id-129",
         "created_by_user_id": "created_by_user_id-636",
-        "archived_at": "2024-02-20T03:47:58Z",
+        "archived_at": "2024-02-20T03:47:58Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
         "items": [
             {
                 "num": 80,
                 "evaluation_dataset_id": "evaluation_dataset_id-100",
-                "draft": False,
+                "draft": false,
                 "published_at": "2024-06-13T05:04:33Z",
                 "id": "id-998",
                 "created_at": "2024-12-21T17:26:34Z",
                 "account_id": "account_id-729",
                 "created_by_user_id": "created_by_user_id-784",
-                "archived_at": "2024-09-27T11:29:23Z",
+                "archived_at": "2024-09-27T11:29:23Z"
             },
             {
                 "num": 93,
                 "evaluation_dataset_id": "evaluation_dataset_id-788",
-                "draft": True,
+                "draft": true,
                 "published_at": "2024-09-18T20:07:46Z",
                 "id": "id-658",
                 "created_at": "2024-11-03T13:46:44Z",
                 "account_id": "account_id-861",
                 "created_by_user_id": "created_by_user_id-588",
-                "archived_at": "2024-04-02T13:16:04Z",
-            },
+                "archived_at": "2024-04-02T13:16:04Z"
+            }
         ],
         "total_item_count": 18,
         "current_page": 25,
-        "items_per_page": 79,
+        "items_per_page": 79
     },
     "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
         "num": 80,
         "evaluation_dataset_id": "evaluation_dataset_id-100",
-        "draft": False,
+        "draft": false,
         "published_at": "2024-06-13T05:04:33Z",
         "id": "id-998",
         "created_at": "2024-12-21T17:26:34Z",
         "account_id": "account_id-729",
         "created_by_user_id": "created_by_user_id-784",
-        "archived_at": "2024-09-27T11:29:23Z",
+        "archived_at": "2024-09-27T11:29:23Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": {
         "num": 80,
         "evaluation_dataset_id": "evaluation_dataset_id-100",
-        "draft": False,
+        "draft": false,
         "published_at": "2024-06-13T05:04:33Z",
         "id": "id-998",
         "created_at": "2024-12-21T17:26:34Z",
         "account_id": "account_id-729",
         "created_by_user_id": "created_by_user_id-784",
-        "archived_at": "2024-09-27T11:29:23Z",
+        "archived_at": "2024-09-27T11:29:23Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases": {
         "items": [
@@ -247,29 +252,35 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "expected_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
                     },
                     "artifact_ids_filter": [
                         "artifact_ids_filter-646",
                         "artifact_ids_filter-560",
-                        "artifact_ids_filter-521",
-                    ],
+                        "artifact_ids_filter-521"
+                    ]
                 },
                 "chat_history": {},
-                "autogenerated": False,
+                "autogenerated": false,
                 "test_case_metadata": {},
                 "id": "id-589",
                 "created_at": "2024-09-22T19:12:19Z",
                 "account_id": "account_id-798",
                 "created_by_user_id": "created_by_user_id-467",
-                "archived_at": "2024-01-05T18:45:42Z",
+                "archived_at": "2024-01-05T18:45:42Z"
             }
         ],
         "total_item_count": 6,
         "current_page": 10,
-        "items_per_page": 69,
+        "items_per_page": 69
     },
     "post_evaluation_datasets_evaluation_dataset_id_test_cases": {
         "schema_type": "GENERATION",
@@ -280,24 +291,30 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
         "chat_history": {},
-        "autogenerated": False,
+        "autogenerated": false,
         "test_case_metadata": {},
         "id": "id-589",
         "created_at": "2024-09-22T19:12:19Z",
         "account_id": "account_id-798",
         "created_by_user_id": "created_by_user_id-467",
-        "archived_at": "2024-01-05T18:45:42Z",
+        "archived_at": "2024-01-05T18:45:42Z"
     },
     "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": [
         {
@@ -309,24 +326,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "expected_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
                 },
                 "artifact_ids_filter": [
                     "artifact_ids_filter-646",
                     "artifact_ids_filter-560",
-                    "artifact_ids_filter-521",
-                ],
+                    "artifact_ids_filter-521"
+                ]
             },
             "chat_history": {},
-            "autogenerated": False,
+            "autogenerated": false,
             "test_case_metadata": {},
             "id": "id-589",
             "created_at": "2024-09-22T19:12:19Z",
             "account_id": "account_id-798",
             "created_by_user_id": "created_by_user_id-467",
-            "archived_at": "2024-01-05T18:45:42Z",
+            "archived_at": "2024-01-05T18:45:42Z"
         },
         {
             "schema_type": "GENERATION",
@@ -337,21 +360,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "expected_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-149", "metadata": {}},
-                        {"text": "text-59", "metadata": {}},
-                        {"text": "text-746", "metadata": {}},
-                    ],
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-59",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-746",
+                            "metadata": {}
+                        }
+                    ]
                 },
-                "artifact_ids_filter": ["artifact_ids_filter-554"],
+                "artifact_ids_filter": [
+                    "artifact_ids_filter-554"
+                ]
             },
             "chat_history": {},
-            "autogenerated": False,
+            "autogenerated": false,
             "test_case_metadata": {},
             "id": "id-242",
             "created_at": "2024-06-02T17:59:48Z",
             "account_id": "account_id-742",
             "created_by_user_id": "created_by_user_id-5",
-            "archived_at": "2024-03-28T10:40:37Z",
+            "archived_at": "2024-03-28T10:40:37Z"
         },
         {
             "schema_type": "GENERATION",
@@ -361,22 +395,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "expected_output": "expected_output-131",
                 "expected_extra_info": {
                     "schema_type": "CHUNKS",
-                    "chunks": [{"text": "text-755", "metadata": {}}],
+                    "chunks": [
+                        {
+                            "text": "text-755",
+                            "metadata": {}
+                        }
+                    ]
                 },
                 "artifact_ids_filter": [
                     "artifact_ids_filter-322",
-                    "artifact_ids_filter-978",
-                ],
+                    "artifact_ids_filter-978"
+                ]
             },
             "chat_history": {},
-            "autogenerated": True,
+            "autogenerated": true,
             "test_case_metadata": {},
             "id": "id-623",
             "created_at": "2024-06-26T04:25:18Z",
             "account_id": "account_id-95",
             "created_by_user_id": "created_by_user_id-186",
-            "archived_at": "2024-01-09T18:19:32Z",
-        },
+            "archived_at": "2024-01-09T18:19:32Z"
+        }
     ],
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
         "schema_type": "GENERATION",
@@ -387,28 +426,34 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
         "chat_history": {},
-        "autogenerated": False,
+        "autogenerated": false,
         "test_case_metadata": {},
         "id": "id-589",
         "created_at": "2024-09-22T19:12:19Z",
         "account_id": "account_id-798",
         "created_by_user_id": "created_by_user_id-467",
-        "archived_at": "2024-01-05T18:45:42Z",
+        "archived_at": "2024-01-05T18:45:42Z"
     },
     "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
         "schema_type": "GENERATION",
@@ -419,24 +464,30 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
         "chat_history": {},
-        "autogenerated": False,
+        "autogenerated": false,
         "test_case_metadata": {},
         "id": "id-589",
         "created_at": "2024-09-22T19:12:19Z",
         "account_id": "account_id-798",
         "created_by_user_id": "created_by_user_id-467",
-        "archived_at": "2024-01-05T18:45:42Z",
+        "archived_at": "2024-01-05T18:45:42Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num": {
         "schema_type": "GENERATION",
@@ -447,24 +498,30 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
         "chat_history": {},
-        "autogenerated": False,
+        "autogenerated": false,
         "test_case_metadata": {},
         "id": "id-589",
         "created_at": "2024-09-22T19:12:19Z",
         "account_id": "account_id-798",
         "created_by_user_id": "created_by_user_id-467",
-        "archived_at": "2024-01-05T18:45:42Z",
+        "archived_at": "2024-01-05T18:45:42Z"
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": {
         "items": [
@@ -477,33 +534,39 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "expected_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
                     },
                     "artifact_ids_filter": [
                         "artifact_ids_filter-646",
                         "artifact_ids_filter-560",
-                        "artifact_ids_filter-521",
-                    ],
+                        "artifact_ids_filter-521"
+                    ]
                 },
                 "chat_history": {},
-                "autogenerated": False,
+                "autogenerated": false,
                 "test_case_metadata": {},
                 "id": "id-589",
                 "created_at": "2024-09-22T19:12:19Z",
                 "account_id": "account_id-798",
                 "created_by_user_id": "created_by_user_id-467",
-                "archived_at": "2024-01-05T18:45:42Z",
+                "archived_at": "2024-01-05T18:45:42Z"
             }
         ],
         "total_item_count": 6,
         "current_page": 10,
-        "items_per_page": 69,
+        "items_per_page": 69
     },
     "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "get_autogenerated_draft_test_cases": {
         "items": [
@@ -516,17 +579,23 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "expected_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
                     },
                     "artifact_ids_filter": [
                         "artifact_ids_filter-646",
                         "artifact_ids_filter-560",
-                        "artifact_ids_filter-521",
-                    ],
+                        "artifact_ids_filter-521"
+                    ]
                 },
-                "approved": False,
+                "approved": false,
                 "topic_str": "topic_str-25",
                 "content_metadata": {},
                 "id": "id-77",
@@ -539,15 +608,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "chunk_text": "chunk_text-276",
                         "artifact_id": "artifact_id-222",
                         "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310"
                     },
                     {
                         "chunk_text": "chunk_text-130",
                         "artifact_id": "artifact_id-572",
                         "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312",
-                    },
-                ],
+                        "artifact_content_modification_identifier": "artifact_content_modific-312"
+                    }
+                ]
             },
             {
                 "evaluation_dataset_id": "evaluation_dataset_id-34",
@@ -558,14 +627,25 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "expected_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-149", "metadata": {}},
-                            {"text": "text-59", "metadata": {}},
-                            {"text": "text-746", "metadata": {}},
-                        ],
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-59",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-746",
+                                "metadata": {}
+                            }
+                        ]
                     },
-                    "artifact_ids_filter": ["artifact_ids_filter-554"],
+                    "artifact_ids_filter": [
+                        "artifact_ids_filter-554"
+                    ]
                 },
-                "approved": False,
+                "approved": false,
                 "topic_str": "topic_str-948",
                 "content_metadata": {},
                 "id": "id-970",
@@ -578,15 +658,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "chunk_text": "chunk_text-130",
                         "artifact_id": "artifact_id-572",
                         "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312"
                     },
                     {
                         "chunk_text": "chunk_text-319",
                         "artifact_id": "artifact_id-140",
                         "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117",
-                    },
-                ],
+                        "artifact_content_modification_identifier": "artifact_content_modific-117"
+                    }
+                ]
             },
             {
                 "evaluation_dataset_id": "evaluation_dataset_id-286",
@@ -596,14 +676,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "expected_output": "expected_output-131",
                     "expected_extra_info": {
                         "schema_type": "CHUNKS",
-                        "chunks": [{"text": "text-755", "metadata": {}}],
+                        "chunks": [
+                            {
+                                "text": "text-755",
+                                "metadata": {}
+                            }
+                        ]
                     },
                     "artifact_ids_filter": [
                         "artifact_ids_filter-322",
-                        "artifact_ids_filter-978",
-                    ],
+                        "artifact_ids_filter-978"
+                    ]
                 },
-                "approved": True,
+                "approved": true,
                 "topic_str": "topic_str-354",
                 "content_metadata": {},
                 "id": "id-499",
@@ -616,14 +701,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "chunk_text": "chunk_text-349",
                         "artifact_id": "artifact_id-45",
                         "artifact_name": "artifact_name-938",
-                        "artifact_content_modification_identifier": "artifact_content_modific-761",
+                        "artifact_content_modification_identifier": "artifact_content_modific-761"
                     }
-                ],
-            },
+                ]
+            }
         ],
         "total_item_count": 1,
         "current_page": 5,
-        "items_per_page": 95,
+        "items_per_page": 95
     },
     "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
@@ -634,24 +719,30 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
-        "approved": True,
+        "approved": true,
         "topic_str": "topic_str-748",
         "content_metadata": {},
         "id": "id-721",
         "account_id": "account_id-996",
         "created_at": "2024-12-07T08:50:36Z",
         "updated_at": "2024-07-05T03:59:44Z",
-        "created_by_user_id": "created_by_user_id-925",
+        "created_by_user_id": "created_by_user_id-925"
     },
     "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
@@ -662,28 +753,34 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
-        "approved": True,
+        "approved": true,
         "topic_str": "topic_str-748",
         "content_metadata": {},
         "id": "id-721",
         "account_id": "account_id-996",
         "created_at": "2024-12-07T08:50:36Z",
         "updated_at": "2024-07-05T03:59:44Z",
-        "created_by_user_id": "created_by_user_id-925",
+        "created_by_user_id": "created_by_user_id-925"
     },
     "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
@@ -694,88 +791,94 @@ MOCK_RESPONSES: dict[str, Any] = {
             "expected_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
             },
             "artifact_ids_filter": [
                 "artifact_ids_filter-646",
                 "artifact_ids_filter-560",
-                "artifact_ids_filter-521",
-            ],
+                "artifact_ids_filter-521"
+            ]
         },
-        "approved": True,
+        "approved": true,
         "topic_str": "topic_str-748",
         "content_metadata": {},
         "id": "id-721",
         "account_id": "account_id-996",
         "created_at": "2024-12-07T08:50:36Z",
         "updated_at": "2024-07-05T03:59:44Z",
-        "created_by_user_id": "created_by_user_id-925",
+        "created_by_user_id": "created_by_user_id-925"
     },
     "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve": {
         "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-        "success": False,
+        "success": false,
         "failed_chunks": [
             {
                 "chunk_text": "chunk_text-276",
                 "artifact_id": "artifact_id-222",
                 "artifact_name": "artifact_name-525",
-                "artifact_content_modification_identifier": "artifact_content_modific-310",
+                "artifact_content_modification_identifier": "artifact_content_modific-310"
             }
-        ],
+        ]
     },
     "post_publish": {
-        "success": False,
+        "success": false,
         "autogenerated_draft_test_cases": [
             {
                 "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": False,
+                "success": false,
                 "failed_chunks": [
                     {
                         "chunk_text": "chunk_text-276",
                         "artifact_id": "artifact_id-222",
                         "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310"
                     }
-                ],
+                ]
             },
             {
                 "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
-                "success": False,
+                "success": false,
                 "failed_chunks": [
                     {
                         "chunk_text": "chunk_text-130",
                         "artifact_id": "artifact_id-572",
                         "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312"
                     },
                     {
                         "chunk_text": "chunk_text-319",
                         "artifact_id": "artifact_id-140",
                         "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117",
-                    },
-                ],
-            },
-        ],
+                        "artifact_content_modification_identifier": "artifact_content_modific-117"
+                    }
+                ]
+            }
+        ]
     },
     "post_approve_batch": {
-        "success": True,
+        "success": true,
         "autogenerated_draft_test_cases": [
             {
                 "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": False,
+                "success": false,
                 "failed_chunks": [
                     {
                         "chunk_text": "chunk_text-276",
                         "artifact_id": "artifact_id-222",
                         "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310"
                     }
-                ],
+                ]
             }
-        ],
+        ]
     },
     "get_generation_jobs": {
         "generation_jobs": [
@@ -787,7 +890,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "num_test_cases": 49,
                 "num_completed_test_cases": 69,
                 "total_chunk_count": 15,
-                "failure_reason": "failure_reason-520",
+                "failure_reason": "failure_reason-520"
             },
             {
                 "generation_job_id": "generation_job_id-251",
@@ -797,8 +900,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "num_test_cases": 65,
                 "num_completed_test_cases": 32,
                 "total_chunk_count": 98,
-                "failure_reason": "failure_reason-209",
-            },
+                "failure_reason": "failure_reason-209"
+            }
         ]
     },
     "post_generation_jobs": {
@@ -809,7 +912,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "num_test_cases": 62,
         "num_completed_test_cases": 80,
         "total_chunk_count": 24,
-        "failure_reason": "failure_reason-433",
+        "failure_reason": "failure_reason-433"
     },
     "get_generation_jobs_generation_job_id": {
         "generation_job_id": "generation_job_id-211",
@@ -819,45 +922,46 @@ MOCK_RESPONSES: dict[str, Any] = {
         "num_test_cases": 49,
         "num_completed_test_cases": 69,
         "total_chunk_count": 15,
-        "failure_reason": "failure_reason-520",
+        "failure_reason": "failure_reason-520"
     },
     "post_generation_jobs_generation_job_id_cancel": {},
     "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": {
-        "success": False,
+        "success": false,
         "autogenerated_draft_test_cases": [
             {
                 "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": False,
+                "success": false,
                 "failed_chunks": [
                     {
                         "chunk_text": "chunk_text-276",
                         "artifact_id": "artifact_id-222",
                         "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310",
+                        "artifact_content_modification_identifier": "artifact_content_modific-310"
                     }
-                ],
+                ]
             },
             {
                 "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
-                "success": False,
+                "success": false,
                 "failed_chunks": [
                     {
                         "chunk_text": "chunk_text-130",
                         "artifact_id": "artifact_id-572",
                         "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312",
+                        "artifact_content_modification_identifier": "artifact_content_modific-312"
                     },
                     {
                         "chunk_text": "chunk_text-319",
                         "artifact_id": "artifact_id-140",
                         "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117",
-                    },
-                ],
-            },
-        ],
-    },
+                        "artifact_content_modification_identifier": "artifact_content_modific-117"
+                    }
+                ]
+            }
+        ]
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

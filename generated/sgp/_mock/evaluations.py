@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_claim_task": {
         "id": "id-459",
         "task_type": "EVALUATION_ANNOTATION",
@@ -27,7 +29,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "test_case_evaluation_data_schema": "GENERATION",
             "label_status": "PENDING",
             "audit_status": "UNAUDITED",
-            "audit_required": False,
+            "audit_required": false,
             "audit_comment": "audit_comment-269",
             "application_spec_id": "application_spec_id-481",
             "evaluation_id": "evaluation_id-50",
@@ -39,10 +41,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "result": {},
             "completed_at": "2024-09-05T09:00:43Z",
@@ -53,8 +61,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account_id": "account_id-762",
             "created_by_user_id": "created_by_user_id-847",
             "annotated_by_user_id": "annotated_by_user_id-215",
-            "archived_at": "2024-02-20T08:24:30Z",
-        },
+            "archived_at": "2024-02-20T08:24:30Z"
+        }
     },
     "patch_tasks_task_id": {
         "id": "id-459",
@@ -70,7 +78,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "test_case_evaluation_data_schema": "GENERATION",
             "label_status": "PENDING",
             "audit_status": "UNAUDITED",
-            "audit_required": False,
+            "audit_required": false,
             "audit_comment": "audit_comment-269",
             "application_spec_id": "application_spec_id-481",
             "evaluation_id": "evaluation_id-50",
@@ -82,10 +90,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "result": {},
             "completed_at": "2024-09-05T09:00:43Z",
@@ -96,8 +110,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account_id": "account_id-762",
             "created_by_user_id": "created_by_user_id-847",
             "annotated_by_user_id": "annotated_by_user_id-215",
-            "archived_at": "2024-02-20T08:24:30Z",
-        },
+            "archived_at": "2024-02-20T08:24:30Z"
+        }
     },
     "get_contributor_metrics_contributor_id": {
         "evaluation_id": "evaluation_id-284",
@@ -106,7 +120,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "avg_time_spent_labeling_sec": 34.7,
         "total_num_test_cases_labeled": 92,
         "num_test_cases_fixed": 14,
-        "percentage_test_cases_fixed": 78.8,
+        "percentage_test_cases_fixed": 78.8
     },
     "get_contributor_metrics": {
         "items": [
@@ -117,12 +131,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "avg_time_spent_labeling_sec": 34.7,
                 "total_num_test_cases_labeled": 92,
                 "num_test_cases_fixed": 14,
-                "percentage_test_cases_fixed": 78.8,
+                "percentage_test_cases_fixed": 78.8
             }
         ],
         "total_item_count": 68,
         "current_page": 71,
-        "items_per_page": 57,
+        "items_per_page": 57
     },
     "get_evaluation_metrics": {
         "evaluation_id": "evaluation_id-978",
@@ -136,23 +150,25 @@ MOCK_RESPONSES: dict[str, Any] = {
         "num_test_cases_approved": 22,
         "percentage_test_cases_approved": 75.1,
         "avg_labeling_time_per_test_case": 53.6,
-        "avg_num_test_cases_labeled_per_day": 1.7,
+        "avg_num_test_cases_labeled_per_day": 1.7
     },
     "get_hybrid_eval_metrics": {
         "all_question_info": {
             "key": {
                 "question_type": "question_type-780",
-                "is_conditional_question": True,
+                "is_conditional_question": true,
                 "question_title": "question_title-178",
                 "evaluation_question": "evaluation_question-591",
-                "choices": [{}],
+                "choices": [
+                    {}
+                ],
                 "agreement_rate": 95.3,
                 "num_correct": 23,
                 "num_wrong": 20,
                 "num_inconclusive": 1,
                 "num_free_text": 10,
                 "total_tokens": 61.5,
-                "total_time": 13.5,
+                "total_time": 13.5
             }
         }
     },
@@ -173,7 +189,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-826",
                                 "last_name": "last_name-591",
                                 "email": "email-962@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-03-25T08:40:15Z",
                             "status": "PENDING",
@@ -182,7 +198,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": False,
+                                "audit_required": false,
                                 "audit_comment": "audit_comment-269",
                                 "application_spec_id": "application_spec_id-481",
                                 "evaluation_id": "evaluation_id-50",
@@ -194,10 +210,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-853", "metadata": {}},
-                                            {"text": "text-149", "metadata": {}},
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-853",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-149",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-09-05T09:00:43Z",
@@ -208,8 +230,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-762",
                                 "created_by_user_id": "created_by_user_id-847",
                                 "annotated_by_user_id": "annotated_by_user_id-215",
-                                "archived_at": "2024-02-20T08:24:30Z",
-                            },
+                                "archived_at": "2024-02-20T08:24:30Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -220,24 +242,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
                                     "chunks": [
-                                        {"text": "text-853", "metadata": {}},
-                                        {"text": "text-149", "metadata": {}},
-                                    ],
+                                        {
+                                            "text": "text-853",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-149",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
                                 "artifact_ids_filter": [
                                     "artifact_ids_filter-646",
                                     "artifact_ids_filter-560",
-                                    "artifact_ids_filter-521",
-                                ],
+                                    "artifact_ids_filter-521"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": False,
+                            "autogenerated": false,
                             "test_case_metadata": {},
                             "id": "id-589",
                             "created_at": "2024-09-22T19:12:19Z",
                             "account_id": "account_id-798",
                             "created_by_user_id": "created_by_user_id-467",
-                            "archived_at": "2024-01-05T18:45:42Z",
+                            "archived_at": "2024-01-05T18:45:42Z"
                         },
                         "annotation_results": [
                             {
@@ -253,8 +281,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 66,
                                     "time_elapsed_s": 33,
                                     "llm_reasoning": "llm_reasoning-124",
-                                    "annotation_result_id": "annotation_result_id-496",
-                                },
+                                    "annotation_result_id": "annotation_result_id-496"
+                                }
                             },
                             {
                                 "question_id": "question_id-627",
@@ -269,8 +297,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 20,
                                     "time_elapsed_s": 15,
                                     "llm_reasoning": "llm_reasoning-548",
-                                    "annotation_result_id": "annotation_result_id-94",
-                                },
+                                    "annotation_result_id": "annotation_result_id-94"
+                                }
                             },
                             {
                                 "question_id": "question_id-49",
@@ -285,27 +313,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 76,
                                     "time_elapsed_s": 16,
                                     "llm_reasoning": "llm_reasoning-575",
-                                    "annotation_result_id": "annotation_result_id-267",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-267"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-842",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-986",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-397",
                             "created_at": "2024-04-20T14:04:00Z",
                             "updated_at": "2024-05-29T11:47:08Z",
                             "account_id": "account_id-129",
                             "created_by_user_id": "created_by_user_id-636",
-                            "archived_at": "2024-02-20T03:47:58Z",
+                            "archived_at": "2024-02-20T03:47:58Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-511",
                         "application_spec_id": "application_spec_id-490",
                         "evaluation_id": "evaluation_id-998",
@@ -317,10 +345,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-853", "metadata": {}},
-                                    {"text": "text-149", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-853",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-02-03T03:49:11Z",
@@ -331,7 +365,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-972",
                         "created_by_user_id": "created_by_user_id-267",
                         "annotated_by_user_id": "annotated_by_user_id-89",
-                        "archived_at": "2024-09-29T13:27:43Z",
+                        "archived_at": "2024-09-29T13:27:43Z"
                     },
                     {
                         "test_case_evaluation_data_schema": "GENERATION",
@@ -346,7 +380,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-698",
                                 "last_name": "last_name-467",
                                 "email": "email-834@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-12-19T14:39:53Z",
                             "status": "PENDING",
@@ -355,7 +389,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": False,
+                                "audit_required": false,
                                 "audit_comment": "audit_comment-863",
                                 "application_spec_id": "application_spec_id-195",
                                 "evaluation_id": "evaluation_id-747",
@@ -367,11 +401,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-149", "metadata": {}},
-                                            {"text": "text-59", "metadata": {}},
-                                            {"text": "text-746", "metadata": {}},
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-149",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-59",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-746",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-04-13T03:06:48Z",
@@ -382,8 +425,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-689",
                                 "created_by_user_id": "created_by_user_id-459",
                                 "annotated_by_user_id": "annotated_by_user_id-240",
-                                "archived_at": "2024-03-25T18:45:13Z",
-                            },
+                                "archived_at": "2024-03-25T18:45:13Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -394,21 +437,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
                                     "chunks": [
-                                        {"text": "text-149", "metadata": {}},
-                                        {"text": "text-59", "metadata": {}},
-                                        {"text": "text-746", "metadata": {}},
-                                    ],
+                                        {
+                                            "text": "text-149",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-59",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-746",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
-                                "artifact_ids_filter": ["artifact_ids_filter-554"],
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-554"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": False,
+                            "autogenerated": false,
                             "test_case_metadata": {},
                             "id": "id-242",
                             "created_at": "2024-06-02T17:59:48Z",
                             "account_id": "account_id-742",
                             "created_by_user_id": "created_by_user_id-5",
-                            "archived_at": "2024-03-28T10:40:37Z",
+                            "archived_at": "2024-03-28T10:40:37Z"
                         },
                         "annotation_results": [
                             {
@@ -424,8 +478,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 20,
                                     "time_elapsed_s": 15,
                                     "llm_reasoning": "llm_reasoning-548",
-                                    "annotation_result_id": "annotation_result_id-94",
-                                },
+                                    "annotation_result_id": "annotation_result_id-94"
+                                }
                             },
                             {
                                 "question_id": "question_id-13",
@@ -440,27 +494,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 99,
                                     "time_elapsed_s": 92,
                                     "llm_reasoning": "llm_reasoning-963",
-                                    "annotation_result_id": "annotation_result_id-677",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-677"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-589",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-192",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-933",
                             "created_at": "2024-10-30T17:51:09Z",
                             "updated_at": "2024-10-17T19:47:45Z",
                             "account_id": "account_id-954",
                             "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z",
+                            "archived_at": "2024-10-19T20:52:54Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-149",
                         "application_spec_id": "application_spec_id-622",
                         "evaluation_id": "evaluation_id-957",
@@ -472,11 +526,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-149", "metadata": {}},
-                                    {"text": "text-59", "metadata": {}},
-                                    {"text": "text-746", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-59",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-746",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-09-05T16:24:44Z",
@@ -487,7 +550,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-771",
                         "created_by_user_id": "created_by_user_id-180",
                         "annotated_by_user_id": "annotated_by_user_id-204",
-                        "archived_at": "2024-10-18T05:17:46Z",
+                        "archived_at": "2024-10-18T05:17:46Z"
                     },
                     {
                         "test_case_evaluation_data_schema": "GENERATION",
@@ -502,7 +565,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-583",
                                 "last_name": "last_name-727",
                                 "email": "email-930@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-03-28T08:35:23Z",
                             "status": "PENDING",
@@ -511,7 +574,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": True,
+                                "audit_required": true,
                                 "audit_comment": "audit_comment-716",
                                 "application_spec_id": "application_spec_id-660",
                                 "evaluation_id": "evaluation_id-429",
@@ -523,9 +586,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-755", "metadata": {}}
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-755",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-05-26T19:04:57Z",
@@ -536,8 +602,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-625",
                                 "created_by_user_id": "created_by_user_id-234",
                                 "annotated_by_user_id": "annotated_by_user_id-732",
-                                "archived_at": "2024-11-26T12:50:11Z",
-                            },
+                                "archived_at": "2024-11-26T12:50:11Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -547,21 +613,26 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_output": "expected_output-131",
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
-                                    "chunks": [{"text": "text-755", "metadata": {}}],
+                                    "chunks": [
+                                        {
+                                            "text": "text-755",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
                                 "artifact_ids_filter": [
                                     "artifact_ids_filter-322",
-                                    "artifact_ids_filter-978",
-                                ],
+                                    "artifact_ids_filter-978"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": True,
+                            "autogenerated": true,
                             "test_case_metadata": {},
                             "id": "id-623",
                             "created_at": "2024-06-26T04:25:18Z",
                             "account_id": "account_id-95",
                             "created_by_user_id": "created_by_user_id-186",
-                            "archived_at": "2024-01-09T18:19:32Z",
+                            "archived_at": "2024-01-09T18:19:32Z"
                         },
                         "annotation_results": [
                             {
@@ -577,8 +648,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 76,
                                     "time_elapsed_s": 16,
                                     "llm_reasoning": "llm_reasoning-575",
-                                    "annotation_result_id": "annotation_result_id-267",
-                                },
+                                    "annotation_result_id": "annotation_result_id-267"
+                                }
                             },
                             {
                                 "question_id": "question_id-550",
@@ -593,27 +664,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 25,
                                     "time_elapsed_s": 2,
                                     "llm_reasoning": "llm_reasoning-354",
-                                    "annotation_result_id": "annotation_result_id-229",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-229"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-347",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-67",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-367",
                             "created_at": "2024-12-12T06:24:50Z",
                             "updated_at": "2024-08-05T00:14:22Z",
                             "account_id": "account_id-527",
                             "created_by_user_id": "created_by_user_id-100",
-                            "archived_at": "2024-09-15T01:12:54Z",
+                            "archived_at": "2024-09-15T01:12:54Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-233",
                         "application_spec_id": "application_spec_id-715",
                         "evaluation_id": "evaluation_id-565",
@@ -624,8 +695,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_output": "generation_output-685",
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
-                                "chunks": [{"text": "text-755", "metadata": {}}],
-                            },
+                                "chunks": [
+                                    {
+                                        "text": "text-755",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-11-09T16:48:14Z",
@@ -636,8 +712,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-91",
                         "created_by_user_id": "created_by_user_id-443",
                         "annotated_by_user_id": "annotated_by_user_id-550",
-                        "archived_at": "2024-01-06T02:57:51Z",
-                    },
+                        "archived_at": "2024-01-06T02:57:51Z"
+                    }
                 ],
                 "evaluation_config_expanded": {
                     "evaluation_type": "studio",
@@ -659,18 +735,22 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "type": "categorical",
                                 "title": "title-75",
                                 "prompt": "prompt-721",
-                                "choices": [{}],
-                                "multi": False,
-                                "dropdown": False,
-                                "required": False,
-                                "conditions": [{}],
+                                "choices": [
+                                    {}
+                                ],
+                                "multi": false,
+                                "dropdown": false,
+                                "required": false,
+                                "conditions": [
+                                    {}
+                                ],
                                 "id": "id-336",
                                 "created_at": "2024-12-11T14:11:49Z",
                                 "account_id": "account_id-558",
-                                "created_by_user_id": "created_by_user_id-401",
+                                "created_by_user_id": "created_by_user_id-401"
                             }
-                        ],
-                    },
+                        ]
+                    }
                 },
                 "async_jobs": [
                     {
@@ -681,7 +761,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-06-11T19:47:13Z",
                         "updated_at": "2024-01-06T06:46:05Z",
-                        "id": "id-308",
+                        "id": "id-308"
                     },
                     {
                         "job_type": "job_type-139",
@@ -691,7 +771,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-03-11T10:05:11Z",
                         "updated_at": "2024-03-18T20:25:31Z",
-                        "id": "id-259",
+                        "id": "id-259"
                     },
                     {
                         "job_type": "job_type-36",
@@ -701,19 +781,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-12-09T19:47:51Z",
                         "updated_at": "2024-10-25T08:06:35Z",
-                        "id": "id-122",
-                    },
+                        "id": "id-122"
+                    }
                 ],
                 "application_spec": {
                     "name": "name-427",
                     "description": "description-13",
                     "theme_id": "theme_id-508",
-                    "run_online_evaluation": False,
+                    "run_online_evaluation": false,
                     "id": "id-318",
                     "created_at": "2024-04-15T01:55:25Z",
                     "account_id": "account_id-714",
                     "created_by_user_id": "created_by_user_id-301",
-                    "archived_at": "2024-05-24T07:00:46Z",
+                    "archived_at": "2024-05-24T07:00:46Z"
                 },
                 "name": "name-334",
                 "description": "description-612",
@@ -731,13 +811,21 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "components": [
                         [
                             {
-                                "data_loc": ["data_loc-569", "data_loc-325"],
-                                "label": "label-553",
+                                "data_loc": [
+                                    "data_loc-569",
+                                    "data_loc-325"
+                                ],
+                                "label": "label-553"
                             },
-                            {"data_loc": ["data_loc-949"], "label": "label-386"},
+                            {
+                                "data_loc": [
+                                    "data_loc-949"
+                                ],
+                                "label": "label-386"
+                            }
                         ]
                     ],
-                    "direction": "col",
+                    "direction": "col"
                 },
                 "question_id_to_annotation_config": {
                     "key": {
@@ -745,20 +833,28 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "components": [
                             [
                                 {
-                                    "data_loc": ["data_loc-569", "data_loc-325"],
-                                    "label": "label-553",
+                                    "data_loc": [
+                                        "data_loc-569",
+                                        "data_loc-325"
+                                    ],
+                                    "label": "label-553"
                                 },
-                                {"data_loc": ["data_loc-949"], "label": "label-386"},
+                                {
+                                    "data_loc": [
+                                        "data_loc-949"
+                                    ],
+                                    "label": "label-386"
+                                }
                             ]
                         ],
-                        "direction": "col",
+                        "direction": "col"
                     }
                 },
                 "id": "id-488",
                 "created_at": "2024-11-11T18:48:20Z",
                 "account_id": "account_id-631",
                 "created_by_user_id": "created_by_user_id-717",
-                "archived_at": "2024-06-26T00:39:59Z",
+                "archived_at": "2024-06-26T00:39:59Z"
             },
             {
                 "test_case_results": [
@@ -775,7 +871,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-698",
                                 "last_name": "last_name-467",
                                 "email": "email-834@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-12-19T14:39:53Z",
                             "status": "PENDING",
@@ -784,7 +880,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": False,
+                                "audit_required": false,
                                 "audit_comment": "audit_comment-863",
                                 "application_spec_id": "application_spec_id-195",
                                 "evaluation_id": "evaluation_id-747",
@@ -796,11 +892,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-149", "metadata": {}},
-                                            {"text": "text-59", "metadata": {}},
-                                            {"text": "text-746", "metadata": {}},
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-149",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-59",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-746",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-04-13T03:06:48Z",
@@ -811,8 +916,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-689",
                                 "created_by_user_id": "created_by_user_id-459",
                                 "annotated_by_user_id": "annotated_by_user_id-240",
-                                "archived_at": "2024-03-25T18:45:13Z",
-                            },
+                                "archived_at": "2024-03-25T18:45:13Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -823,21 +928,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
                                     "chunks": [
-                                        {"text": "text-149", "metadata": {}},
-                                        {"text": "text-59", "metadata": {}},
-                                        {"text": "text-746", "metadata": {}},
-                                    ],
+                                        {
+                                            "text": "text-149",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-59",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-746",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
-                                "artifact_ids_filter": ["artifact_ids_filter-554"],
+                                "artifact_ids_filter": [
+                                    "artifact_ids_filter-554"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": False,
+                            "autogenerated": false,
                             "test_case_metadata": {},
                             "id": "id-242",
                             "created_at": "2024-06-02T17:59:48Z",
                             "account_id": "account_id-742",
                             "created_by_user_id": "created_by_user_id-5",
-                            "archived_at": "2024-03-28T10:40:37Z",
+                            "archived_at": "2024-03-28T10:40:37Z"
                         },
                         "annotation_results": [
                             {
@@ -853,8 +969,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 20,
                                     "time_elapsed_s": 15,
                                     "llm_reasoning": "llm_reasoning-548",
-                                    "annotation_result_id": "annotation_result_id-94",
-                                },
+                                    "annotation_result_id": "annotation_result_id-94"
+                                }
                             },
                             {
                                 "question_id": "question_id-13",
@@ -869,27 +985,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 99,
                                     "time_elapsed_s": 92,
                                     "llm_reasoning": "llm_reasoning-963",
-                                    "annotation_result_id": "annotation_result_id-677",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-677"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-589",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-192",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": True,
+                            "out_of_date": true,
                             "vendor": "scale",
                             "id": "id-933",
                             "created_at": "2024-10-30T17:51:09Z",
                             "updated_at": "2024-10-17T19:47:45Z",
                             "account_id": "account_id-954",
                             "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z",
+                            "archived_at": "2024-10-19T20:52:54Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-149",
                         "application_spec_id": "application_spec_id-622",
                         "evaluation_id": "evaluation_id-957",
@@ -901,11 +1017,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-149", "metadata": {}},
-                                    {"text": "text-59", "metadata": {}},
-                                    {"text": "text-746", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-59",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-746",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-09-05T16:24:44Z",
@@ -916,7 +1041,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-771",
                         "created_by_user_id": "created_by_user_id-180",
                         "annotated_by_user_id": "annotated_by_user_id-204",
-                        "archived_at": "2024-10-18T05:17:46Z",
+                        "archived_at": "2024-10-18T05:17:46Z"
                     },
                     {
                         "test_case_evaluation_data_schema": "GENERATION",
@@ -931,7 +1056,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-171",
                                 "last_name": "last_name-840",
                                 "email": "email-616@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-09-01T10:29:50Z",
                             "status": "PENDING",
@@ -940,7 +1065,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": True,
+                                "audit_required": true,
                                 "audit_comment": "audit_comment-516",
                                 "application_spec_id": "application_spec_id-867",
                                 "evaluation_id": "evaluation_id-711",
@@ -952,11 +1077,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-59", "metadata": {}},
-                                            {"text": "text-239", "metadata": {}},
-                                            {"text": "text-162", "metadata": {}},
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-59",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-239",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-162",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-04-02T15:35:45Z",
@@ -967,8 +1101,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-923",
                                 "created_by_user_id": "created_by_user_id-435",
                                 "annotated_by_user_id": "annotated_by_user_id-549",
-                                "archived_at": "2024-10-17T07:04:04Z",
-                            },
+                                "archived_at": "2024-10-17T07:04:04Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -979,25 +1113,34 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
                                     "chunks": [
-                                        {"text": "text-59", "metadata": {}},
-                                        {"text": "text-239", "metadata": {}},
-                                        {"text": "text-162", "metadata": {}},
-                                    ],
+                                        {
+                                            "text": "text-59",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-239",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-162",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
                                 "artifact_ids_filter": [
                                     "artifact_ids_filter-839",
                                     "artifact_ids_filter-689",
-                                    "artifact_ids_filter-993",
-                                ],
+                                    "artifact_ids_filter-993"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": True,
+                            "autogenerated": true,
                             "test_case_metadata": {},
                             "id": "id-908",
                             "created_at": "2024-10-28T18:11:21Z",
                             "account_id": "account_id-860",
                             "created_by_user_id": "created_by_user_id-597",
-                            "archived_at": "2024-10-25T06:07:56Z",
+                            "archived_at": "2024-10-25T06:07:56Z"
                         },
                         "annotation_results": [
                             {
@@ -1013,8 +1156,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 99,
                                     "time_elapsed_s": 92,
                                     "llm_reasoning": "llm_reasoning-963",
-                                    "annotation_result_id": "annotation_result_id-677",
-                                },
+                                    "annotation_result_id": "annotation_result_id-677"
+                                }
                             },
                             {
                                 "question_id": "question_id-126",
@@ -1029,8 +1172,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 47,
                                     "time_elapsed_s": 58,
                                     "llm_reasoning": "llm_reasoning-375",
-                                    "annotation_result_id": "annotation_result_id-29",
-                                },
+                                    "annotation_result_id": "annotation_result_id-29"
+                                }
                             },
                             {
                                 "question_id": "question_id-234",
@@ -1045,27 +1188,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 61,
                                     "time_elapsed_s": 91,
                                     "llm_reasoning": "llm_reasoning-569",
-                                    "annotation_result_id": "annotation_result_id-169",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-169"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-792",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-373",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": False,
+                            "out_of_date": false,
                             "vendor": "scale",
                             "id": "id-122",
                             "created_at": "2024-01-25T11:26:21Z",
                             "updated_at": "2024-11-13T13:31:29Z",
                             "account_id": "account_id-931",
                             "created_by_user_id": "created_by_user_id-949",
-                            "archived_at": "2024-12-27T15:54:27Z",
+                            "archived_at": "2024-12-27T15:54:27Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-349",
                         "application_spec_id": "application_spec_id-354",
                         "evaluation_id": "evaluation_id-575",
@@ -1077,11 +1220,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-59", "metadata": {}},
-                                    {"text": "text-239", "metadata": {}},
-                                    {"text": "text-162", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-59",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-239",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-162",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-03-07T11:39:06Z",
@@ -1092,7 +1244,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-648",
                         "created_by_user_id": "created_by_user_id-607",
                         "annotated_by_user_id": "annotated_by_user_id-656",
-                        "archived_at": "2024-01-01T18:30:58Z",
+                        "archived_at": "2024-01-01T18:30:58Z"
                     },
                     {
                         "test_case_evaluation_data_schema": "GENERATION",
@@ -1107,7 +1259,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "first_name": "first_name-952",
                                 "last_name": "last_name-724",
                                 "email": "email-888@example.com",
-                                "preferences": {},
+                                "preferences": {}
                             },
                             "assignment_expires_at": "2024-04-13T10:37:10Z",
                             "status": "PENDING",
@@ -1116,7 +1268,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "test_case_evaluation_data_schema": "GENERATION",
                                 "label_status": "PENDING",
                                 "audit_status": "UNAUDITED",
-                                "audit_required": True,
+                                "audit_required": true,
                                 "audit_comment": "audit_comment-398",
                                 "application_spec_id": "application_spec_id-397",
                                 "evaluation_id": "evaluation_id-690",
@@ -1128,11 +1280,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "generation_extra_info": {
                                         "schema_type": "CHUNKS",
                                         "chunks": [
-                                            {"text": "text-746", "metadata": {}},
-                                            {"text": "text-974", "metadata": {}},
-                                            {"text": "text-634", "metadata": {}},
-                                        ],
-                                    },
+                                            {
+                                                "text": "text-746",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-974",
+                                                "metadata": {}
+                                            },
+                                            {
+                                                "text": "text-634",
+                                                "metadata": {}
+                                            }
+                                        ]
+                                    }
                                 },
                                 "result": {},
                                 "completed_at": "2024-09-14T11:37:14Z",
@@ -1143,8 +1304,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "account_id": "account_id-603",
                                 "created_by_user_id": "created_by_user_id-137",
                                 "annotated_by_user_id": "annotated_by_user_id-771",
-                                "archived_at": "2024-10-11T10:18:31Z",
-                            },
+                                "archived_at": "2024-10-11T10:18:31Z"
+                            }
                         },
                         "test_case_version": {
                             "schema_type": "GENERATION",
@@ -1155,24 +1316,33 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "expected_extra_info": {
                                     "schema_type": "CHUNKS",
                                     "chunks": [
-                                        {"text": "text-746", "metadata": {}},
-                                        {"text": "text-974", "metadata": {}},
-                                        {"text": "text-634", "metadata": {}},
-                                    ],
+                                        {
+                                            "text": "text-746",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-974",
+                                            "metadata": {}
+                                        },
+                                        {
+                                            "text": "text-634",
+                                            "metadata": {}
+                                        }
+                                    ]
                                 },
                                 "artifact_ids_filter": [
                                     "artifact_ids_filter-473",
-                                    "artifact_ids_filter-686",
-                                ],
+                                    "artifact_ids_filter-686"
+                                ]
                             },
                             "chat_history": {},
-                            "autogenerated": True,
+                            "autogenerated": true,
                             "test_case_metadata": {},
                             "id": "id-914",
                             "created_at": "2024-08-19T01:54:34Z",
                             "account_id": "account_id-980",
                             "created_by_user_id": "created_by_user_id-984",
-                            "archived_at": "2024-09-20T18:44:23Z",
+                            "archived_at": "2024-09-20T18:44:23Z"
                         },
                         "annotation_results": [
                             {
@@ -1188,8 +1358,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 33,
                                     "time_elapsed_s": 31,
                                     "llm_reasoning": "llm_reasoning-113",
-                                    "annotation_result_id": "annotation_result_id-90",
-                                },
+                                    "annotation_result_id": "annotation_result_id-90"
+                                }
                             },
                             {
                                 "question_id": "question_id-862",
@@ -1204,27 +1374,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                                     "completion_tokens": 24,
                                     "time_elapsed_s": 39,
                                     "llm_reasoning": "llm_reasoning-285",
-                                    "annotation_result_id": "annotation_result_id-763",
-                                },
-                            },
+                                    "annotation_result_id": "annotation_result_id-763"
+                                }
+                            }
                         ],
                         "evaluation_dataset": {
                             "name": "name-715",
                             "schema_type": "GENERATION",
                             "knowledge_base_id": "knowledge_base_id-344",
                             "evaluation_dataset_metadata": {},
-                            "out_of_date": False,
+                            "out_of_date": false,
                             "vendor": "scale",
                             "id": "id-735",
                             "created_at": "2024-04-04T01:42:35Z",
                             "updated_at": "2024-08-21T04:21:59Z",
                             "account_id": "account_id-213",
                             "created_by_user_id": "created_by_user_id-784",
-                            "archived_at": "2024-04-07T11:55:45Z",
+                            "archived_at": "2024-04-07T11:55:45Z"
                         },
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": True,
+                        "audit_required": true,
                         "audit_comment": "audit_comment-268",
                         "application_spec_id": "application_spec_id-146",
                         "evaluation_id": "evaluation_id-503",
@@ -1236,11 +1406,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-746", "metadata": {}},
-                                    {"text": "text-974", "metadata": {}},
-                                    {"text": "text-634", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-746",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-974",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-634",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-12-20T07:18:35Z",
@@ -1251,8 +1430,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-908",
                         "created_by_user_id": "created_by_user_id-28",
                         "annotated_by_user_id": "annotated_by_user_id-873",
-                        "archived_at": "2024-04-23T12:19:10Z",
-                    },
+                        "archived_at": "2024-04-23T12:19:10Z"
+                    }
                 ],
                 "evaluation_config_expanded": {
                     "evaluation_type": "studio",
@@ -1274,32 +1453,40 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "type": "categorical",
                                 "title": "title-775",
                                 "prompt": "prompt-189",
-                                "choices": [{}],
-                                "multi": False,
-                                "dropdown": False,
-                                "required": False,
-                                "conditions": [{}],
+                                "choices": [
+                                    {}
+                                ],
+                                "multi": false,
+                                "dropdown": false,
+                                "required": false,
+                                "conditions": [
+                                    {}
+                                ],
                                 "id": "id-433",
                                 "created_at": "2024-05-09T17:28:10Z",
                                 "account_id": "account_id-118",
-                                "created_by_user_id": "created_by_user_id-368",
+                                "created_by_user_id": "created_by_user_id-368"
                             },
                             {
                                 "type": "categorical",
                                 "title": "title-564",
                                 "prompt": "prompt-2",
-                                "choices": [{}],
-                                "multi": False,
-                                "dropdown": False,
-                                "required": False,
-                                "conditions": [{}],
+                                "choices": [
+                                    {}
+                                ],
+                                "multi": false,
+                                "dropdown": false,
+                                "required": false,
+                                "conditions": [
+                                    {}
+                                ],
                                 "id": "id-218",
                                 "created_at": "2024-08-02T11:53:27Z",
                                 "account_id": "account_id-782",
-                                "created_by_user_id": "created_by_user_id-942",
-                            },
-                        ],
-                    },
+                                "created_by_user_id": "created_by_user_id-942"
+                            }
+                        ]
+                    }
                 },
                 "async_jobs": [
                     {
@@ -1310,7 +1497,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-03-11T10:05:11Z",
                         "updated_at": "2024-03-18T20:25:31Z",
-                        "id": "id-259",
+                        "id": "id-259"
                     },
                     {
                         "job_type": "job_type-65",
@@ -1320,7 +1507,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-12-31T23:54:19Z",
                         "updated_at": "2024-08-18T11:00:23Z",
-                        "id": "id-902",
+                        "id": "id-902"
                     },
                     {
                         "job_type": "job_type-412",
@@ -1330,19 +1517,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "job_metadata": {},
                         "created_at": "2024-06-25T12:49:50Z",
                         "updated_at": "2024-10-14T02:03:46Z",
-                        "id": "id-33",
-                    },
+                        "id": "id-33"
+                    }
                 ],
                 "application_spec": {
                     "name": "name-496",
                     "description": "description-674",
                     "theme_id": "theme_id-424",
-                    "run_online_evaluation": True,
+                    "run_online_evaluation": true,
                     "id": "id-756",
                     "created_at": "2024-08-19T19:44:44Z",
                     "account_id": "account_id-610",
                     "created_by_user_id": "created_by_user_id-899",
-                    "archived_at": "2024-02-01T08:58:13Z",
+                    "archived_at": "2024-02-01T08:58:13Z"
                 },
                 "name": "name-54",
                 "description": "description-395",
@@ -1359,60 +1546,88 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "annotation_config_type": "flexible",
                     "components": [
                         [
-                            {"data_loc": ["data_loc-949"], "label": "label-386"},
                             {
-                                "data_loc": ["data_loc-740", "data_loc-765"],
-                                "label": "label-583",
+                                "data_loc": [
+                                    "data_loc-949"
+                                ],
+                                "label": "label-386"
                             },
+                            {
+                                "data_loc": [
+                                    "data_loc-740",
+                                    "data_loc-765"
+                                ],
+                                "label": "label-583"
+                            }
                         ],
                         [
                             {
-                                "data_loc": ["data_loc-740", "data_loc-765"],
-                                "label": "label-583",
+                                "data_loc": [
+                                    "data_loc-740",
+                                    "data_loc-765"
+                                ],
+                                "label": "label-583"
                             },
                             {
-                                "data_loc": ["data_loc-436", "data_loc-166"],
-                                "label": "label-438",
-                            },
-                        ],
+                                "data_loc": [
+                                    "data_loc-436",
+                                    "data_loc-166"
+                                ],
+                                "label": "label-438"
+                            }
+                        ]
                     ],
-                    "direction": "col",
+                    "direction": "col"
                 },
                 "question_id_to_annotation_config": {
                     "key": {
                         "annotation_config_type": "flexible",
                         "components": [
                             [
-                                {"data_loc": ["data_loc-949"], "label": "label-386"},
                                 {
-                                    "data_loc": ["data_loc-740", "data_loc-765"],
-                                    "label": "label-583",
+                                    "data_loc": [
+                                        "data_loc-949"
+                                    ],
+                                    "label": "label-386"
                                 },
+                                {
+                                    "data_loc": [
+                                        "data_loc-740",
+                                        "data_loc-765"
+                                    ],
+                                    "label": "label-583"
+                                }
                             ],
                             [
                                 {
-                                    "data_loc": ["data_loc-740", "data_loc-765"],
-                                    "label": "label-583",
+                                    "data_loc": [
+                                        "data_loc-740",
+                                        "data_loc-765"
+                                    ],
+                                    "label": "label-583"
                                 },
                                 {
-                                    "data_loc": ["data_loc-436", "data_loc-166"],
-                                    "label": "label-438",
-                                },
-                            ],
+                                    "data_loc": [
+                                        "data_loc-436",
+                                        "data_loc-166"
+                                    ],
+                                    "label": "label-438"
+                                }
+                            ]
                         ],
-                        "direction": "col",
+                        "direction": "col"
                     }
                 },
                 "id": "id-195",
                 "created_at": "2024-12-06T10:04:18Z",
                 "account_id": "account_id-910",
                 "created_by_user_id": "created_by_user_id-995",
-                "archived_at": "2024-11-27T06:11:21Z",
-            },
+                "archived_at": "2024-11-27T06:11:21Z"
+            }
         ],
         "total_item_count": 74,
         "current_page": 2,
-        "items_per_page": 57,
+        "items_per_page": 57
     },
     "post_evaluations": {
         "name": "name-235",
@@ -1431,13 +1646,21 @@ MOCK_RESPONSES: dict[str, Any] = {
             "components": [
                 [
                     {
-                        "data_loc": ["data_loc-569", "data_loc-325"],
-                        "label": "label-553",
+                        "data_loc": [
+                            "data_loc-569",
+                            "data_loc-325"
+                        ],
+                        "label": "label-553"
                     },
-                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    {
+                        "data_loc": [
+                            "data_loc-949"
+                        ],
+                        "label": "label-386"
+                    }
                 ]
             ],
-            "direction": "col",
+            "direction": "col"
         },
         "question_id_to_annotation_config": {
             "key": {
@@ -1445,20 +1668,28 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "components": [
                     [
                         {
-                            "data_loc": ["data_loc-569", "data_loc-325"],
-                            "label": "label-553",
+                            "data_loc": [
+                                "data_loc-569",
+                                "data_loc-325"
+                            ],
+                            "label": "label-553"
                         },
-                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                        {
+                            "data_loc": [
+                                "data_loc-949"
+                            ],
+                            "label": "label-386"
+                        }
                     ]
                 ],
-                "direction": "col",
+                "direction": "col"
             }
         },
         "id": "id-900",
         "created_at": "2024-11-30T09:24:53Z",
         "account_id": "account_id-541",
         "created_by_user_id": "created_by_user_id-643",
-        "archived_at": "2024-03-05T11:42:28Z",
+        "archived_at": "2024-03-05T11:42:28Z"
     },
     "get_evaluations_evaluation_id": {
         "test_case_results": [
@@ -1475,7 +1706,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-826",
                         "last_name": "last_name-591",
                         "email": "email-962@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-03-25T08:40:15Z",
                     "status": "PENDING",
@@ -1484,7 +1715,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-269",
                         "application_spec_id": "application_spec_id-481",
                         "evaluation_id": "evaluation_id-50",
@@ -1496,10 +1727,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-853", "metadata": {}},
-                                    {"text": "text-149", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-853",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-09-05T09:00:43Z",
@@ -1510,8 +1747,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-762",
                         "created_by_user_id": "created_by_user_id-847",
                         "annotated_by_user_id": "annotated_by_user_id-215",
-                        "archived_at": "2024-02-20T08:24:30Z",
-                    },
+                        "archived_at": "2024-02-20T08:24:30Z"
+                    }
                 },
                 "test_case_version": {
                     "schema_type": "GENERATION",
@@ -1522,24 +1759,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
                             "chunks": [
-                                {"text": "text-853", "metadata": {}},
-                                {"text": "text-149", "metadata": {}},
-                            ],
+                                {
+                                    "text": "text-853",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-149",
+                                    "metadata": {}
+                                }
+                            ]
                         },
                         "artifact_ids_filter": [
                             "artifact_ids_filter-646",
                             "artifact_ids_filter-560",
-                            "artifact_ids_filter-521",
-                        ],
+                            "artifact_ids_filter-521"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": False,
+                    "autogenerated": false,
                     "test_case_metadata": {},
                     "id": "id-589",
                     "created_at": "2024-09-22T19:12:19Z",
                     "account_id": "account_id-798",
                     "created_by_user_id": "created_by_user_id-467",
-                    "archived_at": "2024-01-05T18:45:42Z",
+                    "archived_at": "2024-01-05T18:45:42Z"
                 },
                 "annotation_results": [
                     {
@@ -1555,8 +1798,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 66,
                             "time_elapsed_s": 33,
                             "llm_reasoning": "llm_reasoning-124",
-                            "annotation_result_id": "annotation_result_id-496",
-                        },
+                            "annotation_result_id": "annotation_result_id-496"
+                        }
                     },
                     {
                         "question_id": "question_id-627",
@@ -1571,8 +1814,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 20,
                             "time_elapsed_s": 15,
                             "llm_reasoning": "llm_reasoning-548",
-                            "annotation_result_id": "annotation_result_id-94",
-                        },
+                            "annotation_result_id": "annotation_result_id-94"
+                        }
                     },
                     {
                         "question_id": "question_id-49",
@@ -1587,27 +1830,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 76,
                             "time_elapsed_s": 16,
                             "llm_reasoning": "llm_reasoning-575",
-                            "annotation_result_id": "annotation_result_id-267",
-                        },
-                    },
+                            "annotation_result_id": "annotation_result_id-267"
+                        }
+                    }
                 ],
                 "evaluation_dataset": {
                     "name": "name-842",
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-986",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-397",
                     "created_at": "2024-04-20T14:04:00Z",
                     "updated_at": "2024-05-29T11:47:08Z",
                     "account_id": "account_id-129",
                     "created_by_user_id": "created_by_user_id-636",
-                    "archived_at": "2024-02-20T03:47:58Z",
+                    "archived_at": "2024-02-20T03:47:58Z"
                 },
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-511",
                 "application_spec_id": "application_spec_id-490",
                 "evaluation_id": "evaluation_id-998",
@@ -1619,10 +1862,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-02-03T03:49:11Z",
@@ -1633,7 +1882,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-972",
                 "created_by_user_id": "created_by_user_id-267",
                 "annotated_by_user_id": "annotated_by_user_id-89",
-                "archived_at": "2024-09-29T13:27:43Z",
+                "archived_at": "2024-09-29T13:27:43Z"
             },
             {
                 "test_case_evaluation_data_schema": "GENERATION",
@@ -1648,7 +1897,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-698",
                         "last_name": "last_name-467",
                         "email": "email-834@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-12-19T14:39:53Z",
                     "status": "PENDING",
@@ -1657,7 +1906,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-863",
                         "application_spec_id": "application_spec_id-195",
                         "evaluation_id": "evaluation_id-747",
@@ -1669,11 +1918,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-149", "metadata": {}},
-                                    {"text": "text-59", "metadata": {}},
-                                    {"text": "text-746", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-59",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-746",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-04-13T03:06:48Z",
@@ -1684,8 +1942,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-689",
                         "created_by_user_id": "created_by_user_id-459",
                         "annotated_by_user_id": "annotated_by_user_id-240",
-                        "archived_at": "2024-03-25T18:45:13Z",
-                    },
+                        "archived_at": "2024-03-25T18:45:13Z"
+                    }
                 },
                 "test_case_version": {
                     "schema_type": "GENERATION",
@@ -1696,21 +1954,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
                             "chunks": [
-                                {"text": "text-149", "metadata": {}},
-                                {"text": "text-59", "metadata": {}},
-                                {"text": "text-746", "metadata": {}},
-                            ],
+                                {
+                                    "text": "text-149",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-59",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-746",
+                                    "metadata": {}
+                                }
+                            ]
                         },
-                        "artifact_ids_filter": ["artifact_ids_filter-554"],
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-554"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": False,
+                    "autogenerated": false,
                     "test_case_metadata": {},
                     "id": "id-242",
                     "created_at": "2024-06-02T17:59:48Z",
                     "account_id": "account_id-742",
                     "created_by_user_id": "created_by_user_id-5",
-                    "archived_at": "2024-03-28T10:40:37Z",
+                    "archived_at": "2024-03-28T10:40:37Z"
                 },
                 "annotation_results": [
                     {
@@ -1726,8 +1995,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 20,
                             "time_elapsed_s": 15,
                             "llm_reasoning": "llm_reasoning-548",
-                            "annotation_result_id": "annotation_result_id-94",
-                        },
+                            "annotation_result_id": "annotation_result_id-94"
+                        }
                     },
                     {
                         "question_id": "question_id-13",
@@ -1742,27 +2011,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 99,
                             "time_elapsed_s": 92,
                             "llm_reasoning": "llm_reasoning-963",
-                            "annotation_result_id": "annotation_result_id-677",
-                        },
-                    },
+                            "annotation_result_id": "annotation_result_id-677"
+                        }
+                    }
                 ],
                 "evaluation_dataset": {
                     "name": "name-589",
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-192",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-933",
                     "created_at": "2024-10-30T17:51:09Z",
                     "updated_at": "2024-10-17T19:47:45Z",
                     "account_id": "account_id-954",
                     "created_by_user_id": "created_by_user_id-153",
-                    "archived_at": "2024-10-19T20:52:54Z",
+                    "archived_at": "2024-10-19T20:52:54Z"
                 },
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-149",
                 "application_spec_id": "application_spec_id-622",
                 "evaluation_id": "evaluation_id-957",
@@ -1774,11 +2043,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-149", "metadata": {}},
-                            {"text": "text-59", "metadata": {}},
-                            {"text": "text-746", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-59",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-746",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-09-05T16:24:44Z",
@@ -1789,7 +2067,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-771",
                 "created_by_user_id": "created_by_user_id-180",
                 "annotated_by_user_id": "annotated_by_user_id-204",
-                "archived_at": "2024-10-18T05:17:46Z",
+                "archived_at": "2024-10-18T05:17:46Z"
             },
             {
                 "test_case_evaluation_data_schema": "GENERATION",
@@ -1804,7 +2082,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-583",
                         "last_name": "last_name-727",
                         "email": "email-930@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-03-28T08:35:23Z",
                     "status": "PENDING",
@@ -1813,7 +2091,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": True,
+                        "audit_required": true,
                         "audit_comment": "audit_comment-716",
                         "application_spec_id": "application_spec_id-660",
                         "evaluation_id": "evaluation_id-429",
@@ -1824,8 +2102,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_output": "generation_output-685",
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
-                                "chunks": [{"text": "text-755", "metadata": {}}],
-                            },
+                                "chunks": [
+                                    {
+                                        "text": "text-755",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-05-26T19:04:57Z",
@@ -1836,8 +2119,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-625",
                         "created_by_user_id": "created_by_user_id-234",
                         "annotated_by_user_id": "annotated_by_user_id-732",
-                        "archived_at": "2024-11-26T12:50:11Z",
-                    },
+                        "archived_at": "2024-11-26T12:50:11Z"
+                    }
                 },
                 "test_case_version": {
                     "schema_type": "GENERATION",
@@ -1847,21 +2130,26 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_output": "expected_output-131",
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
-                            "chunks": [{"text": "text-755", "metadata": {}}],
+                            "chunks": [
+                                {
+                                    "text": "text-755",
+                                    "metadata": {}
+                                }
+                            ]
                         },
                         "artifact_ids_filter": [
                             "artifact_ids_filter-322",
-                            "artifact_ids_filter-978",
-                        ],
+                            "artifact_ids_filter-978"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": True,
+                    "autogenerated": true,
                     "test_case_metadata": {},
                     "id": "id-623",
                     "created_at": "2024-06-26T04:25:18Z",
                     "account_id": "account_id-95",
                     "created_by_user_id": "created_by_user_id-186",
-                    "archived_at": "2024-01-09T18:19:32Z",
+                    "archived_at": "2024-01-09T18:19:32Z"
                 },
                 "annotation_results": [
                     {
@@ -1877,8 +2165,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 76,
                             "time_elapsed_s": 16,
                             "llm_reasoning": "llm_reasoning-575",
-                            "annotation_result_id": "annotation_result_id-267",
-                        },
+                            "annotation_result_id": "annotation_result_id-267"
+                        }
                     },
                     {
                         "question_id": "question_id-550",
@@ -1893,27 +2181,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 25,
                             "time_elapsed_s": 2,
                             "llm_reasoning": "llm_reasoning-354",
-                            "annotation_result_id": "annotation_result_id-229",
-                        },
-                    },
+                            "annotation_result_id": "annotation_result_id-229"
+                        }
+                    }
                 ],
                 "evaluation_dataset": {
                     "name": "name-347",
                     "schema_type": "GENERATION",
                     "knowledge_base_id": "knowledge_base_id-67",
                     "evaluation_dataset_metadata": {},
-                    "out_of_date": True,
+                    "out_of_date": true,
                     "vendor": "scale",
                     "id": "id-367",
                     "created_at": "2024-12-12T06:24:50Z",
                     "updated_at": "2024-08-05T00:14:22Z",
                     "account_id": "account_id-527",
                     "created_by_user_id": "created_by_user_id-100",
-                    "archived_at": "2024-09-15T01:12:54Z",
+                    "archived_at": "2024-09-15T01:12:54Z"
                 },
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-233",
                 "application_spec_id": "application_spec_id-715",
                 "evaluation_id": "evaluation_id-565",
@@ -1924,8 +2212,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_output": "generation_output-685",
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
-                        "chunks": [{"text": "text-755", "metadata": {}}],
-                    },
+                        "chunks": [
+                            {
+                                "text": "text-755",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-11-09T16:48:14Z",
@@ -1936,8 +2229,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-91",
                 "created_by_user_id": "created_by_user_id-443",
                 "annotated_by_user_id": "annotated_by_user_id-550",
-                "archived_at": "2024-01-06T02:57:51Z",
-            },
+                "archived_at": "2024-01-06T02:57:51Z"
+            }
         ],
         "evaluation_config_expanded": {
             "evaluation_type": "studio",
@@ -1959,18 +2252,22 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "type": "categorical",
                         "title": "title-75",
                         "prompt": "prompt-721",
-                        "choices": [{}],
-                        "multi": False,
-                        "dropdown": False,
-                        "required": False,
-                        "conditions": [{}],
+                        "choices": [
+                            {}
+                        ],
+                        "multi": false,
+                        "dropdown": false,
+                        "required": false,
+                        "conditions": [
+                            {}
+                        ],
                         "id": "id-336",
                         "created_at": "2024-12-11T14:11:49Z",
                         "account_id": "account_id-558",
-                        "created_by_user_id": "created_by_user_id-401",
+                        "created_by_user_id": "created_by_user_id-401"
                     }
-                ],
-            },
+                ]
+            }
         },
         "async_jobs": [
             {
@@ -1981,7 +2278,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "job_metadata": {},
                 "created_at": "2024-06-11T19:47:13Z",
                 "updated_at": "2024-01-06T06:46:05Z",
-                "id": "id-308",
+                "id": "id-308"
             },
             {
                 "job_type": "job_type-139",
@@ -1991,7 +2288,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "job_metadata": {},
                 "created_at": "2024-03-11T10:05:11Z",
                 "updated_at": "2024-03-18T20:25:31Z",
-                "id": "id-259",
+                "id": "id-259"
             },
             {
                 "job_type": "job_type-36",
@@ -2001,19 +2298,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "job_metadata": {},
                 "created_at": "2024-12-09T19:47:51Z",
                 "updated_at": "2024-10-25T08:06:35Z",
-                "id": "id-122",
-            },
+                "id": "id-122"
+            }
         ],
         "application_spec": {
             "name": "name-427",
             "description": "description-13",
             "theme_id": "theme_id-508",
-            "run_online_evaluation": False,
+            "run_online_evaluation": false,
             "id": "id-318",
             "created_at": "2024-04-15T01:55:25Z",
             "account_id": "account_id-714",
             "created_by_user_id": "created_by_user_id-301",
-            "archived_at": "2024-05-24T07:00:46Z",
+            "archived_at": "2024-05-24T07:00:46Z"
         },
         "name": "name-334",
         "description": "description-612",
@@ -2031,13 +2328,21 @@ MOCK_RESPONSES: dict[str, Any] = {
             "components": [
                 [
                     {
-                        "data_loc": ["data_loc-569", "data_loc-325"],
-                        "label": "label-553",
+                        "data_loc": [
+                            "data_loc-569",
+                            "data_loc-325"
+                        ],
+                        "label": "label-553"
                     },
-                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    {
+                        "data_loc": [
+                            "data_loc-949"
+                        ],
+                        "label": "label-386"
+                    }
                 ]
             ],
-            "direction": "col",
+            "direction": "col"
         },
         "question_id_to_annotation_config": {
             "key": {
@@ -2045,22 +2350,33 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "components": [
                     [
                         {
-                            "data_loc": ["data_loc-569", "data_loc-325"],
-                            "label": "label-553",
+                            "data_loc": [
+                                "data_loc-569",
+                                "data_loc-325"
+                            ],
+                            "label": "label-553"
                         },
-                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                        {
+                            "data_loc": [
+                                "data_loc-949"
+                            ],
+                            "label": "label-386"
+                        }
                     ]
                 ],
-                "direction": "col",
+                "direction": "col"
             }
         },
         "id": "id-488",
         "created_at": "2024-11-11T18:48:20Z",
         "account_id": "account_id-631",
         "created_by_user_id": "created_by_user_id-717",
-        "archived_at": "2024-06-26T00:39:59Z",
+        "archived_at": "2024-06-26T00:39:59Z"
     },
-    "delete_evaluations_evaluation_id": {"success": False, "count": 50},
+    "delete_evaluations_evaluation_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_evaluations_evaluation_id": {
         "name": "name-235",
         "description": "description-900",
@@ -2078,13 +2394,21 @@ MOCK_RESPONSES: dict[str, Any] = {
             "components": [
                 [
                     {
-                        "data_loc": ["data_loc-569", "data_loc-325"],
-                        "label": "label-553",
+                        "data_loc": [
+                            "data_loc-569",
+                            "data_loc-325"
+                        ],
+                        "label": "label-553"
                     },
-                    {"data_loc": ["data_loc-949"], "label": "label-386"},
+                    {
+                        "data_loc": [
+                            "data_loc-949"
+                        ],
+                        "label": "label-386"
+                    }
                 ]
             ],
-            "direction": "col",
+            "direction": "col"
         },
         "question_id_to_annotation_config": {
             "key": {
@@ -2092,20 +2416,28 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "components": [
                     [
                         {
-                            "data_loc": ["data_loc-569", "data_loc-325"],
-                            "label": "label-553",
+                            "data_loc": [
+                                "data_loc-569",
+                                "data_loc-325"
+                            ],
+                            "label": "label-553"
                         },
-                        {"data_loc": ["data_loc-949"], "label": "label-386"},
+                        {
+                            "data_loc": [
+                                "data_loc-949"
+                            ],
+                            "label": "label-386"
+                        }
                     ]
                 ],
-                "direction": "col",
+                "direction": "col"
             }
         },
         "id": "id-900",
         "created_at": "2024-11-30T09:24:53Z",
         "account_id": "account_id-541",
         "created_by_user_id": "created_by_user_id-643",
-        "archived_at": "2024-03-05T11:42:28Z",
+        "archived_at": "2024-03-05T11:42:28Z"
     },
     "get_evaluations_evaluation_id_test_case_results": {
         "items": [
@@ -2120,24 +2452,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
                             "chunks": [
-                                {"text": "text-853", "metadata": {}},
-                                {"text": "text-149", "metadata": {}},
-                            ],
+                                {
+                                    "text": "text-853",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-149",
+                                    "metadata": {}
+                                }
+                            ]
                         },
                         "artifact_ids_filter": [
                             "artifact_ids_filter-646",
                             "artifact_ids_filter-560",
-                            "artifact_ids_filter-521",
-                        ],
+                            "artifact_ids_filter-521"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": False,
+                    "autogenerated": false,
                     "test_case_metadata": {},
                     "id": "id-589",
                     "created_at": "2024-09-22T19:12:19Z",
                     "account_id": "account_id-798",
                     "created_by_user_id": "created_by_user_id-467",
-                    "archived_at": "2024-01-05T18:45:42Z",
+                    "archived_at": "2024-01-05T18:45:42Z"
                 },
                 "task": {
                     "id": "id-505",
@@ -2150,7 +2488,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-826",
                         "last_name": "last_name-591",
                         "email": "email-962@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-03-25T08:40:15Z",
                     "status": "PENDING",
@@ -2159,7 +2497,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-269",
                         "application_spec_id": "application_spec_id-481",
                         "evaluation_id": "evaluation_id-50",
@@ -2171,10 +2509,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-853", "metadata": {}},
-                                    {"text": "text-149", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-853",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-09-05T09:00:43Z",
@@ -2185,10 +2529,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-762",
                         "created_by_user_id": "created_by_user_id-847",
                         "annotated_by_user_id": "annotated_by_user_id-215",
-                        "archived_at": "2024-02-20T08:24:30Z",
-                    },
+                        "archived_at": "2024-02-20T08:24:30Z"
+                    }
                 },
-                "metrics": {"key": 76.8},
+                "metrics": {
+                    "key": 76.8
+                },
                 "annotation_results": [
                     {
                         "question_id": "question_id-669",
@@ -2203,13 +2549,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 66,
                             "time_elapsed_s": 33,
                             "llm_reasoning": "llm_reasoning-124",
-                            "annotation_result_id": "annotation_result_id-496",
-                        },
+                            "annotation_result_id": "annotation_result_id-496"
+                        }
                     }
                 ],
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": True,
+                "audit_required": true,
                 "audit_comment": "audit_comment-980",
                 "application_spec_id": "application_spec_id-469",
                 "evaluation_id": "evaluation_id-111",
@@ -2221,10 +2567,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-02-15T04:30:44Z",
@@ -2235,7 +2587,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-266",
                 "created_by_user_id": "created_by_user_id-201",
                 "annotated_by_user_id": "annotated_by_user_id-416",
-                "archived_at": "2024-02-26T07:02:14Z",
+                "archived_at": "2024-02-26T07:02:14Z"
             },
             {
                 "test_case_evaluation_data_schema": "GENERATION",
@@ -2248,21 +2600,32 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
                             "chunks": [
-                                {"text": "text-149", "metadata": {}},
-                                {"text": "text-59", "metadata": {}},
-                                {"text": "text-746", "metadata": {}},
-                            ],
+                                {
+                                    "text": "text-149",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-59",
+                                    "metadata": {}
+                                },
+                                {
+                                    "text": "text-746",
+                                    "metadata": {}
+                                }
+                            ]
                         },
-                        "artifact_ids_filter": ["artifact_ids_filter-554"],
+                        "artifact_ids_filter": [
+                            "artifact_ids_filter-554"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": False,
+                    "autogenerated": false,
                     "test_case_metadata": {},
                     "id": "id-242",
                     "created_at": "2024-06-02T17:59:48Z",
                     "account_id": "account_id-742",
                     "created_by_user_id": "created_by_user_id-5",
-                    "archived_at": "2024-03-28T10:40:37Z",
+                    "archived_at": "2024-03-28T10:40:37Z"
                 },
                 "task": {
                     "id": "id-248",
@@ -2275,7 +2638,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-698",
                         "last_name": "last_name-467",
                         "email": "email-834@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-12-19T14:39:53Z",
                     "status": "PENDING",
@@ -2284,7 +2647,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": False,
+                        "audit_required": false,
                         "audit_comment": "audit_comment-863",
                         "application_spec_id": "application_spec_id-195",
                         "evaluation_id": "evaluation_id-747",
@@ -2296,11 +2659,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
                                 "chunks": [
-                                    {"text": "text-149", "metadata": {}},
-                                    {"text": "text-59", "metadata": {}},
-                                    {"text": "text-746", "metadata": {}},
-                                ],
-                            },
+                                    {
+                                        "text": "text-149",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-59",
+                                        "metadata": {}
+                                    },
+                                    {
+                                        "text": "text-746",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-04-13T03:06:48Z",
@@ -2311,10 +2683,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-689",
                         "created_by_user_id": "created_by_user_id-459",
                         "annotated_by_user_id": "annotated_by_user_id-240",
-                        "archived_at": "2024-03-25T18:45:13Z",
-                    },
+                        "archived_at": "2024-03-25T18:45:13Z"
+                    }
                 },
-                "metrics": {"key": 95.3},
+                "metrics": {
+                    "key": 95.3
+                },
                 "annotation_results": [
                     {
                         "question_id": "question_id-627",
@@ -2329,13 +2703,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 20,
                             "time_elapsed_s": 15,
                             "llm_reasoning": "llm_reasoning-548",
-                            "annotation_result_id": "annotation_result_id-94",
-                        },
+                            "annotation_result_id": "annotation_result_id-94"
+                        }
                     }
                 ],
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": True,
+                "audit_required": true,
                 "audit_comment": "audit_comment-285",
                 "application_spec_id": "application_spec_id-251",
                 "evaluation_id": "evaluation_id-691",
@@ -2347,11 +2721,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-149", "metadata": {}},
-                            {"text": "text-59", "metadata": {}},
-                            {"text": "text-746", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-59",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-746",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-01-29T06:41:38Z",
@@ -2362,7 +2745,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-777",
                 "created_by_user_id": "created_by_user_id-477",
                 "annotated_by_user_id": "annotated_by_user_id-728",
-                "archived_at": "2024-09-22T19:44:13Z",
+                "archived_at": "2024-09-22T19:44:13Z"
             },
             {
                 "test_case_evaluation_data_schema": "GENERATION",
@@ -2374,21 +2757,26 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "expected_output": "expected_output-131",
                         "expected_extra_info": {
                             "schema_type": "CHUNKS",
-                            "chunks": [{"text": "text-755", "metadata": {}}],
+                            "chunks": [
+                                {
+                                    "text": "text-755",
+                                    "metadata": {}
+                                }
+                            ]
                         },
                         "artifact_ids_filter": [
                             "artifact_ids_filter-322",
-                            "artifact_ids_filter-978",
-                        ],
+                            "artifact_ids_filter-978"
+                        ]
                     },
                     "chat_history": {},
-                    "autogenerated": True,
+                    "autogenerated": true,
                     "test_case_metadata": {},
                     "id": "id-623",
                     "created_at": "2024-06-26T04:25:18Z",
                     "account_id": "account_id-95",
                     "created_by_user_id": "created_by_user_id-186",
-                    "archived_at": "2024-01-09T18:19:32Z",
+                    "archived_at": "2024-01-09T18:19:32Z"
                 },
                 "task": {
                     "id": "id-45",
@@ -2401,7 +2789,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "first_name": "first_name-583",
                         "last_name": "last_name-727",
                         "email": "email-930@example.com",
-                        "preferences": {},
+                        "preferences": {}
                     },
                     "assignment_expires_at": "2024-03-28T08:35:23Z",
                     "status": "PENDING",
@@ -2410,7 +2798,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "test_case_evaluation_data_schema": "GENERATION",
                         "label_status": "PENDING",
                         "audit_status": "UNAUDITED",
-                        "audit_required": True,
+                        "audit_required": true,
                         "audit_comment": "audit_comment-716",
                         "application_spec_id": "application_spec_id-660",
                         "evaluation_id": "evaluation_id-429",
@@ -2421,8 +2809,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "generation_output": "generation_output-685",
                             "generation_extra_info": {
                                 "schema_type": "CHUNKS",
-                                "chunks": [{"text": "text-755", "metadata": {}}],
-                            },
+                                "chunks": [
+                                    {
+                                        "text": "text-755",
+                                        "metadata": {}
+                                    }
+                                ]
+                            }
                         },
                         "result": {},
                         "completed_at": "2024-05-26T19:04:57Z",
@@ -2433,10 +2826,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "account_id": "account_id-625",
                         "created_by_user_id": "created_by_user_id-234",
                         "annotated_by_user_id": "annotated_by_user_id-732",
-                        "archived_at": "2024-11-26T12:50:11Z",
-                    },
+                        "archived_at": "2024-11-26T12:50:11Z"
+                    }
                 },
-                "metrics": {"key": 66.3},
+                "metrics": {
+                    "key": 66.3
+                },
                 "annotation_results": [
                     {
                         "question_id": "question_id-49",
@@ -2451,8 +2846,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 76,
                             "time_elapsed_s": 16,
                             "llm_reasoning": "llm_reasoning-575",
-                            "annotation_result_id": "annotation_result_id-267",
-                        },
+                            "annotation_result_id": "annotation_result_id-267"
+                        }
                     },
                     {
                         "question_id": "question_id-550",
@@ -2467,13 +2862,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "completion_tokens": 25,
                             "time_elapsed_s": 2,
                             "llm_reasoning": "llm_reasoning-354",
-                            "annotation_result_id": "annotation_result_id-229",
-                        },
-                    },
+                            "annotation_result_id": "annotation_result_id-229"
+                        }
+                    }
                 ],
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-915",
                 "application_spec_id": "application_spec_id-788",
                 "evaluation_id": "evaluation_id-8",
@@ -2484,8 +2879,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_output": "generation_output-685",
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
-                        "chunks": [{"text": "text-755", "metadata": {}}],
-                    },
+                        "chunks": [
+                            {
+                                "text": "text-755",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-07-25T04:35:29Z",
@@ -2496,18 +2896,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-470",
                 "created_by_user_id": "created_by_user_id-170",
                 "annotated_by_user_id": "annotated_by_user_id-673",
-                "archived_at": "2024-12-30T13:56:31Z",
-            },
+                "archived_at": "2024-12-30T13:56:31Z"
+            }
         ],
         "total_item_count": 67,
         "current_page": 91,
-        "items_per_page": 53,
+        "items_per_page": 53
     },
     "post_evaluations_evaluation_id_test_case_results": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
         "audit_status": "UNAUDITED",
-        "audit_required": False,
+        "audit_required": false,
         "audit_comment": "audit_comment-269",
         "application_spec_id": "application_spec_id-481",
         "evaluation_id": "evaluation_id-50",
@@ -2519,10 +2919,16 @@ MOCK_RESPONSES: dict[str, Any] = {
             "generation_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
-            },
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
+            }
         },
         "result": {},
         "completed_at": "2024-09-05T09:00:43Z",
@@ -2533,14 +2939,14 @@ MOCK_RESPONSES: dict[str, Any] = {
         "account_id": "account_id-762",
         "created_by_user_id": "created_by_user_id-847",
         "annotated_by_user_id": "annotated_by_user_id-215",
-        "archived_at": "2024-02-20T08:24:30Z",
+        "archived_at": "2024-02-20T08:24:30Z"
     },
     "post_evaluations_evaluation_id_test_case_results_batch": [
         {
             "test_case_evaluation_data_schema": "GENERATION",
             "label_status": "PENDING",
             "audit_status": "UNAUDITED",
-            "audit_required": False,
+            "audit_required": false,
             "audit_comment": "audit_comment-269",
             "application_spec_id": "application_spec_id-481",
             "evaluation_id": "evaluation_id-50",
@@ -2552,10 +2958,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "result": {},
             "completed_at": "2024-09-05T09:00:43Z",
@@ -2566,13 +2978,13 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account_id": "account_id-762",
             "created_by_user_id": "created_by_user_id-847",
             "annotated_by_user_id": "annotated_by_user_id-215",
-            "archived_at": "2024-02-20T08:24:30Z",
+            "archived_at": "2024-02-20T08:24:30Z"
         },
         {
             "test_case_evaluation_data_schema": "GENERATION",
             "label_status": "PENDING",
             "audit_status": "UNAUDITED",
-            "audit_required": False,
+            "audit_required": false,
             "audit_comment": "audit_comment-863",
             "application_spec_id": "application_spec_id-195",
             "evaluation_id": "evaluation_id-747",
@@ -2584,11 +2996,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-149", "metadata": {}},
-                        {"text": "text-59", "metadata": {}},
-                        {"text": "text-746", "metadata": {}},
-                    ],
-                },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-59",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-746",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "result": {},
             "completed_at": "2024-04-13T03:06:48Z",
@@ -2599,13 +3020,13 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account_id": "account_id-689",
             "created_by_user_id": "created_by_user_id-459",
             "annotated_by_user_id": "annotated_by_user_id-240",
-            "archived_at": "2024-03-25T18:45:13Z",
+            "archived_at": "2024-03-25T18:45:13Z"
         },
         {
             "test_case_evaluation_data_schema": "GENERATION",
             "label_status": "PENDING",
             "audit_status": "UNAUDITED",
-            "audit_required": True,
+            "audit_required": true,
             "audit_comment": "audit_comment-716",
             "application_spec_id": "application_spec_id-660",
             "evaluation_id": "evaluation_id-429",
@@ -2616,8 +3037,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "generation_output": "generation_output-685",
                 "generation_extra_info": {
                     "schema_type": "CHUNKS",
-                    "chunks": [{"text": "text-755", "metadata": {}}],
-                },
+                    "chunks": [
+                        {
+                            "text": "text-755",
+                            "metadata": {}
+                        }
+                    ]
+                }
             },
             "result": {},
             "completed_at": "2024-05-26T19:04:57Z",
@@ -2628,8 +3054,8 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account_id": "account_id-625",
             "created_by_user_id": "created_by_user_id-234",
             "annotated_by_user_id": "annotated_by_user_id-732",
-            "archived_at": "2024-11-26T12:50:11Z",
-        },
+            "archived_at": "2024-11-26T12:50:11Z"
+        }
     ],
     "get_evaluations_evaluation_id_test_case_results_test_case_result_id": {
         "test_case_evaluation_data_schema": "GENERATION",
@@ -2642,24 +3068,30 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "expected_extra_info": {
                     "schema_type": "CHUNKS",
                     "chunks": [
-                        {"text": "text-853", "metadata": {}},
-                        {"text": "text-149", "metadata": {}},
-                    ],
+                        {
+                            "text": "text-853",
+                            "metadata": {}
+                        },
+                        {
+                            "text": "text-149",
+                            "metadata": {}
+                        }
+                    ]
                 },
                 "artifact_ids_filter": [
                     "artifact_ids_filter-646",
                     "artifact_ids_filter-560",
-                    "artifact_ids_filter-521",
-                ],
+                    "artifact_ids_filter-521"
+                ]
             },
             "chat_history": {},
-            "autogenerated": False,
+            "autogenerated": false,
             "test_case_metadata": {},
             "id": "id-589",
             "created_at": "2024-09-22T19:12:19Z",
             "account_id": "account_id-798",
             "created_by_user_id": "created_by_user_id-467",
-            "archived_at": "2024-01-05T18:45:42Z",
+            "archived_at": "2024-01-05T18:45:42Z"
         },
         "task": {
             "id": "id-505",
@@ -2672,7 +3104,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "first_name": "first_name-826",
                 "last_name": "last_name-591",
                 "email": "email-962@example.com",
-                "preferences": {},
+                "preferences": {}
             },
             "assignment_expires_at": "2024-03-25T08:40:15Z",
             "status": "PENDING",
@@ -2681,7 +3113,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "test_case_evaluation_data_schema": "GENERATION",
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-269",
                 "application_spec_id": "application_spec_id-481",
                 "evaluation_id": "evaluation_id-50",
@@ -2693,10 +3125,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-09-05T09:00:43Z",
@@ -2707,10 +3145,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-762",
                 "created_by_user_id": "created_by_user_id-847",
                 "annotated_by_user_id": "annotated_by_user_id-215",
-                "archived_at": "2024-02-20T08:24:30Z",
-            },
+                "archived_at": "2024-02-20T08:24:30Z"
+            }
         },
-        "metrics": {"key": 76.8},
+        "metrics": {
+            "key": 76.8
+        },
         "annotation_results": [
             {
                 "question_id": "question_id-669",
@@ -2725,13 +3165,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "completion_tokens": 66,
                     "time_elapsed_s": 33,
                     "llm_reasoning": "llm_reasoning-124",
-                    "annotation_result_id": "annotation_result_id-496",
-                },
+                    "annotation_result_id": "annotation_result_id-496"
+                }
             }
         ],
         "label_status": "PENDING",
         "audit_status": "UNAUDITED",
-        "audit_required": True,
+        "audit_required": true,
         "audit_comment": "audit_comment-980",
         "application_spec_id": "application_spec_id-469",
         "evaluation_id": "evaluation_id-111",
@@ -2743,10 +3183,16 @@ MOCK_RESPONSES: dict[str, Any] = {
             "generation_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
-            },
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
+            }
         },
         "result": {},
         "completed_at": "2024-02-15T04:30:44Z",
@@ -2757,13 +3203,13 @@ MOCK_RESPONSES: dict[str, Any] = {
         "account_id": "account_id-266",
         "created_by_user_id": "created_by_user_id-201",
         "annotated_by_user_id": "annotated_by_user_id-416",
-        "archived_at": "2024-02-26T07:02:14Z",
+        "archived_at": "2024-02-26T07:02:14Z"
     },
     "patch_evaluations_evaluation_id_test_case_results_test_case_result_id": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
         "audit_status": "UNAUDITED",
-        "audit_required": False,
+        "audit_required": false,
         "audit_comment": "audit_comment-269",
         "application_spec_id": "application_spec_id-481",
         "evaluation_id": "evaluation_id-50",
@@ -2775,10 +3221,16 @@ MOCK_RESPONSES: dict[str, Any] = {
             "generation_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
-            },
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
+            }
         },
         "result": {},
         "completed_at": "2024-09-05T09:00:43Z",
@@ -2789,13 +3241,13 @@ MOCK_RESPONSES: dict[str, Any] = {
         "account_id": "account_id-762",
         "created_by_user_id": "created_by_user_id-847",
         "annotated_by_user_id": "annotated_by_user_id-215",
-        "archived_at": "2024-02-20T08:24:30Z",
+        "archived_at": "2024-02-20T08:24:30Z"
     },
     "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num": {
         "test_case_evaluation_data_schema": "GENERATION",
         "label_status": "PENDING",
         "audit_status": "UNAUDITED",
-        "audit_required": False,
+        "audit_required": false,
         "audit_comment": "audit_comment-269",
         "application_spec_id": "application_spec_id-481",
         "evaluation_id": "evaluation_id-50",
@@ -2807,10 +3259,16 @@ MOCK_RESPONSES: dict[str, Any] = {
             "generation_extra_info": {
                 "schema_type": "CHUNKS",
                 "chunks": [
-                    {"text": "text-853", "metadata": {}},
-                    {"text": "text-149", "metadata": {}},
-                ],
-            },
+                    {
+                        "text": "text-853",
+                        "metadata": {}
+                    },
+                    {
+                        "text": "text-149",
+                        "metadata": {}
+                    }
+                ]
+            }
         },
         "result": {},
         "completed_at": "2024-09-05T09:00:43Z",
@@ -2821,7 +3279,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "account_id": "account_id-762",
         "created_by_user_id": "created_by_user_id-847",
         "annotated_by_user_id": "annotated_by_user_id-215",
-        "archived_at": "2024-02-20T08:24:30Z",
+        "archived_at": "2024-02-20T08:24:30Z"
     },
     "get_evaluations_evaluation_id_test_case_results_history_num": {
         "items": [
@@ -2829,7 +3287,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "test_case_evaluation_data_schema": "GENERATION",
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-269",
                 "application_spec_id": "application_spec_id-481",
                 "evaluation_id": "evaluation_id-50",
@@ -2841,10 +3299,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-853", "metadata": {}},
-                            {"text": "text-149", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-853",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-09-05T09:00:43Z",
@@ -2855,13 +3319,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-762",
                 "created_by_user_id": "created_by_user_id-847",
                 "annotated_by_user_id": "annotated_by_user_id-215",
-                "archived_at": "2024-02-20T08:24:30Z",
+                "archived_at": "2024-02-20T08:24:30Z"
             },
             {
                 "test_case_evaluation_data_schema": "GENERATION",
                 "label_status": "PENDING",
                 "audit_status": "UNAUDITED",
-                "audit_required": False,
+                "audit_required": false,
                 "audit_comment": "audit_comment-863",
                 "application_spec_id": "application_spec_id-195",
                 "evaluation_id": "evaluation_id-747",
@@ -2873,11 +3337,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "generation_extra_info": {
                         "schema_type": "CHUNKS",
                         "chunks": [
-                            {"text": "text-149", "metadata": {}},
-                            {"text": "text-59", "metadata": {}},
-                            {"text": "text-746", "metadata": {}},
-                        ],
-                    },
+                            {
+                                "text": "text-149",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-59",
+                                "metadata": {}
+                            },
+                            {
+                                "text": "text-746",
+                                "metadata": {}
+                            }
+                        ]
+                    }
                 },
                 "result": {},
                 "completed_at": "2024-04-13T03:06:48Z",
@@ -2888,14 +3361,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account_id": "account_id-689",
                 "created_by_user_id": "created_by_user_id-459",
                 "annotated_by_user_id": "annotated_by_user_id-240",
-                "archived_at": "2024-03-25T18:45:13Z",
-            },
+                "archived_at": "2024-03-25T18:45:13Z"
+            }
         ],
         "total_item_count": 51,
         "current_page": 38,
-        "items_per_page": 83,
-    },
+        "items_per_page": 83
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_fine_tuning_jobs": {
         "items": [
             {
@@ -22,7 +24,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "hyperparameters": {},
                     "wandb_config": {},
                     "suffix": "suffix-614",
-                    "output": "output-37",
+                    "output": "output-37"
                 },
                 "fine_tuned_model_id": "fine_tuned_model_id-478",
                 "training_dataset_id": "training_dataset_id-922",
@@ -31,7 +33,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-970",
                 "created_at": "2024-02-19T15:21:49Z",
                 "account_id": "account_id-327",
-                "created_by_user_id": "created_by_user_id-854",
+                "created_by_user_id": "created_by_user_id-854"
             },
             {
                 "base_model_id": "base_model_id-304",
@@ -40,7 +42,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "hyperparameters": {},
                     "wandb_config": {},
                     "suffix": "suffix-121",
-                    "output": "output-192",
+                    "output": "output-192"
                 },
                 "fine_tuned_model_id": "fine_tuned_model_id-73",
                 "training_dataset_id": "training_dataset_id-462",
@@ -49,7 +51,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-388",
                 "created_at": "2024-03-30T12:00:29Z",
                 "account_id": "account_id-814",
-                "created_by_user_id": "created_by_user_id-162",
+                "created_by_user_id": "created_by_user_id-162"
             },
             {
                 "base_model_id": "base_model_id-510",
@@ -58,7 +60,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "hyperparameters": {},
                     "wandb_config": {},
                     "suffix": "suffix-507",
-                    "output": "output-242",
+                    "output": "output-242"
                 },
                 "fine_tuned_model_id": "fine_tuned_model_id-72",
                 "training_dataset_id": "training_dataset_id-211",
@@ -67,12 +69,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-754",
                 "created_at": "2024-05-29T05:16:46Z",
                 "account_id": "account_id-772",
-                "created_by_user_id": "created_by_user_id-932",
-            },
+                "created_by_user_id": "created_by_user_id-932"
+            }
         ],
         "total_item_count": 28,
         "current_page": 39,
-        "items_per_page": 72,
+        "items_per_page": 72
     },
     "post_fine_tuning_jobs": {
         "base_model_id": "base_model_id-804",
@@ -81,7 +83,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "hyperparameters": {},
             "wandb_config": {},
             "suffix": "suffix-614",
-            "output": "output-37",
+            "output": "output-37"
         },
         "fine_tuned_model_id": "fine_tuned_model_id-478",
         "training_dataset_id": "training_dataset_id-922",
@@ -90,7 +92,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-970",
         "created_at": "2024-02-19T15:21:49Z",
         "account_id": "account_id-327",
-        "created_by_user_id": "created_by_user_id-854",
+        "created_by_user_id": "created_by_user_id-854"
     },
     "get_fine_tuning_jobs_fine_tuning_job_id": {
         "base_model_id": "base_model_id-804",
@@ -99,7 +101,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "hyperparameters": {},
             "wandb_config": {},
             "suffix": "suffix-614",
-            "output": "output-37",
+            "output": "output-37"
         },
         "fine_tuned_model_id": "fine_tuned_model_id-478",
         "training_dataset_id": "training_dataset_id-922",
@@ -108,15 +110,31 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-970",
         "created_at": "2024-02-19T15:21:49Z",
         "account_id": "account_id-327",
-        "created_by_user_id": "created_by_user_id-854",
+        "created_by_user_id": "created_by_user_id-854"
     },
-    "delete_fine_tuning_jobs_fine_tuning_job_id": {"success": False, "count": 50},
+    "delete_fine_tuning_jobs_fine_tuning_job_id": {
+        "success": false,
+        "count": 50
+    },
     "get_fine_tuning_jobs_fine_tuning_job_id_events": [
-        {"timestamp": 10.6, "message": "message-900", "level": "level-277"},
-        {"timestamp": 52.7, "message": "message-476", "level": "level-919"},
-        {"timestamp": 9.4, "message": "message-595", "level": "level-633"},
-    ],
+        {
+            "timestamp": 10.6,
+            "message": "message-900",
+            "level": "level-277"
+        },
+        {
+            "timestamp": 52.7,
+            "message": "message-476",
+            "level": "level-919"
+        },
+        {
+            "timestamp": 9.4,
+            "message": "message-595",
+            "level": "level-633"
+        }
+    ]
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,20 +6,29 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post": {
         "application_variant_id": "application_variant_id-811",
         "thread_id": "thread_id-299",
-        "input": {"query": "query-499"},
+        "input": {
+            "query": "query-499"
+        },
         "output": {
             "response": "response-400",
-            "context": [{"text": "text-941", "score": 52.3}],
+            "context": [
+                {
+                    "text": "text-941",
+                    "score": 52.3
+                }
+            ]
         },
         "start_timestamp": "2024-03-18T23:19:38Z",
         "duration_ms": 9,
@@ -36,7 +45,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "operation_metadata": {},
                 "duration_ms": 85,
                 "id": "id-541",
-                "application_interaction_id": "application_interaction-890",
+                "application_interaction_id": "application_interaction-890"
             },
             {
                 "node_id": "node_id-597",
@@ -48,12 +57,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "operation_metadata": {},
                 "duration_ms": 59,
                 "id": "id-526",
-                "application_interaction_id": "application_interaction-895",
-            },
+                "application_interaction_id": "application_interaction-895"
+            }
         ],
-        "id": "id-278",
-    },
+        "id": "id-278"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

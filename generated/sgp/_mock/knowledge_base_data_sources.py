@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": {},
     "get_knowledge_base_data_sources": {
         "items": [
@@ -24,13 +26,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-114",
                     "s3_prefix": "s3_prefix-651",
                     "aws_region": "aws_region-722",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "id": "id-213",
                 "created_at": "2024-06-20T13:33:47Z",
                 "updated_at": "2024-10-25T04:45:11Z",
                 "created_by_user_id": "created_by_user_id-260",
-                "account_id": "account_id-562",
+                "account_id": "account_id-562"
             },
             {
                 "name": "name-810",
@@ -40,13 +42,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-470",
                     "s3_prefix": "s3_prefix-641",
                     "aws_region": "aws_region-891",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "id": "id-894",
                 "created_at": "2024-09-17T02:06:05Z",
                 "updated_at": "2024-11-23T21:55:45Z",
                 "created_by_user_id": "created_by_user_id-896",
-                "account_id": "account_id-392",
+                "account_id": "account_id-392"
             },
             {
                 "name": "name-833",
@@ -56,18 +58,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-112",
                     "s3_prefix": "s3_prefix-439",
                     "aws_region": "aws_region-849",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "id": "id-267",
                 "created_at": "2024-02-15T03:49:33Z",
                 "updated_at": "2024-05-08T00:17:37Z",
                 "created_by_user_id": "created_by_user_id-96",
-                "account_id": "account_id-362",
-            },
+                "account_id": "account_id-362"
+            }
         ],
         "total_item_count": 61,
         "current_page": 50,
-        "items_per_page": 75,
+        "items_per_page": 75
     },
     "post_knowledge_base_data_sources": {
         "name": "name-565",
@@ -77,13 +79,13 @@ MOCK_RESPONSES: dict[str, Any] = {
             "s3_bucket": "s3_bucket-114",
             "s3_prefix": "s3_prefix-651",
             "aws_region": "aws_region-722",
-            "aws_account_id": "000000000000",
+            "aws_account_id": "000000000000"
         },
         "id": "id-213",
         "created_at": "2024-06-20T13:33:47Z",
         "updated_at": "2024-10-25T04:45:11Z",
         "created_by_user_id": "created_by_user_id-260",
-        "account_id": "account_id-562",
+        "account_id": "account_id-562"
     },
     "get_knowledge_base_data_sources_knowledge_base_data_source_id": {
         "name": "name-565",
@@ -93,17 +95,17 @@ MOCK_RESPONSES: dict[str, Any] = {
             "s3_bucket": "s3_bucket-114",
             "s3_prefix": "s3_prefix-651",
             "aws_region": "aws_region-722",
-            "aws_account_id": "000000000000",
+            "aws_account_id": "000000000000"
         },
         "id": "id-213",
         "created_at": "2024-06-20T13:33:47Z",
         "updated_at": "2024-10-25T04:45:11Z",
         "created_by_user_id": "created_by_user_id-260",
-        "account_id": "account_id-562",
+        "account_id": "account_id-562"
     },
     "delete_knowledge_base_data_sources_knowledge_base_data_source_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_knowledge_base_data_sources_knowledge_base_data_source_id": {
         "name": "name-565",
@@ -113,15 +115,16 @@ MOCK_RESPONSES: dict[str, Any] = {
             "s3_bucket": "s3_bucket-114",
             "s3_prefix": "s3_prefix-651",
             "aws_region": "aws_region-722",
-            "aws_account_id": "000000000000",
+            "aws_account_id": "000000000000"
         },
         "id": "id-213",
         "created_at": "2024-06-20T13:33:47Z",
         "updated_at": "2024-10-25T04:45:11Z",
         "created_by_user_id": "created_by_user_id-260",
-        "account_id": "account_id-562",
-    },
+        "account_id": "account_id-562"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from fastapi import UploadFile
@@ -14,7 +15,8 @@ from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_knowledge_bases": {
         "items": [
             {
@@ -23,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "knowledge_base_name": "knowledge_base_name-39",
                 "embedding_config": {
                     "type": "models_api",
-                    "model_deployment_id": "model_deployment_id-694",
+                    "model_deployment_id": "model_deployment_id-694"
                 },
                 "metadata": {},
                 "created_at": "created_at-839",
@@ -40,14 +42,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "s3_bucket": "s3_bucket-114",
                                 "s3_prefix": "s3_prefix-651",
                                 "aws_region": "aws_region-722",
-                                "aws_account_id": "000000000000",
+                                "aws_account_id": "000000000000"
                             },
                             "id": "id-213",
                             "created_at": "2024-06-20T13:33:47Z",
                             "updated_at": "2024-10-25T04:45:11Z",
                             "created_by_user_id": "created_by_user_id-260",
-                            "account_id": "account_id-562",
-                        },
+                            "account_id": "account_id-562"
+                        }
                     },
                     {
                         "deletion_status": "DELETING",
@@ -60,14 +62,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "s3_bucket": "s3_bucket-470",
                                 "s3_prefix": "s3_prefix-641",
                                 "aws_region": "aws_region-891",
-                                "aws_account_id": "000000000000",
+                                "aws_account_id": "000000000000"
                             },
                             "id": "id-894",
                             "created_at": "2024-09-17T02:06:05Z",
                             "updated_at": "2024-11-23T21:55:45Z",
                             "created_by_user_id": "created_by_user_id-896",
-                            "account_id": "account_id-392",
-                        },
+                            "account_id": "account_id-392"
+                        }
                     },
                     {
                         "deletion_status": "DELETING",
@@ -80,15 +82,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                                 "s3_bucket": "s3_bucket-112",
                                 "s3_prefix": "s3_prefix-439",
                                 "aws_region": "aws_region-849",
-                                "aws_account_id": "000000000000",
+                                "aws_account_id": "000000000000"
                             },
                             "id": "id-267",
                             "created_at": "2024-02-15T03:49:33Z",
                             "updated_at": "2024-05-08T00:17:37Z",
                             "created_by_user_id": "created_by_user_id-96",
-                            "account_id": "account_id-362",
-                        },
-                    },
+                            "account_id": "account_id-362"
+                        }
+                    }
                 ],
                 "artifacts_status": {
                     "artifacts_chunking": 30,
@@ -96,24 +98,26 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "artifacts_completed": 3,
                     "artifacts_pending": 79,
                     "artifacts_uploading": 75,
-                    "artifacts_failed": 77,
+                    "artifacts_failed": 77
                 },
                 "artifact_count": 48,
-                "cluster_status": "cluster_status-598",
+                "cluster_status": "cluster_status-598"
             }
         ],
         "total_item_count": 75,
         "current_page": 10,
-        "items_per_page": 4,
+        "items_per_page": 4
     },
-    "post_v2_knowledge_bases": {"knowledge_base_id": "knowledge_base_id-698"},
+    "post_v2_knowledge_bases": {
+        "knowledge_base_id": "knowledge_base_id-698"
+    },
     "get_v2_knowledge_bases_knowledge_base_id": {
         "knowledge_base_id": "knowledge_base_id-946",
         "vector_store_id": "vector_store_id-271",
         "knowledge_base_name": "knowledge_base_name-39",
         "embedding_config": {
             "type": "models_api",
-            "model_deployment_id": "model_deployment_id-694",
+            "model_deployment_id": "model_deployment_id-694"
         },
         "metadata": {},
         "created_at": "created_at-839",
@@ -130,14 +134,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-114",
                         "s3_prefix": "s3_prefix-651",
                         "aws_region": "aws_region-722",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-213",
                     "created_at": "2024-06-20T13:33:47Z",
                     "updated_at": "2024-10-25T04:45:11Z",
                     "created_by_user_id": "created_by_user_id-260",
-                    "account_id": "account_id-562",
-                },
+                    "account_id": "account_id-562"
+                }
             },
             {
                 "deletion_status": "DELETING",
@@ -150,14 +154,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-470",
                         "s3_prefix": "s3_prefix-641",
                         "aws_region": "aws_region-891",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-894",
                     "created_at": "2024-09-17T02:06:05Z",
                     "updated_at": "2024-11-23T21:55:45Z",
                     "created_by_user_id": "created_by_user_id-896",
-                    "account_id": "account_id-392",
-                },
+                    "account_id": "account_id-392"
+                }
             },
             {
                 "deletion_status": "DELETING",
@@ -170,15 +174,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-112",
                         "s3_prefix": "s3_prefix-439",
                         "aws_region": "aws_region-849",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-267",
                     "created_at": "2024-02-15T03:49:33Z",
                     "updated_at": "2024-05-08T00:17:37Z",
                     "created_by_user_id": "created_by_user_id-96",
-                    "account_id": "account_id-362",
-                },
-            },
+                    "account_id": "account_id-362"
+                }
+            }
         ],
         "artifacts_status": {
             "artifacts_chunking": 30,
@@ -186,14 +190,14 @@ MOCK_RESPONSES: dict[str, Any] = {
             "artifacts_completed": 3,
             "artifacts_pending": 79,
             "artifacts_uploading": 75,
-            "artifacts_failed": 77,
+            "artifacts_failed": 77
         },
         "artifact_count": 48,
-        "cluster_status": "cluster_status-598",
+        "cluster_status": "cluster_status-598"
     },
     "delete_v2_knowledge_bases_knowledge_base_id": {
-        "deleted": True,
-        "knowledge_base_id": "knowledge_base_id-282",
+        "deleted": true,
+        "knowledge_base_id": "knowledge_base_id-282"
     },
     "get_knowledge_bases_knowledge_base_id_async_jobs": [
         {
@@ -206,7 +210,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_at": "2024-08-14T11:22:58Z",
             "account_id": "account_id-619",
             "updated_at": "2024-10-26T11:07:42Z",
-            "created_by_user_id": "created_by_user_id-161",
+            "created_by_user_id": "created_by_user_id-161"
         },
         {
             "job_type": "evaluation-auto-eval",
@@ -218,7 +222,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_at": "2024-04-26T18:37:56Z",
             "account_id": "account_id-952",
             "updated_at": "2024-06-18T19:00:56Z",
-            "created_by_user_id": "created_by_user_id-685",
+            "created_by_user_id": "created_by_user_id-685"
         },
         {
             "job_type": "evaluation-auto-eval",
@@ -230,47 +234,61 @@ MOCK_RESPONSES: dict[str, Any] = {
             "created_at": "2024-09-30T03:02:12Z",
             "account_id": "account_id-559",
             "updated_at": "2024-10-23T07:12:24Z",
-            "created_by_user_id": "created_by_user_id-703",
-        },
+            "created_by_user_id": "created_by_user_id-703"
+        }
     ],
     "get_v2_knowledge_bases_knowledge_base_id_chunks": {
         "chunks": [
             {
                 "chunk_id": "chunk_id-484",
                 "text": "text-435",
-                "embedding": [12.4, 55.9],
+                "embedding": [
+                    12.4,
+                    55.9
+                ],
                 "metadata": {},
                 "user_supplied_metadata": {},
                 "attachment_url": "https://example.com/attachment-url-259",
-                "title": "title-746",
+                "title": "title-746"
             },
             {
                 "chunk_id": "chunk_id-846",
                 "text": "text-822",
-                "embedding": [12.6, 61.5],
+                "embedding": [
+                    12.6,
+                    61.5
+                ],
                 "metadata": {},
                 "user_supplied_metadata": {},
                 "attachment_url": "https://example.com/attachment-url-18",
-                "title": "title-801",
+                "title": "title-801"
             },
             {
                 "chunk_id": "chunk_id-350",
                 "text": "text-452",
-                "embedding": [71.6],
+                "embedding": [
+                    71.6
+                ],
                 "metadata": {},
                 "user_supplied_metadata": {},
                 "attachment_url": "https://example.com/attachment-url-330",
-                "title": "title-136",
-            },
+                "title": "title-136"
+            }
         ]
     },
     "post_v2_knowledge_bases_knowledge_base_id_query": {},
     "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete": {
-        "artifacts_to_delete": {"key": 12},
-        "deletion_workflow_id": "deletion_workflow_id-374",
+        "artifacts_to_delete": {
+            "key": 12
+        },
+        "deletion_workflow_id": "deletion_workflow_id-374"
     },
     "post_knowledge_bases_knowledge_base_id_upload_files": {
-        "upload_ids": ["upload_ids-609", "upload_ids-127", "upload_ids-690"]
+        "upload_ids": [
+            "upload_ids-609",
+            "upload_ids-127",
+            "upload_ids-690"
+        ]
     },
     "get_knowledge_bases_knowledge_base_id_uploads": {
         "items": [
@@ -283,19 +301,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-114",
                     "s3_prefix": "s3_prefix-651",
                     "aws_region": "aws_region-722",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "chunking_strategy_config": {
                     "strategy": "character",
                     "separator": "separator-776",
                     "chunk_size": 82,
-                    "chunk_overlap": 39,
+                    "chunk_overlap": 39
                 },
                 "created_at": "created_at-134",
                 "updated_at": "updated_at-190",
                 "status": "status-761",
                 "status_reason": "status_reason-599",
-                "created_by_schedule_id": "created_by_schedule_id-81",
+                "created_by_schedule_id": "created_by_schedule_id-81"
             },
             {
                 "id": "id-178",
@@ -306,19 +324,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-470",
                     "s3_prefix": "s3_prefix-641",
                     "aws_region": "aws_region-891",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "chunking_strategy_config": {
                     "strategy": "character",
                     "separator": "separator-860",
                     "chunk_size": 33,
-                    "chunk_overlap": 60,
+                    "chunk_overlap": 60
                 },
                 "created_at": "created_at-18",
                 "updated_at": "updated_at-482",
                 "status": "status-302",
                 "status_reason": "status_reason-258",
-                "created_by_schedule_id": "created_by_schedule_id-754",
+                "created_by_schedule_id": "created_by_schedule_id-754"
             },
             {
                 "id": "id-8",
@@ -329,26 +347,28 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "s3_bucket": "s3_bucket-112",
                     "s3_prefix": "s3_prefix-439",
                     "aws_region": "aws_region-849",
-                    "aws_account_id": "000000000000",
+                    "aws_account_id": "000000000000"
                 },
                 "chunking_strategy_config": {
                     "strategy": "character",
                     "separator": "separator-849",
                     "chunk_size": 40,
-                    "chunk_overlap": 59,
+                    "chunk_overlap": 59
                 },
                 "created_at": "created_at-162",
                 "updated_at": "updated_at-353",
                 "status": "status-315",
                 "status_reason": "status_reason-795",
-                "created_by_schedule_id": "created_by_schedule_id-963",
-            },
+                "created_by_schedule_id": "created_by_schedule_id-963"
+            }
         ],
         "total_item_count": 12,
         "current_page": 13,
-        "items_per_page": 14,
+        "items_per_page": 14
     },
-    "post_v2_knowledge_bases_knowledge_base_id_uploads": {"upload_id": "upload_id-830"},
+    "post_v2_knowledge_bases_knowledge_base_id_uploads": {
+        "upload_id": "upload_id-830"
+    },
     "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": {
         "upload_id": "upload_id-753",
         "data_source_config": {
@@ -356,13 +376,13 @@ MOCK_RESPONSES: dict[str, Any] = {
             "s3_bucket": "s3_bucket-114",
             "s3_prefix": "s3_prefix-651",
             "aws_region": "aws_region-722",
-            "aws_account_id": "000000000000",
+            "aws_account_id": "000000000000"
         },
         "chunking_strategy_config": {
             "strategy": "character",
             "separator": "separator-776",
             "chunk_size": 82,
-            "chunk_overlap": 39,
+            "chunk_overlap": 39
         },
         "created_at": "created_at-532",
         "updated_at": "updated_at-482",
@@ -374,7 +394,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "artifacts_completed": 3,
             "artifacts_pending": 79,
             "artifacts_uploading": 75,
-            "artifacts_failed": 77,
+            "artifacts_failed": 77
         },
         "artifacts": [
             {
@@ -388,9 +408,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "chunks_status": {
                     "chunks_completed": 6,
                     "chunks_pending": 30,
-                    "chunks_failed": 58,
+                    "chunks_failed": 58
                 },
-                "updated_at": "2024-12-25T08:06:35Z",
+                "updated_at": "2024-12-25T08:06:35Z"
             },
             {
                 "artifact_id": "artifact_id-402",
@@ -403,9 +423,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "chunks_status": {
                     "chunks_completed": 73,
                     "chunks_pending": 55,
-                    "chunks_failed": 29,
+                    "chunks_failed": 29
                 },
-                "updated_at": "2024-06-04T11:58:19Z",
+                "updated_at": "2024-06-04T11:58:19Z"
             },
             {
                 "artifact_id": "artifact_id-115",
@@ -418,16 +438,16 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "chunks_status": {
                     "chunks_completed": 49,
                     "chunks_pending": 34,
-                    "chunks_failed": 53,
+                    "chunks_failed": 53
                 },
-                "updated_at": "2024-12-31T02:40:56Z",
-            },
+                "updated_at": "2024-12-31T02:40:56Z"
+            }
         ],
-        "created_by_schedule_id": "created_by_schedule_id-646",
+        "created_by_schedule_id": "created_by_schedule_id-646"
     },
     "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel": {
         "upload_id": "upload_id-311",
-        "canceled": False,
+        "canceled": false
     },
     "get_knowledge_bases_knowledge_base_id_artifacts": {
         "items": [
@@ -442,10 +462,10 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "chunks_status": {
                     "chunks_completed": 90,
                     "chunks_pending": 40,
-                    "chunks_failed": 7,
+                    "chunks_failed": 7
                 },
                 "created_at": "2024-12-13T02:28:07Z",
-                "updated_at": "2024-07-25T07:18:51Z",
+                "updated_at": "2024-07-25T07:18:51Z"
             },
             {
                 "artifact_id": "artifact_id-735",
@@ -458,15 +478,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "chunks_status": {
                     "chunks_completed": 48,
                     "chunks_pending": 11,
-                    "chunks_failed": 9,
+                    "chunks_failed": 9
                 },
                 "created_at": "2024-09-30T08:23:35Z",
-                "updated_at": "2024-08-22T01:01:31Z",
-            },
+                "updated_at": "2024-08-22T01:01:31Z"
+            }
         ],
         "total_item_count": 25,
         "current_page": 74,
-        "items_per_page": 75,
+        "items_per_page": 75
     },
     "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
         "artifact_id": "artifact_id-939",
@@ -479,7 +499,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "chunks_status": {
             "chunks_completed": 6,
             "chunks_pending": 30,
-            "chunks_failed": 58,
+            "chunks_failed": 58
         },
         "updated_at": "2024-08-23T08:26:18Z",
         "chunks": [
@@ -489,18 +509,25 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "status_reason": "status_reason-349",
                 "text": "text-9",
                 "chunk_position": 70,
-                "embedding": [29.6, 86.7],
+                "embedding": [
+                    29.6,
+                    86.7
+                ],
                 "metadata": {},
-                "user_supplied_metadata": {},
+                "user_supplied_metadata": {}
             }
-        ],
+        ]
     },
     "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
-        "deleted": False,
-        "artifact_id": "artifact_id-454",
+        "deleted": false,
+        "artifact_id": "artifact_id-454"
     },
     "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete": {
-        "artifact_ids": ["artifact_ids-490", "artifact_ids-945", "artifact_ids-551"]
+        "artifact_ids": [
+            "artifact_ids-490",
+            "artifact_ids-945",
+            "artifact_ids-551"
+        ]
     },
     "get_knowledge_bases_knowledge_base_id_upload_schedules": {
         "items": [
@@ -513,13 +540,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-114",
                         "s3_prefix": "s3_prefix-651",
                         "aws_region": "aws_region-722",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-213",
                     "created_at": "2024-06-20T13:33:47Z",
                     "updated_at": "2024-10-25T04:45:11Z",
                     "created_by_user_id": "created_by_user_id-260",
-                    "account_id": "account_id-562",
+                    "account_id": "account_id-562"
                 },
                 "knowledge_base_id": "knowledge_base_id-480",
                 "knowledge_base_data_source_id": "knowledge_base_data_sour-790",
@@ -527,7 +554,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "strategy": "character",
                     "separator": "separator-776",
                     "chunk_size": 82,
-                    "chunk_overlap": 39,
+                    "chunk_overlap": 39
                 },
                 "status": "HEALTHY",
                 "status_reason": "status_reason-841",
@@ -537,7 +564,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-12-03T00:29:32Z",
                 "updated_at": "2024-12-04T01:59:28Z",
                 "created_by_user_id": "created_by_user_id-530",
-                "account_id": "account_id-506",
+                "account_id": "account_id-506"
             },
             {
                 "knowledge_base_data_source": {
@@ -548,13 +575,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-470",
                         "s3_prefix": "s3_prefix-641",
                         "aws_region": "aws_region-891",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-894",
                     "created_at": "2024-09-17T02:06:05Z",
                     "updated_at": "2024-11-23T21:55:45Z",
                     "created_by_user_id": "created_by_user_id-896",
-                    "account_id": "account_id-392",
+                    "account_id": "account_id-392"
                 },
                 "knowledge_base_id": "knowledge_base_id-669",
                 "knowledge_base_data_source_id": "knowledge_base_data_sour-233",
@@ -562,7 +589,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "strategy": "character",
                     "separator": "separator-860",
                     "chunk_size": 33,
-                    "chunk_overlap": 60,
+                    "chunk_overlap": 60
                 },
                 "status": "HEALTHY",
                 "status_reason": "status_reason-854",
@@ -572,7 +599,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-08-05T09:45:55Z",
                 "updated_at": "2024-03-03T12:40:31Z",
                 "created_by_user_id": "created_by_user_id-200",
-                "account_id": "account_id-478",
+                "account_id": "account_id-478"
             },
             {
                 "knowledge_base_data_source": {
@@ -583,13 +610,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "s3_bucket": "s3_bucket-112",
                         "s3_prefix": "s3_prefix-439",
                         "aws_region": "aws_region-849",
-                        "aws_account_id": "000000000000",
+                        "aws_account_id": "000000000000"
                     },
                     "id": "id-267",
                     "created_at": "2024-02-15T03:49:33Z",
                     "updated_at": "2024-05-08T00:17:37Z",
                     "created_by_user_id": "created_by_user_id-96",
-                    "account_id": "account_id-362",
+                    "account_id": "account_id-362"
                 },
                 "knowledge_base_id": "knowledge_base_id-871",
                 "knowledge_base_data_source_id": "knowledge_base_data_sour-882",
@@ -597,7 +624,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "strategy": "character",
                     "separator": "separator-849",
                     "chunk_size": 40,
-                    "chunk_overlap": 59,
+                    "chunk_overlap": 59
                 },
                 "status": "HEALTHY",
                 "status_reason": "status_reason-550",
@@ -607,12 +634,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "created_at": "2024-06-28T07:48:59Z",
                 "updated_at": "2024-01-03T04:52:23Z",
                 "created_by_user_id": "created_by_user_id-299",
-                "account_id": "account_id-301",
-            },
+                "account_id": "account_id-301"
+            }
         ],
         "total_item_count": 23,
         "current_page": 78,
-        "items_per_page": 43,
+        "items_per_page": 43
     },
     "post_knowledge_bases_knowledge_base_id_upload_schedules": {
         "knowledge_base_id": "knowledge_base_id-849",
@@ -621,7 +648,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "strategy": "character",
             "separator": "separator-776",
             "chunk_size": 82,
-            "chunk_overlap": 39,
+            "chunk_overlap": 39
         },
         "status": "HEALTHY",
         "status_reason": "status_reason-667",
@@ -631,7 +658,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_at": "2024-04-14T12:20:41Z",
         "updated_at": "2024-06-06T12:49:57Z",
         "created_by_user_id": "created_by_user_id-424",
-        "account_id": "account_id-655",
+        "account_id": "account_id-655"
     },
     "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
         "knowledge_base_data_source": {
@@ -642,13 +669,13 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "s3_bucket": "s3_bucket-114",
                 "s3_prefix": "s3_prefix-651",
                 "aws_region": "aws_region-722",
-                "aws_account_id": "000000000000",
+                "aws_account_id": "000000000000"
             },
             "id": "id-213",
             "created_at": "2024-06-20T13:33:47Z",
             "updated_at": "2024-10-25T04:45:11Z",
             "created_by_user_id": "created_by_user_id-260",
-            "account_id": "account_id-562",
+            "account_id": "account_id-562"
         },
         "knowledge_base_id": "knowledge_base_id-480",
         "knowledge_base_data_source_id": "knowledge_base_data_sour-790",
@@ -656,7 +683,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "strategy": "character",
             "separator": "separator-776",
             "chunk_size": 82,
-            "chunk_overlap": 39,
+            "chunk_overlap": 39
         },
         "status": "HEALTHY",
         "status_reason": "status_reason-841",
@@ -666,11 +693,11 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_at": "2024-12-03T00:29:32Z",
         "updated_at": "2024-12-04T01:59:28Z",
         "created_by_user_id": "created_by_user_id-530",
-        "account_id": "account_id-506",
+        "account_id": "account_id-506"
     },
     "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
         "knowledge_base_id": "knowledge_base_id-849",
@@ -679,7 +706,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "strategy": "character",
             "separator": "separator-776",
             "chunk_size": 82,
-            "chunk_overlap": 39,
+            "chunk_overlap": 39
         },
         "status": "HEALTHY",
         "status_reason": "status_reason-667",
@@ -689,9 +716,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "created_at": "2024-04-14T12:20:41Z",
         "updated_at": "2024-06-06T12:49:57Z",
         "created_by_user_id": "created_by_user_id-424",
-        "account_id": "account_id-655",
-    },
+        "account_id": "account_id-655"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

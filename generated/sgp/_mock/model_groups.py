@@ -7,13 +7,15 @@
 from __future__ import annotations
 
 from datetime import datetime
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v3_model_groups_model_group_id_models_model_instance_id": {
         "name": "name-143",
         "model_vendor": "OPENAI",
@@ -28,8 +30,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "number_of_parameters": 43,
                 "token_context_window": 46,
                 "languages": 86,
-                "alignments": 41,
-            },
+                "alignments": 41
+            }
         },
         "model_creation_parameters": {},
         "model_card": "model_card-970",
@@ -44,7 +46,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "request_schema": {},
         "response_schema": {},
         "deployment_count": 59,
-        "supports_multi_turn": False,
+        "supports_multi_turn": false
     },
     "get_v3_model_groups_model_group_id_usage_statistics": {
         "data": [
@@ -52,11 +54,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "date": "2024-05-15T09:17:37Z",
                 "prompt_tokens": 42,
                 "response_tokens": 11,
-                "summary_tokens": 29,
+                "summary_tokens": 29
             }
         ],
         "start_date": "2024-07-16T08:36:12Z",
-        "end_date": "2024-08-05T21:32:05Z",
+        "end_date": "2024-08-05T21:32:05Z"
     },
     "get_model_groups": {
         "items": [
@@ -66,7 +68,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-861",
                 "created_at": "2024-03-25T05:44:21Z",
                 "account_id": "account_id-870",
-                "created_by_user_id": "created_by_user_id-466",
+                "created_by_user_id": "created_by_user_id-466"
             },
             {
                 "name": "name-66",
@@ -74,7 +76,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-211",
                 "created_at": "2024-02-29T00:30:17Z",
                 "account_id": "account_id-488",
-                "created_by_user_id": "created_by_user_id-618",
+                "created_by_user_id": "created_by_user_id-618"
             },
             {
                 "name": "name-920",
@@ -82,12 +84,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-724",
                 "created_at": "2024-09-27T19:11:02Z",
                 "account_id": "account_id-343",
-                "created_by_user_id": "created_by_user_id-797",
-            },
+                "created_by_user_id": "created_by_user_id-797"
+            }
         ],
         "total_item_count": 9,
         "current_page": 21,
-        "items_per_page": 26,
+        "items_per_page": 26
     },
     "post_model_groups": {
         "name": "name-419",
@@ -95,7 +97,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-861",
         "created_at": "2024-03-25T05:44:21Z",
         "account_id": "account_id-870",
-        "created_by_user_id": "created_by_user_id-466",
+        "created_by_user_id": "created_by_user_id-466"
     },
     "get_model_groups_model_group_id": {
         "name": "name-419",
@@ -103,18 +105,22 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-861",
         "created_at": "2024-03-25T05:44:21Z",
         "account_id": "account_id-870",
-        "created_by_user_id": "created_by_user_id-466",
+        "created_by_user_id": "created_by_user_id-466"
     },
-    "delete_model_groups_model_group_id": {"success": False, "count": 50},
+    "delete_model_groups_model_group_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_model_groups_model_group_id": {
         "name": "name-419",
         "description": "description-962",
         "id": "id-861",
         "created_at": "2024-03-25T05:44:21Z",
         "account_id": "account_id-870",
-        "created_by_user_id": "created_by_user_id-466",
-    },
+        "created_by_user_id": "created_by_user_id-466"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_model_templates": {
         "items": [
             {
@@ -25,13 +27,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "registry": "registry-744",
                         "image": "image-593",
                         "tag": "tag-752",
-                        "command": ["command-116"],
-                        "env": {"key": "env-156"},
-                        "streaming_command": ["streaming_command-625"],
+                        "command": [
+                            "command-116"
+                        ],
+                        "env": {
+                            "key": "env-156"
+                        },
+                        "streaming_command": [
+                            "streaming_command-625"
+                        ],
                         "readiness_initial_delay_seconds": 57,
                         "healthcheck_route": "healthcheck_route-316",
                         "predict_route": "predict_route-709",
-                        "streaming_predict_route": "streaming_predict_route-849",
+                        "streaming_predict_route": "streaming_predict_route-849"
                     },
                     "endpoint_config": {
                         "cpus": 87,
@@ -43,14 +51,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "max_workers": 94,
                         "per_worker": 94,
                         "endpoint_type": "SYNC",
-                        "high_priority": False,
+                        "high_priority": false
                     },
                     "fine_tuning_job_bundle_config": {
                         "registry": "registry-133",
                         "image": "image-796",
                         "tag": "tag-453",
-                        "command": ["command-402"],
-                        "env": {"key": "env-837"},
+                        "command": [
+                            "command-402"
+                        ],
+                        "env": {
+                            "key": "env-837"
+                        },
                         "mount_location": "mount_location-247",
                         "training_dataset_schema_type": "GENERATION",
                         "resources": {
@@ -58,9 +70,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "memory": "memory-444",
                             "storage": "storage-158",
                             "gpus": 43,
-                            "gpu_type": "nvidia-tesla-t4",
-                        },
-                    },
+                            "gpu_type": "nvidia-tesla-t4"
+                        }
+                    }
                 },
                 "model_creation_parameters_schema": {
                     "parameters": [
@@ -68,20 +80,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "name": "name-220",
                             "type": "str",
                             "description": "description-413",
-                            "required": True,
+                            "required": true
                         },
                         {
                             "name": "name-839",
                             "type": "str",
                             "description": "description-601",
-                            "required": False,
+                            "required": false
                         },
                         {
                             "name": "name-150",
                             "type": "str",
                             "description": "description-623",
-                            "required": True,
-                        },
+                            "required": true
+                        }
                     ]
                 },
                 "model_request_parameters_schema": {
@@ -90,27 +102,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "name": "name-220",
                             "type": "str",
                             "description": "description-413",
-                            "required": True,
+                            "required": true
                         },
                         {
                             "name": "name-839",
                             "type": "str",
                             "description": "description-601",
-                            "required": False,
+                            "required": false
                         },
                         {
                             "name": "name-150",
                             "type": "str",
                             "description": "description-623",
-                            "required": True,
-                        },
+                            "required": true
+                        }
                     ]
                 },
                 "endpoint_protocol": "SGP",
                 "id": "id-755",
                 "created_at": "2024-11-18T04:23:42Z",
                 "account_id": "account_id-658",
-                "created_by_user_id": "created_by_user_id-135",
+                "created_by_user_id": "created_by_user_id-135"
             },
             {
                 "name": "name-965",
@@ -122,16 +134,21 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "registry": "registry-993",
                         "image": "image-884",
                         "tag": "tag-225",
-                        "command": ["command-928", "command-349"],
-                        "env": {"key": "env-134"},
+                        "command": [
+                            "command-928",
+                            "command-349"
+                        ],
+                        "env": {
+                            "key": "env-134"
+                        },
                         "streaming_command": [
                             "streaming_command-531",
-                            "streaming_command-137",
+                            "streaming_command-137"
                         ],
                         "readiness_initial_delay_seconds": 65,
                         "healthcheck_route": "healthcheck_route-374",
                         "predict_route": "predict_route-794",
-                        "streaming_predict_route": "streaming_predict_route-429",
+                        "streaming_predict_route": "streaming_predict_route-429"
                     },
                     "endpoint_config": {
                         "cpus": 43,
@@ -143,14 +160,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "max_workers": 52,
                         "per_worker": 63,
                         "endpoint_type": "SYNC",
-                        "high_priority": False,
+                        "high_priority": false
                     },
                     "fine_tuning_job_bundle_config": {
                         "registry": "registry-622",
                         "image": "image-878",
                         "tag": "tag-549",
-                        "command": ["command-878"],
-                        "env": {"key": "env-693"},
+                        "command": [
+                            "command-878"
+                        ],
+                        "env": {
+                            "key": "env-693"
+                        },
                         "mount_location": "mount_location-202",
                         "training_dataset_schema_type": "GENERATION",
                         "resources": {
@@ -158,9 +179,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "memory": "memory-627",
                             "storage": "storage-800",
                             "gpus": 61,
-                            "gpu_type": "nvidia-tesla-t4",
-                        },
-                    },
+                            "gpu_type": "nvidia-tesla-t4"
+                        }
+                    }
                 },
                 "model_creation_parameters_schema": {
                     "parameters": [
@@ -168,14 +189,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "name": "name-839",
                             "type": "str",
                             "description": "description-601",
-                            "required": False,
+                            "required": false
                         },
                         {
                             "name": "name-911",
                             "type": "str",
                             "description": "description-868",
-                            "required": True,
-                        },
+                            "required": true
+                        }
                     ]
                 },
                 "model_request_parameters_schema": {
@@ -184,26 +205,26 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "name": "name-839",
                             "type": "str",
                             "description": "description-601",
-                            "required": False,
+                            "required": false
                         },
                         {
                             "name": "name-911",
                             "type": "str",
                             "description": "description-868",
-                            "required": True,
-                        },
+                            "required": true
+                        }
                     ]
                 },
                 "endpoint_protocol": "SGP",
                 "id": "id-642",
                 "created_at": "2024-06-23T18:04:14Z",
                 "account_id": "account_id-346",
-                "created_by_user_id": "created_by_user_id-399",
-            },
+                "created_by_user_id": "created_by_user_id-399"
+            }
         ],
         "total_item_count": 95,
         "current_page": 15,
-        "items_per_page": 70,
+        "items_per_page": 70
     },
     "post_model_templates": {
         "name": "name-311",
@@ -215,13 +236,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "registry": "registry-744",
                 "image": "image-593",
                 "tag": "tag-752",
-                "command": ["command-116"],
-                "env": {"key": "env-156"},
-                "streaming_command": ["streaming_command-625"],
+                "command": [
+                    "command-116"
+                ],
+                "env": {
+                    "key": "env-156"
+                },
+                "streaming_command": [
+                    "streaming_command-625"
+                ],
                 "readiness_initial_delay_seconds": 57,
                 "healthcheck_route": "healthcheck_route-316",
                 "predict_route": "predict_route-709",
-                "streaming_predict_route": "streaming_predict_route-849",
+                "streaming_predict_route": "streaming_predict_route-849"
             },
             "endpoint_config": {
                 "cpus": 87,
@@ -233,14 +260,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "max_workers": 94,
                 "per_worker": 94,
                 "endpoint_type": "SYNC",
-                "high_priority": False,
+                "high_priority": false
             },
             "fine_tuning_job_bundle_config": {
                 "registry": "registry-133",
                 "image": "image-796",
                 "tag": "tag-453",
-                "command": ["command-402"],
-                "env": {"key": "env-837"},
+                "command": [
+                    "command-402"
+                ],
+                "env": {
+                    "key": "env-837"
+                },
                 "mount_location": "mount_location-247",
                 "training_dataset_schema_type": "GENERATION",
                 "resources": {
@@ -248,9 +279,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "memory": "memory-444",
                     "storage": "storage-158",
                     "gpus": 43,
-                    "gpu_type": "nvidia-tesla-t4",
-                },
-            },
+                    "gpu_type": "nvidia-tesla-t4"
+                }
+            }
         },
         "model_creation_parameters_schema": {
             "parameters": [
@@ -258,20 +289,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "name": "name-220",
                     "type": "str",
                     "description": "description-413",
-                    "required": True,
+                    "required": true
                 },
                 {
                     "name": "name-839",
                     "type": "str",
                     "description": "description-601",
-                    "required": False,
+                    "required": false
                 },
                 {
                     "name": "name-150",
                     "type": "str",
                     "description": "description-623",
-                    "required": True,
-                },
+                    "required": true
+                }
             ]
         },
         "model_request_parameters_schema": {
@@ -280,27 +311,27 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "name": "name-220",
                     "type": "str",
                     "description": "description-413",
-                    "required": True,
+                    "required": true
                 },
                 {
                     "name": "name-839",
                     "type": "str",
                     "description": "description-601",
-                    "required": False,
+                    "required": false
                 },
                 {
                     "name": "name-150",
                     "type": "str",
                     "description": "description-623",
-                    "required": True,
-                },
+                    "required": true
+                }
             ]
         },
         "endpoint_protocol": "SGP",
         "id": "id-755",
         "created_at": "2024-11-18T04:23:42Z",
         "account_id": "account_id-658",
-        "created_by_user_id": "created_by_user_id-135",
+        "created_by_user_id": "created_by_user_id-135"
     },
     "get_model_templates_model_template_id": {
         "name": "name-311",
@@ -312,13 +343,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "registry": "registry-744",
                 "image": "image-593",
                 "tag": "tag-752",
-                "command": ["command-116"],
-                "env": {"key": "env-156"},
-                "streaming_command": ["streaming_command-625"],
+                "command": [
+                    "command-116"
+                ],
+                "env": {
+                    "key": "env-156"
+                },
+                "streaming_command": [
+                    "streaming_command-625"
+                ],
                 "readiness_initial_delay_seconds": 57,
                 "healthcheck_route": "healthcheck_route-316",
                 "predict_route": "predict_route-709",
-                "streaming_predict_route": "streaming_predict_route-849",
+                "streaming_predict_route": "streaming_predict_route-849"
             },
             "endpoint_config": {
                 "cpus": 87,
@@ -330,14 +367,18 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "max_workers": 94,
                 "per_worker": 94,
                 "endpoint_type": "SYNC",
-                "high_priority": False,
+                "high_priority": false
             },
             "fine_tuning_job_bundle_config": {
                 "registry": "registry-133",
                 "image": "image-796",
                 "tag": "tag-453",
-                "command": ["command-402"],
-                "env": {"key": "env-837"},
+                "command": [
+                    "command-402"
+                ],
+                "env": {
+                    "key": "env-837"
+                },
                 "mount_location": "mount_location-247",
                 "training_dataset_schema_type": "GENERATION",
                 "resources": {
@@ -345,9 +386,9 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "memory": "memory-444",
                     "storage": "storage-158",
                     "gpus": 43,
-                    "gpu_type": "nvidia-tesla-t4",
-                },
-            },
+                    "gpu_type": "nvidia-tesla-t4"
+                }
+            }
         },
         "model_creation_parameters_schema": {
             "parameters": [
@@ -355,20 +396,20 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "name": "name-220",
                     "type": "str",
                     "description": "description-413",
-                    "required": True,
+                    "required": true
                 },
                 {
                     "name": "name-839",
                     "type": "str",
                     "description": "description-601",
-                    "required": False,
+                    "required": false
                 },
                 {
                     "name": "name-150",
                     "type": "str",
                     "description": "description-623",
-                    "required": True,
-                },
+                    "required": true
+                }
             ]
         },
         "model_request_parameters_schema": {
@@ -377,30 +418,34 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "name": "name-220",
                     "type": "str",
                     "description": "description-413",
-                    "required": True,
+                    "required": true
                 },
                 {
                     "name": "name-839",
                     "type": "str",
                     "description": "description-601",
-                    "required": False,
+                    "required": false
                 },
                 {
                     "name": "name-150",
                     "type": "str",
                     "description": "description-623",
-                    "required": True,
-                },
+                    "required": true
+                }
             ]
         },
         "endpoint_protocol": "SGP",
         "id": "id-755",
         "created_at": "2024-11-18T04:23:42Z",
         "account_id": "account_id-658",
-        "created_by_user_id": "created_by_user_id-135",
+        "created_by_user_id": "created_by_user_id-135"
     },
-    "delete_model_templates_model_template_id": {"success": False, "count": 50},
+    "delete_model_templates_model_template_id": {
+        "success": false,
+        "count": 50
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -8,44 +8,65 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": {
         "status": "status-123",
         "status_code": 33,
-        "error_message": "error_message-150",
+        "error_message": "error_message-150"
     },
     "post_v3_models_model_deployment_id_embeddings": {
-        "embeddings": [["embedding_response_embed-12", [7.0, 69.7]]],
-        "tokens_used": 50,
+        "embeddings": [
+            [
+                "embedding_response_embed-12",
+                [
+                    7.0,
+                    69.7
+                ]
+            ]
+        ],
+        "tokens_used": 50
     },
     "post_v3_models_model_deployment_id_rerankings": {
-        "chunk_scores": [34.6, 52.1],
-        "tokens_used": 6,
+        "chunk_scores": [
+            34.6,
+            52.1
+        ],
+        "tokens_used": 6
     },
     "post_models_model_deployment_id_completions": {
         "finish_reason": "finish_reason-845",
         "prompt_tokens": 66,
         "response_tokens": 23,
         "completions": [
-            ["completion_response_comp-800", ["completion_response_comp-485"]],
+            [
+                "completion_response_comp-800",
+                [
+                    "completion_response_comp-485"
+                ]
+            ],
             [
                 "completion_response_comp-73",
                 [
                     "completion_response_comp-584",
                     "completion_response_comp-152",
-                    "completion_response_comp-283",
-                ],
+                    "completion_response_comp-283"
+                ]
             ],
             [
                 "completion_response_comp-780",
-                ["completion_response_comp-216", "completion_response_comp-992"],
-            ],
+                [
+                    "completion_response_comp-216",
+                    "completion_response_comp-992"
+                ]
+            ]
         ],
         "choices": [
             {
@@ -54,37 +75,65 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-983",
-                            "bytes": [41, 89],
+                            "bytes": [
+                                41,
+                                89
+                            ],
                             "logprob": 1.9,
                             "top_logprobs": [
                                 {
                                     "token": "token-419",
-                                    "bytes": [28, 63],
-                                    "logprob": 14.4,
+                                    "bytes": [
+                                        28,
+                                        63
+                                    ],
+                                    "logprob": 14.4
                                 },
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
-                            ],
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                }
+                            ]
                         },
                         {
                             "token": "token-797",
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "logprob": 56.9,
                             "top_logprobs": [
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                },
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
-                                },
-                            ],
-                        },
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
+                                }
+                            ]
+                        }
                     ]
-                },
+                }
             },
             {
                 "index": 72,
@@ -92,54 +141,92 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-797",
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "logprob": 56.9,
                             "top_logprobs": [
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                },
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
-                                },
-                            ],
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
+                                }
+                            ]
                         },
                         {
                             "token": "token-210",
-                            "bytes": [15, 72],
+                            "bytes": [
+                                15,
+                                72
+                            ],
                             "logprob": 2.8,
                             "top_logprobs": [
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-8",
-                                    "bytes": [70, 13],
-                                    "logprob": 72.9,
+                                    "bytes": [
+                                        70,
+                                        13
+                                    ],
+                                    "logprob": 72.9
                                 },
-                                {"token": "token-642", "bytes": [98], "logprob": 5.8},
-                            ],
+                                {
+                                    "token": "token-642",
+                                    "bytes": [
+                                        98
+                                    ],
+                                    "logprob": 5.8
+                                }
+                            ]
                         },
                         {
                             "token": "token-759",
-                            "bytes": [52],
+                            "bytes": [
+                                52
+                            ],
                             "logprob": 37.3,
                             "top_logprobs": [
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
                                 }
-                            ],
-                        },
+                            ]
+                        }
                     ]
-                },
+                }
             },
             {
                 "index": 17,
@@ -147,44 +234,60 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-17",
-                            "bytes": [86],
+                            "bytes": [
+                                86
+                            ],
                             "logprob": 63.6,
                             "top_logprobs": [
                                 {
                                     "token": "token-402",
-                                    "bytes": [94, 11],
-                                    "logprob": 20.1,
+                                    "bytes": [
+                                        94,
+                                        11
+                                    ],
+                                    "logprob": 20.1
                                 },
                                 {
                                     "token": "token-123",
-                                    "bytes": [84, 67],
-                                    "logprob": 51.4,
-                                },
-                            ],
+                                    "bytes": [
+                                        84,
+                                        67
+                                    ],
+                                    "logprob": 51.4
+                                }
+                            ]
                         }
                     ]
-                },
-            },
-        ],
+                }
+            }
+        ]
     },
     "post_v4_models_model_deployment_id_chat_completions": {
         "finish_reason": "finish_reason-845",
         "prompt_tokens": 66,
         "response_tokens": 23,
         "completions": [
-            ["completion_response_comp-800", ["completion_response_comp-485"]],
+            [
+                "completion_response_comp-800",
+                [
+                    "completion_response_comp-485"
+                ]
+            ],
             [
                 "completion_response_comp-73",
                 [
                     "completion_response_comp-584",
                     "completion_response_comp-152",
-                    "completion_response_comp-283",
-                ],
+                    "completion_response_comp-283"
+                ]
             ],
             [
                 "completion_response_comp-780",
-                ["completion_response_comp-216", "completion_response_comp-992"],
-            ],
+                [
+                    "completion_response_comp-216",
+                    "completion_response_comp-992"
+                ]
+            ]
         ],
         "choices": [
             {
@@ -193,37 +296,65 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-983",
-                            "bytes": [41, 89],
+                            "bytes": [
+                                41,
+                                89
+                            ],
                             "logprob": 1.9,
                             "top_logprobs": [
                                 {
                                     "token": "token-419",
-                                    "bytes": [28, 63],
-                                    "logprob": 14.4,
+                                    "bytes": [
+                                        28,
+                                        63
+                                    ],
+                                    "logprob": 14.4
                                 },
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
-                            ],
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                }
+                            ]
                         },
                         {
                             "token": "token-797",
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "logprob": 56.9,
                             "top_logprobs": [
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                },
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
-                                },
-                            ],
-                        },
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
+                                }
+                            ]
+                        }
                     ]
-                },
+                }
             },
             {
                 "index": 72,
@@ -231,54 +362,92 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-797",
-                            "bytes": [22],
+                            "bytes": [
+                                22
+                            ],
                             "logprob": 56.9,
                             "top_logprobs": [
-                                {"token": "token-311", "bytes": [40], "logprob": 90.7},
+                                {
+                                    "token": "token-311",
+                                    "bytes": [
+                                        40
+                                    ],
+                                    "logprob": 90.7
+                                },
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
-                                },
-                            ],
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
+                                }
+                            ]
                         },
                         {
                             "token": "token-210",
-                            "bytes": [15, 72],
+                            "bytes": [
+                                15,
+                                72
+                            ],
                             "logprob": 2.8,
                             "top_logprobs": [
                                 {
                                     "token": "token-126",
-                                    "bytes": [60, 37, 36],
-                                    "logprob": 75.4,
+                                    "bytes": [
+                                        60,
+                                        37,
+                                        36
+                                    ],
+                                    "logprob": 75.4
                                 },
                                 {
                                     "token": "token-8",
-                                    "bytes": [70, 13],
-                                    "logprob": 72.9,
+                                    "bytes": [
+                                        70,
+                                        13
+                                    ],
+                                    "logprob": 72.9
                                 },
-                                {"token": "token-642", "bytes": [98], "logprob": 5.8},
-                            ],
+                                {
+                                    "token": "token-642",
+                                    "bytes": [
+                                        98
+                                    ],
+                                    "logprob": 5.8
+                                }
+                            ]
                         },
                         {
                             "token": "token-759",
-                            "bytes": [52],
+                            "bytes": [
+                                52
+                            ],
                             "logprob": 37.3,
                             "top_logprobs": [
                                 {
                                     "token": "token-162",
-                                    "bytes": [93, 85, 23],
-                                    "logprob": 23.5,
+                                    "bytes": [
+                                        93,
+                                        85,
+                                        23
+                                    ],
+                                    "logprob": 23.5
                                 }
-                            ],
-                        },
+                            ]
+                        }
                     ]
-                },
+                }
             },
             {
                 "index": 17,
@@ -286,25 +455,33 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "content": [
                         {
                             "token": "token-17",
-                            "bytes": [86],
+                            "bytes": [
+                                86
+                            ],
                             "logprob": 63.6,
                             "top_logprobs": [
                                 {
                                     "token": "token-402",
-                                    "bytes": [94, 11],
-                                    "logprob": 20.1,
+                                    "bytes": [
+                                        94,
+                                        11
+                                    ],
+                                    "logprob": 20.1
                                 },
                                 {
                                     "token": "token-123",
-                                    "bytes": [84, 67],
-                                    "logprob": 51.4,
-                                },
-                            ],
+                                    "bytes": [
+                                        84,
+                                        67
+                                    ],
+                                    "logprob": 51.4
+                                }
+                            ]
                         }
                     ]
-                },
-            },
-        ],
+                }
+            }
+        ]
     },
     "get_models_model_instance_id_deployments": {
         "items": [
@@ -317,19 +494,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "vendor": "LAUNCH",
                     "min_workers": 57,
                     "max_workers": 60,
-                    "per_worker": 37,
+                    "per_worker": 37
                 },
                 "deployment_metadata": {},
                 "id": "id-844",
                 "created_at": "2024-10-11T07:33:07Z",
                 "account_id": "account_id-282",
                 "created_by_user_id": "created_by_user_id-162",
-                "status": "status-7",
+                "status": "status-7"
             }
         ],
         "total_item_count": 53,
         "current_page": 79,
-        "items_per_page": 29,
+        "items_per_page": 29
     },
     "post_v3_models_model_instance_id_deployments": {
         "name": "name-442",
@@ -340,14 +517,14 @@ MOCK_RESPONSES: dict[str, Any] = {
             "vendor": "LAUNCH",
             "min_workers": 57,
             "max_workers": 60,
-            "per_worker": 37,
+            "per_worker": 37
         },
         "deployment_metadata": {},
         "id": "id-844",
         "created_at": "2024-10-11T07:33:07Z",
         "account_id": "account_id-282",
         "created_by_user_id": "created_by_user_id-162",
-        "status": "status-7",
+        "status": "status-7"
     },
     "get_v3_models_model_name_usage_statistics": {
         "data": [
@@ -355,11 +532,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "date": "2024-05-15T09:17:37Z",
                 "prompt_tokens": 42,
                 "response_tokens": 11,
-                "summary_tokens": 29,
+                "summary_tokens": 29
             }
         ],
         "start_date": "2024-07-16T08:36:12Z",
-        "end_date": "2024-08-05T21:32:05Z",
+        "end_date": "2024-08-05T21:32:05Z"
     },
     "get_model_deployments": {
         "items": [
@@ -372,19 +549,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "vendor": "LAUNCH",
                     "min_workers": 57,
                     "max_workers": 60,
-                    "per_worker": 37,
+                    "per_worker": 37
                 },
                 "deployment_metadata": {},
                 "id": "id-844",
                 "created_at": "2024-10-11T07:33:07Z",
                 "account_id": "account_id-282",
                 "created_by_user_id": "created_by_user_id-162",
-                "status": "status-7",
+                "status": "status-7"
             }
         ],
         "total_item_count": 53,
         "current_page": 79,
-        "items_per_page": 29,
+        "items_per_page": 29
     },
     "get_v3_model_deployments_model_deployment_id_usage_statistics": {
         "data": [
@@ -392,11 +569,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "date": "2024-05-15T09:17:37Z",
                 "prompt_tokens": 42,
                 "response_tokens": 11,
-                "summary_tokens": 29,
+                "summary_tokens": 29
             }
         ],
         "start_date": "2024-07-16T08:36:12Z",
-        "end_date": "2024-08-05T21:32:05Z",
+        "end_date": "2024-08-05T21:32:05Z"
     },
     "get_models": {
         "items": [
@@ -407,7 +584,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "id": "id-861",
                     "created_at": "2024-03-25T05:44:21Z",
                     "account_id": "account_id-870",
-                    "created_by_user_id": "created_by_user_id-466",
+                    "created_by_user_id": "created_by_user_id-466"
                 },
                 "deployments": [
                     {
@@ -419,14 +596,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                             "vendor": "LAUNCH",
                             "min_workers": 57,
                             "max_workers": 60,
-                            "per_worker": 37,
+                            "per_worker": 37
                         },
                         "deployment_metadata": {},
                         "id": "id-844",
                         "created_at": "2024-10-11T07:33:07Z",
                         "account_id": "account_id-282",
                         "created_by_user_id": "created_by_user_id-162",
-                        "status": "status-7",
+                        "status": "status-7"
                     }
                 ],
                 "name": "name-184",
@@ -442,8 +619,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "number_of_parameters": 43,
                         "token_context_window": 46,
                         "languages": 86,
-                        "alignments": 41,
-                    },
+                        "alignments": 41
+                    }
                 },
                 "model_creation_parameters": {},
                 "model_card": "model_card-883",
@@ -458,12 +635,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "request_schema": {},
                 "response_schema": {},
                 "deployment_count": 98,
-                "supports_multi_turn": False,
+                "supports_multi_turn": false
             }
         ],
         "total_item_count": 39,
         "current_page": 96,
-        "items_per_page": 16,
+        "items_per_page": 16
     },
     "post_models": {
         "name": "name-143",
@@ -479,8 +656,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "number_of_parameters": 43,
                 "token_context_window": 46,
                 "languages": 86,
-                "alignments": 41,
-            },
+                "alignments": 41
+            }
         },
         "model_creation_parameters": {},
         "model_card": "model_card-970",
@@ -495,7 +672,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "request_schema": {},
         "response_schema": {},
         "deployment_count": 59,
-        "supports_multi_turn": False,
+        "supports_multi_turn": false
     },
     "get_models_model_id": {
         "model_group": {
@@ -504,7 +681,7 @@ MOCK_RESPONSES: dict[str, Any] = {
             "id": "id-861",
             "created_at": "2024-03-25T05:44:21Z",
             "account_id": "account_id-870",
-            "created_by_user_id": "created_by_user_id-466",
+            "created_by_user_id": "created_by_user_id-466"
         },
         "deployments": [
             {
@@ -516,14 +693,14 @@ MOCK_RESPONSES: dict[str, Any] = {
                     "vendor": "LAUNCH",
                     "min_workers": 57,
                     "max_workers": 60,
-                    "per_worker": 37,
+                    "per_worker": 37
                 },
                 "deployment_metadata": {},
                 "id": "id-844",
                 "created_at": "2024-10-11T07:33:07Z",
                 "account_id": "account_id-282",
                 "created_by_user_id": "created_by_user_id-162",
-                "status": "status-7",
+                "status": "status-7"
             }
         ],
         "name": "name-184",
@@ -539,8 +716,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "number_of_parameters": 43,
                 "token_context_window": 46,
                 "languages": 86,
-                "alignments": 41,
-            },
+                "alignments": 41
+            }
         },
         "model_creation_parameters": {},
         "model_card": "model_card-883",
@@ -555,9 +732,12 @@ MOCK_RESPONSES: dict[str, Any] = {
         "request_schema": {},
         "response_schema": {},
         "deployment_count": 98,
-        "supports_multi_turn": False,
+        "supports_multi_turn": false
     },
-    "delete_models_model_id": {"success": False, "count": 50},
+    "delete_models_model_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_models_model_id": {
         "name": "name-143",
         "model_vendor": "OPENAI",
@@ -572,8 +752,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "number_of_parameters": 43,
                 "token_context_window": 46,
                 "languages": 86,
-                "alignments": 41,
-            },
+                "alignments": 41
+            }
         },
         "model_creation_parameters": {},
         "model_card": "model_card-970",
@@ -588,7 +768,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "request_schema": {},
         "response_schema": {},
         "deployment_count": 59,
-        "supports_multi_turn": False,
+        "supports_multi_turn": false
     },
     "get_models_model_instance_id_deployments_deployment_id": {
         "name": "name-442",
@@ -599,18 +779,18 @@ MOCK_RESPONSES: dict[str, Any] = {
             "vendor": "LAUNCH",
             "min_workers": 57,
             "max_workers": 60,
-            "per_worker": 37,
+            "per_worker": 37
         },
         "deployment_metadata": {},
         "id": "id-844",
         "created_at": "2024-10-11T07:33:07Z",
         "account_id": "account_id-282",
         "created_by_user_id": "created_by_user_id-162",
-        "status": "status-7",
+        "status": "status-7"
     },
     "delete_models_model_instance_id_deployments_deployment_id": {
-        "success": False,
-        "count": 50,
+        "success": false,
+        "count": 50
     },
     "patch_models_model_instance_id_deployments_deployment_id": {
         "name": "name-442",
@@ -621,38 +801,48 @@ MOCK_RESPONSES: dict[str, Any] = {
             "vendor": "LAUNCH",
             "min_workers": 57,
             "max_workers": 60,
-            "per_worker": 37,
+            "per_worker": 37
         },
         "deployment_metadata": {},
         "id": "id-844",
         "created_at": "2024-10-11T07:33:07Z",
         "account_id": "account_id-282",
         "created_by_user_id": "created_by_user_id-162",
-        "status": "status-7",
-    },
+        "status": "status-7"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
-MOCK_CHUNKS: dict[str, list[Any]] = {
+MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
+{
     "post_models_model_deployment_id_completions": [
         {
             "finish_reason": "finish_reason-845",
             "prompt_tokens": 66,
             "response_tokens": 23,
             "completions": [
-                ["completion_response_comp-800", ["completion_response_comp-485"]],
+                [
+                    "completion_response_comp-800",
+                    [
+                        "completion_response_comp-485"
+                    ]
+                ],
                 [
                     "completion_response_comp-73",
                     [
                         "completion_response_comp-584",
                         "completion_response_comp-152",
-                        "completion_response_comp-283",
-                    ],
+                        "completion_response_comp-283"
+                    ]
                 ],
                 [
                     "completion_response_comp-780",
-                    ["completion_response_comp-216", "completion_response_comp-992"],
-                ],
+                    [
+                        "completion_response_comp-216",
+                        "completion_response_comp-992"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -661,45 +851,65 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-983",
-                                "bytes": [41, 89],
+                                "bytes": [
+                                    41,
+                                    89
+                                ],
                                 "logprob": 1.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-419",
-                                        "bytes": [28, 63],
-                                        "logprob": 14.4,
+                                        "bytes": [
+                                            28,
+                                            63
+                                        ],
+                                        "logprob": 14.4
                                     },
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
-                                    },
-                                ],
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-797",
-                                "bytes": [22],
+                                "bytes": [
+                                    22
+                                ],
                                 "logprob": 56.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
                                     },
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 72,
@@ -707,62 +917,92 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-797",
-                                "bytes": [22],
+                                "bytes": [
+                                    22
+                                ],
                                 "logprob": 56.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
                                     },
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
-                                    },
-                                ],
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-210",
-                                "bytes": [15, 72],
+                                "bytes": [
+                                    15,
+                                    72
+                                ],
                                 "logprob": 2.8,
                                 "top_logprobs": [
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-8",
-                                        "bytes": [70, 13],
-                                        "logprob": 72.9,
+                                        "bytes": [
+                                            70,
+                                            13
+                                        ],
+                                        "logprob": 72.9
                                     },
                                     {
                                         "token": "token-642",
-                                        "bytes": [98],
-                                        "logprob": 5.8,
-                                    },
-                                ],
+                                        "bytes": [
+                                            98
+                                        ],
+                                        "logprob": 5.8
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-759",
-                                "bytes": [52],
+                                "bytes": [
+                                    52
+                                ],
                                 "logprob": 37.3,
                                 "top_logprobs": [
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
                                     }
-                                ],
-                            },
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 17,
@@ -770,25 +1010,33 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-17",
-                                "bytes": [86],
+                                "bytes": [
+                                    86
+                                ],
                                 "logprob": 63.6,
                                 "top_logprobs": [
                                     {
                                         "token": "token-402",
-                                        "bytes": [94, 11],
-                                        "logprob": 20.1,
+                                        "bytes": [
+                                            94,
+                                            11
+                                        ],
+                                        "logprob": 20.1
                                     },
                                     {
                                         "token": "token-123",
-                                        "bytes": [84, 67],
-                                        "logprob": 51.4,
-                                    },
-                                ],
+                                        "bytes": [
+                                            84,
+                                            67
+                                        ],
+                                        "logprob": 51.4
+                                    }
+                                ]
                             }
                         ]
-                    },
-                },
-            ],
+                    }
+                }
+            ]
         },
         {
             "finish_reason": "finish_reason-801",
@@ -797,12 +1045,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
             "completions": [
                 [
                     "completion_response_comp-141",
-                    ["completion_response_comp-828", "completion_response_comp-748"],
+                    [
+                        "completion_response_comp-828",
+                        "completion_response_comp-748"
+                    ]
                 ],
                 [
                     "completion_response_comp-76",
-                    ["completion_response_comp-103", "completion_response_comp-253"],
-                ],
+                    [
+                        "completion_response_comp-103",
+                        "completion_response_comp-253"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -811,40 +1065,56 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-664",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 42.2,
                                 "top_logprobs": [
                                     {
                                         "token": "token-285",
-                                        "bytes": [86, 96, 94],
-                                        "logprob": 89.0,
+                                        "bytes": [
+                                            86,
+                                            96,
+                                            94
+                                        ],
+                                        "logprob": 89.0
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-965",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 5.4,
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
-                                        "bytes": [11, 24],
-                                        "logprob": 22.0,
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ],
+                                        "logprob": 22.0
                                     },
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-775",
-                                        "bytes": [39, 9],
-                                        "logprob": 84.2,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 99,
@@ -852,50 +1122,72 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-965",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 5.4,
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
-                                        "bytes": [11, 24],
-                                        "logprob": 22.0,
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ],
+                                        "logprob": 22.0
                                     },
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-775",
-                                        "bytes": [39, 9],
-                                        "logprob": 84.2,
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-901",
-                                "bytes": [90, 46, 82],
+                                "bytes": [
+                                    90,
+                                    46,
+                                    82
+                                ],
                                 "logprob": 75.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-274",
-                                        "bytes": [12],
-                                        "logprob": 5.0,
+                                        "bytes": [
+                                            12
+                                        ],
+                                        "logprob": 5.0
                                     },
                                     {
                                         "token": "token-427",
-                                        "bytes": [7, 57, 70],
-                                        "logprob": 100.6,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            7,
+                                            57,
+                                            70
+                                        ],
+                                        "logprob": 100.6
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 8,
@@ -903,20 +1195,25 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-163",
-                                "bytes": [38],
+                                "bytes": [
+                                    38
+                                ],
                                 "logprob": 31.3,
                                 "top_logprobs": [
                                     {
                                         "token": "token-305",
-                                        "bytes": [44, 49],
-                                        "logprob": 33.5,
+                                        "bytes": [
+                                            44,
+                                            49
+                                        ],
+                                        "logprob": 33.5
                                     }
-                                ],
+                                ]
                             }
                         ]
-                    },
-                },
-            ],
+                    }
+                }
+            ]
         },
         {
             "finish_reason": "finish_reason-511",
@@ -928,25 +1225,25 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                     [
                         "completion_response_comp-637",
                         "completion_response_comp-39",
-                        "completion_response_comp-333",
-                    ],
+                        "completion_response_comp-333"
+                    ]
                 ],
                 [
                     "completion_response_comp-345",
                     [
                         "completion_response_comp-828",
                         "completion_response_comp-198",
-                        "completion_response_comp-184",
-                    ],
+                        "completion_response_comp-184"
+                    ]
                 ],
                 [
                     "completion_response_comp-795",
                     [
                         "completion_response_comp-386",
                         "completion_response_comp-903",
-                        "completion_response_comp-270",
-                    ],
-                ],
+                        "completion_response_comp-270"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -955,28 +1252,39 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-134",
-                                "bytes": [40, 3],
+                                "bytes": [
+                                    40,
+                                    3
+                                ],
                                 "logprob": 71.6,
                                 "top_logprobs": [
                                     {
                                         "token": "token-60",
-                                        "bytes": [59, 82],
-                                        "logprob": 66.8,
+                                        "bytes": [
+                                            59,
+                                            82
+                                        ],
+                                        "logprob": 66.8
                                     },
                                     {
                                         "token": "token-637",
-                                        "bytes": [97],
-                                        "logprob": 43.5,
+                                        "bytes": [
+                                            97
+                                        ],
+                                        "logprob": 43.5
                                     },
                                     {
                                         "token": "token-105",
-                                        "bytes": [33, 61],
-                                        "logprob": 60.1,
-                                    },
-                                ],
+                                        "bytes": [
+                                            33,
+                                            61
+                                        ],
+                                        "logprob": 60.1
+                                    }
+                                ]
                             }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 78,
@@ -984,38 +1292,52 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-934",
-                                "bytes": [16],
+                                "bytes": [
+                                    16
+                                ],
                                 "logprob": 35.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-637",
-                                        "bytes": [97],
-                                        "logprob": 43.5,
+                                        "bytes": [
+                                            97
+                                        ],
+                                        "logprob": 43.5
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-194",
-                                "bytes": [78, 61],
+                                "bytes": [
+                                    78,
+                                    61
+                                ],
                                 "logprob": 56.7,
                                 "top_logprobs": [
                                     {
                                         "token": "token-358",
-                                        "bytes": [78, 41],
-                                        "logprob": 93.6,
+                                        "bytes": [
+                                            78,
+                                            41
+                                        ],
+                                        "logprob": 93.6
                                     },
                                     {
                                         "token": "token-652",
-                                        "bytes": [18, 88, 85],
-                                        "logprob": 84.2,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            18,
+                                            88,
+                                            85
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
+                            }
                         ]
-                    },
-                },
-            ],
-        },
+                    }
+                }
+            ]
+        }
     ],
     "post_v4_models_model_deployment_id_chat_completions": [
         {
@@ -1023,19 +1345,27 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
             "prompt_tokens": 66,
             "response_tokens": 23,
             "completions": [
-                ["completion_response_comp-800", ["completion_response_comp-485"]],
+                [
+                    "completion_response_comp-800",
+                    [
+                        "completion_response_comp-485"
+                    ]
+                ],
                 [
                     "completion_response_comp-73",
                     [
                         "completion_response_comp-584",
                         "completion_response_comp-152",
-                        "completion_response_comp-283",
-                    ],
+                        "completion_response_comp-283"
+                    ]
                 ],
                 [
                     "completion_response_comp-780",
-                    ["completion_response_comp-216", "completion_response_comp-992"],
-                ],
+                    [
+                        "completion_response_comp-216",
+                        "completion_response_comp-992"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -1044,45 +1374,65 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-983",
-                                "bytes": [41, 89],
+                                "bytes": [
+                                    41,
+                                    89
+                                ],
                                 "logprob": 1.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-419",
-                                        "bytes": [28, 63],
-                                        "logprob": 14.4,
+                                        "bytes": [
+                                            28,
+                                            63
+                                        ],
+                                        "logprob": 14.4
                                     },
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
-                                    },
-                                ],
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-797",
-                                "bytes": [22],
+                                "bytes": [
+                                    22
+                                ],
                                 "logprob": 56.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
                                     },
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 72,
@@ -1090,62 +1440,92 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-797",
-                                "bytes": [22],
+                                "bytes": [
+                                    22
+                                ],
                                 "logprob": 56.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-311",
-                                        "bytes": [40],
-                                        "logprob": 90.7,
+                                        "bytes": [
+                                            40
+                                        ],
+                                        "logprob": 90.7
                                     },
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
-                                    },
-                                ],
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-210",
-                                "bytes": [15, 72],
+                                "bytes": [
+                                    15,
+                                    72
+                                ],
                                 "logprob": 2.8,
                                 "top_logprobs": [
                                     {
                                         "token": "token-126",
-                                        "bytes": [60, 37, 36],
-                                        "logprob": 75.4,
+                                        "bytes": [
+                                            60,
+                                            37,
+                                            36
+                                        ],
+                                        "logprob": 75.4
                                     },
                                     {
                                         "token": "token-8",
-                                        "bytes": [70, 13],
-                                        "logprob": 72.9,
+                                        "bytes": [
+                                            70,
+                                            13
+                                        ],
+                                        "logprob": 72.9
                                     },
                                     {
                                         "token": "token-642",
-                                        "bytes": [98],
-                                        "logprob": 5.8,
-                                    },
-                                ],
+                                        "bytes": [
+                                            98
+                                        ],
+                                        "logprob": 5.8
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-759",
-                                "bytes": [52],
+                                "bytes": [
+                                    52
+                                ],
                                 "logprob": 37.3,
                                 "top_logprobs": [
                                     {
                                         "token": "token-162",
-                                        "bytes": [93, 85, 23],
-                                        "logprob": 23.5,
+                                        "bytes": [
+                                            93,
+                                            85,
+                                            23
+                                        ],
+                                        "logprob": 23.5
                                     }
-                                ],
-                            },
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 17,
@@ -1153,25 +1533,33 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-17",
-                                "bytes": [86],
+                                "bytes": [
+                                    86
+                                ],
                                 "logprob": 63.6,
                                 "top_logprobs": [
                                     {
                                         "token": "token-402",
-                                        "bytes": [94, 11],
-                                        "logprob": 20.1,
+                                        "bytes": [
+                                            94,
+                                            11
+                                        ],
+                                        "logprob": 20.1
                                     },
                                     {
                                         "token": "token-123",
-                                        "bytes": [84, 67],
-                                        "logprob": 51.4,
-                                    },
-                                ],
+                                        "bytes": [
+                                            84,
+                                            67
+                                        ],
+                                        "logprob": 51.4
+                                    }
+                                ]
                             }
                         ]
-                    },
-                },
-            ],
+                    }
+                }
+            ]
         },
         {
             "finish_reason": "finish_reason-801",
@@ -1180,12 +1568,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
             "completions": [
                 [
                     "completion_response_comp-141",
-                    ["completion_response_comp-828", "completion_response_comp-748"],
+                    [
+                        "completion_response_comp-828",
+                        "completion_response_comp-748"
+                    ]
                 ],
                 [
                     "completion_response_comp-76",
-                    ["completion_response_comp-103", "completion_response_comp-253"],
-                ],
+                    [
+                        "completion_response_comp-103",
+                        "completion_response_comp-253"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -1194,40 +1588,56 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-664",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 42.2,
                                 "top_logprobs": [
                                     {
                                         "token": "token-285",
-                                        "bytes": [86, 96, 94],
-                                        "logprob": 89.0,
+                                        "bytes": [
+                                            86,
+                                            96,
+                                            94
+                                        ],
+                                        "logprob": 89.0
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-965",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 5.4,
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
-                                        "bytes": [11, 24],
-                                        "logprob": 22.0,
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ],
+                                        "logprob": 22.0
                                     },
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-775",
-                                        "bytes": [39, 9],
-                                        "logprob": 84.2,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 99,
@@ -1235,50 +1645,72 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-965",
-                                "bytes": [48],
+                                "bytes": [
+                                    48
+                                ],
                                 "logprob": 5.4,
                                 "top_logprobs": [
                                     {
                                         "token": "token-308",
-                                        "bytes": [11, 24],
-                                        "logprob": 22.0,
+                                        "bytes": [
+                                            11,
+                                            24
+                                        ],
+                                        "logprob": 22.0
                                     },
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-775",
-                                        "bytes": [39, 9],
-                                        "logprob": 84.2,
-                                    },
-                                ],
+                                        "bytes": [
+                                            39,
+                                            9
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
                             },
                             {
                                 "token": "token-901",
-                                "bytes": [90, 46, 82],
+                                "bytes": [
+                                    90,
+                                    46,
+                                    82
+                                ],
                                 "logprob": 75.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-862",
-                                        "bytes": [35],
-                                        "logprob": 92.6,
+                                        "bytes": [
+                                            35
+                                        ],
+                                        "logprob": 92.6
                                     },
                                     {
                                         "token": "token-274",
-                                        "bytes": [12],
-                                        "logprob": 5.0,
+                                        "bytes": [
+                                            12
+                                        ],
+                                        "logprob": 5.0
                                     },
                                     {
                                         "token": "token-427",
-                                        "bytes": [7, 57, 70],
-                                        "logprob": 100.6,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            7,
+                                            57,
+                                            70
+                                        ],
+                                        "logprob": 100.6
+                                    }
+                                ]
+                            }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 8,
@@ -1286,20 +1718,25 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-163",
-                                "bytes": [38],
+                                "bytes": [
+                                    38
+                                ],
                                 "logprob": 31.3,
                                 "top_logprobs": [
                                     {
                                         "token": "token-305",
-                                        "bytes": [44, 49],
-                                        "logprob": 33.5,
+                                        "bytes": [
+                                            44,
+                                            49
+                                        ],
+                                        "logprob": 33.5
                                     }
-                                ],
+                                ]
                             }
                         ]
-                    },
-                },
-            ],
+                    }
+                }
+            ]
         },
         {
             "finish_reason": "finish_reason-511",
@@ -1311,25 +1748,25 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                     [
                         "completion_response_comp-637",
                         "completion_response_comp-39",
-                        "completion_response_comp-333",
-                    ],
+                        "completion_response_comp-333"
+                    ]
                 ],
                 [
                     "completion_response_comp-345",
                     [
                         "completion_response_comp-828",
                         "completion_response_comp-198",
-                        "completion_response_comp-184",
-                    ],
+                        "completion_response_comp-184"
+                    ]
                 ],
                 [
                     "completion_response_comp-795",
                     [
                         "completion_response_comp-386",
                         "completion_response_comp-903",
-                        "completion_response_comp-270",
-                    ],
-                ],
+                        "completion_response_comp-270"
+                    ]
+                ]
             ],
             "choices": [
                 {
@@ -1338,28 +1775,39 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-134",
-                                "bytes": [40, 3],
+                                "bytes": [
+                                    40,
+                                    3
+                                ],
                                 "logprob": 71.6,
                                 "top_logprobs": [
                                     {
                                         "token": "token-60",
-                                        "bytes": [59, 82],
-                                        "logprob": 66.8,
+                                        "bytes": [
+                                            59,
+                                            82
+                                        ],
+                                        "logprob": 66.8
                                     },
                                     {
                                         "token": "token-637",
-                                        "bytes": [97],
-                                        "logprob": 43.5,
+                                        "bytes": [
+                                            97
+                                        ],
+                                        "logprob": 43.5
                                     },
                                     {
                                         "token": "token-105",
-                                        "bytes": [33, 61],
-                                        "logprob": 60.1,
-                                    },
-                                ],
+                                        "bytes": [
+                                            33,
+                                            61
+                                        ],
+                                        "logprob": 60.1
+                                    }
+                                ]
                             }
                         ]
-                    },
+                    }
                 },
                 {
                     "index": 78,
@@ -1367,40 +1815,55 @@ MOCK_CHUNKS: dict[str, list[Any]] = {
                         "content": [
                             {
                                 "token": "token-934",
-                                "bytes": [16],
+                                "bytes": [
+                                    16
+                                ],
                                 "logprob": 35.9,
                                 "top_logprobs": [
                                     {
                                         "token": "token-637",
-                                        "bytes": [97],
-                                        "logprob": 43.5,
+                                        "bytes": [
+                                            97
+                                        ],
+                                        "logprob": 43.5
                                     }
-                                ],
+                                ]
                             },
                             {
                                 "token": "token-194",
-                                "bytes": [78, 61],
+                                "bytes": [
+                                    78,
+                                    61
+                                ],
                                 "logprob": 56.7,
                                 "top_logprobs": [
                                     {
                                         "token": "token-358",
-                                        "bytes": [78, 41],
-                                        "logprob": 93.6,
+                                        "bytes": [
+                                            78,
+                                            41
+                                        ],
+                                        "logprob": 93.6
                                     },
                                     {
                                         "token": "token-652",
-                                        "bytes": [18, 88, 85],
-                                        "logprob": 84.2,
-                                    },
-                                ],
-                            },
+                                        "bytes": [
+                                            18,
+                                            88,
+                                            85
+                                        ],
+                                        "logprob": 84.2
+                                    }
+                                ]
+                            }
                         ]
-                    },
-                },
-            ],
-        },
-    ],
+                    }
+                }
+            ]
+        }
+    ]
 }
+""")
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {

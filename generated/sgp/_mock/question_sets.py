@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_v2_question_sets_question_set_id": {
         "name": "name-734",
         "instructions": "instructions-518",
@@ -25,17 +27,21 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "type": "categorical",
                 "title": "title-75",
                 "prompt": "prompt-721",
-                "choices": [{}],
-                "multi": False,
-                "dropdown": False,
-                "required": False,
-                "conditions": [{}],
+                "choices": [
+                    {}
+                ],
+                "multi": false,
+                "dropdown": false,
+                "required": false,
+                "conditions": [
+                    {}
+                ],
                 "id": "id-336",
                 "created_at": "2024-12-11T14:11:49Z",
                 "account_id": "account_id-558",
-                "created_by_user_id": "created_by_user_id-401",
+                "created_by_user_id": "created_by_user_id-401"
             }
-        ],
+        ]
     },
     "get_question_sets": {
         "items": [
@@ -45,15 +51,19 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "type": "categorical",
                         "title": "title-75",
                         "prompt": "prompt-721",
-                        "choices": [{}],
-                        "multi": False,
-                        "dropdown": False,
-                        "required": False,
-                        "conditions": [{}],
+                        "choices": [
+                            {}
+                        ],
+                        "multi": false,
+                        "dropdown": false,
+                        "required": false,
+                        "conditions": [
+                            {}
+                        ],
                         "id": "id-336",
                         "created_at": "2024-12-11T14:11:49Z",
                         "account_id": "account_id-558",
-                        "created_by_user_id": "created_by_user_id-401",
+                        "created_by_user_id": "created_by_user_id-401"
                     }
                 ],
                 "name": "name-45",
@@ -61,7 +71,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-75",
                 "created_at": "2024-02-08T21:35:27Z",
                 "account_id": "account_id-985",
-                "created_by_user_id": "created_by_user_id-751",
+                "created_by_user_id": "created_by_user_id-751"
             },
             {
                 "questions": [
@@ -69,56 +79,68 @@ MOCK_RESPONSES: dict[str, Any] = {
                         "type": "categorical",
                         "title": "title-775",
                         "prompt": "prompt-189",
-                        "choices": [{}],
-                        "multi": False,
-                        "dropdown": False,
-                        "required": False,
-                        "conditions": [{}],
+                        "choices": [
+                            {}
+                        ],
+                        "multi": false,
+                        "dropdown": false,
+                        "required": false,
+                        "conditions": [
+                            {}
+                        ],
                         "id": "id-433",
                         "created_at": "2024-05-09T17:28:10Z",
                         "account_id": "account_id-118",
-                        "created_by_user_id": "created_by_user_id-368",
+                        "created_by_user_id": "created_by_user_id-368"
                     },
                     {
                         "type": "categorical",
                         "title": "title-564",
                         "prompt": "prompt-2",
-                        "choices": [{}],
-                        "multi": False,
-                        "dropdown": False,
-                        "required": False,
-                        "conditions": [{}],
+                        "choices": [
+                            {}
+                        ],
+                        "multi": false,
+                        "dropdown": false,
+                        "required": false,
+                        "conditions": [
+                            {}
+                        ],
                         "id": "id-218",
                         "created_at": "2024-08-02T11:53:27Z",
                         "account_id": "account_id-782",
-                        "created_by_user_id": "created_by_user_id-942",
+                        "created_by_user_id": "created_by_user_id-942"
                     },
                     {
                         "type": "categorical",
                         "title": "title-494",
                         "prompt": "prompt-935",
-                        "choices": [{}],
-                        "multi": True,
-                        "dropdown": False,
-                        "required": False,
-                        "conditions": [{}],
+                        "choices": [
+                            {}
+                        ],
+                        "multi": true,
+                        "dropdown": false,
+                        "required": false,
+                        "conditions": [
+                            {}
+                        ],
                         "id": "id-89",
                         "created_at": "2024-09-04T21:04:26Z",
                         "account_id": "account_id-513",
-                        "created_by_user_id": "created_by_user_id-314",
-                    },
+                        "created_by_user_id": "created_by_user_id-314"
+                    }
                 ],
                 "name": "name-625",
                 "instructions": "instructions-457",
                 "id": "id-196",
                 "created_at": "2024-06-25T13:06:17Z",
                 "account_id": "account_id-776",
-                "created_by_user_id": "created_by_user_id-420",
-            },
+                "created_by_user_id": "created_by_user_id-420"
+            }
         ],
         "total_item_count": 21,
         "current_page": 89,
-        "items_per_page": 23,
+        "items_per_page": 23
     },
     "post_question_sets": {
         "name": "name-667",
@@ -126,9 +148,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-956",
         "created_at": "2024-12-09T14:09:37Z",
         "account_id": "account_id-690",
-        "created_by_user_id": "created_by_user_id-763",
-    },
+        "created_by_user_id": "created_by_user_id-763"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

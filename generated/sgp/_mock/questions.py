@@ -6,63 +6,78 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_questions": {
         "items": [
             {
                 "type": "categorical",
                 "title": "title-75",
                 "prompt": "prompt-721",
-                "choices": [{}],
-                "multi": False,
-                "dropdown": False,
-                "required": False,
-                "conditions": [{}],
+                "choices": [
+                    {}
+                ],
+                "multi": false,
+                "dropdown": false,
+                "required": false,
+                "conditions": [
+                    {}
+                ],
                 "id": "id-336",
                 "created_at": "2024-12-11T14:11:49Z",
                 "account_id": "account_id-558",
-                "created_by_user_id": "created_by_user_id-401",
+                "created_by_user_id": "created_by_user_id-401"
             }
         ],
         "total_item_count": 66,
         "current_page": 22,
-        "items_per_page": 88,
+        "items_per_page": 88
     },
     "post_questions": {
         "type": "categorical",
         "title": "title-75",
         "prompt": "prompt-721",
-        "choices": [{}],
-        "multi": False,
-        "dropdown": False,
-        "required": False,
-        "conditions": [{}],
+        "choices": [
+            {}
+        ],
+        "multi": false,
+        "dropdown": false,
+        "required": false,
+        "conditions": [
+            {}
+        ],
         "id": "id-336",
         "created_at": "2024-12-11T14:11:49Z",
         "account_id": "account_id-558",
-        "created_by_user_id": "created_by_user_id-401",
+        "created_by_user_id": "created_by_user_id-401"
     },
     "get_questions_question_id": {
         "type": "categorical",
         "title": "title-75",
         "prompt": "prompt-721",
-        "choices": [{}],
-        "multi": False,
-        "dropdown": False,
-        "required": False,
-        "conditions": [{}],
+        "choices": [
+            {}
+        ],
+        "multi": false,
+        "dropdown": false,
+        "required": false,
+        "conditions": [
+            {}
+        ],
         "id": "id-336",
         "created_at": "2024-12-11T14:11:49Z",
         "account_id": "account_id-558",
-        "created_by_user_id": "created_by_user_id-401",
-    },
+        "created_by_user_id": "created_by_user_id-401"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_studio_projects": {
         "items": [
             {
@@ -21,7 +23,7 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-93",
                 "created_at": "2024-04-04T04:54:44Z",
                 "account_id": "account_id-314",
-                "created_by_user_id": "created_by_user_id-37",
+                "created_by_user_id": "created_by_user_id-37"
             },
             {
                 "name": "name-609",
@@ -29,12 +31,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-787",
                 "created_at": "2024-08-02T00:56:36Z",
                 "account_id": "account_id-275",
-                "created_by_user_id": "created_by_user_id-302",
-            },
+                "created_by_user_id": "created_by_user_id-302"
+            }
         ],
         "total_item_count": 7,
         "current_page": 41,
-        "items_per_page": 43,
+        "items_per_page": 43
     },
     "post_studio_projects": {
         "name": "name-930",
@@ -42,7 +44,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-93",
         "created_at": "2024-04-04T04:54:44Z",
         "account_id": "account_id-314",
-        "created_by_user_id": "created_by_user_id-37",
+        "created_by_user_id": "created_by_user_id-37"
     },
     "get_studio_projects_studio_project_id": {
         "name": "name-930",
@@ -50,18 +52,22 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-93",
         "created_at": "2024-04-04T04:54:44Z",
         "account_id": "account_id-314",
-        "created_by_user_id": "created_by_user_id-37",
+        "created_by_user_id": "created_by_user_id-37"
     },
-    "delete_studio_projects_studio_project_id": {"success": False, "count": 50},
+    "delete_studio_projects_studio_project_id": {
+        "success": false,
+        "count": 50
+    },
     "patch_studio_projects_studio_project_id": {
         "name": "name-930",
         "description": "description-658",
         "id": "id-93",
         "created_at": "2024-04-04T04:54:44Z",
         "account_id": "account_id-314",
-        "created_by_user_id": "created_by_user_id-37",
-    },
+        "created_by_user_id": "created_by_user_id-37"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from fastapi import UploadFile
@@ -14,7 +15,8 @@ from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_training_datasets": {
         "items": [
             {
@@ -24,12 +26,12 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "id": "id-270",
                 "created_at": "2024-02-09T18:26:00Z",
                 "account_id": "account_id-877",
-                "created_by_user_id": "created_by_user_id-446",
+                "created_by_user_id": "created_by_user_id-446"
             }
         ],
         "total_item_count": 73,
         "current_page": 1,
-        "items_per_page": 74,
+        "items_per_page": 74
     },
     "post_training_datasets": {
         "name": "name-518",
@@ -38,7 +40,7 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-270",
         "created_at": "2024-02-09T18:26:00Z",
         "account_id": "account_id-877",
-        "created_by_user_id": "created_by_user_id-446",
+        "created_by_user_id": "created_by_user_id-446"
     },
     "get_training_datasets_training_dataset_id": {
         "name": "name-518",
@@ -47,15 +49,31 @@ MOCK_RESPONSES: dict[str, Any] = {
         "id": "id-270",
         "created_at": "2024-02-09T18:26:00Z",
         "account_id": "account_id-877",
-        "created_by_user_id": "created_by_user_id-446",
+        "created_by_user_id": "created_by_user_id-446"
     },
-    "delete_training_datasets_training_dataset_id": {"success": False, "count": 50},
+    "delete_training_datasets_training_dataset_id": {
+        "success": false,
+        "count": 50
+    },
     "get_training_datasets_training_dataset_id_contents": [
-        {"schema_type": "GENERATION", "input": "input-39", "output": "output-256"},
-        {"schema_type": "GENERATION", "input": "input-829", "output": "output-79"},
-        {"schema_type": "GENERATION", "input": "input-792", "output": "output-558"},
-    ],
+        {
+            "schema_type": "GENERATION",
+            "input": "input-39",
+            "output": "output-256"
+        },
+        {
+            "schema_type": "GENERATION",
+            "input": "input-829",
+            "output": "output-79"
+        },
+        {
+            "schema_type": "GENERATION",
+            "input": "input-792",
+            "output": "output-558"
+        }
+    ]
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_user_info": {
         "id": "id-497",
         "first_name": "first_name-618",
@@ -26,8 +28,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account": {
                     "id": "id-234",
                     "account_group_id": "account_group_id-17",
-                    "name": "name-637",
-                },
+                    "name": "name-637"
+                }
             },
             {
                 "id": "id-817",
@@ -36,8 +38,8 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account": {
                     "id": "id-715",
                     "account_group_id": "account_group_id-872",
-                    "name": "name-228",
-                },
+                    "name": "name-228"
+                }
             },
             {
                 "id": "id-611",
@@ -46,11 +48,11 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account": {
                     "id": "id-305",
                     "account_group_id": "account_group_id-34",
-                    "name": "name-938",
-                },
-            },
+                    "name": "name-938"
+                }
+            }
         ],
-        "is_organization_admin": True,
+        "is_organization_admin": true,
         "preferences": {},
         "assumed_access_profile": {
             "id": "id-199",
@@ -59,9 +61,9 @@ MOCK_RESPONSES: dict[str, Any] = {
             "account": {
                 "id": "id-234",
                 "account_group_id": "account_group_id-17",
-                "name": "name-637",
-            },
-        },
+                "name": "name-637"
+            }
+        }
     },
     "get_users_user_id": {
         "id": "id-264",
@@ -76,14 +78,15 @@ MOCK_RESPONSES: dict[str, Any] = {
                 "account": {
                     "id": "id-234",
                     "account_group_id": "account_group_id-17",
-                    "name": "name-637",
-                },
+                    "name": "name-637"
+                }
             }
         ],
-        "is_organization_admin": True,
-        "preferences": {},
-    },
+        "is_organization_admin": true,
+        "preferences": {}
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -215,7 +215,7 @@ def _fill(
         types, defaults = uses[r.name]
         m.types.extend(types)
         m.defaults.extend(defaults)
-    m.imports = import_lines(server_imports(m))
-    m.mock_imports = import_lines(mock_imports(m))
     for key in ("mock_responses", "mock_chunks", "mock_roles", "mock_faults", "mock_gaps"):
         setattr(m, key, [entry for entry in tables[key] if entry[0] in names])
+    m.imports = import_lines(server_imports(m))
+    m.mock_imports = import_lines(mock_imports(m))  # after the tables: they may need json

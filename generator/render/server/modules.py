@@ -11,9 +11,10 @@ and ``_mock/__init__.py`` merges the modules' tables.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,16 @@ class ServerModule:
     mock_gaps: list[tuple[str, str]] = field(default_factory=list)
 
     @property
+    def responses_json(self) -> str:
+        """``MOCK_RESPONSES`` as JSON text ("" when there are none): see :func:`table_json`."""
+        return table_json(self.mock_responses)
+
+    @property
+    def chunks_json(self) -> str:
+        """``MOCK_CHUNKS`` as JSON text ("" when there are none)."""
+        return table_json(self.mock_chunks)
+
+    @property
     def needs_absent(self) -> bool:
         """Whether a route's parameter defaults to ``_ABSENT``."""
         return any(a.default == "_ABSENT" for r in self.routes for a in r.args)
@@ -58,6 +69,28 @@ class ServerModule:
     def adders(self) -> list[str]:
         """The functions that register the module's routes (``add_<operation>``)."""
         return [r.adder for r in self.routes]
+
+
+def table_json(entries: Sequence[tuple[str, Any]]) -> str:
+    """A mock table (operation -> JSON value) as the JSON text the mock module parses at
+    import, from a raw string (``loads(r\"\"\"...\"\"\")``); "" for an empty table.
+
+    Tables are data, and large: as Python literals, compiling them took most of the
+    import of a mock module, and formatting them most of ruff's time. JSON text never
+    holds three quotes in a row nor a raw control character, so a raw triple-quoted string
+    takes it as it is; text that could not be written as UTF-8 (a lone surrogate) is
+    written with ``\\u`` escapes instead."""
+    if not entries:
+        return ""
+    table = dict(entries)
+    text = json.dumps(table, indent=4, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(table, indent=4)
+    if '"""' in text:  # pragma: no cover - JSON cannot have it (see above)
+        raise AssertionError("JSON text with three quotes in a row")
+    return text
 
 
 def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[ServerModule]:
@@ -121,6 +154,8 @@ def mock_imports(m: ServerModule) -> set[str]:
     """Every import of the mock module's code (as :func:`server_imports` writes them)."""
     needed = {"typing.Any", ".._mock_engine.Fault", ".._mock_engine.MockEngine"}
     needed |= {".._mock_engine.Role"} | _type_imports(m.types)
+    if m.mock_responses or m.mock_chunks:
+        needed.add("json.loads")
     if any(r.stream for r in m.routes):
         needed.add("collections.abc.AsyncIterator")
     if any(r.mock_casts for r in m.routes):

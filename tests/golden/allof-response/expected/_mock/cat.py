@@ -6,14 +6,17 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "get_cat": {},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "get_cat": {}
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

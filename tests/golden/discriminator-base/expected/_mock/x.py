@@ -6,19 +6,30 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_x": {
-        "pet": {"kind": "cat"},
-        "pets": [{"kind": "cat"}],
-        "maybe": {"kind": "cat"},
-    },
+        "pet": {
+            "kind": "cat"
+        },
+        "pets": [
+            {
+                "kind": "cat"
+            }
+        ],
+        "maybe": {
+            "kind": "cat"
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

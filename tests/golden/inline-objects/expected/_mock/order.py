@@ -6,20 +6,43 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_order": {
-        "customer": {"id": 78, "address": {"city": "city-443"}},
-        "lines": [{"sku": "sku-627"}, {"sku": "sku-936"}, {"sku": "sku-846"}],
-        "owner": {"name": "name-734", "since": "2024-10-03"},
-        "note": {"text": "text-525"},
-    },
+        "customer": {
+            "id": 78,
+            "address": {
+                "city": "city-443"
+            }
+        },
+        "lines": [
+            {
+                "sku": "sku-627"
+            },
+            {
+                "sku": "sku-936"
+            },
+            {
+                "sku": "sku-846"
+            }
+        ],
+        "owner": {
+            "name": "name-734",
+            "since": "2024-10-03"
+        },
+        "note": {
+            "text": "text-525"
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,15 +6,21 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "get_arn": {"arn": "arn:aws:np1fvuo:M9T-B#", "key": "sk-muQ2GzWV"},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "get_arn": {
+        "arn": "arn:aws:np1fvuo:M9T-B#",
+        "key": "sk-muQ2GzWV"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

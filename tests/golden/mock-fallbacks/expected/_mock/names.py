@@ -6,15 +6,20 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "get_name": {"name": "Mnbiqpmz"},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "get_name": {
+        "name": "Mnbiqpmz"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,18 +6,27 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "post_v2_chat_completions": {
-        "content": {"text": "text-874", "lang": "lang-706"},
-        "tool": {"name": "name-828", "id": "id-543"},
-    },
+        "content": {
+            "text": "text-874",
+            "lang": "lang-706"
+        },
+        "tool": {
+            "name": "name-828",
+            "id": "id-543"
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

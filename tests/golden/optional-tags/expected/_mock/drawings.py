@@ -6,15 +6,21 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "create_drawing": {"shape-type": "circle", "radius": 40.1},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "create_drawing": {
+        "shape-type": "circle",
+        "radius": 40.1
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

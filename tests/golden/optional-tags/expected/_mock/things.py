@@ -6,15 +6,24 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "patch_thing": {"id": "id-899", "name": "name-157", "tag": {"label": "label-739"}},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "patch_thing": {
+        "id": "id-899",
+        "name": "name-157",
+        "tag": {
+            "label": "label-739"
+        }
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,18 +6,28 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_by_cursor": {
-        "data": [{"id": 30}, {"id": 61}],
-        "next_cursor": "next_cursor-84",
-    },
+        "data": [
+            {
+                "id": 30
+            },
+            {
+                "id": 61
+            }
+        ],
+        "next_cursor": "next_cursor-84"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

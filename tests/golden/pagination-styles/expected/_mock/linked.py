@@ -6,15 +6,28 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "list_linked": [{"id": 30}, {"id": 61}, {"id": 100}],
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "list_linked": [
+        {
+            "id": 30
+        },
+        {
+            "id": 61
+        },
+        {
+            "id": 100
+        }
+    ]
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,18 +6,31 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "list_by_token": {
-        "items": [{"id": 30}, {"id": 61}, {"id": 100}],
-        "nextPageToken": "nextPageToken-816",
-    },
+        "items": [
+            {
+                "id": 30
+            },
+            {
+                "id": 61
+            },
+            {
+                "id": 100
+            }
+        ],
+        "nextPageToken": "nextPageToken-816"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,16 +6,29 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "list_pets": [{"id": 25, "name": "name-644", "tag": "tag-365"}],
-    "show_pet_by_id": {"id": 25, "name": "name-644", "tag": "tag-365"},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "list_pets": [
+        {
+            "id": 25,
+            "name": "name-644",
+            "tag": "tag-365"
+        }
+    ],
+    "show_pet_by_id": {
+        "id": 25,
+        "name": "name-644",
+        "tag": "tag-365"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
     "get_file": {
         "id": "id-636",
         "url": "https://example.com/url-163",
@@ -22,9 +24,10 @@ MOCK_RESPONSES: dict[str, Any] = {
         "size_kb": 14,
         "error_type": "error_type-682",
         "größe": "gre-676",
-        "example": "example-651",
-    },
+        "example": "example-651"
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}

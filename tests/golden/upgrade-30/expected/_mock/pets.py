@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from json import loads
 from typing import Any, cast
 
 from fastapi import UploadFile
@@ -14,9 +15,15 @@ from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
-MOCK_RESPONSES: dict[str, Any] = {
-    "upload_photo": {"kind": "pet", "name": "Rex", "weight": 3.5},
+MOCK_RESPONSES: dict[str, Any] = loads(r"""
+{
+    "upload_photo": {
+        "kind": "pet",
+        "name": "Rex",
+        "weight": 3.5
+    }
 }
+""")
 
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = {}
