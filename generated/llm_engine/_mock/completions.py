@@ -19,85 +19,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     "completion_v2_completions_post": {
         "id": "id-233",
         "choices": [
-            {
-                "finish_reason": "stop",
-                "index": 58,
-                "logprobs": {
-                    "text_offset": [
-                        98,
-                        15
-                    ],
-                    "token_logprobs": [
-                        45.6,
-                        91.5
-                    ],
-                    "tokens": [
-                        "tokens-987",
-                        "tokens-539",
-                        "tokens-851"
-                    ],
-                    "top_logprobs": [
-                        {
-                            "key": 22.7
-                        }
-                    ]
-                },
-                "text": "text-570"
-            },
-            {
-                "finish_reason": "stop",
-                "index": 92,
-                "logprobs": {
-                    "text_offset": [
-                        40
-                    ],
-                    "token_logprobs": [
-                        35.4,
-                        82.4,
-                        67.8
-                    ],
-                    "tokens": [
-                        "tokens-887",
-                        "tokens-680"
-                    ],
-                    "top_logprobs": [
-                        {
-                            "key": 72.9
-                        },
-                        {
-                            "key": 67.1
-                        }
-                    ]
-                },
-                "text": "text-262"
-            },
-            {
-                "finish_reason": "stop",
-                "index": 88,
-                "logprobs": {
-                    "text_offset": [
-                        49
-                    ],
-                    "token_logprobs": [
-                        15.5
-                    ],
-                    "tokens": [
-                        "tokens-909"
-                    ],
-                    "top_logprobs": [
-                        {
-                            "key": 60.0
-                        },
-                        {
-                            "key": 6.5
-                        },
-                        {
-                            "key": 90.0
-                        }
-                    ]
-                },
-                "text": "text-359"
-            }
+            {"finish_reason": "stop", "index": 58, "logprobs": {"text_offset": [98, 15], "token_logprobs": [45.6, 91.5], "tokens": ["tokens-987", "tokens-539", "tokens-851"], "top_logprobs": [{"key": 22.7}]}, "text": "text-570"},
+            {"finish_reason": "stop", "index": 92, "logprobs": {"text_offset": [40], "token_logprobs": [35.4, 82.4, 67.8], "tokens": ["tokens-887", "tokens-680"], "top_logprobs": [{"key": 72.9}, {"key": 67.1}]}, "text": "text-262"},
+            {"finish_reason": "stop", "index": 88, "logprobs": {"text_offset": [49], "token_logprobs": [15.5], "tokens": ["tokens-909"], "top_logprobs": [{"key": 60.0}, {"key": 6.5}, {"key": 90.0}]}, "text": "text-359"}
         ],
         "created": 59,
         "model": "model-706",
@@ -107,16 +31,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "completion_tokens": 64,
             "prompt_tokens": 4,
             "total_tokens": 88,
-            "completion_tokens_details": {
-                "accepted_prediction_tokens": 67,
-                "audio_tokens": 88,
-                "reasoning_tokens": 86,
-                "rejected_prediction_tokens": 1
-            },
-            "prompt_tokens_details": {
-                "audio_tokens": 6,
-                "cached_tokens": 48
-            }
+            "completion_tokens_details": {"accepted_prediction_tokens": 67, "audio_tokens": 88, "reasoning_tokens": 86, "rejected_prediction_tokens": 1},
+            "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48}
         }
     }
 }
@@ -128,253 +44,30 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
     "completion_v2_completions_post": [
         {
             "id": "id-233",
-            "choices": [
-                {
-                    "finish_reason": "stop",
-                    "index": 58,
-                    "logprobs": {
-                        "text_offset": [
-                            98,
-                            15
-                        ],
-                        "token_logprobs": [
-                            45.6,
-                            91.5
-                        ],
-                        "tokens": [
-                            "tokens-987",
-                            "tokens-539",
-                            "tokens-851"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 22.7
-                            }
-                        ]
-                    },
-                    "text": "text-570"
-                },
-                {
-                    "finish_reason": "stop",
-                    "index": 92,
-                    "logprobs": {
-                        "text_offset": [
-                            40
-                        ],
-                        "token_logprobs": [
-                            35.4,
-                            82.4,
-                            67.8
-                        ],
-                        "tokens": [
-                            "tokens-887",
-                            "tokens-680"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 72.9
-                            },
-                            {
-                                "key": 67.1
-                            }
-                        ]
-                    },
-                    "text": "text-262"
-                },
-                {
-                    "finish_reason": "stop",
-                    "index": 88,
-                    "logprobs": {
-                        "text_offset": [
-                            49
-                        ],
-                        "token_logprobs": [
-                            15.5
-                        ],
-                        "tokens": [
-                            "tokens-909"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 60.0
-                            },
-                            {
-                                "key": 6.5
-                            },
-                            {
-                                "key": 90.0
-                            }
-                        ]
-                    },
-                    "text": "text-359"
-                }
-            ],
+            "choices": [{"finish_reason": "stop", "index": 58, "logprobs": {"text_offset": [98, 15], "token_logprobs": [45.6, 91.5], "tokens": ["tokens-987", "tokens-539", "tokens-851"], "top_logprobs": [{"key": 22.7}]}, "text": "text-570"}, {"finish_reason": "stop", "index": 92, "logprobs": {"text_offset": [40], "token_logprobs": [35.4, 82.4, 67.8], "tokens": ["tokens-887", "tokens-680"], "top_logprobs": [{"key": 72.9}, {"key": 67.1}]}, "text": "text-262"}, {"finish_reason": "stop", "index": 88, "logprobs": {"text_offset": [49], "token_logprobs": [15.5], "tokens": ["tokens-909"], "top_logprobs": [{"key": 60.0}, {"key": 6.5}, {"key": 90.0}]}, "text": "text-359"}],
             "created": 59,
             "model": "model-706",
             "system_fingerprint": "system_fingerprint-393",
             "object": "text_completion",
-            "usage": {
-                "completion_tokens": 64,
-                "prompt_tokens": 4,
-                "total_tokens": 88,
-                "completion_tokens_details": {
-                    "accepted_prediction_tokens": 67,
-                    "audio_tokens": 88,
-                    "reasoning_tokens": 86,
-                    "rejected_prediction_tokens": 1
-                },
-                "prompt_tokens_details": {
-                    "audio_tokens": 6,
-                    "cached_tokens": 48
-                }
-            }
+            "usage": {"completion_tokens": 64, "prompt_tokens": 4, "total_tokens": 88, "completion_tokens_details": {"accepted_prediction_tokens": 67, "audio_tokens": 88, "reasoning_tokens": 86, "rejected_prediction_tokens": 1}, "prompt_tokens_details": {"audio_tokens": 6, "cached_tokens": 48}}
         },
         {
             "id": "id-638",
-            "choices": [
-                {
-                    "finish_reason": "stop",
-                    "index": 6,
-                    "logprobs": {
-                        "text_offset": [
-                            35
-                        ],
-                        "token_logprobs": [
-                            70.8
-                        ],
-                        "tokens": [
-                            "tokens-760"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 5.5
-                            }
-                        ]
-                    },
-                    "text": "text-20"
-                }
-            ],
+            "choices": [{"finish_reason": "stop", "index": 6, "logprobs": {"text_offset": [35], "token_logprobs": [70.8], "tokens": ["tokens-760"], "top_logprobs": [{"key": 5.5}]}, "text": "text-20"}],
             "created": 65,
             "model": "model-52",
             "system_fingerprint": "system_fingerprint-341",
             "object": "text_completion",
-            "usage": {
-                "completion_tokens": 96,
-                "prompt_tokens": 39,
-                "total_tokens": 36,
-                "completion_tokens_details": {
-                    "accepted_prediction_tokens": 8,
-                    "audio_tokens": 86,
-                    "reasoning_tokens": 96,
-                    "rejected_prediction_tokens": 74
-                },
-                "prompt_tokens_details": {
-                    "audio_tokens": 80,
-                    "cached_tokens": 60
-                }
-            }
+            "usage": {"completion_tokens": 96, "prompt_tokens": 39, "total_tokens": 36, "completion_tokens_details": {"accepted_prediction_tokens": 8, "audio_tokens": 86, "reasoning_tokens": 96, "rejected_prediction_tokens": 74}, "prompt_tokens_details": {"audio_tokens": 80, "cached_tokens": 60}}
         },
         {
             "id": "id-307",
-            "choices": [
-                {
-                    "finish_reason": "stop",
-                    "index": 41,
-                    "logprobs": {
-                        "text_offset": [
-                            95
-                        ],
-                        "token_logprobs": [
-                            50.4,
-                            34.8,
-                            55.2
-                        ],
-                        "tokens": [
-                            "tokens-251"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 61.9
-                            },
-                            {
-                                "key": 24.3
-                            }
-                        ]
-                    },
-                    "text": "text-631"
-                },
-                {
-                    "finish_reason": "stop",
-                    "index": 18,
-                    "logprobs": {
-                        "text_offset": [
-                            15
-                        ],
-                        "token_logprobs": [
-                            6.9,
-                            16.9,
-                            13.3
-                        ],
-                        "tokens": [
-                            "tokens-342",
-                            "tokens-760",
-                            "tokens-343"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 31.8
-                            }
-                        ]
-                    },
-                    "text": "text-761"
-                },
-                {
-                    "finish_reason": "stop",
-                    "index": 87,
-                    "logprobs": {
-                        "text_offset": [
-                            10
-                        ],
-                        "token_logprobs": [
-                            99.8,
-                            18.9,
-                            3.3
-                        ],
-                        "tokens": [
-                            "tokens-65",
-                            "tokens-879"
-                        ],
-                        "top_logprobs": [
-                            {
-                                "key": 38.1
-                            },
-                            {
-                                "key": 59.4
-                            }
-                        ]
-                    },
-                    "text": "text-626"
-                }
-            ],
+            "choices": [{"finish_reason": "stop", "index": 41, "logprobs": {"text_offset": [95], "token_logprobs": [50.4, 34.8, 55.2], "tokens": ["tokens-251"], "top_logprobs": [{"key": 61.9}, {"key": 24.3}]}, "text": "text-631"}, {"finish_reason": "stop", "index": 18, "logprobs": {"text_offset": [15], "token_logprobs": [6.9, 16.9, 13.3], "tokens": ["tokens-342", "tokens-760", "tokens-343"], "top_logprobs": [{"key": 31.8}]}, "text": "text-761"}, {"finish_reason": "stop", "index": 87, "logprobs": {"text_offset": [10], "token_logprobs": [99.8, 18.9, 3.3], "tokens": ["tokens-65", "tokens-879"], "top_logprobs": [{"key": 38.1}, {"key": 59.4}]}, "text": "text-626"}],
             "created": 95,
             "model": "model-998",
             "system_fingerprint": "system_fingerprint-357",
             "object": "text_completion",
-            "usage": {
-                "completion_tokens": 99,
-                "prompt_tokens": 34,
-                "total_tokens": 76,
-                "completion_tokens_details": {
-                    "accepted_prediction_tokens": 69,
-                    "audio_tokens": 75,
-                    "reasoning_tokens": 5,
-                    "rejected_prediction_tokens": 7
-                },
-                "prompt_tokens_details": {
-                    "audio_tokens": 86,
-                    "cached_tokens": 95
-                }
-            }
+            "usage": {"completion_tokens": 99, "prompt_tokens": 34, "total_tokens": 76, "completion_tokens_details": {"accepted_prediction_tokens": 69, "audio_tokens": 75, "reasoning_tokens": 5, "rejected_prediction_tokens": 7}, "prompt_tokens_details": {"audio_tokens": 86, "cached_tokens": 95}}
         }
     ]
 }

@@ -17,49 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": {
         "docker_image_batch_job_bundles": [
-            {
-                "id": "id-341",
-                "name": "name-621",
-                "created_at": "2024-10-24T12:24:49Z",
-                "image_repository": "image_repository-736",
-                "image_tag": "image_tag-982",
-                "command": [
-                    "command-261",
-                    "command-897",
-                    "command-48"
-                ],
-                "env": {
-                    "key": "env-683"
-                },
-                "mount_location": "mount_location-540",
-                "cpus": "cpus-361",
-                "memory": "memory-42",
-                "storage": "storage-703",
-                "gpus": 58,
-                "gpu_type": "gpu_type-932",
-                "public": true
-            },
-            {
-                "id": "id-108",
-                "name": "name-178",
-                "created_at": "2024-03-28T03:13:54Z",
-                "image_repository": "image_repository-893",
-                "image_tag": "image_tag-570",
-                "command": [
-                    "command-454",
-                    "command-484"
-                ],
-                "env": {
-                    "key": "env-965"
-                },
-                "mount_location": "mount_location-465",
-                "cpus": "cpus-58",
-                "memory": "memory-432",
-                "storage": "storage-216",
-                "gpus": 16,
-                "gpu_type": "gpu_type-760",
-                "public": false
-            }
+            {"id": "id-341", "name": "name-621", "created_at": "2024-10-24T12:24:49Z", "image_repository": "image_repository-736", "image_tag": "image_tag-982", "command": ["command-261", "command-897", "command-48"], "env": {"key": "env-683"}, "mount_location": "mount_location-540", "cpus": "cpus-361", "memory": "memory-42", "storage": "storage-703", "gpus": 58, "gpu_type": "gpu_type-932", "public": true},
+            {"id": "id-108", "name": "name-178", "created_at": "2024-03-28T03:13:54Z", "image_repository": "image_repository-893", "image_tag": "image_tag-570", "command": ["command-454", "command-484"], "env": {"key": "env-965"}, "mount_location": "mount_location-465", "cpus": "cpus-58", "memory": "memory-432", "storage": "storage-216", "gpus": 16, "gpu_type": "gpu_type-760", "public": false}
         ]
     },
     "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": {

@@ -17,19 +17,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": {
         "jobs": [
-            {
-                "id": "id-241",
-                "created_by": "created_by-533",
-                "owner": "owner-969",
-                "created_at": "2024-05-01T17:02:43Z",
-                "completed_at": "2024-01-31T00:38:39Z",
-                "status": "PENDING",
-                "annotations": {
-                    "key": "annotations-51"
-                },
-                "override_job_max_runtime_s": 29,
-                "num_workers": 4
-            }
+            {"id": "id-241", "created_by": "created_by-533", "owner": "owner-969", "created_at": "2024-05-01T17:02:43Z", "completed_at": "2024-01-31T00:38:39Z", "status": "PENDING", "annotations": {"key": "annotations-51"}, "override_job_max_runtime_s": 29, "num_workers": 4}
         ]
     },
     "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": {

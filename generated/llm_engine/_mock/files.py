@@ -19,11 +19,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_files_v1_files_get": {
         "files": [
-            {
-                "id": "id-608",
-                "filename": "filename-16",
-                "size": 93
-            }
+            {"id": "id-608", "filename": "filename-16", "size": 93}
         ]
     },
     "upload_file_v1_files_post": {

@@ -18,72 +18,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_model_endpoints_v1_llm_model_endpoints_get": {
         "model_endpoints": [
-            {
-                "id": "id-812",
-                "name": "name-101",
-                "model_name": "model_name-122",
-                "source": "hugging_face",
-                "status": "READY",
-                "inference_framework": "deepspeed",
-                "inference_framework_image_tag": "inference_framework_imag-688",
-                "num_shards": 81,
-                "quantize": "bitsandbytes",
-                "checkpoint_path": "checkpoint_path-522",
-                "chat_template_override": "chat_template_override-471",
-                "task_expires_seconds": 45,
-                "queue_message_timeout_seconds": 44,
-                "spec": {
-                    "id": "id-91",
-                    "name": "name-906",
-                    "endpoint_type": "streaming",
-                    "destination": "destination-531",
-                    "deployment_name": "deployment_name-269",
-                    "metadata": {},
-                    "bundle_name": "bundle_name-153",
-                    "status": "READY",
-                    "post_inference_hooks": [
-                        "post_inference_hooks-58",
-                        "post_inference_hooks-760",
-                        "post_inference_hooks-932"
-                    ],
-                    "default_callback_url": "https://example.com/default-callback-url-332",
-                    "default_callback_auth": {
-                        "kind": "basic",
-                        "username": "username-618",
-                        "password": "password-115"
-                    },
-                    "labels": {
-                        "key": "labels-106"
-                    },
-                    "aws_role": "aws_role-411",
-                    "results_s3_bucket": "results_s3_bucket-451",
-                    "created_by": "created_by-50",
-                    "created_at": "2024-10-21T18:02:46Z",
-                    "last_updated_at": "2024-02-16T21:06:28Z",
-                    "deployment_state": {
-                        "min_workers": 24,
-                        "max_workers": 93,
-                        "per_worker": 48,
-                        "concurrent_requests_per_worker": 12,
-                        "forwarder_max_concurrency": 20,
-                        "available_workers": 79,
-                        "unavailable_workers": 98
-                    },
-                    "resource_state": {
-                        "cpus": "cpus-875",
-                        "gpus": 79,
-                        "memory": "memory-630",
-                        "gpu_type": "nvidia-tesla-t4",
-                        "storage": "storage-619",
-                        "nodes_per_worker": 66,
-                        "optimize_costs": true
-                    },
-                    "num_queued_items": 86,
-                    "public_inference": false,
-                    "task_expires_seconds": 45,
-                    "queue_message_timeout_seconds": 86
-                }
-            }
+            {"id": "id-812", "name": "name-101", "model_name": "model_name-122", "source": "hugging_face", "status": "READY", "inference_framework": "deepspeed", "inference_framework_image_tag": "inference_framework_imag-688", "num_shards": 81, "quantize": "bitsandbytes", "checkpoint_path": "checkpoint_path-522", "chat_template_override": "chat_template_override-471", "task_expires_seconds": 45, "queue_message_timeout_seconds": 44, "spec": {"id": "id-91", "name": "name-906", "endpoint_type": "streaming", "destination": "destination-531", "deployment_name": "deployment_name-269", "metadata": {}, "bundle_name": "bundle_name-153", "status": "READY", "post_inference_hooks": ["post_inference_hooks-58", "post_inference_hooks-760", "post_inference_hooks-932"], "default_callback_url": "https://example.com/default-callback-url-332", "default_callback_auth": {"kind": "basic", "username": "username-618", "password": "password-115"}, "labels": {"key": "labels-106"}, "aws_role": "aws_role-411", "results_s3_bucket": "results_s3_bucket-451", "created_by": "created_by-50", "created_at": "2024-10-21T18:02:46Z", "last_updated_at": "2024-02-16T21:06:28Z", "deployment_state": {"min_workers": 24, "max_workers": 93, "per_worker": 48, "concurrent_requests_per_worker": 12, "forwarder_max_concurrency": 20, "available_workers": 79, "unavailable_workers": 98}, "resource_state": {"cpus": "cpus-875", "gpus": 79, "memory": "memory-630", "gpu_type": "nvidia-tesla-t4", "storage": "storage-619", "nodes_per_worker": 66, "optimize_costs": true}, "num_queued_items": 86, "public_inference": false, "task_expires_seconds": 45, "queue_message_timeout_seconds": 86}}
         ]
     },
     "create_model_endpoint_v1_llm_model_endpoints_post": {
@@ -112,43 +47,17 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "metadata": {},
             "bundle_name": "bundle_name-153",
             "status": "READY",
-            "post_inference_hooks": [
-                "post_inference_hooks-58",
-                "post_inference_hooks-760",
-                "post_inference_hooks-932"
-            ],
+            "post_inference_hooks": ["post_inference_hooks-58", "post_inference_hooks-760", "post_inference_hooks-932"],
             "default_callback_url": "https://example.com/default-callback-url-332",
-            "default_callback_auth": {
-                "kind": "basic",
-                "username": "username-618",
-                "password": "password-115"
-            },
-            "labels": {
-                "key": "labels-106"
-            },
+            "default_callback_auth": {"kind": "basic", "username": "username-618", "password": "password-115"},
+            "labels": {"key": "labels-106"},
             "aws_role": "aws_role-411",
             "results_s3_bucket": "results_s3_bucket-451",
             "created_by": "created_by-50",
             "created_at": "2024-10-21T18:02:46Z",
             "last_updated_at": "2024-02-16T21:06:28Z",
-            "deployment_state": {
-                "min_workers": 24,
-                "max_workers": 93,
-                "per_worker": 48,
-                "concurrent_requests_per_worker": 12,
-                "forwarder_max_concurrency": 20,
-                "available_workers": 79,
-                "unavailable_workers": 98
-            },
-            "resource_state": {
-                "cpus": "cpus-875",
-                "gpus": 79,
-                "memory": "memory-630",
-                "gpu_type": "nvidia-tesla-t4",
-                "storage": "storage-619",
-                "nodes_per_worker": 66,
-                "optimize_costs": true
-            },
+            "deployment_state": {"min_workers": 24, "max_workers": 93, "per_worker": 48, "concurrent_requests_per_worker": 12, "forwarder_max_concurrency": 20, "available_workers": 79, "unavailable_workers": 98},
+            "resource_state": {"cpus": "cpus-875", "gpus": 79, "memory": "memory-630", "gpu_type": "nvidia-tesla-t4", "storage": "storage-619", "nodes_per_worker": 66, "optimize_costs": true},
             "num_queued_items": 86,
             "public_inference": false,
             "task_expires_seconds": 45,
@@ -167,20 +76,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "text": "text-37",
             "num_prompt_tokens": 60,
             "num_completion_tokens": 99,
-            "tokens": [
-                {
-                    "token": "token-220",
-                    "log_prob": 29.1
-                },
-                {
-                    "token": "token-343",
-                    "log_prob": 64.1
-                },
-                {
-                    "token": "token-260",
-                    "log_prob": 80.8
-                }
-            ]
+            "tokens": [{"token": "token-220", "log_prob": 29.1}, {"token": "token-343", "log_prob": 64.1}, {"token": "token-260", "log_prob": 80.8}]
         }
     },
     "create_completion_stream_task_v1_llm_completions_stream_post": {
@@ -190,20 +86,13 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "finished": true,
             "num_prompt_tokens": 28,
             "num_completion_tokens": 24,
-            "token": {
-                "token": "token-220",
-                "log_prob": 29.1
-            }
+            "token": {"token": "token-220", "log_prob": 29.1}
         },
         "error": null
     },
     "list_fine_tunes_v1_llm_fine_tunes_get": {
         "jobs": [
-            {
-                "id": "id-596",
-                "fine_tuned_model": "fine_tuned_model-236",
-                "status": "PENDING"
-            }
+            {"id": "id-596", "fine_tuned_model": "fine_tuned_model-236", "status": "PENDING"}
         ]
     },
     "create_fine_tune_v1_llm_fine_tunes_post": {
@@ -219,11 +108,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": {
         "events": [
-            {
-                "timestamp": 12.2,
-                "message": "message-198",
-                "level": "level-344"
-            }
+            {"timestamp": 12.2, "message": "message-198", "level": "level-344"}
         ]
     },
     "download_model_endpoint_v1_llm_model_endpoints_download_post": {
@@ -243,44 +128,17 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
     "create_completion_stream_task_v1_llm_completions_stream_post": [
         {
             "request_id": "request_id-880",
-            "output": {
-                "text": "text-645",
-                "finished": true,
-                "num_prompt_tokens": 28,
-                "num_completion_tokens": 24,
-                "token": {
-                    "token": "token-220",
-                    "log_prob": 29.1
-                }
-            },
+            "output": {"text": "text-645", "finished": true, "num_prompt_tokens": 28, "num_completion_tokens": 24, "token": {"token": "token-220", "log_prob": 29.1}},
             "error": null
         },
         {
             "request_id": "request_id-225",
-            "output": {
-                "text": "text-237",
-                "finished": false,
-                "num_prompt_tokens": 50,
-                "num_completion_tokens": 53,
-                "token": {
-                    "token": "token-293",
-                    "log_prob": 19.5
-                }
-            },
+            "output": {"text": "text-237", "finished": false, "num_prompt_tokens": 50, "num_completion_tokens": 53, "token": {"token": "token-293", "log_prob": 19.5}},
             "error": null
         },
         {
             "request_id": "request_id-700",
-            "output": {
-                "text": "text-269",
-                "finished": true,
-                "num_prompt_tokens": 63,
-                "num_completion_tokens": 90,
-                "token": {
-                    "token": "token-770",
-                    "log_prob": 89.9
-                }
-            },
+            "output": {"text": "text-269", "finished": true, "num_prompt_tokens": 63, "num_completion_tokens": 90, "token": {"token": "token-770", "log_prob": 89.9}},
             "error": null
         }
     ]

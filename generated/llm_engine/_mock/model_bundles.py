@@ -17,82 +17,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_model_bundles_v1_model_bundles_get": {
         "model_bundles": [
-            {
-                "id": "id-380",
-                "name": "name-1",
-                "location": "location-554",
-                "requirements": [
-                    "requirements-149",
-                    "requirements-952"
-                ],
-                "env_params": {
-                    "framework_type": "pytorch",
-                    "pytorch_image_tag": "pytorch_image_tag-622",
-                    "tensorflow_version": "tensorflow_version-738",
-                    "ecr_repo": "ecr_repo-420",
-                    "image_tag": "image_tag-299"
-                },
-                "packaging_type": "cloudpickle",
-                "metadata": {},
-                "app_config": {},
-                "created_at": "2024-07-27T04:14:16Z",
-                "model_artifact_ids": [
-                    "model_artifact_ids-427",
-                    "model_artifact_ids-160"
-                ],
-                "schema_location": "schema_location-411"
-            },
-            {
-                "id": "id-824",
-                "name": "name-99",
-                "location": "location-618",
-                "requirements": [
-                    "requirements-992",
-                    "requirements-570",
-                    "requirements-541"
-                ],
-                "env_params": {
-                    "framework_type": "pytorch",
-                    "pytorch_image_tag": "pytorch_image_tag-255",
-                    "tensorflow_version": "tensorflow_version-268",
-                    "ecr_repo": "ecr_repo-31",
-                    "image_tag": "image_tag-350"
-                },
-                "packaging_type": "cloudpickle",
-                "metadata": {},
-                "app_config": {},
-                "created_at": "2024-09-27T07:35:36Z",
-                "model_artifact_ids": [
-                    "model_artifact_ids-865",
-                    "model_artifact_ids-72"
-                ],
-                "schema_location": "schema_location-660"
-            },
-            {
-                "id": "id-521",
-                "name": "name-967",
-                "location": "location-636",
-                "requirements": [
-                    "requirements-831"
-                ],
-                "env_params": {
-                    "framework_type": "pytorch",
-                    "pytorch_image_tag": "pytorch_image_tag-157",
-                    "tensorflow_version": "tensorflow_version-340",
-                    "ecr_repo": "ecr_repo-172",
-                    "image_tag": "image_tag-434"
-                },
-                "packaging_type": "cloudpickle",
-                "metadata": {},
-                "app_config": {},
-                "created_at": "2024-01-07T06:24:43Z",
-                "model_artifact_ids": [
-                    "model_artifact_ids-811",
-                    "model_artifact_ids-829",
-                    "model_artifact_ids-817"
-                ],
-                "schema_location": "schema_location-476"
-            }
+            {"id": "id-380", "name": "name-1", "location": "location-554", "requirements": ["requirements-149", "requirements-952"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-622", "tensorflow_version": "tensorflow_version-738", "ecr_repo": "ecr_repo-420", "image_tag": "image_tag-299"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-07-27T04:14:16Z", "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"], "schema_location": "schema_location-411"},
+            {"id": "id-824", "name": "name-99", "location": "location-618", "requirements": ["requirements-992", "requirements-570", "requirements-541"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-255", "tensorflow_version": "tensorflow_version-268", "ecr_repo": "ecr_repo-31", "image_tag": "image_tag-350"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-09-27T07:35:36Z", "model_artifact_ids": ["model_artifact_ids-865", "model_artifact_ids-72"], "schema_location": "schema_location-660"},
+            {"id": "id-521", "name": "name-967", "location": "location-636", "requirements": ["requirements-831"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-157", "tensorflow_version": "tensorflow_version-340", "ecr_repo": "ecr_repo-172", "image_tag": "image_tag-434"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-01-07T06:24:43Z", "model_artifact_ids": ["model_artifact_ids-811", "model_artifact_ids-829", "model_artifact_ids-817"], "schema_location": "schema_location-476"}
         ]
     },
     "create_model_bundle_v1_model_bundles_post": {
@@ -153,60 +80,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "list_model_bundles_v2_model_bundles_get": {
         "model_bundles": [
-            {
-                "id": "id-409",
-                "name": "name-438",
-                "metadata": {},
-                "created_at": "2024-07-03T15:31:10Z",
-                "model_artifact_ids": [
-                    "model_artifact_ids-596"
-                ],
-                "schema_location": "schema_location-38",
-                "flavor": {
-                    "flavor": "cloudpickle_artifact",
-                    "requirements": [
-                        "requirements-749",
-                        "requirements-538",
-                        "requirements-417"
-                    ],
-                    "framework": {
-                        "framework_type": "custom_base_image",
-                        "image_repository": "image_repository-507",
-                        "image_tag": "image_tag-295"
-                    },
-                    "app_config": {},
-                    "location": "location-466",
-                    "load_predict_fn": "load_predict_fn-477",
-                    "load_model_fn": "load_model_fn-557"
-                }
-            },
-            {
-                "id": "id-777",
-                "name": "name-841",
-                "metadata": {},
-                "created_at": "2024-04-06T15:36:14Z",
-                "model_artifact_ids": [
-                    "model_artifact_ids-40",
-                    "model_artifact_ids-324",
-                    "model_artifact_ids-401"
-                ],
-                "schema_location": "schema_location-25",
-                "flavor": {
-                    "flavor": "cloudpickle_artifact",
-                    "requirements": [
-                        "requirements-820"
-                    ],
-                    "framework": {
-                        "framework_type": "custom_base_image",
-                        "image_repository": "image_repository-157",
-                        "image_tag": "image_tag-171"
-                    },
-                    "app_config": {},
-                    "location": "location-735",
-                    "load_predict_fn": "load_predict_fn-237",
-                    "load_model_fn": "load_model_fn-756"
-                }
-            }
+            {"id": "id-409", "name": "name-438", "metadata": {}, "created_at": "2024-07-03T15:31:10Z", "model_artifact_ids": ["model_artifact_ids-596"], "schema_location": "schema_location-38", "flavor": {"flavor": "cloudpickle_artifact", "requirements": ["requirements-749", "requirements-538", "requirements-417"], "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-507", "image_tag": "image_tag-295"}, "app_config": {}, "location": "location-466", "load_predict_fn": "load_predict_fn-477", "load_model_fn": "load_model_fn-557"}},
+            {"id": "id-777", "name": "name-841", "metadata": {}, "created_at": "2024-04-06T15:36:14Z", "model_artifact_ids": ["model_artifact_ids-40", "model_artifact_ids-324", "model_artifact_ids-401"], "schema_location": "schema_location-25", "flavor": {"flavor": "cloudpickle_artifact", "requirements": ["requirements-820"], "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-157", "image_tag": "image_tag-171"}, "app_config": {}, "location": "location-735", "load_predict_fn": "load_predict_fn-237", "load_model_fn": "load_model_fn-756"}}
         ]
     },
     "create_model_bundle_v2_model_bundles_post": {
@@ -226,16 +101,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
-            "requirements": [
-                "requirements-749",
-                "requirements-538",
-                "requirements-417"
-            ],
-            "framework": {
-                "framework_type": "custom_base_image",
-                "image_repository": "image_repository-507",
-                "image_tag": "image_tag-295"
-            },
+            "requirements": ["requirements-749", "requirements-538", "requirements-417"],
+            "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-507", "image_tag": "image_tag-295"},
             "app_config": {},
             "location": "location-466",
             "load_predict_fn": "load_predict_fn-477",
@@ -253,16 +120,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "schema_location": "schema_location-38",
         "flavor": {
             "flavor": "cloudpickle_artifact",
-            "requirements": [
-                "requirements-749",
-                "requirements-538",
-                "requirements-417"
-            ],
-            "framework": {
-                "framework_type": "custom_base_image",
-                "image_repository": "image_repository-507",
-                "image_tag": "image_tag-295"
-            },
+            "requirements": ["requirements-749", "requirements-538", "requirements-417"],
+            "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-507", "image_tag": "image_tag-295"},
             "app_config": {},
             "location": "location-466",
             "load_predict_fn": "load_predict_fn-477",

@@ -17,19 +17,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_triggers_v1_triggers_get": {
         "triggers": [
-            {
-                "id": "id-549",
-                "name": "name-327",
-                "owner": "owner-716",
-                "created_by": "created_by-550",
-                "created_at": "2024-10-13T04:47:02Z",
-                "cron_schedule": "cron_schedule-498",
-                "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321",
-                "default_job_config": {},
-                "default_job_metadata": {
-                    "key": "default_job_metadata-538"
-                }
-            }
+            {"id": "id-549", "name": "name-327", "owner": "owner-716", "created_by": "created_by-550", "created_at": "2024-10-13T04:47:02Z", "cron_schedule": "cron_schedule-498", "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321", "default_job_config": {}, "default_job_metadata": {"key": "default_job_metadata-538"}}
         ]
     },
     "create_trigger_v1_triggers_post": {

@@ -19,10 +19,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "action": "tool_request",
         "context": {
             "content": "content-819",
-            "tool_request": {
-                "name": "name-331",
-                "arguments": "arguments-909"
-            }
+            "tool_request": {"name": "name-331", "arguments": "arguments-909"}
         }
     }
 }

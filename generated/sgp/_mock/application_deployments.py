@@ -17,39 +17,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_application_deployments": {
         "items": [
-            {
-                "id": "id-482",
-                "name": "name-248",
-                "endpoint": "endpoint-461",
-                "application_variant_id": "application_variant_id-523",
-                "status": "PENDING",
-                "is_active": false,
-                "account_id": "account_id-146",
-                "created_by_user_id": "created_by_user_id-488",
-                "created_at": "2024-05-15T17:13:04Z"
-            },
-            {
-                "id": "id-436",
-                "name": "name-796",
-                "endpoint": "endpoint-471",
-                "application_variant_id": "application_variant_id-758",
-                "status": "PENDING",
-                "is_active": false,
-                "account_id": "account_id-872",
-                "created_by_user_id": "created_by_user_id-301",
-                "created_at": "2024-06-20T22:51:27Z"
-            },
-            {
-                "id": "id-568",
-                "name": "name-882",
-                "endpoint": "endpoint-966",
-                "application_variant_id": "application_variant_id-497",
-                "status": "PENDING",
-                "is_active": true,
-                "account_id": "account_id-209",
-                "created_by_user_id": "created_by_user_id-46",
-                "created_at": "2024-02-16T00:12:52Z"
-            }
+            {"id": "id-482", "name": "name-248", "endpoint": "endpoint-461", "application_variant_id": "application_variant_id-523", "status": "PENDING", "is_active": false, "account_id": "account_id-146", "created_by_user_id": "created_by_user_id-488", "created_at": "2024-05-15T17:13:04Z"},
+            {"id": "id-436", "name": "name-796", "endpoint": "endpoint-471", "application_variant_id": "application_variant_id-758", "status": "PENDING", "is_active": false, "account_id": "account_id-872", "created_by_user_id": "created_by_user_id-301", "created_at": "2024-06-20T22:51:27Z"},
+            {"id": "id-568", "name": "name-882", "endpoint": "endpoint-966", "application_variant_id": "application_variant_id-497", "status": "PENDING", "is_active": true, "account_id": "account_id-209", "created_by_user_id": "created_by_user_id-46", "created_at": "2024-02-16T00:12:52Z"}
         ],
         "total_item_count": 78,
         "current_page": 41,

@@ -21,44 +21,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "name": "name-40",
             "type": "TEXT_INPUT_NODE",
             "version": "OFFLINE",
-            "nodeSchema": {
-                "configuration": {
-                    "key": {
-                        "label": "label-118",
-                        "docs": "docs-362",
-                        "default": 25,
-                        "is_advanced_configuration": false,
-                        "validation_rules": {
-                            "required": false,
-                            "min_value": 97,
-                            "max_value": 82
-                        },
-                        "is_float": true,
-                        "type": "TEXT"
-                    }
-                },
-                "inputs": {
-                    "key": {
-                        "name": "name-838",
-                        "label": "label-952",
-                        "docs": "docs-808",
-                        "type": "TEXT",
-                        "required": true,
-                        "is_hidden": false
-                    }
-                },
-                "outputs": {
-                    "key": {
-                        "name": "name-183",
-                        "label": "label-95",
-                        "docs": "docs-559",
-                        "type": "TEXT"
-                    }
-                }
-            },
-            "tags": [
-                "INPUT_NODE"
-            ]
+            "nodeSchema": {"configuration": {"key": {"label": "label-118", "docs": "docs-362", "default": 25, "is_advanced_configuration": false, "validation_rules": {"required": false, "min_value": 97, "max_value": 82}, "is_float": true, "type": "TEXT"}}, "inputs": {"key": {"name": "name-838", "label": "label-952", "docs": "docs-808", "type": "TEXT", "required": true, "is_hidden": false}}, "outputs": {"key": {"name": "name-183", "label": "label-95", "docs": "docs-559", "type": "TEXT"}}},
+            "tags": ["INPUT_NODE"]
         }
     }
 }

@@ -17,28 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_application_specs": {
         "items": [
-            {
-                "name": "name-427",
-                "description": "description-13",
-                "theme_id": "theme_id-508",
-                "run_online_evaluation": false,
-                "id": "id-318",
-                "created_at": "2024-04-15T01:55:25Z",
-                "account_id": "account_id-714",
-                "created_by_user_id": "created_by_user_id-301",
-                "archived_at": "2024-05-24T07:00:46Z"
-            },
-            {
-                "name": "name-496",
-                "description": "description-674",
-                "theme_id": "theme_id-424",
-                "run_online_evaluation": true,
-                "id": "id-756",
-                "created_at": "2024-08-19T19:44:44Z",
-                "account_id": "account_id-610",
-                "created_by_user_id": "created_by_user_id-899",
-                "archived_at": "2024-02-01T08:58:13Z"
-            }
+            {"name": "name-427", "description": "description-13", "theme_id": "theme_id-508", "run_online_evaluation": false, "id": "id-318", "created_at": "2024-04-15T01:55:25Z", "account_id": "account_id-714", "created_by_user_id": "created_by_user_id-301", "archived_at": "2024-05-24T07:00:46Z"},
+            {"name": "name-496", "description": "description-674", "theme_id": "theme_id-424", "run_online_evaluation": true, "id": "id-756", "created_at": "2024-08-19T19:44:44Z", "account_id": "account_id-610", "created_by_user_id": "created_by_user_id-899", "archived_at": "2024-02-01T08:58:13Z"}
         ],
         "total_item_count": 55,
         "current_page": 12,

@@ -17,175 +17,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_application_test_case_outputs": {
         "items": [
-            {
-                "schema_type": "GENERATION",
-                "interaction": {
-                    "id": "id-794",
-                    "input": {},
-                    "output": {},
-                    "aggregated": true,
-                    "application_spec_id": "application_spec_id-14",
-                    "application_variant_id": "application_variant_id-954",
-                    "start_timestamp": "2024-03-11T12:43:04Z",
-                    "duration_ms": 58,
-                    "operation_status": "SUCCESS",
-                    "operation_metadata": {},
-                    "chat_thread_id": "chat_thread_id-959",
-                    "interaction_source": "EXTERNAL_AI",
-                    "created_at": "2024-10-18T04:08:38Z",
-                    "trace_spans": [
-                        {
-                            "id": "id-864",
-                            "application_interaction_id": "application_interaction-155",
-                            "node_id": "node_id-619",
-                            "operation_type": "TEXT_INPUT",
-                            "operation_status": "SUCCESS",
-                            "operation_input": {
-                                "key": "evaluation_span_io_data-574"
-                            },
-                            "operation_output": {
-                                "key": "evaluation_span_io_data-574"
-                            },
-                            "operation_expected": {
-                                "key": "evaluation_span_io_data-574"
-                            },
-                            "operation_metadata": {},
-                            "start_timestamp": "2024-12-26T09:27:49Z",
-                            "duration_ms": 79
-                        },
-                        {
-                            "id": "id-392",
-                            "application_interaction_id": "application_interaction-923",
-                            "node_id": "node_id-691",
-                            "operation_type": "TEXT_INPUT",
-                            "operation_status": "SUCCESS",
-                            "operation_input": {
-                                "key": "evaluation_span_io_data-420"
-                            },
-                            "operation_output": {
-                                "key": "evaluation_span_io_data-420"
-                            },
-                            "operation_expected": {
-                                "key": "evaluation_span_io_data-420"
-                            },
-                            "operation_metadata": {},
-                            "start_timestamp": "2024-10-25T13:48:11Z",
-                            "duration_ms": 63
-                        },
-                        {
-                            "id": "id-378",
-                            "application_interaction_id": "application_interaction-635",
-                            "node_id": "node_id-575",
-                            "operation_type": "TEXT_INPUT",
-                            "operation_status": "SUCCESS",
-                            "operation_input": {
-                                "key": "evaluation_span_io_data-644"
-                            },
-                            "operation_output": {
-                                "key": "evaluation_span_io_data-644"
-                            },
-                            "operation_expected": {
-                                "key": "evaluation_span_io_data-644"
-                            },
-                            "operation_metadata": {},
-                            "start_timestamp": "2024-03-11T15:39:24Z",
-                            "duration_ms": 54
-                        }
-                    ]
-                },
-                "test_case_version": {
-                    "schema_type": "GENERATION",
-                    "evaluation_dataset_id": "evaluation_dataset_id-131",
-                    "test_case_data": {
-                        "input": "input-657",
-                        "expected_output": "expected_output-346",
-                        "expected_extra_info": {
-                            "schema_type": "CHUNKS",
-                            "chunks": [
-                                {
-                                    "text": "text-853",
-                                    "metadata": {}
-                                },
-                                {
-                                    "text": "text-149",
-                                    "metadata": {}
-                                }
-                            ]
-                        },
-                        "artifact_ids_filter": [
-                            "artifact_ids_filter-646",
-                            "artifact_ids_filter-560",
-                            "artifact_ids_filter-521"
-                        ]
-                    },
-                    "chat_history": {},
-                    "autogenerated": false,
-                    "test_case_metadata": {},
-                    "id": "id-589",
-                    "created_at": "2024-09-22T19:12:19Z",
-                    "account_id": "account_id-798",
-                    "created_by_user_id": "created_by_user_id-467",
-                    "archived_at": "2024-01-05T18:45:42Z"
-                },
-                "metric_scores": [
-                    {
-                        "score": 38.3,
-                        "metric_type": "answer-correctness",
-                        "category": "accuracy",
-                        "llm_metadata": {
-                            "reasoning": "reasoning-282",
-                            "logging": {},
-                            "time_elapsed_s": 99,
-                            "usage": [
-                                {
-                                    "prompt_tokens": 70,
-                                    "completion_tokens": 81,
-                                    "cost": 28.6,
-                                    "model": "gpt-4-turbo-2024-04-09"
-                                },
-                                {
-                                    "prompt_tokens": 18,
-                                    "completion_tokens": 94,
-                                    "cost": 42.0,
-                                    "model": "gpt-4-turbo-2024-04-09"
-                                },
-                                {
-                                    "prompt_tokens": 97,
-                                    "completion_tokens": 62,
-                                    "cost": 12.7,
-                                    "model": "gpt-4-turbo-2024-04-09"
-                                }
-                            ]
-                        }
-                    }
-                ],
-                "application_variant_id": "application_variant_id-915",
-                "evaluation_dataset_id": "evaluation_dataset_id-368",
-                "test_case_id": "test_case_id-47",
-                "output": {
-                    "generation_output": "generation_output-236",
-                    "generation_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-853",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-149",
-                                "metadata": {}
-                            }
-                        ]
-                    }
-                },
-                "application_interaction_id": "application_interaction-690",
-                "id": "id-310",
-                "created_at": "2024-03-07T18:58:45Z",
-                "account_id": "account_id-640",
-                "metrics": {
-                    "key": 18
-                }
-            }
+            {"schema_type": "GENERATION", "interaction": {"id": "id-794", "input": {}, "output": {}, "aggregated": true, "application_spec_id": "application_spec_id-14", "application_variant_id": "application_variant_id-954", "start_timestamp": "2024-03-11T12:43:04Z", "duration_ms": 58, "operation_status": "SUCCESS", "operation_metadata": {}, "chat_thread_id": "chat_thread_id-959", "interaction_source": "EXTERNAL_AI", "created_at": "2024-10-18T04:08:38Z", "trace_spans": [{"id": "id-864", "application_interaction_id": "application_interaction-155", "node_id": "node_id-619", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-574"}, "operation_output": {"key": "evaluation_span_io_data-574"}, "operation_expected": {"key": "evaluation_span_io_data-574"}, "operation_metadata": {}, "start_timestamp": "2024-12-26T09:27:49Z", "duration_ms": 79}, {"id": "id-392", "application_interaction_id": "application_interaction-923", "node_id": "node_id-691", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-420"}, "operation_output": {"key": "evaluation_span_io_data-420"}, "operation_expected": {"key": "evaluation_span_io_data-420"}, "operation_metadata": {}, "start_timestamp": "2024-10-25T13:48:11Z", "duration_ms": 63}, {"id": "id-378", "application_interaction_id": "application_interaction-635", "node_id": "node_id-575", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-644"}, "operation_output": {"key": "evaluation_span_io_data-644"}, "operation_expected": {"key": "evaluation_span_io_data-644"}, "operation_metadata": {}, "start_timestamp": "2024-03-11T15:39:24Z", "duration_ms": 54}]}, "test_case_version": {"schema_type": "GENERATION", "evaluation_dataset_id": "evaluation_dataset_id-131", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "chat_history": {}, "autogenerated": false, "test_case_metadata": {}, "id": "id-589", "created_at": "2024-09-22T19:12:19Z", "account_id": "account_id-798", "created_by_user_id": "created_by_user_id-467", "archived_at": "2024-01-05T18:45:42Z"}, "metric_scores": [{"score": 38.3, "metric_type": "answer-correctness", "category": "accuracy", "llm_metadata": {"reasoning": "reasoning-282", "logging": {}, "time_elapsed_s": 99, "usage": [{"prompt_tokens": 70, "completion_tokens": 81, "cost": 28.6, "model": "gpt-4-turbo-2024-04-09"}, {"prompt_tokens": 18, "completion_tokens": 94, "cost": 42.0, "model": "gpt-4-turbo-2024-04-09"}, {"prompt_tokens": 97, "completion_tokens": 62, "cost": 12.7, "model": "gpt-4-turbo-2024-04-09"}]}}], "application_variant_id": "application_variant_id-915", "evaluation_dataset_id": "evaluation_dataset_id-368", "test_case_id": "test_case_id-47", "output": {"generation_output": "generation_output-236", "generation_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}}, "application_interaction_id": "application_interaction-690", "id": "id-310", "created_at": "2024-03-07T18:58:45Z", "account_id": "account_id-640", "metrics": {"key": 18}}
         ],
         "total_item_count": 88,
         "current_page": 63,
@@ -197,87 +29,36 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "application_variant_id": "application_variant_id-317",
             "evaluation_dataset_id": "evaluation_dataset_id-458",
             "test_case_id": "test_case_id-524",
-            "output": {
-                "generation_output": "generation_output-236",
-                "generation_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-853",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-149",
-                            "metadata": {}
-                        }
-                    ]
-                }
-            },
+            "output": {"generation_output": "generation_output-236", "generation_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}},
             "application_interaction_id": "application_interaction-759",
             "id": "id-779",
             "created_at": "2024-09-07T06:28:20Z",
             "account_id": "account_id-768",
-            "metrics": {
-                "key": 72
-            }
+            "metrics": {"key": 72}
         },
         {
             "schema_type": "GENERATION",
             "application_variant_id": "application_variant_id-868",
             "evaluation_dataset_id": "evaluation_dataset_id-733",
             "test_case_id": "test_case_id-475",
-            "output": {
-                "generation_output": "generation_output-645",
-                "generation_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-149",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-59",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-746",
-                            "metadata": {}
-                        }
-                    ]
-                }
-            },
+            "output": {"generation_output": "generation_output-645", "generation_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-149", "metadata": {}}, {"text": "text-59", "metadata": {}}, {"text": "text-746", "metadata": {}}]}},
             "application_interaction_id": "application_interaction-392",
             "id": "id-508",
             "created_at": "2024-03-02T12:49:22Z",
             "account_id": "account_id-546",
-            "metrics": {
-                "key": 57
-            }
+            "metrics": {"key": 57}
         },
         {
             "schema_type": "GENERATION",
             "application_variant_id": "application_variant_id-651",
             "evaluation_dataset_id": "evaluation_dataset_id-166",
             "test_case_id": "test_case_id-625",
-            "output": {
-                "generation_output": "generation_output-685",
-                "generation_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-755",
-                            "metadata": {}
-                        }
-                    ]
-                }
-            },
+            "output": {"generation_output": "generation_output-685", "generation_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-755", "metadata": {}}]}},
             "application_interaction_id": "application_interaction-501",
             "id": "id-249",
             "created_at": "2024-08-25T02:03:13Z",
             "account_id": "account_id-668",
-            "metrics": {
-                "key": 12
-            }
+            "metrics": {"key": 12}
         }
     ],
     "get_application_test_case_outputs_application_test_case_output_id": {
@@ -296,91 +77,12 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "chat_thread_id": "chat_thread_id-959",
             "interaction_source": "EXTERNAL_AI",
             "created_at": "2024-10-18T04:08:38Z",
-            "trace_spans": [
-                {
-                    "id": "id-864",
-                    "application_interaction_id": "application_interaction-155",
-                    "node_id": "node_id-619",
-                    "operation_type": "TEXT_INPUT",
-                    "operation_status": "SUCCESS",
-                    "operation_input": {
-                        "key": "evaluation_span_io_data-574"
-                    },
-                    "operation_output": {
-                        "key": "evaluation_span_io_data-574"
-                    },
-                    "operation_expected": {
-                        "key": "evaluation_span_io_data-574"
-                    },
-                    "operation_metadata": {},
-                    "start_timestamp": "2024-12-26T09:27:49Z",
-                    "duration_ms": 79
-                },
-                {
-                    "id": "id-392",
-                    "application_interaction_id": "application_interaction-923",
-                    "node_id": "node_id-691",
-                    "operation_type": "TEXT_INPUT",
-                    "operation_status": "SUCCESS",
-                    "operation_input": {
-                        "key": "evaluation_span_io_data-420"
-                    },
-                    "operation_output": {
-                        "key": "evaluation_span_io_data-420"
-                    },
-                    "operation_expected": {
-                        "key": "evaluation_span_io_data-420"
-                    },
-                    "operation_metadata": {},
-                    "start_timestamp": "2024-10-25T13:48:11Z",
-                    "duration_ms": 63
-                },
-                {
-                    "id": "id-378",
-                    "application_interaction_id": "application_interaction-635",
-                    "node_id": "node_id-575",
-                    "operation_type": "TEXT_INPUT",
-                    "operation_status": "SUCCESS",
-                    "operation_input": {
-                        "key": "evaluation_span_io_data-644"
-                    },
-                    "operation_output": {
-                        "key": "evaluation_span_io_data-644"
-                    },
-                    "operation_expected": {
-                        "key": "evaluation_span_io_data-644"
-                    },
-                    "operation_metadata": {},
-                    "start_timestamp": "2024-03-11T15:39:24Z",
-                    "duration_ms": 54
-                }
-            ]
+            "trace_spans": [{"id": "id-864", "application_interaction_id": "application_interaction-155", "node_id": "node_id-619", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-574"}, "operation_output": {"key": "evaluation_span_io_data-574"}, "operation_expected": {"key": "evaluation_span_io_data-574"}, "operation_metadata": {}, "start_timestamp": "2024-12-26T09:27:49Z", "duration_ms": 79}, {"id": "id-392", "application_interaction_id": "application_interaction-923", "node_id": "node_id-691", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-420"}, "operation_output": {"key": "evaluation_span_io_data-420"}, "operation_expected": {"key": "evaluation_span_io_data-420"}, "operation_metadata": {}, "start_timestamp": "2024-10-25T13:48:11Z", "duration_ms": 63}, {"id": "id-378", "application_interaction_id": "application_interaction-635", "node_id": "node_id-575", "operation_type": "TEXT_INPUT", "operation_status": "SUCCESS", "operation_input": {"key": "evaluation_span_io_data-644"}, "operation_output": {"key": "evaluation_span_io_data-644"}, "operation_expected": {"key": "evaluation_span_io_data-644"}, "operation_metadata": {}, "start_timestamp": "2024-03-11T15:39:24Z", "duration_ms": 54}]
         },
         "test_case_version": {
             "schema_type": "GENERATION",
             "evaluation_dataset_id": "evaluation_dataset_id-131",
-            "test_case_data": {
-                "input": "input-657",
-                "expected_output": "expected_output-346",
-                "expected_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-853",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-149",
-                            "metadata": {}
-                        }
-                    ]
-                },
-                "artifact_ids_filter": [
-                    "artifact_ids_filter-646",
-                    "artifact_ids_filter-560",
-                    "artifact_ids_filter-521"
-                ]
-            },
+            "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]},
             "chat_history": {},
             "autogenerated": false,
             "test_case_metadata": {},
@@ -391,55 +93,14 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "archived_at": "2024-01-05T18:45:42Z"
         },
         "metric_scores": [
-            {
-                "score": 38.3,
-                "metric_type": "answer-correctness",
-                "category": "accuracy",
-                "llm_metadata": {
-                    "reasoning": "reasoning-282",
-                    "logging": {},
-                    "time_elapsed_s": 99,
-                    "usage": [
-                        {
-                            "prompt_tokens": 70,
-                            "completion_tokens": 81,
-                            "cost": 28.6,
-                            "model": "gpt-4-turbo-2024-04-09"
-                        },
-                        {
-                            "prompt_tokens": 18,
-                            "completion_tokens": 94,
-                            "cost": 42.0,
-                            "model": "gpt-4-turbo-2024-04-09"
-                        },
-                        {
-                            "prompt_tokens": 97,
-                            "completion_tokens": 62,
-                            "cost": 12.7,
-                            "model": "gpt-4-turbo-2024-04-09"
-                        }
-                    ]
-                }
-            }
+            {"score": 38.3, "metric_type": "answer-correctness", "category": "accuracy", "llm_metadata": {"reasoning": "reasoning-282", "logging": {}, "time_elapsed_s": 99, "usage": [{"prompt_tokens": 70, "completion_tokens": 81, "cost": 28.6, "model": "gpt-4-turbo-2024-04-09"}, {"prompt_tokens": 18, "completion_tokens": 94, "cost": 42.0, "model": "gpt-4-turbo-2024-04-09"}, {"prompt_tokens": 97, "completion_tokens": 62, "cost": 12.7, "model": "gpt-4-turbo-2024-04-09"}]}}
         ],
         "application_variant_id": "application_variant_id-915",
         "evaluation_dataset_id": "evaluation_dataset_id-368",
         "test_case_id": "test_case_id-47",
         "output": {
             "generation_output": "generation_output-236",
-            "generation_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            }
+            "generation_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}
         },
         "application_interaction_id": "application_interaction-690",
         "id": "id-310",

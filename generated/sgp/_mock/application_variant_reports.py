@@ -17,191 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_application_variant_reports": {
         "items": [
-            {
-                "async_jobs": [
-                    {
-                        "id": "id-121",
-                        "job_type": "application-variant-report-generation",
-                        "status": "Pending",
-                        "progress": {
-                            "completed": 58,
-                            "failed": 72,
-                            "pending": 2
-                        },
-                        "job_metadata": {},
-                        "created_at": "2024-01-26T21:33:00Z",
-                        "updated_at": "2024-12-10T14:49:04Z"
-                    },
-                    {
-                        "id": "id-359",
-                        "job_type": "application-variant-report-generation",
-                        "status": "Pending",
-                        "progress": {
-                            "completed": 30,
-                            "failed": 81,
-                            "pending": 12
-                        },
-                        "job_metadata": {},
-                        "created_at": "2024-08-27T23:23:46Z",
-                        "updated_at": "2024-12-30T10:37:34Z"
-                    },
-                    {
-                        "id": "id-706",
-                        "job_type": "application-variant-report-generation",
-                        "status": "Pending",
-                        "progress": {
-                            "completed": 55,
-                            "failed": 40,
-                            "pending": 60
-                        },
-                        "job_metadata": {},
-                        "created_at": "2024-01-04T23:50:13Z",
-                        "updated_at": "2024-11-26T07:08:09Z"
-                    }
-                ],
-                "application_spec_id": "application_spec_id-977",
-                "application_variant_id": "application_variant_id-180",
-                "id": "id-795",
-                "created_at": "2024-02-13T11:38:51Z",
-                "account_id": "account_id-24",
-                "updated_at": "2024-12-30T07:11:35Z",
-                "evaluation_datasets": [
-                    {
-                        "generation_status": "Pending",
-                        "evaluation_dataset_version_num": 75,
-                        "evaluation_dataset": {
-                            "name": "name-842",
-                            "schema_type": "GENERATION",
-                            "knowledge_base_id": "knowledge_base_id-986",
-                            "evaluation_dataset_metadata": {},
-                            "out_of_date": true,
-                            "vendor": "scale",
-                            "id": "id-397",
-                            "created_at": "2024-04-20T14:04:00Z",
-                            "updated_at": "2024-05-29T11:47:08Z",
-                            "account_id": "account_id-129",
-                            "created_by_user_id": "created_by_user_id-636",
-                            "archived_at": "2024-02-20T03:47:58Z"
-                        },
-                        "scored_test_case_count": 57
-                    },
-                    {
-                        "generation_status": "Pending",
-                        "evaluation_dataset_version_num": 87,
-                        "evaluation_dataset": {
-                            "name": "name-589",
-                            "schema_type": "GENERATION",
-                            "knowledge_base_id": "knowledge_base_id-192",
-                            "evaluation_dataset_metadata": {},
-                            "out_of_date": true,
-                            "vendor": "scale",
-                            "id": "id-933",
-                            "created_at": "2024-10-30T17:51:09Z",
-                            "updated_at": "2024-10-17T19:47:45Z",
-                            "account_id": "account_id-954",
-                            "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z"
-                        },
-                        "scored_test_case_count": 41
-                    }
-                ],
-                "score": 23.0,
-                "category_scores": [
-                    {
-                        "category": "accuracy",
-                        "score": 47.8,
-                        "metric_scores": [
-                            {
-                                "metric_type": "answer-correctness",
-                                "score": 7.6,
-                                "category": "accuracy"
-                            },
-                            {
-                                "metric_type": "answer-correctness",
-                                "score": 85.7,
-                                "category": "accuracy"
-                            }
-                        ]
-                    }
-                ]
-            },
-            {
-                "async_jobs": [
-                    {
-                        "id": "id-359",
-                        "job_type": "application-variant-report-generation",
-                        "status": "Pending",
-                        "progress": {
-                            "completed": 30,
-                            "failed": 81,
-                            "pending": 12
-                        },
-                        "job_metadata": {},
-                        "created_at": "2024-08-27T23:23:46Z",
-                        "updated_at": "2024-12-30T10:37:34Z"
-                    }
-                ],
-                "application_spec_id": "application_spec_id-993",
-                "application_variant_id": "application_variant_id-481",
-                "id": "id-824",
-                "created_at": "2024-02-22T01:36:54Z",
-                "account_id": "account_id-125",
-                "updated_at": "2024-10-12T04:04:42Z",
-                "evaluation_datasets": [
-                    {
-                        "generation_status": "Pending",
-                        "evaluation_dataset_version_num": 87,
-                        "evaluation_dataset": {
-                            "name": "name-589",
-                            "schema_type": "GENERATION",
-                            "knowledge_base_id": "knowledge_base_id-192",
-                            "evaluation_dataset_metadata": {},
-                            "out_of_date": true,
-                            "vendor": "scale",
-                            "id": "id-933",
-                            "created_at": "2024-10-30T17:51:09Z",
-                            "updated_at": "2024-10-17T19:47:45Z",
-                            "account_id": "account_id-954",
-                            "created_by_user_id": "created_by_user_id-153",
-                            "archived_at": "2024-10-19T20:52:54Z"
-                        },
-                        "scored_test_case_count": 41
-                    },
-                    {
-                        "generation_status": "Pending",
-                        "evaluation_dataset_version_num": 45,
-                        "evaluation_dataset": {
-                            "name": "name-792",
-                            "schema_type": "GENERATION",
-                            "knowledge_base_id": "knowledge_base_id-373",
-                            "evaluation_dataset_metadata": {},
-                            "out_of_date": false,
-                            "vendor": "scale",
-                            "id": "id-122",
-                            "created_at": "2024-01-25T11:26:21Z",
-                            "updated_at": "2024-11-13T13:31:29Z",
-                            "account_id": "account_id-931",
-                            "created_by_user_id": "created_by_user_id-949",
-                            "archived_at": "2024-12-27T15:54:27Z"
-                        },
-                        "scored_test_case_count": 94
-                    }
-                ],
-                "score": 19.9,
-                "category_scores": [
-                    {
-                        "category": "accuracy",
-                        "score": 92.7,
-                        "metric_scores": [
-                            {
-                                "metric_type": "answer-correctness",
-                                "score": 85.7,
-                                "category": "accuracy"
-                            }
-                        ]
-                    }
-                ]
-            }
+            {"async_jobs": [{"id": "id-121", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 58, "failed": 72, "pending": 2}, "job_metadata": {}, "created_at": "2024-01-26T21:33:00Z", "updated_at": "2024-12-10T14:49:04Z"}, {"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"}, {"id": "id-706", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 55, "failed": 40, "pending": 60}, "job_metadata": {}, "created_at": "2024-01-04T23:50:13Z", "updated_at": "2024-11-26T07:08:09Z"}], "application_spec_id": "application_spec_id-977", "application_variant_id": "application_variant_id-180", "id": "id-795", "created_at": "2024-02-13T11:38:51Z", "account_id": "account_id-24", "updated_at": "2024-12-30T07:11:35Z", "evaluation_datasets": [{"generation_status": "Pending", "evaluation_dataset_version_num": 75, "evaluation_dataset": {"name": "name-842", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-986", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-397", "created_at": "2024-04-20T14:04:00Z", "updated_at": "2024-05-29T11:47:08Z", "account_id": "account_id-129", "created_by_user_id": "created_by_user_id-636", "archived_at": "2024-02-20T03:47:58Z"}, "scored_test_case_count": 57}, {"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}], "score": 23.0, "category_scores": [{"category": "accuracy", "score": 47.8, "metric_scores": [{"metric_type": "answer-correctness", "score": 7.6, "category": "accuracy"}, {"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}]},
+            {"async_jobs": [{"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"}], "application_spec_id": "application_spec_id-993", "application_variant_id": "application_variant_id-481", "id": "id-824", "created_at": "2024-02-22T01:36:54Z", "account_id": "account_id-125", "updated_at": "2024-10-12T04:04:42Z", "evaluation_datasets": [{"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}, {"generation_status": "Pending", "evaluation_dataset_version_num": 45, "evaluation_dataset": {"name": "name-792", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-373", "evaluation_dataset_metadata": {}, "out_of_date": false, "vendor": "scale", "id": "id-122", "created_at": "2024-01-25T11:26:21Z", "updated_at": "2024-11-13T13:31:29Z", "account_id": "account_id-931", "created_by_user_id": "created_by_user_id-949", "archived_at": "2024-12-27T15:54:27Z"}, "scored_test_case_count": 94}], "score": 19.9, "category_scores": [{"category": "accuracy", "score": 92.7, "metric_scores": [{"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}]}
         ],
         "total_item_count": 76,
         "current_page": 54,
@@ -215,106 +32,19 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-491",
         "updated_at": "2024-06-29T07:35:53Z",
         "evaluation_datasets": [
-            {
-                "generation_status": "Pending",
-                "evaluation_dataset_version_num": 75,
-                "evaluation_dataset": {
-                    "name": "name-842",
-                    "schema_type": "GENERATION",
-                    "knowledge_base_id": "knowledge_base_id-986",
-                    "evaluation_dataset_metadata": {},
-                    "out_of_date": true,
-                    "vendor": "scale",
-                    "id": "id-397",
-                    "created_at": "2024-04-20T14:04:00Z",
-                    "updated_at": "2024-05-29T11:47:08Z",
-                    "account_id": "account_id-129",
-                    "created_by_user_id": "created_by_user_id-636",
-                    "archived_at": "2024-02-20T03:47:58Z"
-                },
-                "scored_test_case_count": 57
-            },
-            {
-                "generation_status": "Pending",
-                "evaluation_dataset_version_num": 87,
-                "evaluation_dataset": {
-                    "name": "name-589",
-                    "schema_type": "GENERATION",
-                    "knowledge_base_id": "knowledge_base_id-192",
-                    "evaluation_dataset_metadata": {},
-                    "out_of_date": true,
-                    "vendor": "scale",
-                    "id": "id-933",
-                    "created_at": "2024-10-30T17:51:09Z",
-                    "updated_at": "2024-10-17T19:47:45Z",
-                    "account_id": "account_id-954",
-                    "created_by_user_id": "created_by_user_id-153",
-                    "archived_at": "2024-10-19T20:52:54Z"
-                },
-                "scored_test_case_count": 41
-            }
+            {"generation_status": "Pending", "evaluation_dataset_version_num": 75, "evaluation_dataset": {"name": "name-842", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-986", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-397", "created_at": "2024-04-20T14:04:00Z", "updated_at": "2024-05-29T11:47:08Z", "account_id": "account_id-129", "created_by_user_id": "created_by_user_id-636", "archived_at": "2024-02-20T03:47:58Z"}, "scored_test_case_count": 57},
+            {"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}
         ],
         "score": 5.3,
         "category_scores": [
-            {
-                "category": "accuracy",
-                "score": 47.8,
-                "metric_scores": [
-                    {
-                        "metric_type": "answer-correctness",
-                        "score": 7.6,
-                        "category": "accuracy"
-                    },
-                    {
-                        "metric_type": "answer-correctness",
-                        "score": 85.7,
-                        "category": "accuracy"
-                    }
-                ]
-            }
+            {"category": "accuracy", "score": 47.8, "metric_scores": [{"metric_type": "answer-correctness", "score": 7.6, "category": "accuracy"}, {"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}
         ]
     },
     "get_application_variant_reports_application_variant_report_id": {
         "async_jobs": [
-            {
-                "id": "id-121",
-                "job_type": "application-variant-report-generation",
-                "status": "Pending",
-                "progress": {
-                    "completed": 58,
-                    "failed": 72,
-                    "pending": 2
-                },
-                "job_metadata": {},
-                "created_at": "2024-01-26T21:33:00Z",
-                "updated_at": "2024-12-10T14:49:04Z"
-            },
-            {
-                "id": "id-359",
-                "job_type": "application-variant-report-generation",
-                "status": "Pending",
-                "progress": {
-                    "completed": 30,
-                    "failed": 81,
-                    "pending": 12
-                },
-                "job_metadata": {},
-                "created_at": "2024-08-27T23:23:46Z",
-                "updated_at": "2024-12-30T10:37:34Z"
-            },
-            {
-                "id": "id-706",
-                "job_type": "application-variant-report-generation",
-                "status": "Pending",
-                "progress": {
-                    "completed": 55,
-                    "failed": 40,
-                    "pending": 60
-                },
-                "job_metadata": {},
-                "created_at": "2024-01-04T23:50:13Z",
-                "updated_at": "2024-11-26T07:08:09Z"
-            }
+            {"id": "id-121", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 58, "failed": 72, "pending": 2}, "job_metadata": {}, "created_at": "2024-01-26T21:33:00Z", "updated_at": "2024-12-10T14:49:04Z"},
+            {"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"},
+            {"id": "id-706", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 55, "failed": 40, "pending": 60}, "job_metadata": {}, "created_at": "2024-01-04T23:50:13Z", "updated_at": "2024-11-26T07:08:09Z"}
         ],
         "application_spec_id": "application_spec_id-977",
         "application_variant_id": "application_variant_id-180",
@@ -323,63 +53,12 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-24",
         "updated_at": "2024-12-30T07:11:35Z",
         "evaluation_datasets": [
-            {
-                "generation_status": "Pending",
-                "evaluation_dataset_version_num": 75,
-                "evaluation_dataset": {
-                    "name": "name-842",
-                    "schema_type": "GENERATION",
-                    "knowledge_base_id": "knowledge_base_id-986",
-                    "evaluation_dataset_metadata": {},
-                    "out_of_date": true,
-                    "vendor": "scale",
-                    "id": "id-397",
-                    "created_at": "2024-04-20T14:04:00Z",
-                    "updated_at": "2024-05-29T11:47:08Z",
-                    "account_id": "account_id-129",
-                    "created_by_user_id": "created_by_user_id-636",
-                    "archived_at": "2024-02-20T03:47:58Z"
-                },
-                "scored_test_case_count": 57
-            },
-            {
-                "generation_status": "Pending",
-                "evaluation_dataset_version_num": 87,
-                "evaluation_dataset": {
-                    "name": "name-589",
-                    "schema_type": "GENERATION",
-                    "knowledge_base_id": "knowledge_base_id-192",
-                    "evaluation_dataset_metadata": {},
-                    "out_of_date": true,
-                    "vendor": "scale",
-                    "id": "id-933",
-                    "created_at": "2024-10-30T17:51:09Z",
-                    "updated_at": "2024-10-17T19:47:45Z",
-                    "account_id": "account_id-954",
-                    "created_by_user_id": "created_by_user_id-153",
-                    "archived_at": "2024-10-19T20:52:54Z"
-                },
-                "scored_test_case_count": 41
-            }
+            {"generation_status": "Pending", "evaluation_dataset_version_num": 75, "evaluation_dataset": {"name": "name-842", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-986", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-397", "created_at": "2024-04-20T14:04:00Z", "updated_at": "2024-05-29T11:47:08Z", "account_id": "account_id-129", "created_by_user_id": "created_by_user_id-636", "archived_at": "2024-02-20T03:47:58Z"}, "scored_test_case_count": 57},
+            {"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}
         ],
         "score": 23.0,
         "category_scores": [
-            {
-                "category": "accuracy",
-                "score": 47.8,
-                "metric_scores": [
-                    {
-                        "metric_type": "answer-correctness",
-                        "score": 7.6,
-                        "category": "accuracy"
-                    },
-                    {
-                        "metric_type": "answer-correctness",
-                        "score": 85.7,
-                        "category": "accuracy"
-                    }
-                ]
-            }
+            {"category": "accuracy", "score": 47.8, "metric_scores": [{"metric_type": "answer-correctness", "score": 7.6, "category": "accuracy"}, {"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}
         ]
     }
 }

@@ -17,50 +17,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_application_variants": {
         "items": [
-            {
-                "version": "V0",
-                "id": "id-115",
-                "name": "name-309",
-                "description": "description-58",
-                "configuration": {
-                    "nodes": [
-                        {
-                            "id": "id-368",
-                            "application_node_schema_id": "text_input_schema",
-                            "configuration": {
-                                "key": {
-                                    "value": {}
-                                }
-                            }
-                        }
-                    ],
-                    "edges": [
-                        {
-                            "from_node": "from_node-997",
-                            "to_node": "to_node-993",
-                            "from_field": "from_field-199",
-                            "to_field": "to_field-400"
-                        },
-                        {
-                            "from_node": "from_node-593",
-                            "to_node": "to_node-586",
-                            "from_field": "from_field-282",
-                            "to_field": "to_field-857"
-                        },
-                        {
-                            "from_node": "from_node-687",
-                            "to_node": "to_node-525",
-                            "from_field": "from_field-63",
-                            "to_field": "to_field-179"
-                        }
-                    ],
-                    "metadata": {}
-                },
-                "application_spec_id": "application_spec_id-263",
-                "account_id": "account_id-270",
-                "created_by_user_id": "created_by_user_id-413",
-                "created_at": "2024-12-04T18:30:40Z"
-            }
+            {"version": "V0", "id": "id-115", "name": "name-309", "description": "description-58", "configuration": {"nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}], "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}], "metadata": {}}, "application_spec_id": "application_spec_id-263", "account_id": "account_id-270", "created_by_user_id": "created_by_user_id-413", "created_at": "2024-12-04T18:30:40Z"}
         ],
         "total_item_count": 43,
         "current_page": 71,
@@ -72,37 +29,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "name": "name-309",
         "description": "description-58",
         "configuration": {
-            "nodes": [
-                {
-                    "id": "id-368",
-                    "application_node_schema_id": "text_input_schema",
-                    "configuration": {
-                        "key": {
-                            "value": {}
-                        }
-                    }
-                }
-            ],
-            "edges": [
-                {
-                    "from_node": "from_node-997",
-                    "to_node": "to_node-993",
-                    "from_field": "from_field-199",
-                    "to_field": "to_field-400"
-                },
-                {
-                    "from_node": "from_node-593",
-                    "to_node": "to_node-586",
-                    "from_field": "from_field-282",
-                    "to_field": "to_field-857"
-                },
-                {
-                    "from_node": "from_node-687",
-                    "to_node": "to_node-525",
-                    "from_field": "from_field-63",
-                    "to_field": "to_field-179"
-                }
-            ],
+            "nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}],
+            "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}],
             "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
@@ -116,37 +44,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "name": "name-309",
         "description": "description-58",
         "configuration": {
-            "nodes": [
-                {
-                    "id": "id-368",
-                    "application_node_schema_id": "text_input_schema",
-                    "configuration": {
-                        "key": {
-                            "value": {}
-                        }
-                    }
-                }
-            ],
-            "edges": [
-                {
-                    "from_node": "from_node-997",
-                    "to_node": "to_node-993",
-                    "from_field": "from_field-199",
-                    "to_field": "to_field-400"
-                },
-                {
-                    "from_node": "from_node-593",
-                    "to_node": "to_node-586",
-                    "from_field": "from_field-282",
-                    "to_field": "to_field-857"
-                },
-                {
-                    "from_node": "from_node-687",
-                    "to_node": "to_node-525",
-                    "from_field": "from_field-63",
-                    "to_field": "to_field-179"
-                }
-            ],
+            "nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}],
+            "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}],
             "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",
@@ -164,37 +63,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "name": "name-309",
         "description": "description-58",
         "configuration": {
-            "nodes": [
-                {
-                    "id": "id-368",
-                    "application_node_schema_id": "text_input_schema",
-                    "configuration": {
-                        "key": {
-                            "value": {}
-                        }
-                    }
-                }
-            ],
-            "edges": [
-                {
-                    "from_node": "from_node-997",
-                    "to_node": "to_node-993",
-                    "from_field": "from_field-199",
-                    "to_field": "to_field-400"
-                },
-                {
-                    "from_node": "from_node-593",
-                    "to_node": "to_node-586",
-                    "from_field": "from_field-282",
-                    "to_field": "to_field-857"
-                },
-                {
-                    "from_node": "from_node-687",
-                    "to_node": "to_node-525",
-                    "from_field": "from_field-63",
-                    "to_field": "to_field-179"
-                }
-            ],
+            "nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}],
+            "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}],
             "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",

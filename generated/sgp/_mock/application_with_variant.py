@@ -21,37 +21,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "name": "name-309",
         "description": "description-58",
         "configuration": {
-            "nodes": [
-                {
-                    "id": "id-368",
-                    "application_node_schema_id": "text_input_schema",
-                    "configuration": {
-                        "key": {
-                            "value": {}
-                        }
-                    }
-                }
-            ],
-            "edges": [
-                {
-                    "from_node": "from_node-997",
-                    "to_node": "to_node-993",
-                    "from_field": "from_field-199",
-                    "to_field": "to_field-400"
-                },
-                {
-                    "from_node": "from_node-593",
-                    "to_node": "to_node-586",
-                    "from_field": "from_field-282",
-                    "to_field": "to_field-857"
-                },
-                {
-                    "from_node": "from_node-687",
-                    "to_node": "to_node-525",
-                    "from_field": "from_field-63",
-                    "to_field": "to_field-179"
-                }
-            ],
+            "nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}],
+            "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}],
             "metadata": {}
         },
         "application_spec_id": "application_spec_id-263",

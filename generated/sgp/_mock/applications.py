@@ -94,21 +94,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "id": "id-967",
         "title": "title-419",
         "visualizations": [
-            {
-                "id": "id-274",
-                "title": "title-401",
-                "type": "scalar",
-                "metric_id": "total_requests",
-                "metadata": {
-                    "is_variant_specific_metric": true,
-                    "label_title_map": {
-                        "key": "label_title_map-470"
-                    },
-                    "label_color_map": {
-                        "key": "label_color_map-377"
-                    }
-                }
-            }
+            {"id": "id-274", "title": "title-401", "type": "scalar", "metric_id": "total_requests", "metadata": {"is_variant_specific_metric": true, "label_title_map": {"key": "label_title_map-470"}, "label_color_map": {"key": "label_color_map-377"}}}
         ]
     },
     "get_metrics_scalar_metric_id": {
@@ -121,14 +107,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "2024-02-24T02:39:22Z"
         ],
         "values": [
-            {
-                "label": "label-39",
-                "value": [
-                    60.4,
-                    40.8,
-                    41.4
-                ]
-            }
+            {"label": "label-39", "value": [60.4, 40.8, 41.4]}
         ],
         "unit": "unit-270"
     }

@@ -18,10 +18,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "post_v2_chat_completions": {
         "chat_completion": {
-            "message": {
-                "role": "user",
-                "content": "content-565"
-            },
+            "message": {"role": "user", "content": "content-565"},
             "finish_reason": "finish_reason-298"
         },
         "token_usage": {
@@ -38,46 +35,16 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
     "post_v2_chat_completions": [
         {
-            "chat_completion": {
-                "message": {
-                    "role": "user",
-                    "content": "content-565"
-                },
-                "finish_reason": "finish_reason-298"
-            },
-            "token_usage": {
-                "prompt": 22,
-                "completion": 11,
-                "total": 31
-            }
+            "chat_completion": {"message": {"role": "user", "content": "content-565"}, "finish_reason": "finish_reason-298"},
+            "token_usage": {"prompt": 22, "completion": 11, "total": 31}
         },
         {
-            "chat_completion": {
-                "message": {
-                    "role": "user",
-                    "content": "content-972"
-                },
-                "finish_reason": "finish_reason-456"
-            },
-            "token_usage": {
-                "prompt": 22,
-                "completion": 51,
-                "total": 28
-            }
+            "chat_completion": {"message": {"role": "user", "content": "content-972"}, "finish_reason": "finish_reason-456"},
+            "token_usage": {"prompt": 22, "completion": 51, "total": 28}
         },
         {
-            "chat_completion": {
-                "message": {
-                    "role": "user",
-                    "content": "content-305"
-                },
-                "finish_reason": "finish_reason-859"
-            },
-            "token_usage": {
-                "prompt": 73,
-                "completion": 20,
-                "total": 30
-            }
+            "chat_completion": {"message": {"role": "user", "content": "content-305"}, "finish_reason": "finish_reason-859"},
+            "token_usage": {"prompt": 73, "completion": 20, "total": 30}
         }
     ]
 }

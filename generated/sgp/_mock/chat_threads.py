@@ -27,31 +27,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "updated_at": "2024-02-23T06:37:43Z"
         },
         "messages": [
-            {
-                "entry": {
-                    "id": "id-900",
-                    "input": {},
-                    "output": {},
-                    "aggregated": true,
-                    "application_spec_id": "application_spec_id-812",
-                    "application_variant_id": "application_variant_id-397",
-                    "start_timestamp": "2024-06-10T05:42:52Z",
-                    "duration_ms": 15,
-                    "operation_status": "SUCCESS",
-                    "operation_metadata": {},
-                    "chat_thread_id": "chat_thread_id-25",
-                    "interaction_source": "EXTERNAL_AI",
-                    "created_at": "2024-09-12T19:47:46Z"
-                },
-                "feedback": {
-                    "id": "id-954",
-                    "chat_thread_id": "chat_thread_id-655",
-                    "application_interaction_id": "application_interaction-339",
-                    "sentiment": "positive",
-                    "description": "description-692",
-                    "created_at": "2024-02-20T13:21:30Z"
-                }
-            }
+            {"entry": {"id": "id-900", "input": {}, "output": {}, "aggregated": true, "application_spec_id": "application_spec_id-812", "application_variant_id": "application_variant_id-397", "start_timestamp": "2024-06-10T05:42:52Z", "duration_ms": 15, "operation_status": "SUCCESS", "operation_metadata": {}, "chat_thread_id": "chat_thread_id-25", "interaction_source": "EXTERNAL_AI", "created_at": "2024-09-12T19:47:46Z"}, "feedback": {"id": "id-954", "chat_thread_id": "chat_thread_id-655", "application_interaction_id": "application_interaction-339", "sentiment": "positive", "description": "description-692", "created_at": "2024-02-20T13:21:30Z"}}
         ]
     },
     "delete_threads_thread_id": {},

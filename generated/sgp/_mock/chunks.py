@@ -17,84 +17,15 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "post_v2_chunks_rank": {
         "relevant_chunks": [
-            {
-                "chunk_id": "chunk_id-369",
-                "text": "text-332",
-                "embedding": [
-                    2.4,
-                    92.3,
-                    22.9
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {},
-                "attachment_url": "https://example.com/attachment-url-86",
-                "title": "title-640",
-                "score": 89.5
-            },
-            {
-                "chunk_id": "chunk_id-897",
-                "text": "text-111",
-                "embedding": [
-                    63.4
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {},
-                "attachment_url": "https://example.com/attachment-url-288",
-                "title": "title-331",
-                "score": 18.5
-            }
+            {"chunk_id": "chunk_id-369", "text": "text-332", "embedding": [2.4, 92.3, 22.9], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-86", "title": "title-640", "score": 89.5},
+            {"chunk_id": "chunk_id-897", "text": "text-111", "embedding": [63.4], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-288", "title": "title-331", "score": 18.5}
         ]
     },
     "post_v2_chunks_synthesis": {
         "response": "response-96",
         "source_nodes": [
-            {
-                "node": {
-                    "text": "text-761",
-                    "embedding": [
-                        100.0,
-                        96.3,
-                        95.9
-                    ],
-                    "extra_info": {},
-                    "relationships": {
-                        "key": {
-                            "node_id": "node_id-329",
-                            "node_type": "node_type-893",
-                            "metadata": {},
-                            "hash": "hash-307"
-                        }
-                    },
-                    "id_": "id-53",
-                    "hash": "hash-161",
-                    "start_char_idx": 64,
-                    "end_char_idx": 73
-                },
-                "score": 52.1
-            },
-            {
-                "node": {
-                    "text": "text-759",
-                    "embedding": [
-                        61.0,
-                        82.1
-                    ],
-                    "extra_info": {},
-                    "relationships": {
-                        "key": {
-                            "node_id": "node_id-598",
-                            "node_type": "node_type-442",
-                            "metadata": {},
-                            "hash": "hash-147"
-                        }
-                    },
-                    "id_": "id-872",
-                    "hash": "hash-478",
-                    "start_char_idx": 10,
-                    "end_char_idx": 47
-                },
-                "score": 9.9
-            }
+            {"node": {"text": "text-761", "embedding": [100.0, 96.3, 95.9], "extra_info": {}, "relationships": {"key": {"node_id": "node_id-329", "node_type": "node_type-893", "metadata": {}, "hash": "hash-307"}}, "id_": "id-53", "hash": "hash-161", "start_char_idx": 64, "end_char_idx": 73}, "score": 52.1},
+            {"node": {"text": "text-759", "embedding": [61.0, 82.1], "extra_info": {}, "relationships": {"key": {"node_id": "node_id-598", "node_type": "node_type-442", "metadata": {}, "hash": "hash-147"}}, "id_": "id-872", "hash": "hash-478", "start_char_idx": 10, "end_char_idx": 47}, "score": 9.9}
         ],
         "metadata": {
             "key": {}

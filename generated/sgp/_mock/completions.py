@@ -36,40 +36,16 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
     "post_v2_completions": [
         {
-            "completion": {
-                "text": "text-714",
-                "finish_reason": "finish_reason-56",
-                "response_metadata": {}
-            },
-            "token_usage": {
-                "prompt": 22,
-                "completion": 11,
-                "total": 31
-            }
+            "completion": {"text": "text-714", "finish_reason": "finish_reason-56", "response_metadata": {}},
+            "token_usage": {"prompt": 22, "completion": 11, "total": 31}
         },
         {
-            "completion": {
-                "text": "text-546",
-                "finish_reason": "finish_reason-664",
-                "response_metadata": {}
-            },
-            "token_usage": {
-                "prompt": 22,
-                "completion": 51,
-                "total": 28
-            }
+            "completion": {"text": "text-546", "finish_reason": "finish_reason-664", "response_metadata": {}},
+            "token_usage": {"prompt": 22, "completion": 51, "total": 28}
         },
         {
-            "completion": {
-                "text": "text-834",
-                "finish_reason": "finish_reason-84",
-                "response_metadata": {}
-            },
-            "token_usage": {
-                "prompt": 73,
-                "completion": 20,
-                "total": 30
-            }
+            "completion": {"text": "text-834", "finish_reason": "finish_reason-84", "response_metadata": {}},
+            "token_usage": {"prompt": 73, "completion": 20, "total": 30}
         }
     ]
 }

@@ -17,33 +17,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_evaluation_configs": {
         "items": [
-            {
-                "evaluation_type": "studio",
-                "question_set_id": "question_set_id-175",
-                "studio_project_id": "studio_project_id-361",
-                "id": "id-542",
-                "created_at": "2024-02-14T11:46:27Z",
-                "account_id": "account_id-187",
-                "created_by_user_id": "created_by_user_id-489"
-            },
-            {
-                "evaluation_type": "studio",
-                "question_set_id": "question_set_id-50",
-                "studio_project_id": "studio_project_id-662",
-                "id": "id-309",
-                "created_at": "2024-06-14T02:04:24Z",
-                "account_id": "account_id-633",
-                "created_by_user_id": "created_by_user_id-317"
-            },
-            {
-                "evaluation_type": "studio",
-                "question_set_id": "question_set_id-626",
-                "studio_project_id": "studio_project_id-505",
-                "id": "id-815",
-                "created_at": "2024-05-17T16:45:41Z",
-                "account_id": "account_id-428",
-                "created_by_user_id": "created_by_user_id-186"
-            }
+            {"evaluation_type": "studio", "question_set_id": "question_set_id-175", "studio_project_id": "studio_project_id-361", "id": "id-542", "created_at": "2024-02-14T11:46:27Z", "account_id": "account_id-187", "created_by_user_id": "created_by_user_id-489"},
+            {"evaluation_type": "studio", "question_set_id": "question_set_id-50", "studio_project_id": "studio_project_id-662", "id": "id-309", "created_at": "2024-06-14T02:04:24Z", "account_id": "account_id-633", "created_by_user_id": "created_by_user_id-317"},
+            {"evaluation_type": "studio", "question_set_id": "question_set_id-626", "studio_project_id": "studio_project_id-505", "id": "id-815", "created_at": "2024-05-17T16:45:41Z", "account_id": "account_id-428", "created_by_user_id": "created_by_user_id-186"}
         ],
         "total_item_count": 71,
         "current_page": 23,

@@ -17,93 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_evaluation_datasets": {
         "items": [
-            {
-                "evaluation_dataset_versions": [
-                    {
-                        "num": 80,
-                        "evaluation_dataset_id": "evaluation_dataset_id-100",
-                        "draft": false,
-                        "published_at": "2024-06-13T05:04:33Z",
-                        "id": "id-998",
-                        "created_at": "2024-12-21T17:26:34Z",
-                        "account_id": "account_id-729",
-                        "created_by_user_id": "created_by_user_id-784",
-                        "archived_at": "2024-09-27T11:29:23Z"
-                    },
-                    {
-                        "num": 93,
-                        "evaluation_dataset_id": "evaluation_dataset_id-788",
-                        "draft": true,
-                        "published_at": "2024-09-18T20:07:46Z",
-                        "id": "id-658",
-                        "created_at": "2024-11-03T13:46:44Z",
-                        "account_id": "account_id-861",
-                        "created_by_user_id": "created_by_user_id-588",
-                        "archived_at": "2024-04-02T13:16:04Z"
-                    },
-                    {
-                        "num": 76,
-                        "evaluation_dataset_id": "evaluation_dataset_id-375",
-                        "draft": true,
-                        "published_at": "2024-09-23T15:06:43Z",
-                        "id": "id-506",
-                        "created_at": "2024-06-28T10:14:11Z",
-                        "account_id": "account_id-22",
-                        "created_by_user_id": "created_by_user_id-832",
-                        "archived_at": "2024-01-19T02:00:14Z"
-                    }
-                ],
-                "name": "name-653",
-                "schema_type": "GENERATION",
-                "knowledge_base_id": "knowledge_base_id-11",
-                "evaluation_dataset_metadata": {},
-                "out_of_date": true,
-                "vendor": "scale",
-                "id": "id-828",
-                "created_at": "2024-06-30T18:43:23Z",
-                "updated_at": "2024-08-02T00:30:31Z",
-                "account_id": "account_id-544",
-                "created_by_user_id": "created_by_user_id-936",
-                "archived_at": "2024-03-31T09:50:50Z"
-            },
-            {
-                "evaluation_dataset_versions": [
-                    {
-                        "num": 93,
-                        "evaluation_dataset_id": "evaluation_dataset_id-788",
-                        "draft": true,
-                        "published_at": "2024-09-18T20:07:46Z",
-                        "id": "id-658",
-                        "created_at": "2024-11-03T13:46:44Z",
-                        "account_id": "account_id-861",
-                        "created_by_user_id": "created_by_user_id-588",
-                        "archived_at": "2024-04-02T13:16:04Z"
-                    },
-                    {
-                        "num": 86,
-                        "evaluation_dataset_id": "evaluation_dataset_id-42",
-                        "draft": false,
-                        "published_at": "2024-03-13T22:47:39Z",
-                        "id": "id-877",
-                        "created_at": "2024-11-05T10:14:39Z",
-                        "account_id": "account_id-772",
-                        "created_by_user_id": "created_by_user_id-448",
-                        "archived_at": "2024-01-23T21:25:29Z"
-                    }
-                ],
-                "name": "name-590",
-                "schema_type": "GENERATION",
-                "knowledge_base_id": "knowledge_base_id-604",
-                "evaluation_dataset_metadata": {},
-                "out_of_date": true,
-                "vendor": "scale",
-                "id": "id-780",
-                "created_at": "2024-03-05T06:27:04Z",
-                "updated_at": "2024-07-08T08:22:44Z",
-                "account_id": "account_id-35",
-                "created_by_user_id": "created_by_user_id-655",
-                "archived_at": "2024-04-08T03:20:57Z"
-            }
+            {"evaluation_dataset_versions": [{"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"}, {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}, {"num": 76, "evaluation_dataset_id": "evaluation_dataset_id-375", "draft": true, "published_at": "2024-09-23T15:06:43Z", "id": "id-506", "created_at": "2024-06-28T10:14:11Z", "account_id": "account_id-22", "created_by_user_id": "created_by_user_id-832", "archived_at": "2024-01-19T02:00:14Z"}], "name": "name-653", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-11", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-828", "created_at": "2024-06-30T18:43:23Z", "updated_at": "2024-08-02T00:30:31Z", "account_id": "account_id-544", "created_by_user_id": "created_by_user_id-936", "archived_at": "2024-03-31T09:50:50Z"},
+            {"evaluation_dataset_versions": [{"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}, {"num": 86, "evaluation_dataset_id": "evaluation_dataset_id-42", "draft": false, "published_at": "2024-03-13T22:47:39Z", "id": "id-877", "created_at": "2024-11-05T10:14:39Z", "account_id": "account_id-772", "created_by_user_id": "created_by_user_id-448", "archived_at": "2024-01-23T21:25:29Z"}], "name": "name-590", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-604", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-780", "created_at": "2024-03-05T06:27:04Z", "updated_at": "2024-07-08T08:22:44Z", "account_id": "account_id-35", "created_by_user_id": "created_by_user_id-655", "archived_at": "2024-04-08T03:20:57Z"}
         ],
         "total_item_count": 62,
         "current_page": 49,
@@ -125,39 +40,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_evaluation_datasets_evaluation_dataset_id": {
         "evaluation_dataset_versions": [
-            {
-                "num": 80,
-                "evaluation_dataset_id": "evaluation_dataset_id-100",
-                "draft": false,
-                "published_at": "2024-06-13T05:04:33Z",
-                "id": "id-998",
-                "created_at": "2024-12-21T17:26:34Z",
-                "account_id": "account_id-729",
-                "created_by_user_id": "created_by_user_id-784",
-                "archived_at": "2024-09-27T11:29:23Z"
-            },
-            {
-                "num": 93,
-                "evaluation_dataset_id": "evaluation_dataset_id-788",
-                "draft": true,
-                "published_at": "2024-09-18T20:07:46Z",
-                "id": "id-658",
-                "created_at": "2024-11-03T13:46:44Z",
-                "account_id": "account_id-861",
-                "created_by_user_id": "created_by_user_id-588",
-                "archived_at": "2024-04-02T13:16:04Z"
-            },
-            {
-                "num": 76,
-                "evaluation_dataset_id": "evaluation_dataset_id-375",
-                "draft": true,
-                "published_at": "2024-09-23T15:06:43Z",
-                "id": "id-506",
-                "created_at": "2024-06-28T10:14:11Z",
-                "account_id": "account_id-22",
-                "created_by_user_id": "created_by_user_id-832",
-                "archived_at": "2024-01-19T02:00:14Z"
-            }
+            {"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"},
+            {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"},
+            {"num": 76, "evaluation_dataset_id": "evaluation_dataset_id-375", "draft": true, "published_at": "2024-09-23T15:06:43Z", "id": "id-506", "created_at": "2024-06-28T10:14:11Z", "account_id": "account_id-22", "created_by_user_id": "created_by_user_id-832", "archived_at": "2024-01-19T02:00:14Z"}
         ],
         "name": "name-653",
         "schema_type": "GENERATION",
@@ -192,28 +77,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
         "items": [
-            {
-                "num": 80,
-                "evaluation_dataset_id": "evaluation_dataset_id-100",
-                "draft": false,
-                "published_at": "2024-06-13T05:04:33Z",
-                "id": "id-998",
-                "created_at": "2024-12-21T17:26:34Z",
-                "account_id": "account_id-729",
-                "created_by_user_id": "created_by_user_id-784",
-                "archived_at": "2024-09-27T11:29:23Z"
-            },
-            {
-                "num": 93,
-                "evaluation_dataset_id": "evaluation_dataset_id-788",
-                "draft": true,
-                "published_at": "2024-09-18T20:07:46Z",
-                "id": "id-658",
-                "created_at": "2024-11-03T13:46:44Z",
-                "account_id": "account_id-861",
-                "created_by_user_id": "created_by_user_id-588",
-                "archived_at": "2024-04-02T13:16:04Z"
-            }
+            {"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"},
+            {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}
         ],
         "total_item_count": 18,
         "current_page": 25,
@@ -243,40 +108,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases": {
         "items": [
-            {
-                "schema_type": "GENERATION",
-                "evaluation_dataset_id": "evaluation_dataset_id-131",
-                "test_case_data": {
-                    "input": "input-657",
-                    "expected_output": "expected_output-346",
-                    "expected_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-853",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-149",
-                                "metadata": {}
-                            }
-                        ]
-                    },
-                    "artifact_ids_filter": [
-                        "artifact_ids_filter-646",
-                        "artifact_ids_filter-560",
-                        "artifact_ids_filter-521"
-                    ]
-                },
-                "chat_history": {},
-                "autogenerated": false,
-                "test_case_metadata": {},
-                "id": "id-589",
-                "created_at": "2024-09-22T19:12:19Z",
-                "account_id": "account_id-798",
-                "created_by_user_id": "created_by_user_id-467",
-                "archived_at": "2024-01-05T18:45:42Z"
-            }
+            {"schema_type": "GENERATION", "evaluation_dataset_id": "evaluation_dataset_id-131", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "chat_history": {}, "autogenerated": false, "test_case_metadata": {}, "id": "id-589", "created_at": "2024-09-22T19:12:19Z", "account_id": "account_id-798", "created_by_user_id": "created_by_user_id-467", "archived_at": "2024-01-05T18:45:42Z"}
         ],
         "total_item_count": 6,
         "current_page": 10,
@@ -288,24 +120,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "chat_history": {},
         "autogenerated": false,
@@ -320,28 +136,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         {
             "schema_type": "GENERATION",
             "evaluation_dataset_id": "evaluation_dataset_id-131",
-            "test_case_data": {
-                "input": "input-657",
-                "expected_output": "expected_output-346",
-                "expected_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-853",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-149",
-                            "metadata": {}
-                        }
-                    ]
-                },
-                "artifact_ids_filter": [
-                    "artifact_ids_filter-646",
-                    "artifact_ids_filter-560",
-                    "artifact_ids_filter-521"
-                ]
-            },
+            "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]},
             "chat_history": {},
             "autogenerated": false,
             "test_case_metadata": {},
@@ -354,30 +149,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         {
             "schema_type": "GENERATION",
             "evaluation_dataset_id": "evaluation_dataset_id-287",
-            "test_case_data": {
-                "input": "input-706",
-                "expected_output": "expected_output-970",
-                "expected_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-149",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-59",
-                            "metadata": {}
-                        },
-                        {
-                            "text": "text-746",
-                            "metadata": {}
-                        }
-                    ]
-                },
-                "artifact_ids_filter": [
-                    "artifact_ids_filter-554"
-                ]
-            },
+            "test_case_data": {"input": "input-706", "expected_output": "expected_output-970", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-149", "metadata": {}}, {"text": "text-59", "metadata": {}}, {"text": "text-746", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-554"]},
             "chat_history": {},
             "autogenerated": false,
             "test_case_metadata": {},
@@ -390,23 +162,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         {
             "schema_type": "GENERATION",
             "evaluation_dataset_id": "evaluation_dataset_id-173",
-            "test_case_data": {
-                "input": "input-421",
-                "expected_output": "expected_output-131",
-                "expected_extra_info": {
-                    "schema_type": "CHUNKS",
-                    "chunks": [
-                        {
-                            "text": "text-755",
-                            "metadata": {}
-                        }
-                    ]
-                },
-                "artifact_ids_filter": [
-                    "artifact_ids_filter-322",
-                    "artifact_ids_filter-978"
-                ]
-            },
+            "test_case_data": {"input": "input-421", "expected_output": "expected_output-131", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-755", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-322", "artifact_ids_filter-978"]},
             "chat_history": {},
             "autogenerated": true,
             "test_case_metadata": {},
@@ -423,24 +179,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "chat_history": {},
         "autogenerated": false,
@@ -461,24 +201,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "chat_history": {},
         "autogenerated": false,
@@ -495,24 +219,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "chat_history": {},
         "autogenerated": false,
@@ -525,40 +233,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": {
         "items": [
-            {
-                "schema_type": "GENERATION",
-                "evaluation_dataset_id": "evaluation_dataset_id-131",
-                "test_case_data": {
-                    "input": "input-657",
-                    "expected_output": "expected_output-346",
-                    "expected_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-853",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-149",
-                                "metadata": {}
-                            }
-                        ]
-                    },
-                    "artifact_ids_filter": [
-                        "artifact_ids_filter-646",
-                        "artifact_ids_filter-560",
-                        "artifact_ids_filter-521"
-                    ]
-                },
-                "chat_history": {},
-                "autogenerated": false,
-                "test_case_metadata": {},
-                "id": "id-589",
-                "created_at": "2024-09-22T19:12:19Z",
-                "account_id": "account_id-798",
-                "created_by_user_id": "created_by_user_id-467",
-                "archived_at": "2024-01-05T18:45:42Z"
-            }
+            {"schema_type": "GENERATION", "evaluation_dataset_id": "evaluation_dataset_id-131", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "chat_history": {}, "autogenerated": false, "test_case_metadata": {}, "id": "id-589", "created_at": "2024-09-22T19:12:19Z", "account_id": "account_id-798", "created_by_user_id": "created_by_user_id-467", "archived_at": "2024-01-05T18:45:42Z"}
         ],
         "total_item_count": 6,
         "current_page": 10,
@@ -570,141 +245,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_autogenerated_draft_test_cases": {
         "items": [
-            {
-                "evaluation_dataset_id": "evaluation_dataset_id-387",
-                "schema_type": "GENERATION",
-                "test_case_data": {
-                    "input": "input-657",
-                    "expected_output": "expected_output-346",
-                    "expected_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-853",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-149",
-                                "metadata": {}
-                            }
-                        ]
-                    },
-                    "artifact_ids_filter": [
-                        "artifact_ids_filter-646",
-                        "artifact_ids_filter-560",
-                        "artifact_ids_filter-521"
-                    ]
-                },
-                "approved": false,
-                "topic_str": "topic_str-25",
-                "content_metadata": {},
-                "id": "id-77",
-                "account_id": "account_id-671",
-                "created_at": "2024-11-06T05:32:25Z",
-                "updated_at": "2024-02-27T07:57:57Z",
-                "created_by_user_id": "created_by_user_id-148",
-                "missing_chunks": [
-                    {
-                        "chunk_text": "chunk_text-276",
-                        "artifact_id": "artifact_id-222",
-                        "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310"
-                    },
-                    {
-                        "chunk_text": "chunk_text-130",
-                        "artifact_id": "artifact_id-572",
-                        "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312"
-                    }
-                ]
-            },
-            {
-                "evaluation_dataset_id": "evaluation_dataset_id-34",
-                "schema_type": "GENERATION",
-                "test_case_data": {
-                    "input": "input-706",
-                    "expected_output": "expected_output-970",
-                    "expected_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-149",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-59",
-                                "metadata": {}
-                            },
-                            {
-                                "text": "text-746",
-                                "metadata": {}
-                            }
-                        ]
-                    },
-                    "artifact_ids_filter": [
-                        "artifact_ids_filter-554"
-                    ]
-                },
-                "approved": false,
-                "topic_str": "topic_str-948",
-                "content_metadata": {},
-                "id": "id-970",
-                "account_id": "account_id-848",
-                "created_at": "2024-06-19T02:04:21Z",
-                "updated_at": "2024-08-25T10:32:41Z",
-                "created_by_user_id": "created_by_user_id-859",
-                "missing_chunks": [
-                    {
-                        "chunk_text": "chunk_text-130",
-                        "artifact_id": "artifact_id-572",
-                        "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312"
-                    },
-                    {
-                        "chunk_text": "chunk_text-319",
-                        "artifact_id": "artifact_id-140",
-                        "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117"
-                    }
-                ]
-            },
-            {
-                "evaluation_dataset_id": "evaluation_dataset_id-286",
-                "schema_type": "GENERATION",
-                "test_case_data": {
-                    "input": "input-421",
-                    "expected_output": "expected_output-131",
-                    "expected_extra_info": {
-                        "schema_type": "CHUNKS",
-                        "chunks": [
-                            {
-                                "text": "text-755",
-                                "metadata": {}
-                            }
-                        ]
-                    },
-                    "artifact_ids_filter": [
-                        "artifact_ids_filter-322",
-                        "artifact_ids_filter-978"
-                    ]
-                },
-                "approved": true,
-                "topic_str": "topic_str-354",
-                "content_metadata": {},
-                "id": "id-499",
-                "account_id": "account_id-262",
-                "created_at": "2024-11-09T08:17:29Z",
-                "updated_at": "2024-05-16T14:57:57Z",
-                "created_by_user_id": "created_by_user_id-122",
-                "missing_chunks": [
-                    {
-                        "chunk_text": "chunk_text-349",
-                        "artifact_id": "artifact_id-45",
-                        "artifact_name": "artifact_name-938",
-                        "artifact_content_modification_identifier": "artifact_content_modific-761"
-                    }
-                ]
-            }
+            {"evaluation_dataset_id": "evaluation_dataset_id-387", "schema_type": "GENERATION", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "approved": false, "topic_str": "topic_str-25", "content_metadata": {}, "id": "id-77", "account_id": "account_id-671", "created_at": "2024-11-06T05:32:25Z", "updated_at": "2024-02-27T07:57:57Z", "created_by_user_id": "created_by_user_id-148", "missing_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}, {"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}]},
+            {"evaluation_dataset_id": "evaluation_dataset_id-34", "schema_type": "GENERATION", "test_case_data": {"input": "input-706", "expected_output": "expected_output-970", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-149", "metadata": {}}, {"text": "text-59", "metadata": {}}, {"text": "text-746", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-554"]}, "approved": false, "topic_str": "topic_str-948", "content_metadata": {}, "id": "id-970", "account_id": "account_id-848", "created_at": "2024-06-19T02:04:21Z", "updated_at": "2024-08-25T10:32:41Z", "created_by_user_id": "created_by_user_id-859", "missing_chunks": [{"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}, {"chunk_text": "chunk_text-319", "artifact_id": "artifact_id-140", "artifact_name": "artifact_name-954", "artifact_content_modification_identifier": "artifact_content_modific-117"}]},
+            {"evaluation_dataset_id": "evaluation_dataset_id-286", "schema_type": "GENERATION", "test_case_data": {"input": "input-421", "expected_output": "expected_output-131", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-755", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-322", "artifact_ids_filter-978"]}, "approved": true, "topic_str": "topic_str-354", "content_metadata": {}, "id": "id-499", "account_id": "account_id-262", "created_at": "2024-11-09T08:17:29Z", "updated_at": "2024-05-16T14:57:57Z", "created_by_user_id": "created_by_user_id-122", "missing_chunks": [{"chunk_text": "chunk_text-349", "artifact_id": "artifact_id-45", "artifact_name": "artifact_name-938", "artifact_content_modification_identifier": "artifact_content_modific-761"}]}
         ],
         "total_item_count": 1,
         "current_page": 5,
@@ -716,24 +259,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "approved": true,
         "topic_str": "topic_str-748",
@@ -750,24 +277,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "approved": true,
         "topic_str": "topic_str-748",
@@ -788,24 +299,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "test_case_data": {
             "input": "input-657",
             "expected_output": "expected_output-346",
-            "expected_extra_info": {
-                "schema_type": "CHUNKS",
-                "chunks": [
-                    {
-                        "text": "text-853",
-                        "metadata": {}
-                    },
-                    {
-                        "text": "text-149",
-                        "metadata": {}
-                    }
-                ]
-            },
-            "artifact_ids_filter": [
-                "artifact_ids_filter-646",
-                "artifact_ids_filter-560",
-                "artifact_ids_filter-521"
-            ]
+            "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]},
+            "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]
         },
         "approved": true,
         "topic_str": "topic_str-748",
@@ -820,88 +315,26 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
         "success": false,
         "failed_chunks": [
-            {
-                "chunk_text": "chunk_text-276",
-                "artifact_id": "artifact_id-222",
-                "artifact_name": "artifact_name-525",
-                "artifact_content_modification_identifier": "artifact_content_modific-310"
-            }
+            {"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}
         ]
     },
     "post_publish": {
         "success": false,
         "autogenerated_draft_test_cases": [
-            {
-                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": false,
-                "failed_chunks": [
-                    {
-                        "chunk_text": "chunk_text-276",
-                        "artifact_id": "artifact_id-222",
-                        "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310"
-                    }
-                ]
-            },
-            {
-                "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
-                "success": false,
-                "failed_chunks": [
-                    {
-                        "chunk_text": "chunk_text-130",
-                        "artifact_id": "artifact_id-572",
-                        "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312"
-                    },
-                    {
-                        "chunk_text": "chunk_text-319",
-                        "artifact_id": "artifact_id-140",
-                        "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117"
-                    }
-                ]
-            }
+            {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]},
+            {"autogenerated_draft_test_case_id": "autogenerated_draft_test-683", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}, {"chunk_text": "chunk_text-319", "artifact_id": "artifact_id-140", "artifact_name": "artifact_name-954", "artifact_content_modification_identifier": "artifact_content_modific-117"}]}
         ]
     },
     "post_approve_batch": {
         "success": true,
         "autogenerated_draft_test_cases": [
-            {
-                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": false,
-                "failed_chunks": [
-                    {
-                        "chunk_text": "chunk_text-276",
-                        "artifact_id": "artifact_id-222",
-                        "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310"
-                    }
-                ]
-            }
+            {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]}
         ]
     },
     "get_generation_jobs": {
         "generation_jobs": [
-            {
-                "generation_job_id": "generation_job_id-211",
-                "status": "Pending",
-                "created_at": "2024-06-08T08:00:31Z",
-                "updated_at": "2024-08-10T07:34:11Z",
-                "num_test_cases": 49,
-                "num_completed_test_cases": 69,
-                "total_chunk_count": 15,
-                "failure_reason": "failure_reason-520"
-            },
-            {
-                "generation_job_id": "generation_job_id-251",
-                "status": "Pending",
-                "created_at": "2024-06-27T11:31:54Z",
-                "updated_at": "2024-09-14T03:17:26Z",
-                "num_test_cases": 65,
-                "num_completed_test_cases": 32,
-                "total_chunk_count": 98,
-                "failure_reason": "failure_reason-209"
-            }
+            {"generation_job_id": "generation_job_id-211", "status": "Pending", "created_at": "2024-06-08T08:00:31Z", "updated_at": "2024-08-10T07:34:11Z", "num_test_cases": 49, "num_completed_test_cases": 69, "total_chunk_count": 15, "failure_reason": "failure_reason-520"},
+            {"generation_job_id": "generation_job_id-251", "status": "Pending", "created_at": "2024-06-27T11:31:54Z", "updated_at": "2024-09-14T03:17:26Z", "num_test_cases": 65, "num_completed_test_cases": 32, "total_chunk_count": 98, "failure_reason": "failure_reason-209"}
         ]
     },
     "post_generation_jobs": {
@@ -928,36 +361,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": {
         "success": false,
         "autogenerated_draft_test_cases": [
-            {
-                "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
-                "success": false,
-                "failed_chunks": [
-                    {
-                        "chunk_text": "chunk_text-276",
-                        "artifact_id": "artifact_id-222",
-                        "artifact_name": "artifact_name-525",
-                        "artifact_content_modification_identifier": "artifact_content_modific-310"
-                    }
-                ]
-            },
-            {
-                "autogenerated_draft_test_case_id": "autogenerated_draft_test-683",
-                "success": false,
-                "failed_chunks": [
-                    {
-                        "chunk_text": "chunk_text-130",
-                        "artifact_id": "artifact_id-572",
-                        "artifact_name": "artifact_name-957",
-                        "artifact_content_modification_identifier": "artifact_content_modific-312"
-                    },
-                    {
-                        "chunk_text": "chunk_text-319",
-                        "artifact_id": "artifact_id-140",
-                        "artifact_name": "artifact_name-954",
-                        "artifact_content_modification_identifier": "artifact_content_modific-117"
-                    }
-                ]
-            }
+            {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]},
+            {"autogenerated_draft_test_case_id": "autogenerated_draft_test-683", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}, {"chunk_text": "chunk_text-319", "artifact_id": "artifact_id-140", "artifact_name": "artifact_name-954", "artifact_content_modification_identifier": "artifact_content_modific-117"}]}
         ]
     }
 }

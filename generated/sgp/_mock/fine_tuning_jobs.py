@@ -17,60 +17,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_fine_tuning_jobs": {
         "items": [
-            {
-                "base_model_id": "base_model_id-804",
-                "vendor_configuration": {
-                    "vendor": "LAUNCH",
-                    "hyperparameters": {},
-                    "wandb_config": {},
-                    "suffix": "suffix-614",
-                    "output": "output-37"
-                },
-                "fine_tuned_model_id": "fine_tuned_model_id-478",
-                "training_dataset_id": "training_dataset_id-922",
-                "validation_dataset_id": "validation_dataset_id-917",
-                "status": "PENDING",
-                "id": "id-970",
-                "created_at": "2024-02-19T15:21:49Z",
-                "account_id": "account_id-327",
-                "created_by_user_id": "created_by_user_id-854"
-            },
-            {
-                "base_model_id": "base_model_id-304",
-                "vendor_configuration": {
-                    "vendor": "LAUNCH",
-                    "hyperparameters": {},
-                    "wandb_config": {},
-                    "suffix": "suffix-121",
-                    "output": "output-192"
-                },
-                "fine_tuned_model_id": "fine_tuned_model_id-73",
-                "training_dataset_id": "training_dataset_id-462",
-                "validation_dataset_id": "validation_dataset_id-798",
-                "status": "PENDING",
-                "id": "id-388",
-                "created_at": "2024-03-30T12:00:29Z",
-                "account_id": "account_id-814",
-                "created_by_user_id": "created_by_user_id-162"
-            },
-            {
-                "base_model_id": "base_model_id-510",
-                "vendor_configuration": {
-                    "vendor": "LAUNCH",
-                    "hyperparameters": {},
-                    "wandb_config": {},
-                    "suffix": "suffix-507",
-                    "output": "output-242"
-                },
-                "fine_tuned_model_id": "fine_tuned_model_id-72",
-                "training_dataset_id": "training_dataset_id-211",
-                "validation_dataset_id": "validation_dataset_id-374",
-                "status": "PENDING",
-                "id": "id-754",
-                "created_at": "2024-05-29T05:16:46Z",
-                "account_id": "account_id-772",
-                "created_by_user_id": "created_by_user_id-932"
-            }
+            {"base_model_id": "base_model_id-804", "vendor_configuration": {"vendor": "LAUNCH", "hyperparameters": {}, "wandb_config": {}, "suffix": "suffix-614", "output": "output-37"}, "fine_tuned_model_id": "fine_tuned_model_id-478", "training_dataset_id": "training_dataset_id-922", "validation_dataset_id": "validation_dataset_id-917", "status": "PENDING", "id": "id-970", "created_at": "2024-02-19T15:21:49Z", "account_id": "account_id-327", "created_by_user_id": "created_by_user_id-854"},
+            {"base_model_id": "base_model_id-304", "vendor_configuration": {"vendor": "LAUNCH", "hyperparameters": {}, "wandb_config": {}, "suffix": "suffix-121", "output": "output-192"}, "fine_tuned_model_id": "fine_tuned_model_id-73", "training_dataset_id": "training_dataset_id-462", "validation_dataset_id": "validation_dataset_id-798", "status": "PENDING", "id": "id-388", "created_at": "2024-03-30T12:00:29Z", "account_id": "account_id-814", "created_by_user_id": "created_by_user_id-162"},
+            {"base_model_id": "base_model_id-510", "vendor_configuration": {"vendor": "LAUNCH", "hyperparameters": {}, "wandb_config": {}, "suffix": "suffix-507", "output": "output-242"}, "fine_tuned_model_id": "fine_tuned_model_id-72", "training_dataset_id": "training_dataset_id-211", "validation_dataset_id": "validation_dataset_id-374", "status": "PENDING", "id": "id-754", "created_at": "2024-05-29T05:16:46Z", "account_id": "account_id-772", "created_by_user_id": "created_by_user_id-932"}
         ],
         "total_item_count": 28,
         "current_page": 39,

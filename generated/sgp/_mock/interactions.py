@@ -23,42 +23,15 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         },
         "output": {
             "response": "response-400",
-            "context": [
-                {
-                    "text": "text-941",
-                    "score": 52.3
-                }
-            ]
+            "context": [{"text": "text-941", "score": 52.3}]
         },
         "start_timestamp": "2024-03-18T23:19:38Z",
         "duration_ms": 9,
         "operation_status": "SUCCESS",
         "operation_metadata": {},
         "trace_spans": [
-            {
-                "node_id": "node_id-926",
-                "operation_type": "COMPLETION",
-                "operation_status": "SUCCESS",
-                "start_timestamp": "2024-08-17T20:42:38Z",
-                "operation_input": {},
-                "operation_output": {},
-                "operation_metadata": {},
-                "duration_ms": 85,
-                "id": "id-541",
-                "application_interaction_id": "application_interaction-890"
-            },
-            {
-                "node_id": "node_id-597",
-                "operation_type": "COMPLETION",
-                "operation_status": "SUCCESS",
-                "start_timestamp": "2024-12-01T11:35:42Z",
-                "operation_input": {},
-                "operation_output": {},
-                "operation_metadata": {},
-                "duration_ms": 59,
-                "id": "id-526",
-                "application_interaction_id": "application_interaction-895"
-            }
+            {"node_id": "node_id-926", "operation_type": "COMPLETION", "operation_status": "SUCCESS", "start_timestamp": "2024-08-17T20:42:38Z", "operation_input": {}, "operation_output": {}, "operation_metadata": {}, "duration_ms": 85, "id": "id-541", "application_interaction_id": "application_interaction-890"},
+            {"node_id": "node_id-597", "operation_type": "COMPLETION", "operation_status": "SUCCESS", "start_timestamp": "2024-12-01T11:35:42Z", "operation_input": {}, "operation_output": {}, "operation_metadata": {}, "duration_ms": 59, "id": "id-526", "application_interaction_id": "application_interaction-895"}
         ],
         "id": "id-278"
     }

@@ -18,54 +18,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": {},
     "get_knowledge_base_data_sources": {
         "items": [
-            {
-                "name": "name-565",
-                "description": "description-783",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-114",
-                    "s3_prefix": "s3_prefix-651",
-                    "aws_region": "aws_region-722",
-                    "aws_account_id": "000000000000"
-                },
-                "id": "id-213",
-                "created_at": "2024-06-20T13:33:47Z",
-                "updated_at": "2024-10-25T04:45:11Z",
-                "created_by_user_id": "created_by_user_id-260",
-                "account_id": "account_id-562"
-            },
-            {
-                "name": "name-810",
-                "description": "description-45",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-470",
-                    "s3_prefix": "s3_prefix-641",
-                    "aws_region": "aws_region-891",
-                    "aws_account_id": "000000000000"
-                },
-                "id": "id-894",
-                "created_at": "2024-09-17T02:06:05Z",
-                "updated_at": "2024-11-23T21:55:45Z",
-                "created_by_user_id": "created_by_user_id-896",
-                "account_id": "account_id-392"
-            },
-            {
-                "name": "name-833",
-                "description": "description-813",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-112",
-                    "s3_prefix": "s3_prefix-439",
-                    "aws_region": "aws_region-849",
-                    "aws_account_id": "000000000000"
-                },
-                "id": "id-267",
-                "created_at": "2024-02-15T03:49:33Z",
-                "updated_at": "2024-05-08T00:17:37Z",
-                "created_by_user_id": "created_by_user_id-96",
-                "account_id": "account_id-362"
-            }
+            {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"},
+            {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"},
+            {"name": "name-833", "description": "description-813", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "id": "id-267", "created_at": "2024-02-15T03:49:33Z", "updated_at": "2024-05-08T00:17:37Z", "created_by_user_id": "created_by_user_id-96", "account_id": "account_id-362"}
         ],
         "total_item_count": 61,
         "current_page": 50,

@@ -19,90 +19,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_knowledge_bases": {
         "items": [
-            {
-                "knowledge_base_id": "knowledge_base_id-946",
-                "vector_store_id": "vector_store_id-271",
-                "knowledge_base_name": "knowledge_base_name-39",
-                "embedding_config": {
-                    "type": "models_api",
-                    "model_deployment_id": "model_deployment_id-694"
-                },
-                "metadata": {},
-                "created_at": "created_at-839",
-                "updated_at": "updated_at-91",
-                "connections": [
-                    {
-                        "deletion_status": "DELETING",
-                        "last_uploaded_at": "2024-07-03T12:13:36Z",
-                        "knowledge_base_data_source": {
-                            "name": "name-565",
-                            "description": "description-783",
-                            "data_source_config": {
-                                "source": "S3",
-                                "s3_bucket": "s3_bucket-114",
-                                "s3_prefix": "s3_prefix-651",
-                                "aws_region": "aws_region-722",
-                                "aws_account_id": "000000000000"
-                            },
-                            "id": "id-213",
-                            "created_at": "2024-06-20T13:33:47Z",
-                            "updated_at": "2024-10-25T04:45:11Z",
-                            "created_by_user_id": "created_by_user_id-260",
-                            "account_id": "account_id-562"
-                        }
-                    },
-                    {
-                        "deletion_status": "DELETING",
-                        "last_uploaded_at": "2024-11-14T05:10:20Z",
-                        "knowledge_base_data_source": {
-                            "name": "name-810",
-                            "description": "description-45",
-                            "data_source_config": {
-                                "source": "S3",
-                                "s3_bucket": "s3_bucket-470",
-                                "s3_prefix": "s3_prefix-641",
-                                "aws_region": "aws_region-891",
-                                "aws_account_id": "000000000000"
-                            },
-                            "id": "id-894",
-                            "created_at": "2024-09-17T02:06:05Z",
-                            "updated_at": "2024-11-23T21:55:45Z",
-                            "created_by_user_id": "created_by_user_id-896",
-                            "account_id": "account_id-392"
-                        }
-                    },
-                    {
-                        "deletion_status": "DELETING",
-                        "last_uploaded_at": "2024-11-11T06:45:20Z",
-                        "knowledge_base_data_source": {
-                            "name": "name-833",
-                            "description": "description-813",
-                            "data_source_config": {
-                                "source": "S3",
-                                "s3_bucket": "s3_bucket-112",
-                                "s3_prefix": "s3_prefix-439",
-                                "aws_region": "aws_region-849",
-                                "aws_account_id": "000000000000"
-                            },
-                            "id": "id-267",
-                            "created_at": "2024-02-15T03:49:33Z",
-                            "updated_at": "2024-05-08T00:17:37Z",
-                            "created_by_user_id": "created_by_user_id-96",
-                            "account_id": "account_id-362"
-                        }
-                    }
-                ],
-                "artifacts_status": {
-                    "artifacts_chunking": 30,
-                    "artifacts_embedding": 39,
-                    "artifacts_completed": 3,
-                    "artifacts_pending": 79,
-                    "artifacts_uploading": 75,
-                    "artifacts_failed": 77
-                },
-                "artifact_count": 48,
-                "cluster_status": "cluster_status-598"
-            }
+            {"knowledge_base_id": "knowledge_base_id-946", "vector_store_id": "vector_store_id-271", "knowledge_base_name": "knowledge_base_name-39", "embedding_config": {"type": "models_api", "model_deployment_id": "model_deployment_id-694"}, "metadata": {}, "created_at": "created_at-839", "updated_at": "updated_at-91", "connections": [{"deletion_status": "DELETING", "last_uploaded_at": "2024-07-03T12:13:36Z", "knowledge_base_data_source": {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"}}, {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-14T05:10:20Z", "knowledge_base_data_source": {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"}}, {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-11T06:45:20Z", "knowledge_base_data_source": {"name": "name-833", "description": "description-813", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "id": "id-267", "created_at": "2024-02-15T03:49:33Z", "updated_at": "2024-05-08T00:17:37Z", "created_by_user_id": "created_by_user_id-96", "account_id": "account_id-362"}}], "artifacts_status": {"artifacts_chunking": 30, "artifacts_embedding": 39, "artifacts_completed": 3, "artifacts_pending": 79, "artifacts_uploading": 75, "artifacts_failed": 77}, "artifact_count": 48, "cluster_status": "cluster_status-598"}
         ],
         "total_item_count": 75,
         "current_page": 10,
@@ -123,66 +40,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_at": "created_at-839",
         "updated_at": "updated_at-91",
         "connections": [
-            {
-                "deletion_status": "DELETING",
-                "last_uploaded_at": "2024-07-03T12:13:36Z",
-                "knowledge_base_data_source": {
-                    "name": "name-565",
-                    "description": "description-783",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-114",
-                        "s3_prefix": "s3_prefix-651",
-                        "aws_region": "aws_region-722",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-213",
-                    "created_at": "2024-06-20T13:33:47Z",
-                    "updated_at": "2024-10-25T04:45:11Z",
-                    "created_by_user_id": "created_by_user_id-260",
-                    "account_id": "account_id-562"
-                }
-            },
-            {
-                "deletion_status": "DELETING",
-                "last_uploaded_at": "2024-11-14T05:10:20Z",
-                "knowledge_base_data_source": {
-                    "name": "name-810",
-                    "description": "description-45",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-470",
-                        "s3_prefix": "s3_prefix-641",
-                        "aws_region": "aws_region-891",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-894",
-                    "created_at": "2024-09-17T02:06:05Z",
-                    "updated_at": "2024-11-23T21:55:45Z",
-                    "created_by_user_id": "created_by_user_id-896",
-                    "account_id": "account_id-392"
-                }
-            },
-            {
-                "deletion_status": "DELETING",
-                "last_uploaded_at": "2024-11-11T06:45:20Z",
-                "knowledge_base_data_source": {
-                    "name": "name-833",
-                    "description": "description-813",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-112",
-                        "s3_prefix": "s3_prefix-439",
-                        "aws_region": "aws_region-849",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-267",
-                    "created_at": "2024-02-15T03:49:33Z",
-                    "updated_at": "2024-05-08T00:17:37Z",
-                    "created_by_user_id": "created_by_user_id-96",
-                    "account_id": "account_id-362"
-                }
-            }
+            {"deletion_status": "DELETING", "last_uploaded_at": "2024-07-03T12:13:36Z", "knowledge_base_data_source": {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"}},
+            {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-14T05:10:20Z", "knowledge_base_data_source": {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"}},
+            {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-11T06:45:20Z", "knowledge_base_data_source": {"name": "name-833", "description": "description-813", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "id": "id-267", "created_at": "2024-02-15T03:49:33Z", "updated_at": "2024-05-08T00:17:37Z", "created_by_user_id": "created_by_user_id-96", "account_id": "account_id-362"}}
         ],
         "artifacts_status": {
             "artifacts_chunking": 30,
@@ -239,41 +99,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     ],
     "get_v2_knowledge_bases_knowledge_base_id_chunks": {
         "chunks": [
-            {
-                "chunk_id": "chunk_id-484",
-                "text": "text-435",
-                "embedding": [
-                    12.4,
-                    55.9
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {},
-                "attachment_url": "https://example.com/attachment-url-259",
-                "title": "title-746"
-            },
-            {
-                "chunk_id": "chunk_id-846",
-                "text": "text-822",
-                "embedding": [
-                    12.6,
-                    61.5
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {},
-                "attachment_url": "https://example.com/attachment-url-18",
-                "title": "title-801"
-            },
-            {
-                "chunk_id": "chunk_id-350",
-                "text": "text-452",
-                "embedding": [
-                    71.6
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {},
-                "attachment_url": "https://example.com/attachment-url-330",
-                "title": "title-136"
-            }
+            {"chunk_id": "chunk_id-484", "text": "text-435", "embedding": [12.4, 55.9], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-259", "title": "title-746"},
+            {"chunk_id": "chunk_id-846", "text": "text-822", "embedding": [12.6, 61.5], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-18", "title": "title-801"},
+            {"chunk_id": "chunk_id-350", "text": "text-452", "embedding": [71.6], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-330", "title": "title-136"}
         ]
     },
     "post_v2_knowledge_bases_knowledge_base_id_query": {},
@@ -292,75 +120,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_knowledge_bases_knowledge_base_id_uploads": {
         "items": [
-            {
-                "id": "id-687",
-                "knowledge_base_id": "knowledge_base_id-656",
-                "data_source_idempotency_key": "data_source_idempotency-738",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-114",
-                    "s3_prefix": "s3_prefix-651",
-                    "aws_region": "aws_region-722",
-                    "aws_account_id": "000000000000"
-                },
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-776",
-                    "chunk_size": 82,
-                    "chunk_overlap": 39
-                },
-                "created_at": "created_at-134",
-                "updated_at": "updated_at-190",
-                "status": "status-761",
-                "status_reason": "status_reason-599",
-                "created_by_schedule_id": "created_by_schedule_id-81"
-            },
-            {
-                "id": "id-178",
-                "knowledge_base_id": "knowledge_base_id-714",
-                "data_source_idempotency_key": "data_source_idempotency-939",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-470",
-                    "s3_prefix": "s3_prefix-641",
-                    "aws_region": "aws_region-891",
-                    "aws_account_id": "000000000000"
-                },
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-860",
-                    "chunk_size": 33,
-                    "chunk_overlap": 60
-                },
-                "created_at": "created_at-18",
-                "updated_at": "updated_at-482",
-                "status": "status-302",
-                "status_reason": "status_reason-258",
-                "created_by_schedule_id": "created_by_schedule_id-754"
-            },
-            {
-                "id": "id-8",
-                "knowledge_base_id": "knowledge_base_id-397",
-                "data_source_idempotency_key": "data_source_idempotency-489",
-                "data_source_config": {
-                    "source": "S3",
-                    "s3_bucket": "s3_bucket-112",
-                    "s3_prefix": "s3_prefix-439",
-                    "aws_region": "aws_region-849",
-                    "aws_account_id": "000000000000"
-                },
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-849",
-                    "chunk_size": 40,
-                    "chunk_overlap": 59
-                },
-                "created_at": "created_at-162",
-                "updated_at": "updated_at-353",
-                "status": "status-315",
-                "status_reason": "status_reason-795",
-                "created_by_schedule_id": "created_by_schedule_id-963"
-            }
+            {"id": "id-687", "knowledge_base_id": "knowledge_base_id-656", "data_source_idempotency_key": "data_source_idempotency-738", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "chunking_strategy_config": {"strategy": "character", "separator": "separator-776", "chunk_size": 82, "chunk_overlap": 39}, "created_at": "created_at-134", "updated_at": "updated_at-190", "status": "status-761", "status_reason": "status_reason-599", "created_by_schedule_id": "created_by_schedule_id-81"},
+            {"id": "id-178", "knowledge_base_id": "knowledge_base_id-714", "data_source_idempotency_key": "data_source_idempotency-939", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "chunking_strategy_config": {"strategy": "character", "separator": "separator-860", "chunk_size": 33, "chunk_overlap": 60}, "created_at": "created_at-18", "updated_at": "updated_at-482", "status": "status-302", "status_reason": "status_reason-258", "created_by_schedule_id": "created_by_schedule_id-754"},
+            {"id": "id-8", "knowledge_base_id": "knowledge_base_id-397", "data_source_idempotency_key": "data_source_idempotency-489", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "chunking_strategy_config": {"strategy": "character", "separator": "separator-849", "chunk_size": 40, "chunk_overlap": 59}, "created_at": "created_at-162", "updated_at": "updated_at-353", "status": "status-315", "status_reason": "status_reason-795", "created_by_schedule_id": "created_by_schedule_id-963"}
         ],
         "total_item_count": 12,
         "current_page": 13,
@@ -397,51 +159,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "artifacts_failed": 77
         },
         "artifacts": [
-            {
-                "artifact_id": "artifact_id-780",
-                "artifact_name": "artifact_name-872",
-                "artifact_uri": "https://example.com/artifact-uri-888",
-                "artifact_uri_public": "artifact_uri_public-982",
-                "status": "status-703",
-                "status_reason": "status_reason-181",
-                "source": "S3",
-                "chunks_status": {
-                    "chunks_completed": 6,
-                    "chunks_pending": 30,
-                    "chunks_failed": 58
-                },
-                "updated_at": "2024-12-25T08:06:35Z"
-            },
-            {
-                "artifact_id": "artifact_id-402",
-                "artifact_name": "artifact_name-184",
-                "artifact_uri": "https://example.com/artifact-uri-528",
-                "artifact_uri_public": "artifact_uri_public-970",
-                "status": "status-584",
-                "status_reason": "status_reason-903",
-                "source": "S3",
-                "chunks_status": {
-                    "chunks_completed": 73,
-                    "chunks_pending": 55,
-                    "chunks_failed": 29
-                },
-                "updated_at": "2024-06-04T11:58:19Z"
-            },
-            {
-                "artifact_id": "artifact_id-115",
-                "artifact_name": "artifact_name-96",
-                "artifact_uri": "https://example.com/artifact-uri-971",
-                "artifact_uri_public": "artifact_uri_public-837",
-                "status": "status-1",
-                "status_reason": "status_reason-306",
-                "source": "S3",
-                "chunks_status": {
-                    "chunks_completed": 49,
-                    "chunks_pending": 34,
-                    "chunks_failed": 53
-                },
-                "updated_at": "2024-12-31T02:40:56Z"
-            }
+            {"artifact_id": "artifact_id-780", "artifact_name": "artifact_name-872", "artifact_uri": "https://example.com/artifact-uri-888", "artifact_uri_public": "artifact_uri_public-982", "status": "status-703", "status_reason": "status_reason-181", "source": "S3", "chunks_status": {"chunks_completed": 6, "chunks_pending": 30, "chunks_failed": 58}, "updated_at": "2024-12-25T08:06:35Z"},
+            {"artifact_id": "artifact_id-402", "artifact_name": "artifact_name-184", "artifact_uri": "https://example.com/artifact-uri-528", "artifact_uri_public": "artifact_uri_public-970", "status": "status-584", "status_reason": "status_reason-903", "source": "S3", "chunks_status": {"chunks_completed": 73, "chunks_pending": 55, "chunks_failed": 29}, "updated_at": "2024-06-04T11:58:19Z"},
+            {"artifact_id": "artifact_id-115", "artifact_name": "artifact_name-96", "artifact_uri": "https://example.com/artifact-uri-971", "artifact_uri_public": "artifact_uri_public-837", "status": "status-1", "status_reason": "status_reason-306", "source": "S3", "chunks_status": {"chunks_completed": 49, "chunks_pending": 34, "chunks_failed": 53}, "updated_at": "2024-12-31T02:40:56Z"}
         ],
         "created_by_schedule_id": "created_by_schedule_id-646"
     },
@@ -451,38 +171,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_knowledge_bases_knowledge_base_id_artifacts": {
         "items": [
-            {
-                "artifact_id": "artifact_id-78",
-                "artifact_name": "artifact_name-799",
-                "artifact_uri": "https://example.com/artifact-uri-745",
-                "artifact_uri_public": "artifact_uri_public-995",
-                "status": "Pending",
-                "status_reason": "status_reason-254",
-                "source": "S3",
-                "chunks_status": {
-                    "chunks_completed": 90,
-                    "chunks_pending": 40,
-                    "chunks_failed": 7
-                },
-                "created_at": "2024-12-13T02:28:07Z",
-                "updated_at": "2024-07-25T07:18:51Z"
-            },
-            {
-                "artifact_id": "artifact_id-735",
-                "artifact_name": "artifact_name-347",
-                "artifact_uri": "https://example.com/artifact-uri-127",
-                "artifact_uri_public": "artifact_uri_public-498",
-                "status": "Pending",
-                "status_reason": "status_reason-876",
-                "source": "S3",
-                "chunks_status": {
-                    "chunks_completed": 48,
-                    "chunks_pending": 11,
-                    "chunks_failed": 9
-                },
-                "created_at": "2024-09-30T08:23:35Z",
-                "updated_at": "2024-08-22T01:01:31Z"
-            }
+            {"artifact_id": "artifact_id-78", "artifact_name": "artifact_name-799", "artifact_uri": "https://example.com/artifact-uri-745", "artifact_uri_public": "artifact_uri_public-995", "status": "Pending", "status_reason": "status_reason-254", "source": "S3", "chunks_status": {"chunks_completed": 90, "chunks_pending": 40, "chunks_failed": 7}, "created_at": "2024-12-13T02:28:07Z", "updated_at": "2024-07-25T07:18:51Z"},
+            {"artifact_id": "artifact_id-735", "artifact_name": "artifact_name-347", "artifact_uri": "https://example.com/artifact-uri-127", "artifact_uri_public": "artifact_uri_public-498", "status": "Pending", "status_reason": "status_reason-876", "source": "S3", "chunks_status": {"chunks_completed": 48, "chunks_pending": 11, "chunks_failed": 9}, "created_at": "2024-09-30T08:23:35Z", "updated_at": "2024-08-22T01:01:31Z"}
         ],
         "total_item_count": 25,
         "current_page": 74,
@@ -503,19 +193,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         },
         "updated_at": "2024-08-23T08:26:18Z",
         "chunks": [
-            {
-                "chunk_id": "chunk_id-793",
-                "upload_status": "Embedding",
-                "status_reason": "status_reason-349",
-                "text": "text-9",
-                "chunk_position": 70,
-                "embedding": [
-                    29.6,
-                    86.7
-                ],
-                "metadata": {},
-                "user_supplied_metadata": {}
-            }
+            {"chunk_id": "chunk_id-793", "upload_status": "Embedding", "status_reason": "status_reason-349", "text": "text-9", "chunk_position": 70, "embedding": [29.6, 86.7], "metadata": {}, "user_supplied_metadata": {}}
         ]
     },
     "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
@@ -531,111 +209,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_knowledge_bases_knowledge_base_id_upload_schedules": {
         "items": [
-            {
-                "knowledge_base_data_source": {
-                    "name": "name-565",
-                    "description": "description-783",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-114",
-                        "s3_prefix": "s3_prefix-651",
-                        "aws_region": "aws_region-722",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-213",
-                    "created_at": "2024-06-20T13:33:47Z",
-                    "updated_at": "2024-10-25T04:45:11Z",
-                    "created_by_user_id": "created_by_user_id-260",
-                    "account_id": "account_id-562"
-                },
-                "knowledge_base_id": "knowledge_base_id-480",
-                "knowledge_base_data_source_id": "knowledge_base_data_sour-790",
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-776",
-                    "chunk_size": 82,
-                    "chunk_overlap": 39
-                },
-                "status": "HEALTHY",
-                "status_reason": "status_reason-841",
-                "interval": 5.8,
-                "next_run_at": "2024-02-03T16:56:23Z",
-                "id": "id-395",
-                "created_at": "2024-12-03T00:29:32Z",
-                "updated_at": "2024-12-04T01:59:28Z",
-                "created_by_user_id": "created_by_user_id-530",
-                "account_id": "account_id-506"
-            },
-            {
-                "knowledge_base_data_source": {
-                    "name": "name-810",
-                    "description": "description-45",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-470",
-                        "s3_prefix": "s3_prefix-641",
-                        "aws_region": "aws_region-891",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-894",
-                    "created_at": "2024-09-17T02:06:05Z",
-                    "updated_at": "2024-11-23T21:55:45Z",
-                    "created_by_user_id": "created_by_user_id-896",
-                    "account_id": "account_id-392"
-                },
-                "knowledge_base_id": "knowledge_base_id-669",
-                "knowledge_base_data_source_id": "knowledge_base_data_sour-233",
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-860",
-                    "chunk_size": 33,
-                    "chunk_overlap": 60
-                },
-                "status": "HEALTHY",
-                "status_reason": "status_reason-854",
-                "interval": 52.1,
-                "next_run_at": "2024-12-21T09:46:14Z",
-                "id": "id-609",
-                "created_at": "2024-08-05T09:45:55Z",
-                "updated_at": "2024-03-03T12:40:31Z",
-                "created_by_user_id": "created_by_user_id-200",
-                "account_id": "account_id-478"
-            },
-            {
-                "knowledge_base_data_source": {
-                    "name": "name-833",
-                    "description": "description-813",
-                    "data_source_config": {
-                        "source": "S3",
-                        "s3_bucket": "s3_bucket-112",
-                        "s3_prefix": "s3_prefix-439",
-                        "aws_region": "aws_region-849",
-                        "aws_account_id": "000000000000"
-                    },
-                    "id": "id-267",
-                    "created_at": "2024-02-15T03:49:33Z",
-                    "updated_at": "2024-05-08T00:17:37Z",
-                    "created_by_user_id": "created_by_user_id-96",
-                    "account_id": "account_id-362"
-                },
-                "knowledge_base_id": "knowledge_base_id-871",
-                "knowledge_base_data_source_id": "knowledge_base_data_sour-882",
-                "chunking_strategy_config": {
-                    "strategy": "character",
-                    "separator": "separator-849",
-                    "chunk_size": 40,
-                    "chunk_overlap": 59
-                },
-                "status": "HEALTHY",
-                "status_reason": "status_reason-550",
-                "interval": 20.2,
-                "next_run_at": "2024-06-19T01:11:36Z",
-                "id": "id-809",
-                "created_at": "2024-06-28T07:48:59Z",
-                "updated_at": "2024-01-03T04:52:23Z",
-                "created_by_user_id": "created_by_user_id-299",
-                "account_id": "account_id-301"
-            }
+            {"knowledge_base_data_source": {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"}, "knowledge_base_id": "knowledge_base_id-480", "knowledge_base_data_source_id": "knowledge_base_data_sour-790", "chunking_strategy_config": {"strategy": "character", "separator": "separator-776", "chunk_size": 82, "chunk_overlap": 39}, "status": "HEALTHY", "status_reason": "status_reason-841", "interval": 5.8, "next_run_at": "2024-02-03T16:56:23Z", "id": "id-395", "created_at": "2024-12-03T00:29:32Z", "updated_at": "2024-12-04T01:59:28Z", "created_by_user_id": "created_by_user_id-530", "account_id": "account_id-506"},
+            {"knowledge_base_data_source": {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"}, "knowledge_base_id": "knowledge_base_id-669", "knowledge_base_data_source_id": "knowledge_base_data_sour-233", "chunking_strategy_config": {"strategy": "character", "separator": "separator-860", "chunk_size": 33, "chunk_overlap": 60}, "status": "HEALTHY", "status_reason": "status_reason-854", "interval": 52.1, "next_run_at": "2024-12-21T09:46:14Z", "id": "id-609", "created_at": "2024-08-05T09:45:55Z", "updated_at": "2024-03-03T12:40:31Z", "created_by_user_id": "created_by_user_id-200", "account_id": "account_id-478"},
+            {"knowledge_base_data_source": {"name": "name-833", "description": "description-813", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "id": "id-267", "created_at": "2024-02-15T03:49:33Z", "updated_at": "2024-05-08T00:17:37Z", "created_by_user_id": "created_by_user_id-96", "account_id": "account_id-362"}, "knowledge_base_id": "knowledge_base_id-871", "knowledge_base_data_source_id": "knowledge_base_data_sour-882", "chunking_strategy_config": {"strategy": "character", "separator": "separator-849", "chunk_size": 40, "chunk_overlap": 59}, "status": "HEALTHY", "status_reason": "status_reason-550", "interval": 20.2, "next_run_at": "2024-06-19T01:11:36Z", "id": "id-809", "created_at": "2024-06-28T07:48:59Z", "updated_at": "2024-01-03T04:52:23Z", "created_by_user_id": "created_by_user_id-299", "account_id": "account_id-301"}
         ],
         "total_item_count": 23,
         "current_page": 78,
@@ -664,13 +240,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "knowledge_base_data_source": {
             "name": "name-565",
             "description": "description-783",
-            "data_source_config": {
-                "source": "S3",
-                "s3_bucket": "s3_bucket-114",
-                "s3_prefix": "s3_prefix-651",
-                "aws_region": "aws_region-722",
-                "aws_account_id": "000000000000"
-            },
+            "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"},
             "id": "id-213",
             "created_at": "2024-06-20T13:33:47Z",
             "updated_at": "2024-10-25T04:45:11Z",

@@ -26,12 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "model_developer": "model_developer-150",
             "model_license_url": "https://example.com/model-license-url-926",
             "delivery_date": "delivery_date-766",
-            "modelDetails": {
-                "number_of_parameters": 43,
-                "token_context_window": 46,
-                "languages": 86,
-                "alignments": 41
-            }
+            "modelDetails": {"number_of_parameters": 43, "token_context_window": 46, "languages": 86, "alignments": 41}
         },
         "model_creation_parameters": {},
         "model_card": "model_card-970",
@@ -50,42 +45,16 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     },
     "get_v3_model_groups_model_group_id_usage_statistics": {
         "data": [
-            {
-                "date": "2024-05-15T09:17:37Z",
-                "prompt_tokens": 42,
-                "response_tokens": 11,
-                "summary_tokens": 29
-            }
+            {"date": "2024-05-15T09:17:37Z", "prompt_tokens": 42, "response_tokens": 11, "summary_tokens": 29}
         ],
         "start_date": "2024-07-16T08:36:12Z",
         "end_date": "2024-08-05T21:32:05Z"
     },
     "get_model_groups": {
         "items": [
-            {
-                "name": "name-419",
-                "description": "description-962",
-                "id": "id-861",
-                "created_at": "2024-03-25T05:44:21Z",
-                "account_id": "account_id-870",
-                "created_by_user_id": "created_by_user_id-466"
-            },
-            {
-                "name": "name-66",
-                "description": "description-509",
-                "id": "id-211",
-                "created_at": "2024-02-29T00:30:17Z",
-                "account_id": "account_id-488",
-                "created_by_user_id": "created_by_user_id-618"
-            },
-            {
-                "name": "name-920",
-                "description": "description-287",
-                "id": "id-724",
-                "created_at": "2024-09-27T19:11:02Z",
-                "account_id": "account_id-343",
-                "created_by_user_id": "created_by_user_id-797"
-            }
+            {"name": "name-419", "description": "description-962", "id": "id-861", "created_at": "2024-03-25T05:44:21Z", "account_id": "account_id-870", "created_by_user_id": "created_by_user_id-466"},
+            {"name": "name-66", "description": "description-509", "id": "id-211", "created_at": "2024-02-29T00:30:17Z", "account_id": "account_id-488", "created_by_user_id": "created_by_user_id-618"},
+            {"name": "name-920", "description": "description-287", "id": "id-724", "created_at": "2024-09-27T19:11:02Z", "account_id": "account_id-343", "created_by_user_id": "created_by_user_id-797"}
         ],
         "total_item_count": 9,
         "current_page": 21,

@@ -23,120 +23,13 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-208",
         "created_by_user_id": "created_by_user_id-479",
         "questions": [
-            {
-                "type": "categorical",
-                "title": "title-75",
-                "prompt": "prompt-721",
-                "choices": [
-                    {}
-                ],
-                "multi": false,
-                "dropdown": false,
-                "required": false,
-                "conditions": [
-                    {}
-                ],
-                "id": "id-336",
-                "created_at": "2024-12-11T14:11:49Z",
-                "account_id": "account_id-558",
-                "created_by_user_id": "created_by_user_id-401"
-            }
+            {"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}
         ]
     },
     "get_question_sets": {
         "items": [
-            {
-                "questions": [
-                    {
-                        "type": "categorical",
-                        "title": "title-75",
-                        "prompt": "prompt-721",
-                        "choices": [
-                            {}
-                        ],
-                        "multi": false,
-                        "dropdown": false,
-                        "required": false,
-                        "conditions": [
-                            {}
-                        ],
-                        "id": "id-336",
-                        "created_at": "2024-12-11T14:11:49Z",
-                        "account_id": "account_id-558",
-                        "created_by_user_id": "created_by_user_id-401"
-                    }
-                ],
-                "name": "name-45",
-                "instructions": "instructions-644",
-                "id": "id-75",
-                "created_at": "2024-02-08T21:35:27Z",
-                "account_id": "account_id-985",
-                "created_by_user_id": "created_by_user_id-751"
-            },
-            {
-                "questions": [
-                    {
-                        "type": "categorical",
-                        "title": "title-775",
-                        "prompt": "prompt-189",
-                        "choices": [
-                            {}
-                        ],
-                        "multi": false,
-                        "dropdown": false,
-                        "required": false,
-                        "conditions": [
-                            {}
-                        ],
-                        "id": "id-433",
-                        "created_at": "2024-05-09T17:28:10Z",
-                        "account_id": "account_id-118",
-                        "created_by_user_id": "created_by_user_id-368"
-                    },
-                    {
-                        "type": "categorical",
-                        "title": "title-564",
-                        "prompt": "prompt-2",
-                        "choices": [
-                            {}
-                        ],
-                        "multi": false,
-                        "dropdown": false,
-                        "required": false,
-                        "conditions": [
-                            {}
-                        ],
-                        "id": "id-218",
-                        "created_at": "2024-08-02T11:53:27Z",
-                        "account_id": "account_id-782",
-                        "created_by_user_id": "created_by_user_id-942"
-                    },
-                    {
-                        "type": "categorical",
-                        "title": "title-494",
-                        "prompt": "prompt-935",
-                        "choices": [
-                            {}
-                        ],
-                        "multi": true,
-                        "dropdown": false,
-                        "required": false,
-                        "conditions": [
-                            {}
-                        ],
-                        "id": "id-89",
-                        "created_at": "2024-09-04T21:04:26Z",
-                        "account_id": "account_id-513",
-                        "created_by_user_id": "created_by_user_id-314"
-                    }
-                ],
-                "name": "name-625",
-                "instructions": "instructions-457",
-                "id": "id-196",
-                "created_at": "2024-06-25T13:06:17Z",
-                "account_id": "account_id-776",
-                "created_by_user_id": "created_by_user_id-420"
-            }
+            {"questions": [{"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}], "name": "name-45", "instructions": "instructions-644", "id": "id-75", "created_at": "2024-02-08T21:35:27Z", "account_id": "account_id-985", "created_by_user_id": "created_by_user_id-751"},
+            {"questions": [{"type": "categorical", "title": "title-775", "prompt": "prompt-189", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-433", "created_at": "2024-05-09T17:28:10Z", "account_id": "account_id-118", "created_by_user_id": "created_by_user_id-368"}, {"type": "categorical", "title": "title-564", "prompt": "prompt-2", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-218", "created_at": "2024-08-02T11:53:27Z", "account_id": "account_id-782", "created_by_user_id": "created_by_user_id-942"}, {"type": "categorical", "title": "title-494", "prompt": "prompt-935", "choices": [{}], "multi": true, "dropdown": false, "required": false, "conditions": [{}], "id": "id-89", "created_at": "2024-09-04T21:04:26Z", "account_id": "account_id-513", "created_by_user_id": "created_by_user_id-314"}], "name": "name-625", "instructions": "instructions-457", "id": "id-196", "created_at": "2024-06-25T13:06:17Z", "account_id": "account_id-776", "created_by_user_id": "created_by_user_id-420"}
         ],
         "total_item_count": 21,
         "current_page": 89,

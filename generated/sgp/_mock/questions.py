@@ -17,24 +17,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_questions": {
         "items": [
-            {
-                "type": "categorical",
-                "title": "title-75",
-                "prompt": "prompt-721",
-                "choices": [
-                    {}
-                ],
-                "multi": false,
-                "dropdown": false,
-                "required": false,
-                "conditions": [
-                    {}
-                ],
-                "id": "id-336",
-                "created_at": "2024-12-11T14:11:49Z",
-                "account_id": "account_id-558",
-                "created_by_user_id": "created_by_user_id-401"
-            }
+            {"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}
         ],
         "total_item_count": 66,
         "current_page": 22,

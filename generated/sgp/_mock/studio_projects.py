@@ -17,22 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_studio_projects": {
         "items": [
-            {
-                "name": "name-930",
-                "description": "description-658",
-                "id": "id-93",
-                "created_at": "2024-04-04T04:54:44Z",
-                "account_id": "account_id-314",
-                "created_by_user_id": "created_by_user_id-37"
-            },
-            {
-                "name": "name-609",
-                "description": "description-753",
-                "id": "id-787",
-                "created_at": "2024-08-02T00:56:36Z",
-                "account_id": "account_id-275",
-                "created_by_user_id": "created_by_user_id-302"
-            }
+            {"name": "name-930", "description": "description-658", "id": "id-93", "created_at": "2024-04-04T04:54:44Z", "account_id": "account_id-314", "created_by_user_id": "created_by_user_id-37"},
+            {"name": "name-609", "description": "description-753", "id": "id-787", "created_at": "2024-08-02T00:56:36Z", "account_id": "account_id-275", "created_by_user_id": "created_by_user_id-302"}
         ],
         "total_item_count": 7,
         "current_page": 41,

@@ -17,38 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_themes": {
         "items": [
-            {
-                "id": "id-353",
-                "title": "title-787",
-                "theme_vars": {
-                    "accentPrimary": "accentPrimary-315",
-                    "accentSecondary": "accentSecondary-121",
-                    "background": "background-8",
-                    "foreground": "foreground-374"
-                },
-                "logo_blob": "logo_blob-815",
-                "created_at": "2024-11-07T09:38:16Z",
-                "archived_at": "2024-06-14T02:27:43Z",
-                "updated_at": "2024-09-09T11:56:20Z",
-                "created_by_user_id": "created_by_user_id-271",
-                "account_id": "account_id-678"
-            },
-            {
-                "id": "id-444",
-                "title": "title-716",
-                "theme_vars": {
-                    "accentPrimary": "accentPrimary-796",
-                    "accentSecondary": "accentSecondary-266",
-                    "background": "background-962",
-                    "foreground": "foreground-220"
-                },
-                "logo_blob": "logo_blob-518",
-                "created_at": "2024-06-22T09:31:31Z",
-                "archived_at": "2024-06-12T15:27:20Z",
-                "updated_at": "2024-09-25T07:19:59Z",
-                "created_by_user_id": "created_by_user_id-59",
-                "account_id": "account_id-440"
-            }
+            {"id": "id-353", "title": "title-787", "theme_vars": {"accentPrimary": "accentPrimary-315", "accentSecondary": "accentSecondary-121", "background": "background-8", "foreground": "foreground-374"}, "logo_blob": "logo_blob-815", "created_at": "2024-11-07T09:38:16Z", "archived_at": "2024-06-14T02:27:43Z", "updated_at": "2024-09-09T11:56:20Z", "created_by_user_id": "created_by_user_id-271", "account_id": "account_id-678"},
+            {"id": "id-444", "title": "title-716", "theme_vars": {"accentPrimary": "accentPrimary-796", "accentSecondary": "accentSecondary-266", "background": "background-962", "foreground": "foreground-220"}, "logo_blob": "logo_blob-518", "created_at": "2024-06-22T09:31:31Z", "archived_at": "2024-06-12T15:27:20Z", "updated_at": "2024-09-25T07:19:59Z", "created_by_user_id": "created_by_user_id-59", "account_id": "account_id-440"}
         ],
         "total_item_count": 33,
         "current_page": 5,

@@ -19,15 +19,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "get_training_datasets": {
         "items": [
-            {
-                "name": "name-518",
-                "schema_type": "GENERATION",
-                "data_source": "S3",
-                "id": "id-270",
-                "created_at": "2024-02-09T18:26:00Z",
-                "account_id": "account_id-877",
-                "created_by_user_id": "created_by_user_id-446"
-            }
+            {"name": "name-518", "schema_type": "GENERATION", "data_source": "S3", "id": "id-270", "created_at": "2024-02-09T18:26:00Z", "account_id": "account_id-877", "created_by_user_id": "created_by_user_id-446"}
         ],
         "total_item_count": 73,
         "current_page": 1,

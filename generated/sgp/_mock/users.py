@@ -21,36 +21,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "last_name": "last_name-78",
         "email": "email-872@example.com",
         "access_profiles": [
-            {
-                "id": "id-199",
-                "user_id": "user_id-454",
-                "role": "manager",
-                "account": {
-                    "id": "id-234",
-                    "account_group_id": "account_group_id-17",
-                    "name": "name-637"
-                }
-            },
-            {
-                "id": "id-817",
-                "user_id": "user_id-878",
-                "role": "manager",
-                "account": {
-                    "id": "id-715",
-                    "account_group_id": "account_group_id-872",
-                    "name": "name-228"
-                }
-            },
-            {
-                "id": "id-611",
-                "user_id": "user_id-167",
-                "role": "manager",
-                "account": {
-                    "id": "id-305",
-                    "account_group_id": "account_group_id-34",
-                    "name": "name-938"
-                }
-            }
+            {"id": "id-199", "user_id": "user_id-454", "role": "manager", "account": {"id": "id-234", "account_group_id": "account_group_id-17", "name": "name-637"}},
+            {"id": "id-817", "user_id": "user_id-878", "role": "manager", "account": {"id": "id-715", "account_group_id": "account_group_id-872", "name": "name-228"}},
+            {"id": "id-611", "user_id": "user_id-167", "role": "manager", "account": {"id": "id-305", "account_group_id": "account_group_id-34", "name": "name-938"}}
         ],
         "is_organization_admin": true,
         "preferences": {},
@@ -58,11 +31,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "id": "id-199",
             "user_id": "user_id-454",
             "role": "manager",
-            "account": {
-                "id": "id-234",
-                "account_group_id": "account_group_id-17",
-                "name": "name-637"
-            }
+            "account": {"id": "id-234", "account_group_id": "account_group_id-17", "name": "name-637"}
         }
     },
     "get_users_user_id": {
@@ -71,16 +40,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "last_name": "last_name-717",
         "email": "email-628@example.com",
         "access_profiles": [
-            {
-                "id": "id-199",
-                "user_id": "user_id-454",
-                "role": "manager",
-                "account": {
-                    "id": "id-234",
-                    "account_group_id": "account_group_id-17",
-                    "name": "name-637"
-                }
-            }
+            {"id": "id-199", "user_id": "user_id-454", "role": "manager", "account": {"id": "id-234", "account_group_id": "account_group_id-17", "name": "name-637"}}
         ],
         "is_organization_admin": true,
         "preferences": {}

@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from generator.config import ApiSettings
@@ -50,12 +51,12 @@ class ServerModule:
     mock_faults: list[tuple[str, list[tuple[int, Any, bool]]]] = field(default_factory=list)
     mock_gaps: list[tuple[str, str]] = field(default_factory=list)
 
-    @property
+    @cached_property  # the template asks twice; pretty JSON is Python's slow encoder
     def responses_json(self) -> str:
         """``MOCK_RESPONSES`` as JSON text ("" when there are none): see :func:`table_json`."""
         return table_json(self.mock_responses)
 
-    @property
+    @cached_property
     def chunks_json(self) -> str:
         """``MOCK_CHUNKS`` as JSON text ("" when there are none)."""
         return table_json(self.mock_chunks)
@@ -71,26 +72,48 @@ class ServerModule:
         return [r.adder for r in self.routes]
 
 
+PRETTY_LEVELS = 3  # table, operation, the answer's fields: each on a line of its own
+
+
 def table_json(entries: Sequence[tuple[str, Any]]) -> str:
     """A mock table (operation -> JSON value) as the JSON text the mock module parses at
     import, from a raw string (``loads(r\"\"\"...\"\"\")``); "" for an empty table.
 
     Tables are data, and large: as Python literals, compiling them took most of the
-    import of a mock module, and formatting them most of ruff's time. JSON text never
-    holds three quotes in a row nor a raw control character, so a raw triple-quoted string
-    takes it as it is; text that could not be written as UTF-8 (a lone surrogate) is
-    written with ``\\u`` escapes instead."""
+    import of a mock module, and formatting them most of ruff's time. The first
+    ``PRETTY_LEVELS`` levels are indented, one entry a line; deeper values are written on
+    their entry's line (by the C encoder: Python's indenting one takes ten times as long).
+    JSON text never holds three quotes in a row nor a raw control character, so a raw
+    triple-quoted string takes it as it is; text that could not be written as UTF-8 (a
+    lone surrogate) is written with ``\\u`` escapes instead."""
     if not entries:
         return ""
     table = dict(entries)
-    text = json.dumps(table, indent=4, ensure_ascii=False)
+    text = _json_text(table, 0, ascii_only=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(table, indent=4)
+        text = _json_text(table, 0, ascii_only=True)
     if '"""' in text:  # pragma: no cover - JSON cannot have it (see above)
         raise AssertionError("JSON text with three quotes in a row")
     return text
+
+
+def _json_text(value: Any, level: int, *, ascii_only: bool) -> str:
+    if level >= PRETTY_LEVELS or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, ensure_ascii=ascii_only, separators=(", ", ": "))
+    pad = " " * 4 * (level + 1)
+    if isinstance(value, dict):
+        lines = [
+            f"{pad}{json.dumps(str(key), ensure_ascii=ascii_only)}: "
+            + _json_text(item, level + 1, ascii_only=ascii_only)
+            for key, item in value.items()
+        ]
+        opening, closing = "{", "}"
+    else:
+        lines = [pad + _json_text(item, level + 1, ascii_only=ascii_only) for item in value]
+        opening, closing = "[", "]"
+    return opening + "\n" + ",\n".join(lines) + "\n" + " " * 4 * level + closing
 
 
 def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[ServerModule]:

@@ -20,9 +20,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "kind": "cat"
         },
         "pets": [
-            {
-                "kind": "cat"
-            }
+            {"kind": "cat"}
         ],
         "maybe": {
             "kind": "cat"

@@ -18,20 +18,12 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
     "get_order": {
         "customer": {
             "id": 78,
-            "address": {
-                "city": "city-443"
-            }
+            "address": {"city": "city-443"}
         },
         "lines": [
-            {
-                "sku": "sku-627"
-            },
-            {
-                "sku": "sku-936"
-            },
-            {
-                "sku": "sku-846"
-            }
+            {"sku": "sku-627"},
+            {"sku": "sku-936"},
+            {"sku": "sku-846"}
         ],
         "owner": {
             "name": "name-734",

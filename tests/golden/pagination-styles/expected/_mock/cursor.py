@@ -17,12 +17,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_by_cursor": {
         "data": [
-            {
-                "id": 30
-            },
-            {
-                "id": 61
-            }
+            {"id": 30},
+            {"id": 61}
         ],
         "next_cursor": "next_cursor-84"
     }

@@ -17,15 +17,9 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
     "list_by_token": {
         "items": [
-            {
-                "id": 30
-            },
-            {
-                "id": 61
-            },
-            {
-                "id": 100
-            }
+            {"id": 30},
+            {"id": 61},
+            {"id": 100}
         ],
         "nextPageToken": "nextPageToken-816"
     }
