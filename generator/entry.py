@@ -10,12 +10,22 @@ from __future__ import annotations
 import sys
 
 
+def shared_imports() -> None:
+    """What both processes import, imported once, before the fork: pydantic (about a tenth
+    of a second), which datamodel-code-generator runs on in the worker and the import
+    check of the output needs here. The worker would spend that time importing it anyway."""
+    import pydantic  # noqa: F401
+    import pydantic._internal._generate_schema  # noqa: F401  # what defining a model needs
+    import pydantic.main  # noqa: F401
+
+
 def run() -> None:
     args = sys.argv[1:]
     models = None
     if args[:1] == ["generate"] and not {"-h", "--help"} & set(args):
         from generator.render.models import ModelRenderer
 
+        shared_imports()
         models = ModelRenderer()
     from generator.cli import run as cli
 
