@@ -14,8 +14,8 @@ def shared_imports() -> None:
     """What both processes import, imported once, before the fork: pydantic (about a tenth
     of a second), which datamodel-code-generator runs on in the worker and the import
     check of the output needs here. The worker would spend that time importing it anyway."""
-    import pydantic  # noqa: F401
-    import pydantic._internal._generate_schema  # noqa: F401  # what defining a model needs
+    import pydantic
+    import pydantic._internal._generate_schema  # what defining a model needs
     import pydantic.main  # noqa: F401
 
 
