@@ -231,9 +231,12 @@ def _write(
         strays = _strays(out)
         staging = _reserve(out, "staging", create=True)
         try:
+            made = {staging}
             for name in sorted(files):
                 target = staging / name
-                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.parent not in made:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(target.parent)
                 target.write_bytes(files[name])
             init = f"{package}/__init__.py" if package else "__init__.py"
             if verify and init in files:
