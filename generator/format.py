@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -138,10 +139,39 @@ def scratch_dir(size: int) -> str | None:
     return SHM if stats.f_bavail * stats.f_frsize > 2 * size + (64 << 20) else None
 
 
+SCRATCH_PREFIX = "apismith-fmt-"
+
+
+def remove_stale_scratch(scratch: str) -> None:
+    """Remove the copies a killed run left in ``scratch`` (``/dev/shm`` is memory, and
+    lasts until a reboot): the folders named after a process that no longer runs."""
+    try:
+        names = os.listdir(scratch)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
+        if not (name.startswith(SCRATCH_PREFIX) and pid.isdigit()) or _running(int(pid)):
+            continue
+        shutil.rmtree(os.path.join(scratch, name), ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: it runs
+        return True
+    return True
+
+
 def _run_ruff(py: Mapping[str, str], threads: int | None, scratch: str | None) -> dict[str, bytes]:
     """``check --fix`` then ``format`` on copies of ``py`` in a folder under ``scratch``."""
     ruff = ruff_binary()
-    with tempfile.TemporaryDirectory(prefix="apismith-fmt-", dir=scratch) as tmp:
+    if scratch is not None:
+        remove_stale_scratch(scratch)
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp:
         root = Path(tmp)
         made: set[Path] = {root}
         for name, text in py.items():

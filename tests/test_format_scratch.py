@@ -53,3 +53,25 @@ def test_a_scratch_that_fails_falls_back_to_the_temporary_directory(
     not_a_folder.write_text("")  # as /dev/shm filling up meanwhile: an OSError
     monkeypatch.setattr(fmt, "scratch_dir", lambda size: str(not_a_folder))
     assert fmt.format_files(FILES)["sub/deeper/mod.py"] == b"def f(a, b):\n    return a + b\n"
+
+
+def test_copies_a_killed_run_left_are_removed_and_no_others(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    stale = tmp_path / f"{fmt.SCRATCH_PREFIX}{dead.stdout.strip()}-abc"
+    live = tmp_path / f"{fmt.SCRATCH_PREFIX}{os.getpid()}-def"
+    old_style = tmp_path / f"{fmt.SCRATCH_PREFIX}xyz"  # not named after a process: kept
+    other = tmp_path / "someone-elses"
+    for folder in (stale, live, old_style, other):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "f.py").write_text("x = 1\n")
+    fmt.remove_stale_scratch(str(tmp_path))
+    assert not stale.exists()
+    assert live.exists() and old_style.exists() and other.exists()
