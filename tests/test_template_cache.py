@@ -23,32 +23,37 @@ def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
 CONTEXT = {"generator_version": "1.2.3", "spec_sha256_short": "0123456789abcdef"}
 
 
-def test_a_cached_template_renders_the_same_text(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> jinja2.BytecodeCache:
+    """The cache for the built-in environment's options, under ``tmp_path/cache``."""
     monkeypatch.setenv("APISMITH_CACHE_DIR", str(tmp_path / "cache"))
-    cache = template_cache(ENVIRONMENT_OPTIONS)
-    assert cache is not None
-    plain = _env(None).get_template("header.py.jinja").render(**CONTEXT)
-    first = _env(cache).get_template("header.py.jinja").render(**CONTEXT)  # compiles, stores
+    made = template_cache(ENVIRONMENT_OPTIONS)
+    assert made is not None
+    return made
+
+
+def _header(cache: jinja2.BytecodeCache | None) -> str:
+    return _env(cache).get_template("header.py.jinja").render(**CONTEXT)
+
+
+def test_a_cached_template_renders_the_same_text(
+    cache: jinja2.BytecodeCache, tmp_path: Path
+) -> None:
+    plain = _header(None)
+    first = _header(cache)  # compiles, stores
     stored = list((tmp_path / "cache").rglob("*.cache"))
     assert len(stored) == 1
-    second = _env(cache).get_template("header.py.jinja").render(**CONTEXT)  # from the cache
+    second = _header(cache)  # from the cache
     assert plain == first == second
 
 
-def test_a_broken_cache_file_is_compiled_over(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("APISMITH_CACHE_DIR", str(tmp_path / "cache"))
-    cache = template_cache(ENVIRONMENT_OPTIONS)
-    assert cache is not None
-    expected = _env(cache).get_template("header.py.jinja").render(**CONTEXT)
+def test_a_broken_cache_file_is_compiled_over(cache: jinja2.BytecodeCache, tmp_path: Path) -> None:
+    expected = _header(cache)
     (stored,) = (tmp_path / "cache").rglob("*.cache")
     good = stored.read_bytes()
     for broken in (b"", good[:20], good[: len(good) // 2], b"garbage" * 10):
         stored.write_bytes(broken)
-        assert _env(cache).get_template("header.py.jinja").render(**CONTEXT) == expected
+        assert _header(cache) == expected
 
 
 def test_other_options_take_another_directory(
