@@ -1,11 +1,11 @@
 """The generated modules compiled ahead, while the models still render, for the import check.
 
-The import check (:func:`generator.write.verify_import`) imports every module of the
+The import check (:func:`generator.import_check.verify_import`) imports every module of the
 output, and compiling them is a good part of it: GitHub's package has 15 MB of Python
 besides ``models.py``. The main process is idle while the model worker renders, so it
 compiles them then (:func:`compile_ahead`, stopping as soon as the models are in), and the
 import check takes each compiled module instead of compiling it again
-(:func:`ahead_loader`). A module is taken only when the file it would compile is byte for
+(:func:`compiled_code`). A module is taken only when the file it would compile is byte for
 byte the one compiled ahead (same size and CRC-32); anything else compiles as usual.
 The compiled code is held marshalled and compressed, so that it adds little to the peak
 memory of that wait.
@@ -13,7 +13,6 @@ memory of that wait.
 
 from __future__ import annotations
 
-import importlib.machinery
 import marshal
 import zlib
 from collections.abc import Callable, Mapping
@@ -64,22 +63,15 @@ def compile_ahead(
     return Compiled(modules)
 
 
-def ahead_loader(compiled: Compiled, root: str) -> type[importlib.machinery.SourceFileLoader]:
-    """A source loader that takes the code compiled ahead for the files under ``root`` (the
-    folder the file names are relative to)."""
-    by_path = {f"{root}/{name}": entry for name, entry in compiled.modules.items()}
-
-    class AheadLoader(importlib.machinery.SourceFileLoader):
-        def source_to_code(  # type: ignore[override]  # SourceLoader's, not InspectLoader's
-            self, data: Any, path: Any, *, _optimize: int = -1
-        ) -> Any:
-            entry = by_path.get(str(path))
-            if entry is not None and _fix_co_filename is not None:
-                size, crc, packed = entry
-                if len(data) == size and zlib.crc32(data) == crc:
-                    code = marshal.loads(zlib.decompress(packed))
-                    _fix_co_filename(code, str(path))
-                    return code
-            return super().source_to_code(data, path, _optimize=_optimize)
-
-    return AheadLoader
+def compiled_code(compiled: Compiled, name: str, data: bytes, path: str) -> Any:
+    """The code compiled ahead for the file ``name`` (as recorded), when ``data`` is byte for
+    byte what was compiled, with ``path`` as its file name; else None."""
+    entry = compiled.modules.get(name)
+    if entry is None or _fix_co_filename is None:
+        return None
+    size, crc, packed = entry
+    if len(data) != size or zlib.crc32(data) != crc:
+        return None
+    code = marshal.loads(zlib.decompress(packed))
+    _fix_co_filename(code, path)
+    return code

@@ -3,7 +3,7 @@
 :class:`ApiPool` starts ``jobs`` worker processes (``fork`` on Linux, ``spawn`` elsewhere),
 each with its own :class:`~generator.render.models.ModelRenderer`; a worker takes one API at
 a time and sends back its whole result (for ``generate``, the files in memory, import-checked
-from a temporary copy; nothing is written where the output goes). Results are handed over in
+from memory; nothing is written where the output goes). Results are handed over in
 config order, whatever order they finish in, so the output is the same bytes as a serial
 run: the parent writes every package itself (``write_package``, atomic), in config order.
 On Linux the parent imports what the workers need before they fork (:func:`_warm_up`).
@@ -95,23 +95,16 @@ def generate_task(config: ApiConfig, models: Any, stage: Callable[[str], None]) 
 
 
 def _import_check(result: Generated) -> None:
-    """``write_package``'s import check, on a temporary copy of the files."""
-    import tempfile
-    from pathlib import Path
-
-    from generator.bytecode import ahead_loader
-    from generator.write import verify_import
+    """``write_package``'s import check, on the files in memory (nothing is written here)."""
+    from generator.import_check import verify_import
+    from generator.write import target_path
 
     package = result.config.package if result.config.meta else ""
     if (f"{package}/__init__.py" if package else "__init__.py") not in result.files:
         return  # as write_package: no package, nothing to import
-    with tempfile.TemporaryDirectory(prefix="apismith-import-check-") as tmp:
-        root = Path(tmp)
-        for name, data in result.files.items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(data)
-        ahead = ahead_loader(result.compiled, str(root)) if result.compiled else None
-        verify_import(root / package if package else root, ahead)
+    verify_import(
+        target_path(result.config.out), result.files, package=package, compiled=result.compiled
+    )
 
 
 def _warm_up(configs: Sequence[ApiConfig]) -> None:
@@ -121,8 +114,8 @@ def _warm_up(configs: Sequence[ApiConfig]) -> None:
     import datamodel_code_generator.config  # noqa: F401
 
     import generator.pipeline  # noqa: F401
+    from generator.import_check import preload_runtime
     from generator.render.models import dcg  # noqa: F401
-    from generator.write import preload_runtime
 
     preload_runtime(server=any("server" in c.outputs for c in configs))
 

@@ -1,10 +1,11 @@
 """Stage 6, the only one with effects: write a generated package, all or nothing.
 
-Files go to a staging folder beside the target. The package is imported from there
-(:func:`verify_import`); only when that succeeds is the staging folder swapped in for the
-target, atomically on Linux (``renameat2(RENAME_EXCHANGE)``). A failure, or a kill at any
-moment, leaves the previous output in place (after the two-rename fallback, the next run
-puts it back: :func:`recover`).
+Files go to a staging folder beside the target, written by a helper process
+(:mod:`generator.file_writer`) while the package is imported from the same bytes in memory
+(:func:`generator.import_check.verify_import`). Only when both succeed is the staging
+folder swapped in for the target, atomically on Linux (``renameat2(RENAME_EXCHANGE)``).
+A failure, or a kill at any moment, leaves the previous output in place (after the
+two-rename fallback, the next run puts it back: :func:`recover`).
 
 The target is never something apismith did not write: a directory without an apismith
 ``MANIFEST.json``, or a file, is refused unless ``force`` (:func:`check_target`).
@@ -16,28 +17,24 @@ Leftovers are named ``.<name>.apismith-staging-<pid>-<n>`` and
 
 from __future__ import annotations
 
-import ast
 import ctypes
 import errno
-import gc
-import importlib.util
 import itertools
 import os
 import re
 import shutil
 import sys
-import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from pathlib import Path
 from typing import Any
 
-from generator.bytecode import Compiled, ahead_loader
+from generator.bytecode import Compiled
 from generator.errors import ApismithError
+from generator.file_writer import FileWriter
+from generator.import_check import verify_import
 from generator.manifest import MANIFEST_NAME, listed_files, read_manifest
 
-_COUNTER = itertools.count()
 _LEFTOVER_COUNTER = itertools.count()
 
 NO_EXCHANGE_ENV = "APISMITH_NO_RENAME_EXCHANGE"
@@ -46,137 +43,6 @@ RENAME_EXCHANGE = 2
 
 # Called between the two renames of the fallback swap; tests set it to simulate a kill.
 _between_renames: Callable[[], None] | None = None
-
-
-def preload_runtime(*, server: bool = True) -> None:
-    """Import what generated packages import (pydantic, httpx, fastapi when installed).
-
-    The model renderer starts this in a thread once its worker has returned, while the
-    models are formatted (``PendingModels.wait``), so that the import check costs only the
-    generated modules' own work."""
-    names = ("pydantic", "httpx", "fastapi", "fastapi.responses") if server else ("pydantic",)
-    for name in names:
-        if importlib.util.find_spec(name.split(".")[0]) is not None:
-            importlib.import_module(name)
-
-
-def verify_import(package_dir: Path, ahead: type[SourceFileLoader] | None = None) -> None:
-    """Import the package at ``package_dir`` under a private name, then forget it.
-    ``ahead``: the loader of the modules compiled while the models rendered
-    (:func:`generator.bytecode.ahead_loader`).
-
-    Runs in-process (the generator has already imported pydantic, so this costs only the
-    models' own build). The client's resource modules (``resources/*.py``, which it loads
-    lazily) are imported too, and the server modules (``server.py``, ``mock.py`` and
-    their ``_server/*.py`` and ``_mock/*.py``) when fastapi is installed.
-    The generated code has no import-time side effects besides
-    defining classes.
-    """
-    name = f"_apismith_verify_{next(_COUNTER)}"
-    init = package_dir / "__init__.py"
-    spec = importlib.util.spec_from_file_location(
-        name,
-        init,
-        loader=ahead(name, str(init)) if ahead else None,
-        submodule_search_locations=[str(package_dir)],
-    )
-    if spec is None or spec.loader is None:  # pragma: no cover
-        raise ApismithError(f"cannot import generated package at {package_dir}", exit_code=1)
-    if (package_dir / "server.py").exists() and importlib.util.find_spec("fastapi") is None:
-        raise ApismithError(
-            "the server modules need fastapi, which apismith depends on: reinstall apismith"
-            ' (pip install apismith), or leave "server" out of the config\'s outputs',
-            exit_code=1,
-        )
-    # the package's folders find their modules through ``ahead`` too
-    folders = [str(package_dir)] + [str(d) for d in sorted(package_dir.rglob("*")) if d.is_dir()]
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    collecting = gc.isenabled()
-    gc.disable()  # defining thousands of models: collecting meanwhile cost a third of this
-    try:
-        if ahead is not None:
-            for folder in folders:
-                sys.path_importer_cache[folder] = FileFinder(folder, (ahead, SOURCE_SUFFIXES))
-        spec.loader.exec_module(module)
-        _import_modules(name, package_dir)
-    except Exception as exc:
-        raise ApismithError(
-            f"generated code does not import: {import_failure(exc, package_dir)}", exit_code=1
-        ) from None
-    finally:
-        if collecting:
-            gc.enable()
-        sys.dont_write_bytecode = saved
-        for folder in folders:
-            sys.path_importer_cache.pop(folder, None)
-        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
-            del sys.modules[key]
-
-
-def _import_modules(name: str, package_dir: Path) -> None:
-    """Import the modules of the package imported as ``name`` that its root does not."""
-    # the models, which the package root may import only on first use
-    if (package_dir / "models.py").exists():
-        importlib.import_module(f"{name}.models")
-    # the client's resource modules, which it imports only on first use
-    for path in sorted((package_dir / "resources").glob("*.py")):
-        if path.stem != "__init__":
-            importlib.import_module(f"{name}.resources.{path.stem}")
-    if (package_dir / "server.py").exists():
-        importlib.import_module(f"{name}.server")
-        if (package_dir / "mock.py").exists():
-            importlib.import_module(f"{name}.mock")
-        # the server's and the mock's resource modules (server.py and mock.py import them
-        # all; named here so that a failure names its module)
-        for folder in ("_server", "_mock"):
-            for path in sorted((package_dir / folder).glob("*.py")):
-                if path.stem != "__init__":
-                    importlib.import_module(f"{name}.{folder}.{path.stem}")
-
-
-_FIELD = re.compile(r'Field "([^"]+)"')
-
-
-def import_failure(exc: BaseException, package_dir: Path) -> str:
-    """One line on why importing the generated package failed, naming where in it: the
-    module and line, the model being defined there and, for a pydantic schema error, the
-    field (``models.py:12: class Chat, field "role": SchemaError: error: unclosed ...``)."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    root = package_dir.resolve()
-    inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(root)]
-    frame = (inside or frames)[-1]
-    path = Path(frame.filename).resolve()
-    name = path.relative_to(root).as_posix() if inside else path.name
-    where = f"{name}:{frame.lineno}"
-    model = _class_at(Path(frame.filename), frame.lineno or 0) if inside else None
-    if model:
-        where += f": class {model}"
-    text = str(exc)
-    field = _FIELD.search(text)
-    if field:
-        where += f', field "{field.group(1)}"'
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    why = next((line for line in reversed(lines) if line.startswith("error:")), None)
-    reason = why or (lines[0] if lines else "")
-    return (
-        f"{where}: {type(exc).__name__}: {reason}" if reason else f"{where}: {type(exc).__name__}"
-    )
-
-
-def _class_at(path: Path, line: int) -> str | None:
-    """The innermost class whose body holds ``line`` in the module at ``path``."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    found = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.lineno <= line <= (node.end_lineno or 0):
-            if found is None or node.lineno >= found.lineno:
-                found = node
-    return found.name if found else None
 
 
 def write_package(
@@ -231,17 +97,14 @@ def _write(
         strays = _strays(out)
         staging = _reserve(out, "staging", create=True)
         try:
-            made = {staging}
-            for name in sorted(files):
-                target = staging / name
-                if target.parent not in made:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    made.add(target.parent)
-                target.write_bytes(files[name])
             init = f"{package}/__init__.py" if package else "__init__.py"
-            if verify and init in files:
-                ahead = ahead_loader(compiled, str(staging)) if compiled else None
-                verify_import(staging / package if package else staging, ahead)
+            writer = FileWriter(str(staging), files)
+            try:
+                if verify and init in files:  # the files as they are written meanwhile
+                    verify_import(staging, files, package=package, compiled=compiled)
+                writer.wait()
+            finally:
+                writer.stop()
             if strays:
                 shown = ", ".join(strays[:5]) + (
                     f" and {len(strays) - 5} more" if len(strays) > 5 else ""

@@ -3,14 +3,14 @@ check only when the file is the one compiled, with the real file name in their c
 
 from __future__ import annotations
 
-import importlib.machinery
 from pathlib import Path
 
 import pytest
 
-from generator.bytecode import Compiled, ahead_loader, compile_ahead
+from generator import import_check
+from generator.bytecode import Compiled, compile_ahead, compiled_code
 from generator.errors import ApismithError
-from generator.write import verify_import
+from generator.import_check import verify_import
 
 FILES = {
     "__init__.py": b"from . import a\nfrom .resources import b\n",
@@ -44,38 +44,46 @@ def test_compiles_all_but_the_models_largest_first_until_done() -> None:
 def test_the_import_check_takes_the_compiled_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _write(tmp_path, FILES)
-    compiled = compile_ahead({**FILES, "a.py": FILES["a.py"] + b"# not on disk\n"}, lambda: False)
+    compiled = compile_ahead({**FILES, "a.py": FILES["a.py"] + b"# changed since\n"}, lambda: False)
     recompiled: list[str] = []
-    base = importlib.machinery.SourceFileLoader.source_to_code
 
-    def counting(self, data, path, *, _optimize=-1):  # type: ignore[no-untyped-def]
+    def counting(source, path, *args, **kwargs):  # type: ignore[no-untyped-def]
         recompiled.append(Path(path).name)
-        return base(self, data, path, _optimize=_optimize)
+        return compile(source, path, *args, **kwargs)
 
-    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code", counting)
-    verify_import(tmp_path, ahead_loader(compiled, str(tmp_path)))
-    # a.py on disk is not the one compiled, and models.py never is: both compiled now;
-    # the others are taken as compiled
+    monkeypatch.setattr(import_check, "compile", counting, raising=False)
+    verify_import(tmp_path, FILES, compiled=compiled)
+    # a.py is not the one compiled, and models.py never is: both compiled now; the others
+    # are taken as compiled
     assert recompiled == ["a.py", "models.py"]
 
 
 def test_code_compiled_ahead_names_the_real_file(tmp_path: Path) -> None:
     files = {**FILES, "a.py": b"X = 1\n\n\n\nraise RuntimeError('at import')\n"}
-    _write(tmp_path, files)
     with pytest.raises(ApismithError) as caught:
-        verify_import(tmp_path, ahead_loader(compile_ahead(files, lambda: False), str(tmp_path)))
+        verify_import(tmp_path, files, compiled=compile_ahead(files, lambda: False))
     assert "a.py:5" in str(caught.value)  # the file and line, as without compiling ahead
 
 
 def test_a_file_that_changed_since_is_compiled_again(tmp_path: Path) -> None:
     compiled = compile_ahead(FILES, lambda: False)
-    _write(tmp_path, {**FILES, "resources/b.py": b"raise RuntimeError('the file on disk')\n"})
-    with pytest.raises(ApismithError, match="the file on disk"):
-        verify_import(tmp_path, ahead_loader(compiled, str(tmp_path)))
+    files = {**FILES, "resources/b.py": b"raise RuntimeError('the file written')\n"}
+    with pytest.raises(ApismithError, match="the file written"):
+        verify_import(tmp_path, files, compiled=compiled)
 
 
 def test_nothing_compiled_is_a_plain_import(tmp_path: Path) -> None:
-    _write(tmp_path, FILES)
     assert not Compiled()
-    verify_import(tmp_path, ahead_loader(Compiled(), str(tmp_path)))
+    verify_import(tmp_path, FILES, compiled=Compiled())
+    _write(tmp_path, FILES)
+    verify_import(tmp_path)  # the files on disk
+
+
+def test_compiled_code_carries_the_path_it_is_given() -> None:
+    compiled = compile_ahead(FILES, lambda: False)
+    code = compiled_code(compiled, "a.py", FILES["a.py"], "/where/a.py")
+    namespace: dict[str, object] = {}
+    exec(code, namespace)
+    assert namespace["where"]() == "/where/a.py"  # type: ignore[operator]
+    assert compiled_code(compiled, "a.py", FILES["a.py"] + b"\n", "/where/a.py") is None
+    assert compiled_code(compiled, "models.py", FILES["models.py"], "/where/models.py") is None

@@ -467,7 +467,7 @@ def test_kill_test_two_rename_fallback(tmp_path: Path, specs: tuple[Path, Path])
 def test_an_import_failure_names_module_line_model_and_field(tmp_path: Path) -> None:
     """A pydantic schema error is named by where it is in the generated code."""
     from generator.errors import ApismithError
-    from generator.write import verify_import
+    from generator.import_check import verify_import
 
     package = tmp_path / "pkg"
     package.mkdir()
@@ -490,7 +490,7 @@ def test_an_import_failure_in_a_subfolder_is_named_by_its_path_in_the_package(
 ) -> None:
     """A failure in ``_mock/<resource>.py`` names that module, not the one importing it."""
     from generator.errors import ApismithError
-    from generator.write import verify_import
+    from generator.import_check import verify_import
 
     package = tmp_path / "pkg"
     (package / "_mock").mkdir(parents=True)

@@ -38,8 +38,8 @@ from pydantic import ValidationError
 
 from generator.config import adhoc_config
 from generator.errors import ApismithError
+from generator.import_check import verify_import
 from generator.pipeline import generate
-from generator.write import verify_import
 from tests.conftest import run_cli
 
 OK, REFUSED, FAILED = "ok", "refused", "failed"

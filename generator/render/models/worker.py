@@ -162,7 +162,7 @@ class PendingModels:
             return
         import sysconfig
 
-        from generator.write import preload_runtime
+        from generator.import_check import preload_runtime
 
         # sysconfig's first use is not thread-safe, and this process's other threads (ruff's
         # locator, generator.format) use it too: set it up here, before the thread starts
