@@ -411,15 +411,17 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
         clock,
         pending,
     )
-    clock.begin("compile")
-    prefix = f"{config.package}/" if config.meta else ""
-    compiled = compile_ahead(formatted, pending.ready, prefix=prefix)  # for the import check
-    clock.lap("compile (ahead)", then="openapi.json")
+    clock.begin("openapi.json")
     openapi = render_spec(spec, __version__, files_stamp.spec_sha256)
+    fingerprint = generator_fingerprint()
+    clock.lap("render.spec", then="compile")
+    # what is left to do while the models render, and stops when they are in: compile the
+    # modules for the import check
+    prefix = f"{config.package}/" if config.meta else ""
+    compiled = compile_ahead(formatted, pending.ready, prefix=prefix)
     held = Held({**formatted, "openapi.json": openapi})
     del formatted, openapi
-    fingerprint = generator_fingerprint()
-    clock.lap("render.spec", then="models")
+    clock.lap("compile (ahead)", then="models")
     models_data = pending.wait()
     formatted = held.files()
     openapi = formatted.pop("openapi.json")
