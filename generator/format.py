@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -21,6 +22,7 @@ import threading
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from generator.errors import ApismithError
 
@@ -49,14 +51,21 @@ def fits(line: str) -> bool:
     return text_width(line) <= LINE_LENGTH
 
 
+_UNION_SYNTAX = re.compile(r"""[\\'"()\[\]{}|]""")  # what is_union looks at
+
+
 def is_union(annotation: str) -> bool:
     """Whether ``annotation`` is ``A | B`` at its top level (not inside brackets or strings)."""
-    depth, quote, i = 0, "", 0
-    while i < len(annotation):
-        c = annotation[i]
+    if "|" not in annotation:
+        return False
+    depth, quote, skip = 0, "", -1
+    for match in _UNION_SYNTAX.finditer(annotation):
+        at, c = match.start(), match.group()
+        if at == skip:  # escaped by the backslash before it
+            continue
         if quote:
             if c == "\\":
-                i += 1
+                skip = at + 1
             elif c == quote:
                 quote = ""
         elif c in "'\"":
@@ -67,7 +76,6 @@ def is_union(annotation: str) -> bool:
             depth -= 1
         elif c == "|" and depth == 0:
             return True
-        i += 1
     return False
 
 
@@ -109,6 +117,9 @@ def format_files(files: Mapping[str, str], *, threads: int | None = None) -> dic
     py = {name: text for name, text in files.items() if name.endswith((".py", ".md"))}
     if not py:
         return {name: text.encode() for name, text in files.items()}
+    if len(files) == 1 and len(py) == 1:  # one file (the models): through ruff's stdin
+        [(name, text)] = py.items()
+        return {name: _run_ruff_on_text(name, text, threads)}
     scratch = scratch_dir(sum(map(len, py.values())))
     try:
         formatted = _run_ruff(py, threads, scratch)
@@ -166,9 +177,37 @@ def _running(pid: int) -> bool:
     return True
 
 
+_CHECK = ("check", "--fix-only", "--exit-zero", "--quiet", "--extend-select", "I", *RUFF_ARGS)
+_FORMAT = ("format", "--quiet", *RUFF_ARGS)
+
+
+def _ruff(
+    args: tuple[str, ...], threads: int | None, **run: Any
+) -> subprocess.CompletedProcess[Any]:
+    """One ruff command, raising when it fails (generated code ruff cannot read is a bug)."""
+    env = {**os.environ, "RAYON_NUM_THREADS": str(threads)} if threads else None
+    proc = subprocess.run([ruff_binary(), *args], capture_output=True, check=False, env=env, **run)
+    if proc.returncode != 0:
+        err = proc.stderr or proc.stdout
+        text = err.decode(errors="replace") if isinstance(err, bytes) else err
+        first = text.strip().splitlines()
+        raise ApismithError(
+            f"ruff {args[0]} failed on generated code: {first[0] if first else '?'}", exit_code=1
+        )
+    return proc
+
+
+def _run_ruff_on_text(name: str, text: str, threads: int | None) -> bytes:
+    """``check --fix`` then ``format`` on one file's ``text``, through ruff's stdin: no
+    folder, no files (the model worker's one module)."""
+    data = text.encode()
+    for args in (_CHECK, _FORMAT):
+        data = _ruff((*args, "--stdin-filename", name, "-"), threads, input=data).stdout
+    return bytes(data)
+
+
 def _run_ruff(py: Mapping[str, str], threads: int | None, scratch: str | None) -> dict[str, bytes]:
     """``check --fix`` then ``format`` on copies of ``py`` in a folder under ``scratch``."""
-    ruff = ruff_binary()
     if scratch is not None:
         remove_stale_scratch(scratch)
     with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp:
@@ -180,24 +219,8 @@ def _run_ruff(py: Mapping[str, str], threads: int | None, scratch: str | None) -
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.add(target.parent)
             target.write_bytes(text.encode())
-        for args in (
-            ("check", "--fix-only", "--exit-zero", "--quiet", "--extend-select", "I", *RUFF_ARGS),
-            ("format", "--quiet", *RUFF_ARGS),
-        ):
-            proc = subprocess.run(
-                [ruff, *args, "."],
-                cwd=root,
-                capture_output=True,
-                text=True,
-                check=False,
-                env={**os.environ, "RAYON_NUM_THREADS": str(threads)} if threads else None,
-            )
-            if proc.returncode != 0:
-                first = (proc.stderr or proc.stdout).strip().splitlines()
-                raise ApismithError(
-                    f"ruff {args[0]} failed on generated code: {first[0] if first else '?'}",
-                    exit_code=1,
-                )
+        for args in (_CHECK, _FORMAT):
+            _ruff((*args, "."), threads, cwd=root, text=True)
         return {name: (root / name).read_bytes() for name in py}
 
 

@@ -18,10 +18,14 @@ class Held:
     a 12 MB ``openapi.json``) is about 3 MB this way; compressing it takes about 0.1 s of
     a wait that is otherwise idle."""
 
-    def __init__(self, files: Mapping[str, bytes]) -> None:
-        self._files = {name: zlib.compress(data, 1) for name, data in files.items()}
+    def __init__(self, files: Mapping[str, bytes], *, compress: bool = True) -> None:
+        """``compress=False``: held as they are (nothing to wait for, so no memory to save)."""
+        self._compressed = compress
+        self._files = {n: zlib.compress(d, 1) if compress else d for n, d in files.items()}
 
     def files(self) -> dict[str, bytes]:
+        if not self._compressed:
+            return dict(self._files)
         return {name: zlib.decompress(data) for name, data in self._files.items()}
 
 

@@ -196,3 +196,23 @@ def test_the_stress_spec_hits_the_rules(stress: Path) -> None:
     assert ": (\n" in client  # a parenthesized long union parameter
     assert "body=(\n" in client  # the body conditional
     assert "\\t" in client and "\\u2028" in client  # escapes in docstrings
+
+
+@pytest.mark.parametrize(
+    ("annotation", "union"),
+    [
+        ("int | None", True),
+        ("list[int | None]", False),
+        ("Literal['a|b'] | None", True),
+        ("Literal['a|b']", False),
+        ("Literal['it\\'s | here']", False),  # an escaped quote does not end the string
+        ('Literal["x\\\\"] | int', True),  # an escaped backslash does
+        ("dict[str, int | str] | list[int]", True),
+        ("Callable[[int | str], None]", False),
+        ("", False),
+    ],
+)
+def test_a_union_is_found_at_the_top_level_only(annotation: str, union: bool) -> None:
+    from generator.format import is_union
+
+    assert is_union(annotation) is union

@@ -133,6 +133,10 @@ ENVIRONMENT_OPTIONS: dict[str, object] = {
 
 @lru_cache(maxsize=8)
 def environment(user_dir: str | None = None) -> jinja2.Environment:
+    """The environment of the built-in templates, under those in ``user_dir``. A template
+    is read once per process (``auto_reload`` off: no ``stat`` of its file at every use,
+    each of which had waited for the interpreter lock while a thread imported the runtime
+    for the import check, 45 ms a run)."""
     loaders: list[jinja2.BaseLoader] = []
     if user_dir:
         loaders.append(jinja2.FileSystemLoader(user_dir))
@@ -141,6 +145,7 @@ def environment(user_dir: str | None = None) -> jinja2.Environment:
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         bytecode_cache=template_cache({**ENVIRONMENT_OPTIONS, "undefined": "StrictUndefined"}),
+        auto_reload=False,
         **ENVIRONMENT_OPTIONS,  # type: ignore[arg-type]
     )
     env.filters["pyrepr"] = py_literal

@@ -88,8 +88,9 @@ class ModelRenderer:
         self, spec: Mapping[str, Any], header: str, *, lap: Lap, server: bool = True
     ) -> PendingModels:
         """Start rendering (and formatting) the models of ``spec``. In-process, they render
-        now (stage ``render.models``); with a worker, a thread imports meanwhile what the
-        import check of the output will need (``server``: fastapi too)."""
+        now (stage ``render.models``); with a worker, the caller then starts the imports the
+        import check of the output will need (:meth:`PendingModels.preload`; ``server``:
+        fastapi too), once it has imported what it needs itself."""
         from generator.render.models.dcg import model_input
 
         if not self._fork:
@@ -116,9 +117,7 @@ class ModelRenderer:
                 self.close()
             return data
 
-        models = PendingModels(result, lap, preload_server=server, ready=pending.ready)
-        models.preload()
-        return models
+        return PendingModels(result, lap, preload_server=server, ready=pending.ready)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -157,7 +156,9 @@ class PendingModels:
     def preload(self) -> None:
         """Import, in a thread, what the import check of the output needs (pydantic, httpx,
         fastapi) while the worker renders: most of it overlaps this process's waits for
-        subprocesses (ruff) and for the worker. :meth:`settle` waits for it."""
+        subprocesses (ruff) and for the worker. :meth:`settle` waits for it. Call it once
+        this process has imported its own modules: an import meanwhile (its file system
+        calls release the interpreter lock) waits for the thread to give the lock back."""
         if self._preload_server is None or self._preload is not None:
             return
         import sysconfig
