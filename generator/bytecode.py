@@ -7,8 +7,8 @@ compiles them then (:func:`compile_ahead`, stopping as soon as the models are in
 import check takes each compiled module instead of compiling it again
 (:func:`compiled_code`). A module is taken only when the file it would compile is byte for
 byte the one compiled ahead (same size and CRC-32); anything else compiles as usual.
-The compiled code is held marshalled and compressed, so that it adds little to the peak
-memory of that wait.
+For a large package the compiled code is held marshalled and compressed, so that it adds
+little to the peak memory of that wait (:data:`PACK_ABOVE`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,19 @@ except ImportError:  # pragma: no cover - not CPython: compile at import time in
     _fix_co_filename = None
 
 
+# Above this much source, compiled code is held marshalled and compressed (GitHub's 15 MB
+# of modules compile to several times that); below, as code objects, which the import check
+# then takes without unpacking them (5 to 20 ms on a mid-size spec, at its end).
+PACK_ABOVE = 8 << 20
+
+
 @dataclass(frozen=True)
 class Compiled:
-    """Marshalled, compressed code objects by file name (as in the generated files), each
-    with the size and CRC-32 of the source it was compiled from."""
+    """Code objects by file name (as in the generated files), each with the size and
+    CRC-32 of the source it was compiled from: marshalled and compressed (``bytes``) for a
+    large package, else as they are."""
 
-    modules: Mapping[str, tuple[int, int, bytes]] = field(default_factory=dict)
+    modules: Mapping[str, tuple[int, int, Any]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.modules)
@@ -49,7 +56,8 @@ def compile_ahead(
         (n for n in files if n.endswith(".py") and n.rsplit("/", 1)[-1] != "models.py"),
         key=lambda n: (-len(files[n]), n),
     )
-    modules: dict[str, tuple[int, int, bytes]] = {}
+    pack = sum(len(files[n]) for n in names) > PACK_ABOVE
+    modules: dict[str, tuple[int, int, Any]] = {}
     for name in names:
         if done():
             break
@@ -58,8 +66,8 @@ def compile_ahead(
             code = compile(data, name, "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
             continue  # the import check reports it, with its line
-        packed = zlib.compress(marshal.dumps(code), 1)
-        modules[prefix + name] = (len(data), zlib.crc32(data), packed)
+        held = zlib.compress(marshal.dumps(code), 1) if pack else code
+        modules[prefix + name] = (len(data), zlib.crc32(data), held)
     return Compiled(modules)
 
 
@@ -69,9 +77,9 @@ def compiled_code(compiled: Compiled, name: str, data: bytes, path: str) -> Any:
     entry = compiled.modules.get(name)
     if entry is None or _fix_co_filename is None:
         return None
-    size, crc, packed = entry
+    size, crc, held = entry
     if len(data) != size or zlib.crc32(data) != crc:
         return None
-    code = marshal.loads(zlib.decompress(packed))
+    code = marshal.loads(zlib.decompress(held)) if isinstance(held, bytes) else held
     _fix_co_filename(code, path)
     return code

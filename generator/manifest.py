@@ -47,20 +47,24 @@ def generator_sources() -> list[tuple[str, Path]]:
     ``generator/**/*.py`` and every file of the built-in templates, each named by its
     place in the source tree (``generator/cli.py``, ``templates/header.py.jinja``), so that
     the list is the same for an editable install, a wheel (which ships the templates as
-    ``generator/templates/``) and an sdist, wherever it is installed.
+    ``generator/templates/``) and an sdist, wherever it is installed. (Walked once with
+    ``os.walk``, not resolved file by file: this runs in every generation.)
     """
     from generator.render.templates import builtin_templates
 
     package = Path(__file__).resolve().parent
     templates = builtin_templates().resolve()
-    files: dict[str, Path] = {}
-    for path in package.rglob("*.py"):
-        if path.resolve().is_relative_to(templates) or "__pycache__" in path.parts:
-            continue
-        files[f"generator/{path.relative_to(package).as_posix()}"] = path
-    for path in templates.rglob("*"):
-        if path.is_file() and not is_cache(path.relative_to(templates).as_posix()):
-            files[f"templates/{path.relative_to(templates).as_posix()}"] = path
+    inside = (
+        templates.relative_to(package).as_posix() + "/"
+        if templates.is_relative_to(package)
+        else None
+    )
+    files = {
+        f"generator/{name}": path
+        for name, path in tree_files(package)
+        if name.endswith(".py") and not (inside and name.startswith(inside))
+    }
+    files.update((f"templates/{name}", path) for name, path in tree_files(templates))
     return sorted(files.items())
 
 

@@ -87,3 +87,19 @@ def test_compiled_code_carries_the_path_it_is_given() -> None:
     assert namespace["where"]() == "/where/a.py"  # type: ignore[operator]
     assert compiled_code(compiled, "a.py", FILES["a.py"] + b"\n", "/where/a.py") is None
     assert compiled_code(compiled, "models.py", FILES["models.py"], "/where/models.py") is None
+
+
+def test_a_large_package_is_held_packed_and_imports_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from generator import bytecode
+
+    small = compile_ahead(FILES, lambda: False)
+    assert all(isinstance(held, types.CodeType) for _, _, held in small.modules.values())
+    monkeypatch.setattr(bytecode, "PACK_ABOVE", 10)
+    large = compile_ahead(FILES, lambda: False)
+    assert all(isinstance(held, bytes) for _, _, held in large.modules.values())
+    for at, compiled in enumerate((small, large, small)):  # small twice: at another path
+        verify_import(tmp_path / str(at), FILES, compiled=compiled)
