@@ -14,19 +14,18 @@ Where ``fork`` is unavailable (or ``APISMITH_WORKERS=0``), everything runs in-pr
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
+import pickle
+import signal
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from generator.errors import ApismithError
-from generator.memory import give_back_memory
+from generator.memory import GIVE_BACK_ABOVE, give_back_memory, resident_bytes
 
 
 def _warm() -> None:
-    import signal
-
     # if the main process dies (a kill, say), end quietly instead of printing a
     # BrokenPipeError traceback when the result cannot be sent back
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -61,6 +60,109 @@ def _render(spec: Mapping[str, Any], header: str) -> bytes:
 Lap = Callable[[str], None]  # records the time of a stage (``Stopwatch.lap``)
 
 
+class _Fork:
+    """The worker: a process forked at once (``os.fork``, a pipe each way: a pool's queues
+    and threads had cost 20 ms of start-up on both sides of the fork), which imports DCG,
+    then reads its one task, renders it and sends the result back. Threads here feed the
+    task and collect the result, so that neither this process nor the worker waits on a
+    full pipe, and :meth:`ready` is a flag (no system call: those wait for the interpreter
+    lock while another thread imports)."""
+
+    def __init__(self) -> None:
+        task_read, self._task = os.pipe()
+        self._results, result_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the worker
+            os.close(self._task)
+            os.close(self._results)
+            _serve(task_read, result_write)  # never returns
+        os.close(task_read)
+        os.close(result_write)
+        self._received = threading.Event()
+        self._data = b""
+        self._threads: list[threading.Thread] = []
+
+    def send(self, spec: Mapping[str, Any], header: str) -> None:
+        """Hand the worker its task (once); the pipe's end is closed by the feeding thread."""
+        payload = pickle.dumps((spec, header), protocol=pickle.HIGHEST_PROTOCOL)
+        task, self._task = self._task, -1
+        for target, args in ((_write_all, (task, payload)), (self._receive, ())):
+            thread = threading.Thread(target=target, args=args, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _receive(self) -> None:
+        chunks = []
+        try:
+            while chunk := os.read(self._results, 1 << 20):
+                chunks.append(chunk)
+        except OSError:
+            pass
+        self._data = b"".join(chunks)
+        self._received.set()
+
+    def ready(self) -> bool:
+        return self._received.is_set()
+
+    def result(self) -> tuple[str, Any]:
+        """What the worker sent: ``("ok", module)``, ``("refused", ApismithError)`` or
+        ``("failed", message)``, also when it ended without sending anything."""
+        self._received.wait()
+        try:
+            outcome: tuple[str, Any] = pickle.loads(self._data)
+        except Exception:  # nothing, or cut short: the worker died (killed, out of memory)
+            return ("failed", "the model worker ended without a result")
+        return outcome
+
+    def close(self) -> None:
+        """End the worker (done or not) and wait for it and the threads."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:  # pragma: no cover - reaped already
+            pass
+        os.waitpid(self.pid, 0)
+        for thread in self._threads:  # the pipes' other ends are gone: both threads end
+            thread.join()
+        for fd in (self._task, self._results):
+            if fd >= 0:
+                os.close(fd)
+        self._task = self._results = -1
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` to ``fd``, then close it (the end of input, for the reader)."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view[: 1 << 20]) :]
+    except OSError:  # the reader has gone: what it sent (or did not) says why
+        pass
+    finally:
+        os.close(fd)
+
+
+def _serve(task: int, results: int) -> None:
+    """The worker process: render the one task read from ``task``, write the result to
+    ``results``, and exit (without the parent's exit handlers and buffers)."""
+    outcome: tuple[str, Any]
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the worker quietly
+        _warm()
+        chunks = []
+        while chunk := os.read(task, 1 << 20):
+            chunks.append(chunk)
+        spec, header = pickle.loads(b"".join(chunks))
+        outcome = ("ok", _render(spec, header))
+    except ApismithError as exc:
+        outcome = ("refused", exc)
+    except BaseException as exc:  # DCG's own failure (or its import's): one line
+        outcome = ("failed", f"{type(exc).__name__}: {exc}")
+    try:
+        _write_all(results, pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        os._exit(0)
+
+
 class ModelRenderer:
     """Renders ``models.py``: in one forked worker process when it can, else in-process.
 
@@ -71,18 +173,10 @@ class ModelRenderer:
     ``fork=False`` (or ``APISMITH_WORKERS=0``, or no ``fork``) renders in-process."""
 
     def __init__(self, *, fork: bool = True) -> None:
-        self._pool: Any = None
-        self._fork = (
-            fork
-            and os.environ.get("APISMITH_WORKERS", "1") != "0"
-            and "fork" in multiprocessing.get_all_start_methods()
-        )
+        self._worker: _Fork | None = None
+        self._fork = fork and os.environ.get("APISMITH_WORKERS", "1") != "0" and hasattr(os, "fork")
         if self._fork:
-            self._pool = self._new_pool()
-
-    @staticmethod
-    def _new_pool() -> Any:
-        return multiprocessing.get_context("fork").Pool(1, initializer=_warm)
+            self._worker = _Fork()
 
     def start(
         self, spec: Mapping[str, Any], header: str, *, lap: Lap, server: bool = True
@@ -97,33 +191,31 @@ class ModelRenderer:
             data = models_module(model_input(spec), header)
             lap("render.models")
             return PendingModels(lambda: data, lap)
-        if self._pool is None:  # the last generation's worker has gone (a later API)
-            self._pool = self._new_pool()
-        pending = self._pool.apply_async(_render, (model_input(spec), header))
+        if self._worker is None:  # the last generation's worker has gone (a later API)
+            self._worker = _Fork()
+        worker = self._worker
+        worker.send(model_input(spec), header)
 
         def result() -> bytes:
             try:
-                data: bytes = pending.get()
-            except ApismithError:
-                raise
-            except Exception as exc:
-                raise ApismithError(
-                    f"model rendering failed: {type(exc).__name__}: {exc}".splitlines()[0],
-                    exit_code=1,
-                ) from None
+                kind, value = worker.result()
             finally:
                 # done with the worker: its memory (DCG's, several times the spec's) goes
                 # now, not at exit; a next generation forks a new one
                 self.close()
-            return data
+            if kind == "ok":
+                return bytes(value)
+            if kind == "refused" and isinstance(value, ApismithError):
+                raise value
+            message = f"model rendering failed: {value}".splitlines()[0]
+            raise ApismithError(message, exit_code=1)
 
-        return PendingModels(result, lap, preload_server=server, ready=pending.ready)
+        return PendingModels(result, lap, preload_server=server, ready=worker.ready)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
     def __enter__(self) -> ModelRenderer:
         return self
@@ -176,12 +268,13 @@ class PendingModels:
 
     def wait(self) -> bytes:
         """The module. While the worker still renders, this process first gives back the
-        memory it has freed (peak memory is this process's and the worker's, summed)."""
+        memory it has freed (peak memory is this process's and the worker's, summed), when
+        it holds enough for that to matter (:data:`~generator.memory.GIVE_BACK_ABOVE`)."""
         if self._preload_server is None:
             data = self._result()
             self._lap("join")
             return data
-        if not self.ready():
+        if not self.ready() and (resident_bytes() or GIVE_BACK_ABOVE) >= GIVE_BACK_ABOVE:
             give_back_memory()
         data = self._result()
         self._lap("render.models (wait)")
