@@ -43,13 +43,18 @@ def write_files(folder: str, files: Mapping[str, bytes]) -> None:
     check_names(files)
     made = {folder}
     for name in sorted(files):
-        path = os.path.join(folder, name)
-        parent = os.path.dirname(path)
-        if parent not in made:
-            os.makedirs(parent, exist_ok=True)
-            made.add(parent)
-        with open(path, "wb") as fh:
-            fh.write(files[name])
+        put(folder, name, files[name], made)
+
+
+def put(folder: str, name: str, data: bytes, made: set[str]) -> None:
+    """Write one file, making its folder first unless it is in ``made`` (then added)."""
+    path = os.path.join(folder, name)
+    parent = os.path.dirname(path)
+    if parent not in made:
+        os.makedirs(parent, exist_ok=True)
+        made.add(parent)
+    with open(path, "wb") as fh:
+        fh.write(data)
 
 
 def records(files: Mapping[str, bytes]) -> Iterator[bytes]:
@@ -95,16 +100,11 @@ def serve(folder: str, stream: IO[bytes], report: IO[str]) -> int:
         name = raw.decode()
         if not _safe(name):
             return 2
-        path = os.path.join(folder, name)
         try:
-            parent = os.path.dirname(path)
-            if parent not in made:
-                os.makedirs(parent, exist_ok=True)
-                made.add(parent)
-            with open(path, "wb") as fh:
-                fh.write(data)
+            put(folder, name, data, made)
         except OSError as exc:
-            report.write(f"{exc.errno or 0}\t{exc.strerror or exc}\t{exc.filename or path}\n")
+            where = exc.filename or os.path.join(folder, name)
+            report.write(f"{exc.errno or 0}\t{exc.strerror or exc}\t{where}\n")
             report.flush()
             return 1
         count += 1

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import ApismithError
+from generator.file_writer import write_files
 
 RUFF_ARGS = ("--isolated", "--target-version", "py310")
 LINE_LENGTH = 88  # the default of both ``ruff format`` and ``black``
@@ -162,17 +163,20 @@ def remove_stale_scratch(scratch: str) -> None:
         return
     for name in names:
         pid = name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
-        if not (name.startswith(SCRATCH_PREFIX) and pid.isdigit()) or _running(int(pid)):
+        if not (name.startswith(SCRATCH_PREFIX) and pid.isdigit()) or process_running(int(pid)):
             continue
         shutil.rmtree(os.path.join(scratch, name), ignore_errors=True)
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` exists (this one does; another user's counts)."""
+    if pid == os.getpid():
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:  # another user's: it runs
+    except OSError:  # EPERM: another user's, and it exists
         return True
     return True
 
@@ -212,13 +216,7 @@ def _run_ruff(py: Mapping[str, str], threads: int | None, scratch: str | None) -
         remove_stale_scratch(scratch)
     with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp:
         root = Path(tmp)
-        made: set[Path] = {root}
-        for name, text in py.items():
-            target = root / name
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            target.write_bytes(text.encode())
+        write_files(tmp, {name: text.encode() for name, text in py.items()})
         for args in (_CHECK, _FORMAT):
             _ruff((*args, "."), threads, cwd=root, text=True)
         return {name: (root / name).read_bytes() for name in py}

@@ -32,6 +32,7 @@ from typing import Any
 from generator.bytecode import Compiled
 from generator.errors import ApismithError
 from generator.file_writer import FileWriter
+from generator.format import process_running
 from generator.import_check import verify_import
 from generator.manifest import MANIFEST_NAME, listed_files, read_manifest
 
@@ -214,18 +215,6 @@ def _reserve(out: Path, kind: str, *, create: bool) -> Path:
             return path
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: it exists
-        return True
-    return True
-
-
 def recover(out: Path, *, locked: bool = True, say: Callable[[str], None] = _say) -> list[str]:
     """Repair what an interrupted write left beside ``out``; return what was done.
 
@@ -245,7 +234,7 @@ def recover(out: Path, *, locked: bool = True, say: Callable[[str], None] = _say
         match = pattern.fullmatch(name)
         if match is None:
             continue
-        if not locked and _alive(int(match.group(2))):
+        if not locked and process_running(int(match.group(2))):
             continue
         leftovers.append((match.group(1), out.parent / name))
     done: list[str] = []

@@ -92,13 +92,10 @@ class _Fork:
             self._threads.append(thread)
 
     def _receive(self) -> None:
-        chunks = []
         try:
-            while chunk := os.read(self._results, 1 << 20):
-                chunks.append(chunk)
-        except OSError:
-            pass
-        self._data = b"".join(chunks)
+            self._data = _read_all(self._results)
+        except OSError:  # pragma: no cover - the pipe closed under it: no result
+            self._data = b""
         self._received.set()
 
     def ready(self) -> bool:
@@ -129,6 +126,14 @@ class _Fork:
         self._task = self._results = -1
 
 
+def _read_all(fd: int) -> bytes:
+    """Everything ``fd`` gives until its other end is closed."""
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _write_all(fd: int, data: bytes) -> None:
     """Write ``data`` to ``fd``, then close it (the end of input, for the reader)."""
     view = memoryview(data)
@@ -148,10 +153,7 @@ def _serve(task: int, results: int) -> None:
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the worker quietly
         _warm()
-        chunks = []
-        while chunk := os.read(task, 1 << 20):
-            chunks.append(chunk)
-        spec, header = pickle.loads(b"".join(chunks))
+        spec, header = pickle.loads(_read_all(task))
         outcome = ("ok", _render(spec, header))
     except ApismithError as exc:
         outcome = ("refused", exc)
