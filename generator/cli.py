@@ -18,7 +18,7 @@ import click
 
 from generator import __version__
 from generator.config import adhoc_config, load_config
-from generator.errors import ApismithError
+from generator.errors import ApismithError, redact_userinfo
 from generator.selection import generated_package, regenerate_hint, select_configs
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(message: str, code: int) -> None:
-    click.echo(f"apismith: error: {message}", err=True)
+    click.echo(f"apismith: error: {redact_userinfo(message)}", err=True)
     sys.exit(code)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class ApismithError(Exception):
     """A user-facing failure: bad input, broken output, or a failed check.
@@ -48,9 +50,20 @@ class ApismithError(Exception):
         return one_line(f"{where}{self.message}{at}")
 
 
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^/?#@\s]*@")
+
+
+def redact_userinfo(text: str) -> str:
+    """``text`` with the user and password of every URL in it (``https://u:pw@host``)
+    replaced by ``***``: a message may end up in a log."""
+    return _USERINFO.sub(r"\1***@", text) if "@" in text else text
+
+
 def one_line(text: str) -> str:
     """``text`` with every unprintable character (newlines, NUL, lone surrogates...)
-    backslash-escaped: spec text in a message or pointer keeps the error on one line."""
+    backslash-escaped: spec text in a message or pointer keeps the error on one line.
+    URLs lose their userinfo (:func:`redact_userinfo`)."""
+    text = redact_userinfo(text)
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

@@ -409,7 +409,7 @@ def write_all(
 
 def _check_result(result: Generated, *, force: bool) -> None:
     """Refuse a result with unaccounted schemas, or whose target is a user's directory."""
-    from generator.write import check_target
+    from generator.write import check_inputs, check_target
 
     if result.summary.unaccounted:
         raise ApismithError(
@@ -417,7 +417,9 @@ def _check_result(result: Generated, *, force: bool) -> None:
             + ", ".join(result.summary.unaccounted),
             exit_code=1,
         )
-    check_target(result.config.out, force=force)  # a user's directory: before any write
+    cfg = result.config
+    check_inputs(cfg.out, (cfg.spec, *cfg.overlays, cfg.templates, cfg.config_file))
+    check_target(cfg.out, force=force)  # a user's directory: before any write
 
 
 def _report(

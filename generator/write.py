@@ -24,7 +24,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -164,6 +164,20 @@ def check_target(out: Path, *, force: bool = False) -> None:
         f"{what}: not replacing it; pass --force to replace it (deleting what is there)",
         file=str(out),
     )
+
+
+def check_inputs(out: Path, inputs: Iterable[Path | None]) -> None:
+    """Refuse (exit 2, even with ``--force``) to write ``out`` when one of the ``inputs``
+    (the spec, an overlay, the config, the template folder) is inside it: replacing the
+    folder would delete it."""
+    target = target_path(out)
+    for path in inputs:
+        if path is not None and target_path(path).is_relative_to(target):
+            raise ApismithError(
+                f"an input is inside the output folder {out.as_posix()}, which generation"
+                " replaces (deleting it): move it, or choose another --out",
+                file=str(path),
+            )
 
 
 def repair_target(out: Path) -> None:

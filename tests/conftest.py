@@ -186,3 +186,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def wheel_apismith(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A venv with apismith installed from its wheel (:func:`tests.e2e_support.wheel_venv`),
+    shared by the xdist workers of the run."""
+    from tests.e2e_support import wheel_venv
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return wheel_venv(shared / "shared")

@@ -169,3 +169,96 @@ def flip_one_byte(path: Path) -> bytes:
     data[index] = ord("x") if data[index] != ord("x") else ord("y")
     path.write_bytes(bytes(data))
     return original
+
+
+def wheel_venv(shared: Path) -> Venv:
+    """apismith installed from its wheel into a venv under ``shared`` (built once for
+    every pytest-xdist worker of the run, under a lock). apismith comes from the wheel;
+    its dependencies are the test venv's own (a ``.pth`` line naming its site-packages,
+    whose own ``.pth`` files, the editable install among them, are not processed), so no
+    download is needed."""
+    import fcntl
+    import site
+
+    root = shared / "apismith-wheel-venv"
+    shared.mkdir(parents=True, exist_ok=True)
+    with (shared / "apismith-wheel-venv.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        venv = Venv(root)
+        if (root / ".ready").is_file():
+            return venv
+        shutil.rmtree(root, ignore_errors=True)
+        wheel = build_wheel(shared / "apismith-wheel")
+        venv = make_venv(root)
+        version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+        pth = root / "lib" / version / "site-packages" / "apismith-test-deps.pth"
+        pth.write_text("\n".join(deps) + "\n")
+        venv.pip_install("--no-deps", wheel)
+        (root / ".ready").write_text("ok\n")
+        return venv
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A finished process: exit code, output, and what it and its waited-for descendants
+    used (CPU seconds, user + system; peak resident memory in bytes)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    cpu_seconds: float
+    max_rss: int
+    args: list[str]
+
+    def describe(self) -> str:
+        return (
+            f"$ {' '.join(self.args)}\nexit {self.returncode}, {self.cpu_seconds:.2f} CPU-s,"
+            f" {self.max_rss / 2**20:.0f} MiB\n--- stdout\n{self.stdout[-3000:]}"
+            f"\n--- stderr\n{self.stderr[-3000:]}"
+        )
+
+
+def run_measured(
+    argv: list[str | Path],
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    cpu_limit: int = 60,
+    hang_guard: float = 900.0,
+) -> Measured:
+    """Run ``argv`` (in :func:`clean_env`) and measure it with ``os.wait4``: CPU time and
+    peak memory, bounds that do not depend on how busy the machine is. ``cpu_limit``
+    (RLIMIT_CPU) ends a runaway; ``hang_guard`` only ends a process that never exits
+    (blocked, using no CPU), long after any healthy run."""
+    import resource
+    import signal
+    import tempfile
+    import threading
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+        os.setsid()
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [str(a) for a in argv], cwd=cwd, env=clean_env(env), stdout=out, stderr=err,
+            stdin=subprocess.DEVNULL, preexec_fn=limits,
+        )  # fmt: skip
+        guard = threading.Timer(hang_guard, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        guard.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            guard.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Measured(
+            proc.returncode,
+            out.read().decode(errors="replace"),
+            err.read().decode(errors="replace"),
+            usage.ru_utime + usage.ru_stime,
+            usage.ru_maxrss * 1024,  # (KiB on Linux)
+            [str(a) for a in argv],
+        )

@@ -124,8 +124,68 @@ def package_name(text: str) -> str:
     return rule(text)
 
 
+# what a generated package imports, directly or through its dependencies, and apismith
+# itself: a package of one of these names would be imported in their place
+_DEPENDENCY_MODULES = frozenset({
+    "annotated_types", "anyio", "certifi", "click", "fastapi", "generator", "h11",
+    "httpcore", "httpx", "idna", "multipart", "pydantic", "pydantic_core",
+    "python_multipart", "sniffio", "starlette", "typing_extensions", "typing_inspection",
+    "uvicorn",
+})  # fmt: skip
+
+
+def importable_problem(name: str) -> str | None:
+    """Why a package cannot be called ``name`` (it shadows a module the package or
+    apismith imports, or Python imports it under another name), or None."""
+    import sys
+    import unicodedata
+
+    if unicodedata.normalize("NFKC", name) != name:
+        return f"{name!r} is not in NFKC form (Python would import it as" + (
+            f" {unicodedata.normalize('NFKC', name)!r})"
+        )
+    if name in sys.stdlib_module_names or name.lower() in _DEPENDENCY_MODULES:
+        return f"{name!r} would shadow the module of that name (standard library or a dependency)"
+    return None
+
+
 def config_error(file: Path | str, message: str) -> ApismithError:
     return ApismithError(f"config: {message}", file=str(file))
+
+
+# the config keys that name a path, and the CLI flag that may name one anywhere
+PATH_KEYS = {"spec": "--spec", "out": "--out", "templates": "--templates",
+             "ref_root": "--ref-root", "overlays": "--config"}  # fmt: skip
+
+
+def inside(root: Path, path: Path, key: str, where: str) -> Path:
+    """``path``, from the config key ``key``, which must stay inside ``root`` (the folder
+    of the project whose config names it; symlinks resolved): a config is data, and a
+    cloned repository's must not make apismith read or write elsewhere (exit 2). The
+    command line's own flags may still name any path."""
+    try:
+        escapes = not path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        escapes = True
+    if escapes:
+        raise config_error(
+            where,
+            f"{key} {path.as_posix()!r} is outside {root.as_posix()}: a config names paths"
+            f" inside its project only (on the command line, {PATH_KEYS[key]} may name any)",
+        )
+    return path
+
+
+def confined(config: ApiConfig, root: Path, where: str) -> ApiConfig:
+    """``config`` after :func:`inside` of each of its paths (overlays recorded in a
+    vendored package's manifest included)."""
+    for key in ("spec", "out", "templates", "ref_root"):
+        value = getattr(config, key)
+        if value is not None:
+            inside(root, value, key, where)
+    for overlay in config.overlays:
+        inside(root, overlay, "overlays", where)
+    return config
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -209,12 +269,18 @@ def build_config(
     here, once (errors name ``where``, else the config file, else the spec); overlay paths
     relative to ``base`` (the config's folder; the spec's folder for recorded options)."""
     where = where or str(config_file or spec)
+    package = str(options.get("package") or package_name(out.name or spec.stem))
+    meta = bool(options.get("meta", False))
+    for label, name in (("package", package), ("out", "" if meta else out.name)):
+        problem = importable_problem(name) if name else None
+        if problem:
+            raise config_error(where, f"{label}: {problem}; choose another name")
     passes, pass_options = _passes(where, options.get("passes") or {})
     tables = read_tables(where, options)
     outputs = options.get("outputs") or list(OUTPUTS)
     return ApiConfig(
         name=name,
-        package=str(options.get("package") or package_name(out.name or spec.stem)),
+        package=package,
         title=options.get("title") or None,
         spec=spec,
         out=out,
@@ -231,7 +297,7 @@ def build_config(
         deprecations=tables.deprecations,
         outputs=tuple(o for o in OUTPUTS if o in outputs),
         templates=templates,
-        meta=bool(options.get("meta", False)),
+        meta=meta,
         command=command,
     )
 
@@ -270,7 +336,9 @@ def load_config(path: Path) -> ApiConfig:
         templates=templates,
         command=("apismith", "generate", "--config", str(path)),
     )
-    return replace(config, ref_root=base / api["ref_root"] if "ref_root" in api else None)
+    config = replace(config, ref_root=base / api["ref_root"] if "ref_root" in api else None)
+    # the project: the folder that holds specs/, or the config's own folder
+    return confined(config, base.parent if base.name == "specs" else base, str(path))
 
 
 def recorded_options(out: Path) -> dict[str, Any]:

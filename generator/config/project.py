@@ -10,6 +10,7 @@ from typing import Any
 from generator.config.api import (
     ApiConfig,
     config_error,
+    confined,
     entry_options,
     load_config,
     read_toml,
@@ -83,18 +84,22 @@ def project_configs(
                 raise config_error(here, f"needs {key} = '<path>'")
         root = project.root
         templates = root / entry["templates"] if "templates" in entry else None
-        configs[name] = replace(
-            vendored_config(
-                name,
-                root / entry["spec"],
-                root / entry["out"],
-                given,
-                base=root,
-                templates=templates,
-                fresh=fresh,
-                command=(*command, name),
-                where=here,
+        configs[name] = confined(
+            replace(
+                vendored_config(
+                    name,
+                    root / entry["spec"],
+                    root / entry["out"],
+                    given,
+                    base=root,
+                    templates=templates,
+                    fresh=fresh,
+                    command=(*command, name),
+                    where=here,
+                ),
+                ref_root=root / entry["ref_root"] if "ref_root" in entry else None,
             ),
-            ref_root=root / entry["ref_root"] if "ref_root" in entry else None,
+            root,
+            here,
         )
     return configs

@@ -35,6 +35,7 @@ visits a shared (aliased) subtree once, so loading is linear in the size of the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,6 +55,7 @@ from generator.load.common import (
     unescape_token,
 )
 from generator.load.read import _read, locate_line, parse_text, read_document
+from generator.load.ref_keywords import confine_ref_keywords
 from generator.load.refs import _Bundler, check_refs
 from generator.load.skeleton import Shape, _kind, check_document
 
@@ -61,15 +63,21 @@ if TYPE_CHECKING:
     from generator.normalize.diagnostics import Diagnostic
 
 
-def load_warnings(duplicates: list[tuple[str, str, str]]) -> tuple[Diagnostic, ...]:
+def load_warnings(
+    duplicates: list[tuple[str, str, str]], others: Sequence[tuple[str, str, str]] = ()
+) -> tuple[Diagnostic, ...]:
+    """The load stage's warnings: duplicate keys (file, pointer, key), then ``others``
+    (file, pointer, message)."""
     from generator.normalize.diagnostics import Diagnostic
 
-    return tuple(
+    found = [
         Diagnostic(
             "load", "warning", pointer, f"duplicate key {key!r} in {file}: the last value wins"
         )
         for file, pointer, key in duplicates
-    )
+    ]
+    found += [Diagnostic("load", "warning", p, f"{m} (in {f})") for f, p, m in others]
+    return tuple(found)
 
 
 def load_spec(path: Path, root: Path | None = None) -> LoadedSpec:
@@ -104,10 +112,18 @@ def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
         ref_root = root.resolve()
     else:
         ref_root = path.resolve().parent
-    bundler = _Bundler(path, doc, ref_root)
+    openapi = "openapi" in doc
+    others = confine_ref_keywords(doc, shown, openapi=openapi)
+
+    def confine(copy: Json, file: str, pointer: str) -> list[tuple[str, str, str]]:
+        return confine_ref_keywords(copy, file, openapi=openapi, pointer=pointer)
+
+    bundler = _Bundler(path, doc, ref_root, confine)
     bundler.bundle()
     check_refs(doc, path, None if bundler.changed else bundler.refs)
-    warnings = load_warnings([(shown, p, k) for p, k in duplicates] + bundler.duplicates)
+    warnings = load_warnings(
+        [(shown, p, k) for p, k in duplicates] + bundler.duplicates, others + bundler.warnings
+    )
     return LoadedSpec(doc=doc, path=path, files=tuple(bundler.files), warnings=warnings)
 
 

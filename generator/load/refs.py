@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -26,9 +27,12 @@ from generator.load.skeleton import Shape
 # --- $refs ---------------------------------------------------------------------------------
 
 
-def walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]]]:
+def walk_refs(
+    node: Json, pointer: str = "#", keys: frozenset[str] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
     """Every ``$ref``-holding dict in the document, with its pointer, in document order
-    (a subtree shared by aliases is walked once).
+    (a subtree shared by aliases is walked once); with ``keys``, every dict holding one of
+    them instead (whatever their values).
 
     Pointers are built only for the refs found: the walk keeps a link to its parent per
     container, and two flags for :func:`_literal`'s test of ``"/examples/" in pointer``
@@ -46,7 +50,10 @@ def walk_refs(node: Json, pointer: str = "#") -> list[tuple[str, dict[str, Any]]
         seen.add(id(cur))
         inner = under or ends  # the children's ``under``
         if isinstance(cur, dict):
-            if isinstance(cur.get("$ref"), str):
+            if keys is None:
+                if isinstance(cur.get("$ref"), str):
+                    found.append((link, pointer, cur))
+            elif not keys.isdisjoint(cur):
                 found.append((link, pointer, cur))
             for key, value in reversed(cur.items()):
                 if not isinstance(value, (dict, list)):
@@ -117,8 +124,18 @@ def _ref_problem(file_part: str) -> str | None:
 class _Bundler:
     """Copies targets of cross-file refs into the main document."""
 
-    def __init__(self, main_path: Path, doc: dict[str, Any], root: Path) -> None:
+    def __init__(
+        self,
+        main_path: Path,
+        doc: dict[str, Any],
+        root: Path,
+        confine: Callable[[Json, str, str], list[tuple[str, str, str]]] | None = None,
+    ) -> None:
         self.main_path = main_path.resolve()
+        # applied to each bundled copy (shown file, pointer in the main document): the
+        # policy for the other reference keywords (generator.load.ref_keywords)
+        self.confine = confine
+        self.warnings: list[tuple[str, str, str]] = []  # (file, pointer, message)
         self.root = root
         self.doc = doc
         self.is_openapi = "openapi" in doc or "swagger" in doc
@@ -242,6 +259,9 @@ class _Bundler:
                 for raw in frag.lstrip("/").split("/") if frag.strip("/") else []:
                     frag_link = (frag_link, raw)
                 Shape(_display(path)).schema(copy, frag_link)
+                placed_at = f"{self.prefix()}{escape_token(name)}"
+                if self.confine is not None:
+                    self.warnings += self.confine(copy, _display(path), placed_at)
                 self.container()[name] = copy
                 self.placed[key] = name
                 queue.extend(

@@ -124,7 +124,7 @@ class Shape:
             if version is not None and not isinstance(version, (str, int, float)):
                 self.fail(((None, "info"), "version"), "version must be a string", version)
         self.items(doc, None, "servers", self.server)
-        self.each(doc, None, "paths", self.path_item)
+        self.each(doc, None, "paths", self.path)
         self.each(doc, None, "webhooks", self.path_item)
         if "components" in doc:
             link: Link = (None, "components")
@@ -153,6 +153,18 @@ class Shape:
         tag = self.member(value, link, "a tag")
         if tag is not None:
             self.text(tag, link, "name", "description")
+
+    def path(self, value: Any, link: Link) -> None:
+        """A member of ``paths``: its key is a path below the server URL, so it starts
+        with ``/``. Anything else (``http://other-host/x``, ``.evil.com/x``) would send
+        the client's credentials to another origin."""
+        if link is None or not link[1].startswith("~1"):  # (the token escapes "/")
+            _fail(
+                "a path must start with '/' (a path below the server's URL, never a URL or a host)",
+                self.shown,
+                _pointer(link),
+            )
+        self.path_item(value, link)
 
     def path_item(self, value: Any, link: Link) -> None:
         item = self.member(value, link, "a path item")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from generator.errors import one_line
+
 Kind = Literal["warning", "rename", "merge", "alias", "drop", "name"]
 
 
@@ -31,7 +33,7 @@ class Diagnostic:
     new: str = ""
 
     def line(self) -> str:
-        return f"[{self.pass_name}] {self.kind}: {self.message} (at {self.pointer})"
+        return one_line(f"[{self.pass_name}] {self.kind}: {self.message} (at {self.pointer})")
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

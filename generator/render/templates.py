@@ -6,6 +6,11 @@ built-in ``templates/`` (shipped inside the wheel as ``generator/templates``), t
 
 Spec text is untrusted. Templates never paste it raw into code: they use the filters
 below, which turn any string into a safe Python literal, docstring or comment.
+
+Template overrides are untrusted too (a cloned repository's ``templates``): every template
+renders in Jinja's ``SandboxedEnvironment`` (no ``__globals__``, no ``os``, no private
+attributes), and an override is read only if its real path is inside its folder (no
+symlink to a file elsewhere).
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 import jinja2.bccache
+import jinja2.sandbox
 
 from generator.errors import ApismithError
 
@@ -123,6 +130,21 @@ def template_cache(options: dict[str, object]) -> TemplateCache | None:
     return TemplateCache(str(directory))
 
 
+class ConfinedLoader(jinja2.FileSystemLoader):
+    """A ``FileSystemLoader`` of one folder that reads no file outside it (a symlink's
+    target is resolved first)."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        if filename:
+            folder = os.path.realpath(self.searchpath[0])
+            if os.path.commonpath([folder, os.path.realpath(filename)]) != folder:
+                raise jinja2.TemplateNotFound(template)
+        return source, filename, uptodate
+
+
 ENVIRONMENT_OPTIONS: dict[str, object] = {
     "keep_trailing_newline": True,
     "trim_blocks": True,
@@ -139,14 +161,15 @@ def environment(user_dir: str | None = None) -> jinja2.Environment:
     for the import check, 45 ms a run)."""
     loaders: list[jinja2.BaseLoader] = []
     if user_dir:
-        loaders.append(jinja2.FileSystemLoader(user_dir))
+        loaders.append(ConfinedLoader(user_dir))
     loaders.append(jinja2.FileSystemLoader(str(builtin_templates())))
-    env = jinja2.Environment(
+    cache_key = {**ENVIRONMENT_OPTIONS, "undefined": "StrictUndefined", "sandboxed": True}
+    env = jinja2.sandbox.SandboxedEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
-        bytecode_cache=template_cache({**ENVIRONMENT_OPTIONS, "undefined": "StrictUndefined"}),
+        bytecode_cache=template_cache(cache_key),
         auto_reload=False,
-        **ENVIRONMENT_OPTIONS,  # type: ignore[arg-type]
+        **ENVIRONMENT_OPTIONS,
     )
     env.filters["pyrepr"] = py_literal
     env.filters["docstring"] = py_docstring
@@ -208,6 +231,10 @@ def render(name: str, context: dict[str, object], user_dir: str | None = None) -
         return environment(user_dir).get_template(name).render(**context)
     except ApismithError:
         raise
+    except jinja2.exceptions.SecurityError as exc:
+        raise ApismithError(
+            f"template {name} is refused: {exc} (templates are sandboxed)", file=name
+        ) from None
     except jinja2.TemplateNotFound:
         raise
     except Exception as exc:  # a broken template: user overrides are untrusted input

@@ -29,6 +29,7 @@ from generator.render.models.fixups import fix_up
 from generator.render.models.tags import accept_missing_tags
 
 DCG_OPTIONS: dict[str, Any] = {
+    "allow_remote_refs": False,  # (and _refuse_reads: DCG reads nothing but its input)
     "output_model_type": "pydantic_v2.BaseModel",
     "target_python_version": "3.10",
     "disable_timestamp": True,
@@ -183,6 +184,22 @@ def dcg_input(spec: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]
     return data
 
 
+def _refuse_reads() -> None:
+    """Make DCG's one way to read a reference's target (a file or a URL) fail.
+
+    The load stage leaves no reference DCG could follow outside the document
+    (:mod:`generator.load.ref_keywords`); this is the second wall: should one remain, DCG
+    raises instead of reading (exit 2, the target not shown)."""
+    from datamodel_code_generator.parser.jsonschema import JsonSchemaParser
+
+    def refused(self: Any, resolved_ref: str) -> Any:
+        raise ApismithError(
+            "model rendering tried to follow a reference outside the document: refused"
+        )
+
+    JsonSchemaParser._get_ref_body = refused  # type: ignore[method-assign]
+
+
 def run_dcg(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> str:
     """Call datamodel-code-generator in-process on a spec dict; return the module text.
     ``owned``: the spec is the caller's to give away (:func:`dcg_input` reshapes it in
@@ -198,6 +215,7 @@ def run_dcg(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> str
     aliases = field_aliases(spec)
     if aliases:
         options["aliases"] = aliases
+    _refuse_reads()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -208,6 +226,8 @@ def run_dcg(spec: Mapping[str, Any], header: str, *, owned: bool = False) -> str
                 custom_file_header=header,
                 **options,
             )
+        except ApismithError:
+            raise
         except Exception as exc:  # DCG raises many types; report one line
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ApismithError(f"model rendering failed: {message}", exit_code=1) from None
