@@ -50,12 +50,14 @@ class ApismithError(Exception):
         return one_line(f"{where}{self.message}{at}")
 
 
-_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^/?#@\s]*@")
+# a URL's scheme and userinfo, also as a JSON pointer token writes it (``~1`` for ``/``)
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:(?://|~1~1))(?:[^/?#@\s~]|~0)*@")
 
 
 def redact_userinfo(text: str) -> str:
-    """``text`` with the user and password of every URL in it (``https://u:pw@host``)
-    replaced by ``***``: a message may end up in a log."""
+    """``text`` with the user and password of every URL in it (``https://u:pw@host``,
+    or in a pointer ``https:~1~1u:pw@host``) replaced by ``***``: a message may end up in
+    a log."""
     return _USERINFO.sub(r"\1***@", text) if "@" in text else text
 
 
