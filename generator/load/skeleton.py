@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, NoReturn
 
-from generator.load.common import Link, _fail, _pointer, escape_token
+from generator.load.common import Link, _fail, _pointer, escape_token, unescape_token
 
 # --- the shape of an OpenAPI document --------------------------------------------------------
 
@@ -161,6 +162,14 @@ class Shape:
         if link is None or not link[1].startswith("~1"):  # (the token escapes "/")
             _fail(
                 "a path must start with '/' (a path below the server's URL, never a URL or a host)",
+                self.shown,
+                _pointer(link),
+            )
+        names = re.findall(r"\{([^{}]*)\}", unescape_token(link[1]))
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            _fail(
+                f"the path names the parameter {twice[0]!r} twice (a URL cannot fill both)",
                 self.shown,
                 _pointer(link),
             )
