@@ -18,7 +18,6 @@ from typing import Any
 from generator.errors import ApismithError
 from generator.load import check_document, read_document
 from generator.load.ref_keywords import confine_ref_keywords
-from generator.load.refs import walk_refs
 
 _TOKEN = re.compile(
     r"""\.([A-Za-z0-9_\-$@]+|\*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+|\*)\]"""
@@ -117,8 +116,8 @@ def apply_overlay(doc: dict[str, Any], overlay: Any, source: str) -> dict[str, A
         )
     try:
         check_document(result, source)
-        confine_ref_keywords(result, source, openapi="openapi" in result)
-        for pointer, ref in walk_refs(result):
+        _warnings, refs = confine_ref_keywords(result, source, openapi="openapi" in result)
+        for pointer, ref in refs:
             if not ref["$ref"].startswith("#"):
                 raise ApismithError(
                     f"$ref {ref['$ref']!r} names another file: an overlay may only add"

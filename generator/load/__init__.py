@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import ApismithError
 from generator.load.common import (
@@ -113,16 +113,15 @@ def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
     else:
         ref_root = path.resolve().parent
     openapi = "openapi" in doc
-    others = confine_ref_keywords(doc, shown, openapi=openapi)
 
-    def confine(copy: Json, file: str, pointer: str) -> list[tuple[str, str, str]]:
-        return confine_ref_keywords(copy, file, openapi=openapi, pointer=pointer)
+    def confine(part: Json, file: str, pointer: str) -> Any:
+        return confine_ref_keywords(part, file, openapi=openapi, pointer=pointer)
 
     bundler = _Bundler(path, doc, ref_root, confine)
     bundler.bundle()
     check_refs(doc, path, None if bundler.changed else bundler.refs)
     warnings = load_warnings(
-        [(shown, p, k) for p, k in duplicates] + bundler.duplicates, others + bundler.warnings
+        [(shown, p, k) for p, k in duplicates] + bundler.duplicates, bundler.warnings
     )
     return LoadedSpec(doc=doc, path=path, files=tuple(bundler.files), warnings=warnings)
 

@@ -39,27 +39,39 @@ _KEYS = frozenset((*_DYNAMIC, *_BASES, "discriminator", "externalValue"))
 Warnings = list[tuple[str, str, str]]
 
 
-def confine_ref_keywords(doc: Any, shown: str, *, openapi: bool, pointer: str = "#") -> Warnings:
+def confine_ref_keywords(
+    doc: Any, shown: str, *, openapi: bool, pointer: str = "#"
+) -> tuple[Warnings, list[tuple[str, dict[str, Any]]]]:
     """Apply the module's policy to ``doc`` (read from ``shown``) in place; ``pointer``:
-    where ``doc`` sits in the main document. Returns the warnings; raises
+    where ``doc`` sits in the main document. Returns the warnings and the document's
+    ``$ref``s afterwards (:func:`walk_refs`'s list: one walk finds both); raises
     :class:`ApismithError` (exit 2) for a reference that leaves the document."""
     warnings: Warnings = []
     if pointer == "#" and isinstance(doc, dict) and isinstance(doc.get("$self"), str):
         del doc["$self"]
     prefix = "#/components/schemas/" if openapi else "#/$defs/"
-    for where, node in walk_refs(doc, pointer, _KEYS):
-        for key in _DYNAMIC:
-            if key in node:
-                _dynamic(node, key, shown, where, warnings)
-        for key in _BASES:
-            if key in node and not isinstance(node[key], (dict, list)):
-                del node[key]
-        disc = node.get("discriminator")
-        if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict):
-            _mapping(disc["mapping"], prefix, shown, f"{where}/discriminator/mapping", warnings)
-        if "externalValue" in node and not isinstance(node["externalValue"], (dict, list)):
-            del node["externalValue"]
-    return warnings
+    refs: list[tuple[str, dict[str, Any]]] = []
+    for at, node in walk_refs(doc, "#", _KEYS):
+        where = pointer + at[1:]
+        if not _KEYS.isdisjoint(node):
+            _confine(node, shown, where, prefix, warnings)
+        if isinstance(node.get("$ref"), str):
+            refs.append((where, node))
+    return warnings, refs
+
+
+def _confine(node: dict[str, Any], shown: str, where: str, prefix: str, warnings: Warnings) -> None:
+    for key in _DYNAMIC:
+        if key in node:
+            _dynamic(node, key, shown, where, warnings)
+    for key in _BASES:
+        if key in node and not isinstance(node[key], (dict, list)):
+            del node[key]
+    disc = node.get("discriminator")
+    if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict):
+        _mapping(disc["mapping"], prefix, shown, f"{where}/discriminator/mapping", warnings)
+    if "externalValue" in node and not isinstance(node["externalValue"], (dict, list)):
+        del node["externalValue"]
 
 
 def _dynamic(node: dict[str, Any], key: str, shown: str, where: str, warnings: Warnings) -> None:

@@ -26,13 +26,18 @@ from generator.load.skeleton import Shape
 
 # --- $refs ---------------------------------------------------------------------------------
 
+# (document, shown file, its pointer in the main document) -> (warnings, its $refs)
+Confine = Callable[
+    [Json, str, str], tuple[list[tuple[str, str, str]], list[tuple[str, dict[str, Any]]]]
+]
+
 
 def walk_refs(
     node: Json, pointer: str = "#", keys: frozenset[str] | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """Every ``$ref``-holding dict in the document, with its pointer, in document order
     (a subtree shared by aliases is walked once); with ``keys``, every dict holding one of
-    them instead (whatever their values).
+    them too (whatever their values).
 
     Pointers are built only for the refs found: the walk keeps a link to its parent per
     container, and two flags for :func:`_literal`'s test of ``"/examples/" in pointer``
@@ -53,7 +58,7 @@ def walk_refs(
             if keys is None:
                 if isinstance(cur.get("$ref"), str):
                     found.append((link, pointer, cur))
-            elif not keys.isdisjoint(cur):
+            elif isinstance(cur.get("$ref"), str) or not keys.isdisjoint(cur):
                 found.append((link, pointer, cur))
             for key, value in reversed(cur.items()):
                 if not isinstance(value, (dict, list)):
@@ -129,11 +134,12 @@ class _Bundler:
         main_path: Path,
         doc: dict[str, Any],
         root: Path,
-        confine: Callable[[Json, str, str], list[tuple[str, str, str]]] | None = None,
+        confine: Confine | None = None,
     ) -> None:
         self.main_path = main_path.resolve()
-        # applied to each bundled copy (shown file, pointer in the main document): the
-        # policy for the other reference keywords (generator.load.ref_keywords)
+        # applied to the document and each bundled copy (shown file, pointer in the main
+        # document): the policy for the other reference keywords
+        # (generator.load.ref_keywords), whose walk also finds the $refs
         self.confine = confine
         self.warnings: list[tuple[str, str, str]] = []  # (file, pointer, message)
         self.root = root
@@ -225,7 +231,7 @@ class _Bundler:
 
     def bundle(self) -> None:
         # (file the ref lives in, ref dict, pointer of the ref within the main doc)
-        self.refs = walk_refs(self.doc)
+        self.refs = self.refs_of(self.doc, _display(self.main_path), "#")
         queue = [(self.main_path, ref, ptr) for ptr, ref in self.refs]
         done: set[int] = set()
         while queue:
@@ -259,16 +265,19 @@ class _Bundler:
                 for raw in frag.lstrip("/").split("/") if frag.strip("/") else []:
                     frag_link = (frag_link, raw)
                 Shape(_display(path)).schema(copy, frag_link)
-                placed_at = f"{self.prefix()}{escape_token(name)}"
-                if self.confine is not None:
-                    self.warnings += self.confine(copy, _display(path), placed_at)
+                inner = self.refs_of(copy, _display(path), self.prefix() + escape_token(name))
                 self.container()[name] = copy
                 self.placed[key] = name
-                queue.extend(
-                    (path, inner, f"{self.prefix()}{escape_token(name)}{sub[1:]}")
-                    for sub, inner in walk_refs(copy)
-                )
+                queue.extend((path, ref, at) for at, ref in inner)
             ref["$ref"] = self.prefix() + escape_token(self.placed[key])
+
+    def refs_of(self, doc: Json, shown: str, pointer: str) -> list[tuple[str, dict[str, Any]]]:
+        """The ``$ref``s of ``doc`` (placed at ``pointer``), after :attr:`confine`."""
+        if self.confine is None:
+            return [(pointer + at[1:], ref) for at, ref in walk_refs(doc)]
+        warnings, refs = self.confine(doc, shown, pointer)
+        self.warnings += warnings
+        return refs
 
     def free_name(self, name: str) -> str:
         existing = self.container()
