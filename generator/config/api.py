@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -176,10 +176,13 @@ def inside(root: Path, path: Path, key: str, where: str) -> Path:
     return path
 
 
-def confined(config: ApiConfig, root: Path, where: str) -> ApiConfig:
-    """``config`` after :func:`inside` of each of its paths (overlays recorded in a
-    vendored package's manifest included)."""
-    for key in ("spec", "out", "templates", "ref_root"):
+def confined(
+    config: ApiConfig, root: Path, where: str, keys: Iterable[str] = ("spec", "out")
+) -> ApiConfig:
+    """``config`` after :func:`inside` of each path the config named (``keys``: of
+    ``spec`` and ``out``, those it gave; ``templates``, ``ref_root`` and the overlays,
+    recorded ones included, whenever set). A default is apismith's, not the config's."""
+    for key in (*keys, "templates", "ref_root"):
         value = getattr(config, key)
         if value is not None:
             inside(root, value, key, where)
@@ -338,7 +341,8 @@ def load_config(path: Path) -> ApiConfig:
     )
     config = replace(config, ref_root=base / api["ref_root"] if "ref_root" in api else None)
     # the project: the folder that holds specs/, or the config's own folder
-    return confined(config, base.parent if base.name == "specs" else base, str(path))
+    root = base.parent if base.name == "specs" else base
+    return confined(config, root, str(path), [k for k in ("spec", "out") if k in api])
 
 
 def recorded_options(out: Path) -> dict[str, Any]:

@@ -446,12 +446,12 @@ def test_retry_after_beyond_the_cap_fails_fast(
         for k, v in headers.items()
     }
     scripted(raw, reply({"detail": "slow down"}, status, headers), reply(ENDPOINTS))
-    start = time.monotonic()
     exc = within(20, lambda: call(pkgs, "get", is_async, raw.url, [], max_retries=2))
     assert type(exc) is getattr(pkgs.le, error), repr(exc)
     assert isinstance(exc, pkgs.le.APIStatusError) and exc.status_code == status
-    assert time.monotonic() - start < 3  # no wait: the retry is skipped
-    assert len(raw.seen) == 1  # never a second request inside the Retry-After window
+    # no wait and no retry: never a second request inside the Retry-After window (a
+    # count, not a clock: the suite passes on a loaded machine)
+    assert len(raw.seen) == 1
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
