@@ -4,6 +4,7 @@ and the generated mock server under uvicorn on 127.0.0.1 with a free port."""
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 import subprocess
@@ -139,9 +140,11 @@ def section(text: str, anchor: str) -> str:
 
 
 def plain(cell: str) -> str:
-    """A cell's text without code ticks, links' targets and the nesting arrow."""
+    """A cell's text without code ticks or ``<code>`` tags, links' targets and the nesting
+    arrow, its entities read."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
-    return text.replace("`", "").replace("↳", "").strip()
+    text = re.sub(r"</?code>", "", text.replace("`", "").replace("↳", ""))
+    return html.unescape(text).strip()
 
 
 # --- the mock server -----------------------------------------------------------------------------

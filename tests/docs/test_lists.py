@@ -47,7 +47,7 @@ def test_cells_show_lists_as_bullet_lines() -> None:
     assert cell(ROLES).count("<br>• ") == 3
     assert cell("one\nparagraph | soft-wrapped") == "one paragraph \\| soft-wrapped"
     assert cell("1. first\n2. second\n   - sub") == "1. first<br>2. second<br>&emsp;◦ sub"
-    assert cell("Run:\n```sh\nmake | tee\n```") == "Run:<br>`make | tee`"
+    assert cell("Run:\n```sh\nmake | tee\n```") == "Run:<br><code>make &#124; tee</code>"
 
 
 def test_generated_pages_keep_the_lists() -> None:

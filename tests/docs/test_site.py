@@ -3,6 +3,7 @@ anchor: validation is set to warn in mkdocs.yml, and strict turns warnings into 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -110,3 +111,26 @@ def test_building_the_site_never_dirties_the_package(tmp_path: Path) -> None:
     assert plain.returncode == 0, plain.stdout + plain.stderr
     check = run_cli("check", "--full", "--spec", spec, "--out", "vendor/pets", cwd=tmp_path)
     assert check.returncode == 0, describe(check)
+
+
+def test_an_emoji_title_builds(tmp_path: Path) -> None:
+    """An emoji in ``info.title`` written as a JSON surrogate pair (``"\\ud83d\\ude00"``):
+    `apismith docs` builds the site, which shows the emoji (mkdocs.yml once held the pair,
+    two lone surrogates to YAML, and mkdocs failed writing them)."""
+    from tests.conftest import describe, run_cli, small_spec
+
+    doc = small_spec()
+    doc["info"]["title"] = "Pets \U0001f600 API"
+    text = json.dumps(doc)  # ASCII: the emoji as a surrogate pair
+    assert "\\ud83d\\ude00" in text
+    spec = tmp_path / "pets.json"
+    spec.write_text(text, encoding="ascii")
+    made = run_cli("generate", "--spec", spec, "--out", "vendor/pets", cwd=tmp_path)
+    assert made.returncode == 0, describe(made)
+    quiet = {"NO_MKDOCS_2_WARNING": "1"}
+    built = run_cli("docs", "--out", "vendor/pets", "--site-dir", "site", cwd=tmp_path, env=quiet)
+    assert built.returncode == 0, describe(built)
+    assert built.stderr.count("Traceback") == 0, describe(built)
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<title>Pets \U0001f600 API API reference</title>" in page
+    assert ">Pets \U0001f600 API<" in page  # the heading

@@ -12,6 +12,7 @@ from generator.render.docs.auth import curl_option, scheme_md
 from generator.render.docs.models import diagram
 from generator.render.docs.operations import ResourceDoc
 from generator.render.docs.text import cell, code, inline, markdown
+from generator.render.meta import code_fence
 from generator.render.surface import auth_context
 
 
@@ -61,11 +62,14 @@ def _auth_doc(api: Api, config: ApiConfig, cfg: ApiSettings) -> dict[str, Any]:
         }
         for s in api.security_schemes
     ]
+    python = _client_sample(config, cfg, credentials)
+    curl = "\n".join(_curl_lines(api, cfg))
     return {
         "credentials": credentials,
         "explicit": ", ".join(f'{c["param"]}="..."' for c in credentials),
-        "python": _client_sample(config, cfg, credentials),
-        "curl": "\n".join(_curl_lines(api, cfg)),
+        "python": python,
+        "curl": curl,
+        "fence": code_fence(python, curl),  # longer than any backtick run in the samples
         "schemes": schemes,
         "env_base_url": cfg.env("base_url"),
         "client": f"{cfg.name}Client",

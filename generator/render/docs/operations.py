@@ -32,8 +32,9 @@ from generator.render.docs.tables import (
     required_first,
     table,
 )
-from generator.render.docs.text import cell, code, inline, markdown
+from generator.render.docs.text import cell, code, inline, markdown, python_md
 from generator.render.examples import Synthesizer
+from generator.render.meta import code_fence
 from generator.render.surface import Method, Resource
 
 
@@ -70,6 +71,7 @@ class OpDoc:
     python_stream: str | None
     curl: str
     curl_stream: str | None
+    fence: str  # the samples' code fence: longer than any backtick run in them
 
 
 @dataclass
@@ -94,28 +96,13 @@ def _walk(resource: Resource, path: tuple[str, ...]) -> Iterable[tuple[tuple[str
         yield from _walk(child, (*path, attr))
 
 
-_RETURN_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-
-
 def returns_md(annotation: str, page: str, models: set[str]) -> str:
     """A client return annotation as Markdown, with model names linked."""
-    text = annotation.replace("_m.", "").replace("builtins.", "")
-    out: list[str] = []
-    last = 0
-    for m in _RETURN_NAME.finditer(text):
-        out.append(_escape_plain(text[last : m.start()]))
-        name = m.group(0)
-        if name in models:
-            out.append(f"[{name}]({MODELS_PAGE}#{model_anchor(name)})")
-        else:
-            out.append(code(name))
-        last = m.end()
-    out.append(_escape_plain(text[last:]))
-    return "".join(out)
 
+    def link(name: str) -> str | None:
+        return f"[{name}]({MODELS_PAGE}#{model_anchor(name)})" if name in models else None
 
-def _escape_plain(text: str) -> str:
-    return re.sub(r"([\\`*_\[\]|<>])", r"\\\1", text)
+    return python_md(annotation.replace("_m.", "").replace("builtins.", ""), link)
 
 
 def _auth(api: Api, op: Operation, cfg: ApiSettings) -> tuple[str, list[str]]:
@@ -135,7 +122,7 @@ def _auth(api: Api, op: Operation, cfg: ApiSettings) -> tuple[str, list[str]]:
 
 def _response(tables: Tables, r: Response, page: str, cache: dict[str, Examples]) -> ResponseDoc:
     return ResponseDoc(
-        status=r.status,
+        status=inline(r.status),
         description=inline(r.description),
         content_type=code(r.content_type) if r.content_type else "",
         type=tables.type_md(r.schema, page) if r.schema is not None else "",
@@ -212,6 +199,7 @@ def build_op(
         if method.stream and flag is not None:
             python_stream = python_sample(package, client_class, call, values, stream=flag.name)
             curl_stream = curl_sample(op, values, wires, env_base, auth_curl, stream=flag.wire)
+    curl = curl_sample(op, values, wires, env_base, auth_curl, stream=None)
     return OpDoc(
         op=op,
         anchor=op_anchor(op),
@@ -232,8 +220,9 @@ def build_op(
         responses=[_response(tables, r, page, cache) for r in op.responses],
         python=python,
         python_stream=python_stream,
-        curl=curl_sample(op, values, wires, env_base, auth_curl, stream=None),
+        curl=curl,
         curl_stream=curl_stream,
+        fence=code_fence(python, python_stream or "", curl, curl_stream or ""),
     )
 
 
@@ -286,7 +275,7 @@ def build_resource_docs(
                 attr=attr,
                 title=inline(title),
                 page=page,
-                nav_title=re.sub(r"[^A-Za-z0-9 ()._-]", "", title).strip() or attr,
+                nav_title=" ".join(re.sub(r"[^A-Za-z0-9 ()._-]", "", title).split()) or attr,
                 summary=cell(summary),
                 description=markdown(tag.description if tag else None, 2),
                 ops=ops,

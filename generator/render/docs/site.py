@@ -19,7 +19,6 @@ page and the diagram) and :mod:`.index`, from the IR and the client's surface
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -31,6 +30,7 @@ from generator.render.docs.index import index_context
 from generator.render.docs.models import build_model_docs
 from generator.render.docs.operations import build_resource_docs
 from generator.render.docs.tables import MODELS_PAGE, Tables
+from generator.render.meta import toml_string
 from generator.render.surface import build_resources
 from generator.render.templates import render
 
@@ -65,16 +65,19 @@ def docs_context(
         "index": index,
         "resources": resources,
         "models": models,
+        # mkdocs.yml's strings: a TOML basic string is a YAML double-quoted one too; it writes
+        # an emoji as itself, where JSON's "\ud83d\ude00" reads as two lone surrogates in YAML
+        # (and mkdocs fails writing them)
         "site": {
             # the theme may not escape it: no markup characters
-            "site_name": json.dumps(re.sub(r"[<>&\"'`]", "", f"{title} API reference")),
+            "site_name": toml_string(re.sub(r"[<>&\"'`]", "", f"{title} API reference")),
             "docs_dir": PAGES_DIR,
-            "site_dir": json.dumps(site_dir(config)),
+            "site_dir": toml_string(site_dir(config)),
             "resources": [
-                {"title": json.dumps(r.nav_title), "page": json.dumps(r.page)} for r in resources
+                {"title": toml_string(r.nav_title), "page": toml_string(r.page)} for r in resources
             ],
             "has_api": bool(resources),
-            "extra_css": json.dumps(STYLESHEET),
+            "extra_css": toml_string(STYLESHEET),
         },
     }
 

@@ -1,18 +1,35 @@
-"""Markdown helpers of the docs renderer: spec text is untrusted.
+r"""Markdown helpers of the docs renderer: spec text is untrusted.
 
-The spec's Markdown is kept as Markdown, but made safe for the site:
+Spec text reaches a page only through this module (``markdown``, ``inline``, ``cell``,
+``code`` and ``python_md``), which escapes it once, for HTML and for Markdown, with one
+guarantee: **no character of spec text that HTML or Markdown reads as markup reaches the
+Markdown raw**, whatever Python-Markdown (mkdocs) decides is code.
 
-- no raw HTML: every ``<`` outside code becomes ``&lt;`` (so no tag, comment or script can
-  be written); ``&`` is left alone, since an entity only ever renders as text;
-- only ``http``, ``https`` and ``mailto`` links survive; any other link (``javascript:``,
-  ``data:``, relative or anchor links, which would also break ``mkdocs build --strict``)
-  keeps its text and loses its target;
-- headings are pushed below the page's own headings;
-- code blocks and code spans are left exactly as written (Markdown escapes them).
+- Outside code, every ``<`` becomes ``&lt;`` (no tag, comment, script or autolink can be
+  written) and every backtick ``&#96;`` (so Markdown never sees a code span of the spec's:
+  only those written here); ``{``/``}`` become entities (attribute lists, macros); ``&`` is
+  left alone, since an entity only ever renders as text.
+- Code, what the spec marks as code (code spans, found as Python-Markdown finds them, and
+  fenced blocks) and what the docs show as code (``code``), is written here: as HTML,
+  ``<code>``/``<pre><code>`` whose text has each character HTML or Markdown reads (``&<>``
+  and ``\`*_[]{}|~``) as an entity, so it renders as the same text whether or not Markdown
+  agrees it is code. A value with none of ``<\`|`` (``max_tokens``, ``"user"``,
+  ``/v1/items/{id}``, ``detail[].loc``) stays a backtick span: Markdown reads it as code by
+  construction (the only backticks of the page's spec text are those of such spans, each
+  holding no backtick or backslash, which a table's cell splitting would read as escaping
+  a backtick, and no ``|``, which splits a cell on GitHub even inside code).
+- Links: only ``http``, ``https`` and ``mailto`` targets. A link to anything else
+  (``javascript:``, ``data:``, relative or anchor links, which would also break ``mkdocs
+  build --strict``) keeps its text and loses its target; then every ``](`` and ``]:`` left
+  that is not followed by a safe target is escaped, so Markdown can read no other link or
+  reference definition, and every ``![`` (no images). Autolinks (``<https://...>``) become
+  ``<a>`` tags written here.
+- Control characters are dropped (Python-Markdown's placeholders are made of them).
+- Headings are pushed below the page's own headings; setext underlines are escaped.
 
-The functions that put spec text *inside* generated Markdown (``inline``, ``cell``,
-``code``) escape what could change the page's structure (``|`` in tables, line breaks,
-backticks).
+``inline`` and ``cell`` also keep the text on one line and escape ``|`` (a table's cell
+separator). ``python_md`` writes a Python annotation (which may hold a spec's ``Literal``
+strings) the same way.
 
 Lists survive: in prose (``markdown``) a list that interrupts a paragraph gets the blank
 line Python-Markdown (mkdocs) needs before it, and in a table cell (``cell``, one line)
@@ -24,19 +41,32 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import quote
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
-_AUTOLINK = re.compile(r"<(https?://[^\s<>]+|mailto:[^\s<>]+)>")
+# a fence (CommonMark: the info string of a backtick fence holds no backtick)
+_FENCE = re.compile(r"^( {0,3})(`{3,}(?=[^`]*$)|~{3,})")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # after \r\n -> \n: keeps \t and \n
+# Python-Markdown's BACKTICK_RE: pairs of backslashes before a backtick, or a backtick
+_TICK = re.compile(r"(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)`")
+# the text of code: HTML's characters and Markdown's, each as an entity
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: f"&#{ord(c)};" for c in "\\`*_[]{}|~"}}
+_LITERAL = re.compile("[" + re.escape("".join(_ENTITIES)) + "]")
+# what a backtick span must not hold: no "<" of the spec is raw; nothing ends or splits it
+_MARKUP = re.compile(r"[<\\`|]")
+_STASHED = re.compile(r"\x00(\d+)\x00")
+# a Python annotation's names and string literals (which may hold spec text: ``Literal``)
+_PY_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\b[A-Za-z_]\w*\b")
+_AUTOLINK = re.compile(r"<(https?://[^\s<>\x00]+|mailto:[^\s<>\x00]+)>", re.I)
 # [text](dest "title") and ![alt](dest): dest without spaces or parentheses, or <dest>
 _INLINE_LINK = re.compile(
     r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(\s+[^)]*)?\)"
 )
-# what is left of "](" not followed by a safe target can never start a link
-_LEFTOVER = re.compile(r"\]\((?!\s*<?(?:https?://|mailto:))", re.I)
-_REF_DEF = re.compile(r"^( {0,3})\[([^\]]+)\]:\s*(\S+).*$", re.M)
+_SAFE_TARGET = r"\s*(?:https?://|mailto:)"
+# a "](" or "]:" not followed by a safe target, and a "![", after their backslashes
+_UNSAFE_LINK = re.compile(r"(\\*)(\](?=[(:])(?![(:]" + _SAFE_TARGET + r")|!(?=\[))", re.I)
+_ESCAPED_TICK = re.compile(r"(\\*)`")
 _SAFE_SCHEME = re.compile(r"^(https?://|mailto:)", re.I)
 _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)", re.M)
 _SETEXT = re.compile(r"^( {0,3})(=+|-+)\s*$", re.M)
@@ -44,41 +74,113 @@ _SETEXT = re.compile(r"^( {0,3})(=+|-+)\s*$", re.M)
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 
 
+def _clean(text: str) -> str:
+    """Spec text with ``\\n`` line ends and no control character but tabs and newlines."""
+    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _literal(text: str) -> str:
+    """``text`` as HTML text that Markdown leaves alone: each markup character an entity."""
+    return _LITERAL.sub(lambda m: _ENTITIES[m.group(0)], text)
+
+
+class _Stash:
+    """HTML written here, kept out of the escaping of the text around it as ``\\x00N\\x00``
+    (spec text holds no control character: ``_clean``)."""
+
+    def __init__(self) -> None:
+        self.html: list[str] = []
+
+    def put(self, html: str) -> str:
+        self.html.append(html)
+        return f"\x00{len(self.html) - 1}\x00"
+
+    def restore(self, text: str) -> str:
+        return _STASHED.sub(lambda m: self.html[int(m.group(1))], text)
+
+
+_RUN = re.compile(r"`+")
+
+
+def _pair(text: str, begin: int) -> tuple[int, int | None]:
+    """Where the code of the span opened by the backticks at ``begin`` starts and ends (None:
+    no span), as Python-Markdown's ``BacktickInlineProcessor.find_code_spans`` reads it: the
+    next run of as many backticks closes; failing one, the first of the longest shorter
+    runs does, with the opening trimmed to its length."""
+    start = begin
+    while start < len(text) and text[start] == "`":
+        start += 1
+    ticks = start - begin
+    longest, end = 0, 0
+    for run in _RUN.finditer(text, start):
+        length = run.end() - run.start()
+        if length == ticks:
+            return start, run.start()
+        if length > longest:
+            longest, end = length, run.start()
+    if 0 < longest < ticks:
+        return start - (ticks - longest), end
+    return start, None
+
+
+def _code_spans(line: str) -> list[tuple[int, int, str]]:
+    """(start, end, code) of each code span of one line, found as Python-Markdown finds
+    them: backslash pairs before a backtick are text, and the backtick is not escaped."""
+    spans: list[tuple[int, int, str]] = []
+    pos = 0
+    while (m := _TICK.search(line, pos)) is not None:
+        begin = m.end() if m.group(1) else m.start()  # the backtick, after any pairs
+        start, end = _pair(line, begin)
+        if end is None:
+            pos = start
+            continue
+        close = end + (start - begin)
+        spans.append((begin, close, line[start:end]))
+        pos = close
+    return spans
+
+
 def _safe_url(url: str) -> bool:
     return bool(_SAFE_SCHEME.match(url.strip("<>").strip()))
 
 
+def _autolink(url: str) -> str:
+    """An ``<a>`` tag for a safe URL: its target percent-encoded, its text literal."""
+    href = quote(url, safe="/:?#@!$&'()*+,;=%-._~").replace("&", "&amp;").replace("'", "%27")
+    return f'<a href="{href}">{_literal(url)}</a>'
+
+
+def _unescaped(backslashes: str) -> str:
+    """The backslashes before a character that becomes an entity: pairs stay (each shows
+    one backslash), an odd one, which escaped the character, goes."""
+    return backslashes[: len(backslashes) // 2 * 2]
+
+
 def _links(text: str) -> str:
+    """Links to unsafe targets and images reduced to their words; then whatever Markdown
+    could still read as another link, reference definition or image becomes an entity
+    (even after a backslash: Python-Markdown reads a reference definition unescaped)."""
+
     def inline_link(m: re.Match[str]) -> str:
         bang, label, dest = m.group(1), m.group(2), m.group(3)
         if bang or not _safe_url(dest):
-            # images and unsafe targets: keep the words only
             return label
         return m.group(0)
 
-    def ref_def(m: re.Match[str]) -> str:
-        if _safe_url(m.group(3)):
-            return m.group(0)
-        return f"{m.group(1)}\\[{m.group(2)}\\]: {m.group(3)}"
-
     text = _INLINE_LINK.sub(inline_link, text)
-    text = _LEFTOVER.sub("]\\(", text)
-    return _REF_DEF.sub(ref_def, text)
+    return _UNSAFE_LINK.sub(lambda m: _unescaped(m.group(1)) + f"&#{ord(m.group(2))};", text)
 
 
-def _prose(text: str, shift: int) -> str:
-    """Escape one stretch of Markdown that holds no code."""
-    autolinks: list[str] = []
-
-    def keep(m: re.Match[str]) -> str:
-        autolinks.append(m.group(0))
-        return f"\x00{len(autolinks) - 1}\x00"
-
-    text = _AUTOLINK.sub(keep, text)
+def _prose(text: str, shift: int, stash: _Stash, pipes: bool = False) -> str:
+    """Escape spec Markdown whose code is stashed (headings pushed down ``shift`` levels,
+    ``|`` escaped with ``pipes``)."""
+    text = _AUTOLINK.sub(lambda m: stash.put(_autolink(m.group(1))), text)
     text = text.replace("<", "&lt;")
-    text = _links(text)
+    # a backtick escaped by the spec or not: an entity (backslash pairs stay text)
+    text = _ESCAPED_TICK.sub(lambda m: _unescaped(m.group(1)) + "&#96;", text)
     # attribute lists ({: onclick=...}) and Jinja/mkdocs macros must stay text
     text = text.replace("{", "&#123;").replace("}", "&#125;")
+    text = _links(text)
     if shift:
 
         def demote(m: re.Match[str]) -> str:
@@ -86,7 +188,8 @@ def _prose(text: str, shift: int) -> str:
             return m.group(1) + "#" * level
 
         text = _HEADING.sub(demote, text)
-    text = re.sub(r"\x00(\d+)\x00", lambda m: autolinks[int(m.group(1))], text)
+    if pipes:
+        text = text.replace("|", "\\|")
     return text
 
 
@@ -102,7 +205,7 @@ def _split_items(line: str) -> list[str]:
     if m is None or m.group(2) not in ("-", "*", "+"):
         return [line]
     run_on = re.compile(r"[ \t]{2,}(?=" + re.escape(m.group(2)) + r"[ \t]+\S)")
-    spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
+    spans = [(a, b) for a, b, _ in _code_spans(line)]
     pieces: list[str] = []
     last = 0
     for r in run_on.finditer(line, m.end()):
@@ -155,86 +258,95 @@ def _list_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def _spans(text: str, shift: int) -> str:
-    """Escape prose (headings pushed down ``shift`` levels), keep code spans as they are."""
-    out: list[str] = []
-    last = 0
-    for m in _CODE_SPAN.finditer(text):
-        out.append(_prose(text[last : m.start()], shift))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(_prose(text[last:], shift))
-    return "".join(out)
+def _escape(text: str, shift: int, pipes: bool = False) -> str:
+    """Spec Markdown without fenced code, escaped: the code spans of each line become
+    ``code``, the rest ``_prose`` (headings pushed down ``shift`` levels, ``|`` escaped
+    with ``pipes``). A code span never runs across lines here (Python-Markdown's may, in a
+    paragraph): its backticks are then text, shown as such."""
+    stash = _Stash()
+    lines = []
+    for line in text.split("\n"):
+        out, last = [], 0
+        for start, end, body in _code_spans(line):
+            out += [line[last:start], stash.put(code(body))]
+            last = end
+        out.append(line[last:])
+        lines.append("".join(out))
+    return stash.restore(_prose("\n".join(lines), shift, stash, pipes))
+
+
+def _pre(lines: list[str]) -> str:
+    """A code block written as HTML (its text literal: ``_literal``)."""
+    return "<pre><code>" + "\n".join(_literal(line) for line in lines) + "</code></pre>"
+
+
+def _blocks(lines: list[str]) -> list[tuple[bool, list[str]]]:
+    """(is code, lines) of each stretch of prose and each fenced block (its fences off, its
+    lines without the fence's indentation; an unclosed fence runs to the end)."""
+    blocks: list[tuple[bool, list[str]]] = []
+    fence: str | None = None
+    indent = 0
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence, indent = m.group(2), len(m.group(1))
+                blocks.append((True, []))
+                continue
+            if not blocks or blocks[-1][0]:
+                blocks.append((False, []))
+            blocks[-1][1].append(line)
+        elif m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
+            if not line[m.end() :].strip():
+                fence = None
+                continue
+            blocks[-1][1].append(line)
+        else:
+            blocks[-1][1].append(line[min(indent, len(line) - len(line.lstrip(" "))) :])
+    return blocks
+
+
+def _setext(text: str) -> str:
+    """Setext underlines (``===``, ``---``) escaped into plain text."""
+    return _SETEXT.sub(
+        lambda m: m.group(1) + ("&#61;" if m.group(2)[0] == "=" else "&#45;") + m.group(2)[1:],
+        text,
+    )
 
 
 def markdown(text: str | None, floor: int = 4) -> str:
     """Spec Markdown made safe to embed in a page whose own headings stop above ``floor``.
 
-    Fenced code is kept verbatim (an unclosed fence is closed at the end); the rest is
-    escaped by ``_spans``. Setext underlines (``===``, ``---``) would make the line above
-    a heading outside the page's outline: they are escaped into plain text."""
+    Fenced code becomes a ``<pre><code>`` block (``_pre``); the rest is escaped by
+    ``_escape``. Setext underlines would make the line above a heading outside the page's
+    outline: they are escaped into plain text."""
     if not text:
         return ""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _clean(text).split("\n")
     # the spec's top heading level becomes ``floor`` (an approximation: fenced lines count)
     levels = [len(m.group(2)) for m in _HEADING.finditer("\n".join(lines))]
     shift = max(0, floor - min(levels)) if levels else 0
-    out: list[str] = []
-    prose: list[str] = []
-    fence: str | None = None
-
-    def flush() -> None:
-        if prose:
-            block = "\n".join(_list_lines(prose))
-            block = _SETEXT.sub(
-                lambda m: (
-                    m.group(1) + ("&#61;" if m.group(2)[0] == "=" else "&#45;") + m.group(2)[1:]
-                ),
-                block,
-            )
-            out.append(_spans(block, shift))
-            prose.clear()
-
-    for line in lines:
-        m = _FENCE.match(line)
-        if fence is None:
-            if m:
-                flush()
-                fence = m.group(2)
-                # the info string is spec text too: keep only a plain language name
-                info = line[m.end() :].strip()
-                lang = info if re.fullmatch(r"[A-Za-z0-9_+-]{1,30}", info) else ""
-                out.append("")
-                out.append(f"{m.group(1)}{fence}{lang}")
-            else:
-                prose.append(line)
-        else:
-            out.append(line)
-            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
-                if not line[m.end() :].strip():
-                    fence = None
-                    out.append("")
-    flush()
-    if fence is not None:
-        out.append(fence)
-    return "\n".join(out).strip("\n")
+    out = [
+        _pre(block) if is_code else _escape(_setext("\n".join(_list_lines(block))), shift)
+        for is_code, block in _blocks(lines)
+    ]
+    return "\n\n".join(block.strip("\n") for block in out if block.strip())
 
 
 def inline(text: str | None) -> str:
-    """Spec text as one line of Markdown (a summary, a heading, a list item)."""
+    """Spec text as one line of Markdown (a summary, a heading, a list item, a table
+    cell's line): ``|`` is escaped, since the line may be (a link in) a table cell."""
     if not text:
         return ""
-    one = " ".join(text.split())
-    one = _spans(one, 0)
+    one = _escape(" ".join(_clean(text).split()), 0, pipes=True)
     # a leading '#', '>', '-', '+', '*' or '1.' would start a block
-    one = re.sub(r"^([#>+*-]|\d+[.)])", r"\\\1", one)
-    return one
+    return re.sub(r"^([#>+*-]|\d+[.)])", r"\\\1", one)
 
 
 def cell(text: str | None) -> str:
-    """Spec text inside a table cell, which Markdown keeps on one line: ``|`` escaped
-    outside code spans; paragraphs apart by an empty line (``<br><br>``); each list item,
-    line of fenced code and table row on a line of its own (``<br>``).
+    """Spec text inside a table cell, which Markdown keeps on one line: ``|`` escaped;
+    paragraphs apart by an empty line (``<br><br>``); each list item, line of fenced code
+    (as ``code``) and table row on a line of its own (``<br>``).
 
     A list item reads ``• item`` (``◦`` nested; an ordered item keeps its number), not
     ``<ul><li>``: Python-Markdown (mkdocs) reads a cell as inline text, where a block tag is
@@ -243,7 +355,7 @@ def cell(text: str | None) -> str:
     if not text:
         return ""
     return "".join(
-        sep + marker + (body if kind == "code" else _cell_line(body))
+        sep + marker + (body if kind == "code" else inline(body))
         for sep, marker, body, kind in _cell_pieces(text)
     )
 
@@ -261,7 +373,7 @@ def _cell_pieces(text: str) -> list[list[str]]:
         sep = "" if not pieces else "<br><br>" if gap else "<br>"
         pieces.append([sep, marker, body, kind])
 
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for line in _clean(text).split("\n"):
         m = _FENCE.match(line)
         if fence is not None:
             if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
@@ -299,37 +411,36 @@ def _cell_pieces(text: str) -> list[list[str]]:
     return pieces
 
 
-def _cell_line(text: str) -> str:
-    """Spec text as one line of a cell, ``|`` escaped outside code spans."""
-    line = inline(text)
+def code(value: str) -> str:
+    r"""``value`` as code, on one line: a backtick span if it holds none of ``<\`|``
+    (nothing Markdown could misread), else a ``<code>`` tag with its text literal."""
+    value = " ".join(_clean(value).split())
+    if not value:
+        return "` `"
+    if _MARKUP.search(value) is None:
+        return f"`{value}`"
+    return f"<code>{_literal(value)}</code>"
+
+
+def python_md(annotation: str, link: Callable[[str], str | None]) -> str:
+    """A Python annotation (``list[Model] | None``) as Markdown: a name ``link`` knows as its
+    link, other names and string literals as ``code``, the punctuation between them (Python
+    syntax) backslash-escaped."""
     out: list[str] = []
     last = 0
-    for m in _CODE_SPAN.finditer(line):
-        out.append(line[last : m.start()].replace("|", "\\|"))
-        out.append(m.group(0))
+    for m in _PY_TOKEN.finditer(annotation):
+        out.append(_punctuation(annotation[last : m.start()]))
+        out.append(link(m.group(0)) or code(m.group(0)))
         last = m.end()
-    out.append(line[last:].replace("|", "\\|"))
+    out.append(_punctuation(annotation[last:]))
     return "".join(out)
 
 
-def code(value: str) -> str:
-    """A code span holding ``value`` verbatim (any backticks inside are fenced around)."""
-    value = " ".join(value.split())
-    if not value:
-        return "` `"
-    if "`" not in value:
-        return f"`{value}`"
-    runs = [len(r) for r in re.findall(r"`+", value)]
-    ticks = "`" * (max(runs) + 1 if runs else 1)
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{ticks}{pad}{value}{pad}{ticks}"
-
-
-def fence(text: str, lang: str = "") -> str:
-    """A fenced code block holding ``text`` verbatim (the fence outgrows any inside)."""
-    runs = [len(r) for r in re.findall(r"^\s*(`{3,})", text, re.M)]
-    ticks = "`" * max(3, max(runs, default=0) + 1)
-    return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
+def _punctuation(text: str) -> str:
+    """Python syntax between an annotation's tokens, escaped (``<>&``, which it never holds,
+    as entities)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|])", r"\\\1", text)
 
 
 def as_json(value: Any, indent: int | None = None) -> str:
