@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from generator.config import ApiSettings
 from generator.ir import Api, Requirement, SecurityScheme
+from generator.render.docs.samples import sh_env
 from generator.render.docs.text import code
 
 _BEARER = {
@@ -49,5 +50,5 @@ def curl_option(scheme: SecurityScheme, cfg: ApiSettings) -> str | None:
     if scheme.kind in _BEARER:
         return f'-H "Authorization: Bearer ${cfg.env("bearer_token")}"'
     if scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
-        return f'-H "{scheme.parameter_name}: ${cfg.env("api_key")}"'
+        return "-H " + sh_env(f"{scheme.parameter_name}: ", cfg.env("api_key"))
     return None

@@ -10,6 +10,7 @@ honours (``<PREFIX>_BASE_URL``, ``<PREFIX>_API_KEY``, ...).
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -215,6 +216,25 @@ def _sh(text: str) -> str:
     return shlex.quote(text)
 
 
+_PLAIN_IN_DOUBLE_QUOTES = re.compile(r'[^$`\\"!]*')
+
+
+def sh_env(before: str, env: str, after: str = "") -> str:
+    """One shell word: ``before``, the value of the variable ``env``, then ``after``.
+    Spec text (a path, a header name) may hold ``$(...)`` or backticks, which a copied
+    command must never run: it is double-quoted only when nothing in it expands there,
+    and single-quoted otherwise."""
+    if _PLAIN_IN_DOUBLE_QUOTES.fullmatch(before + after):
+        joined = "{" + env + "}" if after[:1].isalnum() or after[:1] == "_" else env
+        return f'"{before}${joined}{after}"'
+    quoted = (
+        shlex.quote(before) if before else "",
+        f'"${env}"',
+        shlex.quote(after) if after else "",
+    )
+    return "".join(quoted)
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
@@ -253,8 +273,8 @@ def curl_sample(
             form += [f"{wire}=@{FILE_SAMPLE[0]}"] * count
         elif location == "whole":
             whole, has_whole = value, True
-    url = f"${env_base}{path}" + (f"?{urlencode(query)}" if query else "")
-    lines = [f'curl -X {op.method.upper()} "{url}"']
+    url = sh_env("", env_base, path + (f"?{urlencode(query)}" if query else ""))
+    lines = [f"curl -X {op.method.upper()} {url}"]
     lines += auth
     lines += [f"-H {_sh(h)}" for h in headers]
     multipart = op.request_body is not None and op.request_body.content_type.startswith(
