@@ -1,8 +1,10 @@
 """The one naming module: pure rules for every name the generator makes.
 
 Case rules (PascalCase, snake_case and their variants) live in
-:mod:`generator.normalize.naming.case` and are imported from here; this module holds the
-identifier validator and the ``names`` pass's class, method and field names.
+:mod:`generator.normalize.naming.case`, the names of generated modules and the length cap
+of file names in :mod:`generator.normalize.naming.modules`; both are imported from here.
+This module holds the identifier validator and the ``names`` pass's class, method and
+field names.
 
 Everything here is a function of its arguments only (no installed-pydantic or
 Python-version lookups), so the generated names never depend on the environment.
@@ -27,6 +29,10 @@ from generator.normalize.naming.case import pascal_case as pascal_case
 from generator.normalize.naming.case import python_snake_case as python_snake_case
 from generator.normalize.naming.case import snake_case as snake_case
 from generator.normalize.naming.case import words as words
+from generator.normalize.naming.modules import NAME_LIMIT as NAME_LIMIT
+from generator.normalize.naming.modules import capped as capped
+from generator.normalize.naming.modules import module_names as module_names
+from generator.normalize.naming.modules import module_problem as module_problem
 
 K = TypeVar("K", bound=Hashable)
 
@@ -61,10 +67,14 @@ RESERVED_CLASS_NAMES = frozenset(
 )  # fmt: skip
 
 # Names the generated server module uses inside ``create_router``, where every route is a
-# nested function named after its operation: a route of one of these names would shadow it.
+# nested function named after its operation: a route of one of these names would shadow it;
+# and ``engine``, ``MockService``'s attribute, which would shadow its method.
 RESERVED_METHOD_NAMES = frozenset(
-    {"current_credentials", "isinstance", "models", "router", "service", "verify_credentials"}
-)
+    {
+        "current_credentials", "engine", "isinstance", "models", "router", "service",
+        "verify_credentials",
+    }
+)  # fmt: skip
 RESERVED_METHOD_PREFIXES = ("require_credentials_",)
 # Names the bodies of generated client, server and mock methods use that a parameter of the
 # same name would shadow (the renderers rename their own keywords, such as ``timeout``).

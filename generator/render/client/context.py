@@ -4,9 +4,11 @@ then the async ones), and the import lines each module's code needs.
 
 The layout: ``_client.py`` (``_client.py.jinja``) holds the two client classes, whose
 resource attributes are ``cached_property``s that import their module on first use;
-``resources/<attr>.py`` (``resource.py.jinja``) holds one top-level resource, its
-sub-resources and their raw and streaming variants, for both flavors, with the error
-tables its methods use; ``resources/__init__.py`` (``resources_init.py.jinja``) lists them.
+``resources/<module>.py`` (``resource.py.jinja``; named after the attribute, see
+:func:`generator.render.surface.resources.resource_modules`) holds one top-level
+resource, its sub-resources and their raw and streaming variants, for both flavors, with
+the error tables its methods use; ``resources/__init__.py`` (``resources_init.py.jinja``)
+lists them.
 
 Spec text (paths, header names, descriptions, environment names) is passed raw: the
 template quotes it with ``pyrepr``/``docstring``. Values that are *code* here (dict
@@ -34,6 +36,7 @@ from generator.render.client.imports import (
     type_imports,
 )
 from generator.render.surface.methods import Method, Param, Signature
+from generator.render.surface.reserved import HTTP_MODULE
 from generator.render.surface.resources import ErrorTable, Resource
 
 
@@ -286,7 +289,7 @@ def resource_flavor(top: Resource, is_async: bool) -> ResourceFlavor:
         base_client="AsyncAPIClient" if is_async else "SyncAPIClient",
         to_raw="async_to_raw" if is_async else "to_raw",
         resources=[
-            _resource_code(r, is_async, f"{RESOURCES_PACKAGE}.{top.attr}") for r in top.walk()
+            _resource_code(r, is_async, f"{RESOURCES_PACKAGE}.{top.module}") for r in top.walk()
         ],
     )
 
@@ -297,7 +300,7 @@ def flavor(root: Resource, is_async: bool) -> Flavor:
         class_name=f"{_prefix(is_async)}{root.class_name}",
         raw_class_name=f"{_prefix(is_async)}{root.class_name}WithRawResponse",
         children=[
-            _child(attr, c, is_async, f"{RESOURCES_PACKAGE}.{attr}")
+            _child(attr, c, is_async, f"{RESOURCES_PACKAGE}.{c.module}")
             for attr, c in root.children.items()
         ],
         methods=[],
@@ -306,7 +309,7 @@ def flavor(root: Resource, is_async: bool) -> Flavor:
         is_async=is_async,
         client=top.class_name,
         base_client="AsyncAPIClient" if is_async else "SyncAPIClient",
-        http_client="httpx.AsyncClient" if is_async else "httpx.Client",
+        http_client=f"{HTTP_MODULE}.AsyncClient" if is_async else f"{HTTP_MODULE}.Client",
         noun="Async client" if is_async else "Client",
         top=top,
     )
@@ -347,9 +350,25 @@ def resource_context(
     }
 
 
+@dataclass(frozen=True)
+class ListedModule:
+    """A line of ``resources/__init__.py``'s list: ``file`` is the module's file when it is
+    not named after the attribute (``resources/annotations_.py``), else ""."""
+
+    attr: str
+    class_name: str
+    file: str
+
+
 def resources_init_context(root: Resource, *, header: str, title: str | None) -> dict[str, Any]:
     """Everything ``resources_init.py.jinja`` prints: the resource modules, listed."""
-    return {"header": header, "title": title, "modules": flavor(root, False).top.children}
+    modules = [
+        ListedModule(
+            attr, r.class_name, "" if r.module == attr else f"{RESOURCES_PACKAGE}/{r.module}.py"
+        )
+        for attr, r in root.children.items()
+    ]
+    return {"header": header, "title": title, "modules": modules}
 
 
 def client_context(

@@ -51,9 +51,9 @@ def render_client(
     files[f"{RESOURCES_PACKAGE}/__init__.py"] = render(
         "client/resources_init.py.jinja", init, templates
     )
-    for attr, top in root.children.items():
+    for top in root.children.values():
         module = resource_context(top, tables, header=header, title=config.title)
-        files[f"{RESOURCES_PACKAGE}/{attr}.py"] = render(
+        files[f"{RESOURCES_PACKAGE}/{top.module}.py"] = render(
             "client/resource.py.jinja", module, templates
         )
     files.update(runtime_files(header))

@@ -4,11 +4,12 @@
 - ``server.py`` (``templates/server/server.py.jinja``): the entry point, ``Service`` and
   ``BaseService`` composed of the resources' classes, ``create_router`` (the routes in the
   spec's order), ``create_app``, ``main``;
-- ``_server/<attr>.py`` (``server_resource.py.jinja``): a resource's part of ``Service``
+- ``_server/<module>.py`` (``server_resource.py.jinja``; named as the client's
+  ``resources/<module>.py``): a resource's part of ``Service``
   and ``BaseService``, and its routes; ``_server/__init__.py`` (``server_init.py.jinja``):
   what they share (the credentials, the presence checks, the server-sent events);
 - ``mock.py`` (``mock.py.jinja``): ``MockService`` composed likewise and
-  ``create_mock_app``; ``_mock/<attr>.py`` (``mock_resource.py.jinja``): a resource's
+  ``create_mock_app``; ``_mock/<module>.py`` (``mock_resource.py.jinja``): a resource's
   mock tables and methods; ``_mock/__init__.py`` (``mock_init.py.jinja``): the tables
   merged;
 - ``_mock_engine.py``: the mock's runtime (stateful mode and fault injection), copied as
@@ -50,10 +51,10 @@ def render_server(
     }
     for m in ctx.modules:
         module = {**context, "m": m}
-        files[f"{SERVER_PACKAGE}/{m.attr}.py"] = render(
+        files[f"{SERVER_PACKAGE}/{m.module}.py"] = render(
             "server/server_resource.py.jinja", module, templates
         )
-        files[f"{MOCK_PACKAGE}/{m.attr}.py"] = render(
+        files[f"{MOCK_PACKAGE}/{m.module}.py"] = render(
             "server/mock_resource.py.jinja", module, templates
         )
     return files, ctx.diagnostics

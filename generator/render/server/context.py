@@ -29,6 +29,15 @@ from generator.render.server.resources import mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
 
+# FastAPI's own routes: ``FastAPI(...)`` keyword -> its path, which a spec path of the same
+# name would never reach (FastAPI registers them first)
+FASTAPI_URLS = {
+    "openapi_url": "/openapi.json",
+    "docs_url": "/docs",
+    "swagger_ui_oauth2_redirect_url": "/docs/oauth2-redirect",
+    "redoc_url": "/redoc",
+}
+
 
 @dataclass
 class ServerContext:
@@ -78,7 +87,7 @@ class ServerContext:
     def server_imports(self) -> list[str]:
         """``server.py``'s imports of the resource modules' classes and route functions."""
         return [
-            f"from .{SERVER_PACKAGE}.{m.attr} import "
+            f"from .{SERVER_PACKAGE}.{m.module} import "
             + ", ".join(sorted([m.base, m.protocol, *m.adders]))
             for m in self.modules
         ]
@@ -86,7 +95,14 @@ class ServerContext:
     @property
     def mock_imports(self) -> list[str]:
         """``mock.py``'s imports of the mock modules' classes."""
-        return [f"from .{MOCK_PACKAGE}.{m.attr} import {m.mock}" for m in self.modules]
+        return [f"from .{MOCK_PACKAGE}.{m.module} import {m.mock}" for m in self.modules]
+
+    @property
+    def taken_urls(self) -> list[str]:
+        """The keywords of :data:`FASTAPI_URLS` whose path is one of the spec's: the app
+        turns those routes off."""
+        paths = {r.path for r in self.routes}
+        return [key for key, url in FASTAPI_URLS.items() if url in paths]
 
     @property
     def needs_call(self) -> bool:

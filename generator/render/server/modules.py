@@ -1,6 +1,7 @@
-"""The server's and the mock's per-resource modules (``_server/<attr>.py`` and
-``_mock/<attr>.py``): the operations grouped as the client groups them (the top-level
-resources of :func:`generator.render.surface.resources.resource_map`), with the classes
+"""The server's and the mock's per-resource modules (``_server/<module>.py`` and
+``_mock/<module>.py``, named as the client's ``resources/<module>.py``): the operations
+grouped as the client groups them (the top-level resources of
+:func:`generator.render.surface.resources.resource_map`), with the classes
 each module defines and the imports its code uses (computed here from the routes' code,
 not read from the rendered text).
 
@@ -23,7 +24,7 @@ from generator.config import ApiSettings
 from generator.ir import Api, TypeRef
 from generator.normalize.naming import client_pascal_case
 from generator.render.server.routes import Route
-from generator.render.surface.resources import resource_map
+from generator.render.surface.resources import resource_map, resource_modules
 
 SERVER_PACKAGE = "_server"  # the server's resource modules (and their shared pieces)
 MOCK_PACKAGE = "_mock"  # the mock's resource modules (and their merged tables)
@@ -36,7 +37,8 @@ _MODELS = re.compile(r"\bmodels\.")
 class ServerModule:
     """One top-level resource: its routes (spec order) and what its modules print."""
 
-    attr: str  # the resource attribute: the modules' name
+    attr: str  # the resource attribute
+    module: str  # the modules' name (the attribute, but for what an ``__init__`` binds)
     protocol: str  # the class of ``Service``'s methods, e.g. ``EvaluationsService``
     base: str  # the class of ``BaseService``'s, e.g. ``BaseEvaluationsService``
     mock: str  # the class of ``MockService``'s, e.g. ``MockEvaluationsService``
@@ -119,7 +121,9 @@ def _json_text(value: Any, level: int, *, ascii_only: bool) -> str:
 def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[ServerModule]:
     """The routes by top-level resource, the resources in order of first use (each
     route once, in spec order), with class names unique over all modules."""
-    top = {n.op.python_name: n.resource[0] for n in resource_map(api, settings)}
+    named = resource_map(api, settings)
+    top = {n.op.python_name: n.resource[0] for n in named}
+    files = resource_modules(named)
     modules: dict[str, ServerModule] = {}
     used = set(_TAKEN)
     for r in routes:
@@ -130,7 +134,7 @@ def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[S
             while used.intersection(names):
                 names, k = _class_names(f"{stem}{k}"), k + 1
             used.update(names)
-            modules[attr] = ServerModule(attr, *names)
+            modules[attr] = ServerModule(attr, files[attr], *names)
         modules[attr].routes.append(r)
     return list(modules.values())
 

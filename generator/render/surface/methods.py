@@ -22,6 +22,7 @@ from generator.render.surface.inputs import input_annotation, input_imports, nam
 RESERVED = {"self", "extra_headers", "extra_query", "extra_body", "timeout", "body"}
 RESERVED |= RESERVED_PARAMETER_NAMES
 VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
+LIST_NAME = "builtins.list"  # how signatures spell ``list`` (a method may be called ``list``)
 
 
 # --- types -----------------------------------------------------------------------------------
@@ -30,13 +31,13 @@ VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
 def annotation(t: TypeRef) -> str:
     """``t.python_type`` with models qualified by the models module (``_m.Message``) and
     ``builtins.list`` (a resource may have a method called ``list``)."""
-    return annotate.python(t, module="_m", list_name="builtins.list")
+    return annotate.python(t, module="_m", list_name=LIST_NAME)
 
 
 def runtime_type(t: TypeRef) -> str:
     """An expression that evaluates to the type at run time: the annotation, ``|`` and all
     (``_m.Message | None``; see :class:`generator.ir.annotate.Runtime`)."""
-    return annotate.runtime(t, module="_m", list_name="builtins.list")
+    return annotate.runtime(t, module="_m", list_name=LIST_NAME)
 
 
 # --- the context -----------------------------------------------------------------------------
@@ -198,7 +199,7 @@ def _body_params(
             name += "_"
         taken.add(name)
         if is_file:
-            ann = "builtins.list[FileInput]" if f.type.kind == "array" else "FileInput"
+            ann = f"{LIST_NAME}[FileInput]" if f.type.kind == "array" else "FileInput"
             imports = frozenset({f"{RUNTIME}.FileInput"})
         else:
             ann, imports = _input(api, f.type)

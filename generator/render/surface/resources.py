@@ -28,6 +28,14 @@ then the tag), and ``[client.methods]`` names single operations. A clash gets th
 version (``list_v2``), then a number; names the config gives win over the rules', and a
 ``[client.methods]`` name that is taken is refused. :func:`resource_map` is the result, and
 :func:`name_diagnostics` reports every name that is not the rules' default (``-v``).
+
+Names the generated classes own (:mod:`.reserved`: ``client.timeout``,
+``client.strict_response_validation``, a resource's ``with_raw_response``...) get ``_``
+(``client.timeout_``), and so do the methods; a resource attribute is capped at
+``NAME_LIMIT`` characters (a hash keeps capped names apart), since a top-level one names
+files. A top-level resource's modules (``resources/<module>.py``, ``_server/``,
+``_mock/``) are named after its attribute, but for the names a package's ``__init__.py``
+binds (:func:`resource_modules`).
 """
 
 from __future__ import annotations
@@ -41,7 +49,12 @@ from generator.config.settings import path_shape
 from generator.errors import ApismithError
 from generator.ir import Api, Operation, TypeRef
 from generator.normalize.diagnostics import Diagnostic
-from generator.normalize.naming import client_pascal_case, client_snake_case
+from generator.normalize.naming import (
+    client_pascal_case,
+    client_snake_case,
+    module_names,
+    module_problem,
+)
 from generator.render.surface.methods import (
     VERSION,
     Method,
@@ -49,8 +62,13 @@ from generator.render.surface.methods import (
     runtime_type,
     runtime_type_imports,
 )
+from generator.render.surface.reserved import (
+    free_name,
+    owned_note,
+    resource_names,
+    settled_paths,
+)
 
-CLIENT_ATTRS = {"close", "with_options", "with_raw_response", "base_url", "timeout", "max_retries"}
 VERB = {"get": "retrieve", "put": "update", "patch": "update", "delete": "delete", "post": "create"}
 TAG_REMARK = re.compile(r"\s*\([^)]*\)|\s+v\d+(beta\d*|alpha\d*)?\b", re.IGNORECASE)
 THINGS = ("get", "delete")  # what a collection answers; an action answers POST/PUT/PATCH
@@ -65,6 +83,7 @@ class Resource:
     class_name: str
     methods: list[Method] = field(default_factory=list)
     children: dict[str, Resource] = field(default_factory=dict)
+    module: str = ""  # a top-level resource's: its modules' name (``resources/<module>.py``)
 
     def walk(self) -> list[Resource]:
         """Children before parents (classes are defined before use)."""
@@ -96,6 +115,7 @@ class Named:
     default: str
     source: str = RULES
     taken: str | None = None  # the clashing name, when the method got a suffix
+    notes: tuple[str, ...] = ()  # why a resource attribute or the method was renamed
 
     @property
     def dotted(self) -> str:
@@ -272,8 +292,18 @@ def _answer(op: Operation) -> TypeRef | None:
 
 
 def _attrs(parts: list[str]) -> tuple[str, ...]:
-    out = tuple(client_snake_case(p) for p in parts)
-    return (out[0] + "_", *out[1:]) if out and out[0] in CLIENT_ATTRS else out
+    return tuple(client_snake_case(p) for p in parts)
+
+
+def _settle(planned: list[Named]) -> list[Named]:
+    """The names with every resource attribute free of what its class owns, and capped
+    (:func:`.reserved.settled_paths`)."""
+    settled = settled_paths([n.resource for n in planned])
+    out = []
+    for n in planned:
+        resource, notes = settled[n.resource]
+        out.append(Named(n.op, resource, n.method, n.default, n.source, n.taken, notes))
+    return out
 
 
 def _configured(rules: _Rules, op: Operation, cfg: ApiSettings, default: Named) -> Named:
@@ -307,7 +337,8 @@ def _configured(rules: _Rules, op: Operation, cfg: ApiSettings, default: Named) 
 
 def _resolve(planned: list[Named]) -> list[Named]:
     """The names with clashes settled: config names first, then the rules', in operation
-    order; a clash gets the path's version, then a number."""
+    order; a name every resource owns gets ``_`` (a config's is refused), a clash the
+    path's version, then a number."""
     children: dict[tuple[str, ...], set[str]] = {}
     for n in planned:
         for i in range(len(n.resource)):
@@ -319,6 +350,15 @@ def _resolve(planned: list[Named]) -> list[Named]:
         n = planned[i]
         node = taken.setdefault(n.resource, {})
         candidate = client_snake_case(n.method)
+        notes = n.notes
+        if candidate in resource_names():
+            if n.source == METHODS:
+                raise ApismithError(
+                    f"config: [client] methods.{n.op.python_name}: {n.dotted!r} is"
+                    f" reserved ({owned_note(candidate, 'every resource')})"
+                )
+            notes += (owned_note(candidate, "every resource"),)
+            candidate = free_name(candidate, resource_names())
         clash = candidate in node or candidate in children.get(n.resource, set())
         if clash and n.source == METHODS:
             other = node[candidate].op.python_name if candidate in node else "a resource"
@@ -333,7 +373,7 @@ def _resolve(planned: list[Named]) -> list[Named]:
                 candidate, k = f"{base}_{k}", k + 1
         node[candidate] = n
         out[i] = Named(
-            n.op, n.resource, candidate, n.default, n.source, n.method if clash else None
+            n.op, n.resource, candidate, n.default, n.source, n.method if clash else None, notes
         )
     return [out[i] for i in range(len(planned))]
 
@@ -343,12 +383,24 @@ def resource_map(api: Api, cfg: ApiSettings) -> list[Named]:
     IR and config always give the same names, and no two operations share one)."""
     rules = _Rules(api)
     planned = [_configured(rules, op, cfg, rules.name(op)) for op in api.operations]
-    return _resolve(planned)
+    return _resolve(_settle(planned))
+
+
+def resource_modules(names: list[Named]) -> dict[str, str]:
+    """The modules' name of each top-level resource, in order of first use: its attribute,
+    but for the names its package's ``__init__.py`` binds (``annotations``,
+    ``current_credentials``, builtins...: see :mod:`generator.normalize.naming.modules`)."""
+    return module_names(n.resource[0] for n in names if n.resource)
+
+
+def _pointer(n: Named) -> str:
+    return "#/paths/" + n.op.path.replace("~", "~0").replace("/", "~1") + "/" + n.op.method
 
 
 def name_diagnostics(names: list[Named]) -> tuple[Diagnostic, ...]:
-    """A ``[client] name:`` line for every operation whose name is not the rules' default:
-    what named it, and a clash's suffix."""
+    """A ``[client] name:`` line for every operation whose name is not the rules' default
+    (what named it, a clash's suffix, a reserved or long name), and for every top-level
+    resource whose modules are not named after it."""
     out = []
     for n in names:
         if n.dotted == n.default:
@@ -356,9 +408,20 @@ def name_diagnostics(names: list[Named]) -> tuple[Diagnostic, ...]:
         why = "renamed by the rules" if n.source == RULES else f"from {n.source}"
         if n.taken is not None:
             why += f"; {'.'.join((*n.resource, n.taken))} is taken"
-        pointer = "#/paths/" + n.op.path.replace("~", "~0").replace("/", "~1")
+        why += "".join(f"; {note}" for note in n.notes)
         message = f"operation {n.op.python_name} is {n.dotted} ({why}; the rules: {n.default})"
-        out.append(Diagnostic("client", "name", f"{pointer}/{n.op.method}", message))
+        out.append(Diagnostic("client", "name", _pointer(n), message))
+    first: dict[str, Named] = {}
+    for n in names:
+        if n.resource:
+            first.setdefault(n.resource[0], n)
+    for attr, module in resource_modules(names).items():
+        if module != attr:
+            message = (
+                f"resource {attr} is in resources/{module}.py, _server/{module}.py and"
+                f" _mock/{module}.py ({attr} is {module_problem(attr)})"
+            )
+            out.append(Diagnostic("client", "name", _pointer(first[attr]), message))
     return tuple(out)
 
 
@@ -385,6 +448,7 @@ def build_resources(
     """The resource tree (a root holding the top-level resources) and the error tables."""
     names = resource_map(api, cfg)
     classes = _class_names(names, client_name)
+    modules = resource_modules(names)
     error_tables: dict[tuple[tuple[int, str], ...], ErrorTable] = {}
     root = Resource("", client_name)
     for n in names:
@@ -392,7 +456,8 @@ def build_resources(
         node = root
         for i, attr in enumerate(n.resource):
             if attr not in node.children:
-                node.children[attr] = Resource(attr, classes[n.resource[: i + 1]])
+                module = modules[attr] if i == 0 else ""
+                node.children[attr] = Resource(attr, classes[n.resource[: i + 1]], module=module)
             node = node.children[attr]
         node.methods.append(build_method(api, n.op, n.method, cfg, table))
     return root, list(error_tables.values())
