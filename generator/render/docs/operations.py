@@ -234,6 +234,15 @@ def _first_sentence(text: str | None) -> str:
     return (m.group(1) if m else one)[:200]
 
 
+def resource_page(attr: str) -> str:
+    """The page of a top-level resource (``""``: the client's own methods). Hyphenated
+    names are never a resource's (snake_case), so neither a resource called ``client``
+    nor one called ``index`` takes another page."""
+    if not attr:
+        return "client-root.md"
+    return f"{attr}.md" if attr != "index" else "index-resource.md"
+
+
 def build_resource_docs(
     tables: Tables, root: Resource, cfg: ApiSettings, package: str, client_class: str
 ) -> list[ResourceDoc]:
@@ -242,13 +251,14 @@ def build_resource_docs(
     synth = Examples(api, depth=0)  # minimal objects, one item per array
     cache: dict[str, Examples] = {}
     out: list[ResourceDoc] = []
+    # (the client's own methods, "": a resource may be called client, or index)
     top: list[tuple[str, Resource]] = [(a, r) for a, r in root.children.items()]
     if root.methods:
-        top.insert(0, ("client", Resource("client", root.class_name, root.methods)))
+        top.insert(0, ("", Resource("client", root.class_name, root.methods)))
     for attr, resource in top:
-        page = f"{attr}.md"
+        page = resource_page(attr)
         ops: list[OpDoc] = []
-        base: tuple[str, ...] = () if attr == "client" else (attr,)
+        base: tuple[str, ...] = (attr,) if attr else ()
         for path, method in _walk(resource, base):
             ops.append(
                 build_op(
@@ -266,13 +276,13 @@ def build_resource_docs(
             )
         tag_names = [op.op.tags[0] for op in ops if op.op.tags]
         tag = tags.get(tag_names[0]) if tag_names else None
-        title = tag.name if tag else attr.replace("_", " ").capitalize()
+        title = tag.name if tag else (attr or "client").replace("_", " ").capitalize()
         summary = _first_sentence(tag.description if tag else None) or "; ".join(
             _first_sentence(o.op.summary) for o in ops[:3] if o.op.summary
         ) + ("; ..." if len(ops) > 3 else "")
         out.append(
             ResourceDoc(
-                attr=attr,
+                attr=attr or "client",
                 title=inline(title),
                 page=page,
                 nav_title=" ".join(re.sub(r"[^A-Za-z0-9 ()._-]", "", title).split()) or attr,
