@@ -28,7 +28,14 @@ from pydantic import TypeAdapter
 
 from generator.ir import Api, TypeRef, build_ir
 from generator.normalize.patterns import matches
-from generator.render.examples import Budget, MockError, Synthesizer, budget_for, conforms
+from generator.render.examples import (
+    Budget,
+    MockError,
+    OverBudget,
+    Synthesizer,
+    budget_for,
+    conforms,
+)
 from generator.render.examples.budget import measure
 from tests.conftest import GENERATED, PACKAGES, REPO_ROOT, SPECS, cli_env, import_package
 from tests.golden.harness import case_config, case_dir, case_names
@@ -599,34 +606,55 @@ def required_nodes(api: Api, t: TypeRef) -> Any:
 @pytest.mark.parametrize("budget", [Budget(60, 6), Budget(150, 8), Budget(300, 16)])
 @pytest.mark.parametrize("name", ["L0", "Tree", "Top"])
 def test_budget_holds_and_values_conform(budget: Budget, name: str) -> None:
+    """Every value fits the budget, what the schema requires included; where even the
+    smallest value does not (``Top``'s required chain is 16 levels deep), there is none."""
     api = wide_deep_api()
     t = model(name)
+    floor = measure(required_nodes(api, t))
     for seed in (0, 3):
         synth = Synthesizer(api, full=True, seed=seed, budget=budget)
+        if not floor.fits(budget):
+            assert name == "Top" and floor.depth > budget.depth
+            with pytest.raises(OverBudget, match="deeper than the mock's budget"):
+                synth.value(t)
+            continue
         for value in synth.variants(t, 2):
             assert conforms(value, t, {m.name: m for m in api.models})
-            size = measure(value)
-            floor = measure(required_nodes(api, t))
-            if name == "Top":  # the required chain is larger than the smallest budget
-                assert floor.depth > 6  # deeper than two of the budgets
+            assert measure(value).fits(budget), (measure(value), budget)
+            if name == "Top":
                 assert value["chain"]["next"]["next"]  # required fields are all there
-            assert size.nodes <= budget.nodes + floor.nodes, (size, floor)
-            assert size.depth <= max(budget.depth, floor.depth), (size, floor)
-            if name != "Top":
-                assert size.nodes <= budget.nodes and size.depth <= budget.depth
         assert synth.value(t) == Synthesizer(api, full=True, seed=seed, budget=budget).value(t)
 
 
-def test_over_budget_requirements_are_kept() -> None:
-    """Past the budget, what the schema requires is still built: required fields, minItems."""
+def test_over_budget_requirements_are_an_error() -> None:
+    """What the schema requires counts against the budget: a required chain deeper than the
+    budget, or larger, is an OverBudget error naming where it stopped (the mock answers
+    501); one that fits is built with its optional fields left out."""
     api = wide_deep_api()
-    value = Synthesizer(api, full=True, budget=Budget(10, 2)).value(model("R0"))
+    with pytest.raises(OverBudget, match=r"^R\d+: what the schema requires is deeper"):
+        Synthesizer(api, full=True, budget=Budget(10, 2)).value(model("R0"))
+    with pytest.raises(OverBudget, match="larger than the mock's budget"):
+        Synthesizer(api, full=True, budget=Budget(10, 16)).value(model("R0"))
+    floor = measure(required_nodes(api, model("R0")))
+    value = Synthesizer(api, full=True, budget=Budget(floor.nodes, 16)).value(model("R0"))
     node = value
     for _ in range(12):
         node = node["next"]
-    assert len(node["items"]) == 3  # minItems, over the budget
+    assert len(node["items"]) == 3  # minItems
     assert all(set(item) == {"n"} for item in node["items"])  # optional fields left out
+    assert measure(value).nodes == floor.nodes
     assert conforms(value, model("R0"), {m.name: m for m in api.models})
+
+
+def test_required_fields_keep_their_room() -> None:
+    """Optional fields ahead of a required one do not crowd it out: ``Top``'s optional
+    ``tree`` and ``deep`` come first, and its required ``chain`` still fits."""
+    api = wide_deep_api()
+    floor = measure(required_nodes(api, model("Top")))
+    for nodes in (floor.nodes, floor.nodes + 40, 300):
+        value = Synthesizer(api, full=True, budget=Budget(nodes, 16)).value(model("Top"))
+        assert "chain" in value and measure(value).nodes <= nodes
+    assert {"tree", "deep"} <= set(value)  # room enough for both besides the chain
 
 
 def test_budget_uses_the_room_broadly() -> None:
@@ -688,3 +716,172 @@ def test_docs_examples_stay_within_the_budget() -> None:
     assert len(value) == len(value["f0"]) == 40 and value["f0"]["f0"] == {}  # two levels
     small = example(api, model("W2"), {})  # within the budget: three levels, as before
     assert small is not None and json.loads(small)["f0"] == {"x": "string"}
+
+
+# --- caps and hostile requirements (issue 22, finding 6) --------------------------------------
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def required(**props: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": list(props)}
+
+
+def both_modes(api: Api, t: TypeRef, budget: Budget | None = None) -> list[Synthesizer]:
+    """A full and a minimal synthesizer of ``api`` (the mock's and the docs' samples')."""
+    return [Synthesizer(api, full=full, budget=budget) for full in (True, False)]
+
+
+def test_text_weighs_in_the_budget() -> None:
+    """A string, or a key, of n characters weighs n // 64 more nodes."""
+    assert measure("x" * 63).nodes == 1 and measure("x" * 640).nodes == 11
+    assert measure({"k" * 128: "v"}).nodes == 1 + 2 + 1
+    big = {"type": "string", "enum": ["y" * 6400]}  # 101 nodes
+    api = spec({"Big": big, "M": required(a=ref("Big"), b=ref("Big"))})
+    assert Synthesizer(api, full=True, budget=Budget(203, 16)).value(model("M"))["b"]
+    for synth in both_modes(api, model("M"), Budget(202, 16)):
+        with pytest.raises(OverBudget, match="^M: what the schema requires is larger"):
+            synth.value(model("M"))
+
+
+@pytest.mark.parametrize("length", [10_001, 10**8, 10**12])
+def test_strings_are_capped(length: int) -> None:
+    for extra in ({}, {"pattern": "^[a-z]+$"}, {"format": "uuid"}, {"maxLength": 10**13}):
+        api = spec({"M": required(x={"type": "string", "minLength": length, **extra})})
+        for synth in both_modes(api, model("M")):
+            with pytest.raises(OverBudget, match=f"minLength {length} is over the mock's cap"):
+                synth.value(model("M"))
+    string = {"type": "string", "minLength": length}
+    optional = spec({"M": {"type": "object", "properties": {"x": string}}})
+    assert Synthesizer(optional, full=True).value(model("M")) == {}  # left out
+
+
+def test_a_string_at_the_cap_is_built() -> None:
+    api = spec({"M": required(x={"type": "string", "minLength": 10_000})})
+    assert len(Synthesizer(api, full=True).value(model("M"))["x"]) == 10_000
+
+
+@pytest.mark.parametrize(("key", "kind"), [("minItems", "array"), ("minProperties", "object")])
+def test_counts_over_the_budget_are_an_error(key: str, kind: str) -> None:
+    schema: dict[str, Any] = {"type": kind, key: 10**7}
+    schema["items" if kind == "array" else "additionalProperties"] = {"type": "string"}
+    api = spec({"M": required(x=schema)})
+    for synth in both_modes(api, model("M")):
+        with pytest.raises(OverBudget, match=f"M.x: {key} 10000000 is larger than"):
+            synth.value(model("M"))
+
+
+def test_maps_have_their_min_properties() -> None:
+    values = {"type": "integer", "minimum": 3}
+    value = one({"type": "object", "additionalProperties": values, "minProperties": 3})
+    assert list(value) == ["key", "key-2", "key-3"] and all(v >= 3 for v in value.values())
+    assert one({"additionalProperties": values, "maxProperties": 0}) == {}
+    minimal = spec({"M": required(m={"additionalProperties": values, "minProperties": 2})})
+    assert Synthesizer(minimal).value(model("M")) == {"m": {"key": 3, "key-2": 3}}
+    two = TypeRef(
+        "map", values=TypeRef("primitive", primitive="integer"), constraints={"minProperties": 2}
+    )
+    assert conforms({"a": 1, "b": 2}, two) and not conforms({"a": 1}, two)
+
+
+def test_unique_items_a_small_enum_cannot_fill() -> None:
+    items = {"type": "string", "enum": ["a", "b"]}
+    array = {"type": "array", "items": items, "uniqueItems": True, "minItems": 3}
+    with pytest.raises(MockError, match="M.x: too few distinct items for minItems 3"):
+        Synthesizer(spec({"M": required(x=array)}), full=True).value(model("M"))
+    assert one({**array, "minItems": 2}) == ["a", "b"]
+    named = spec({"E": items, "M": required(x={**array, "items": ref("E"), "minItems": 2})})
+    assert Synthesizer(named, full=True).value(model("M")) == {"x": ["a", "b"]}
+    unique = TypeRef("array", constraints={"uniqueItems": True})
+    assert conforms([1, 2], unique) and not conforms([1, 1], unique)
+
+
+def binary_tree(depth: int) -> Api:
+    schemas = {
+        f"N{i}": required(left=ref(f"N{i + 1}"), right=ref(f"N{i + 1}")) for i in range(depth)
+    }
+    return spec({**schemas, f"N{depth}": required(v={"type": "string"})})
+
+
+@pytest.mark.parametrize("depth", [11, 20, 40])
+def test_a_tree_of_required_children_is_over_the_budget(depth: int) -> None:
+    """2**depth leaves: over 4,000 nodes from 11 levels on (10 are 3,071), over 16 levels
+    from 16 on; the error is found at once."""
+    for synth in both_modes(binary_tree(depth), model("N0")):
+        with pytest.raises(OverBudget, match="what the schema requires is (larger|deeper)"):
+            synth.value(model("N0"))
+    assert measure(Synthesizer(binary_tree(10), full=True).value(model("N0"))).nodes == 3071
+
+
+def test_failures_are_memoized(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model over the budget, referenced by 40 optional fields, is built once a depth."""
+    from generator.render.examples.full import FullBuilder
+
+    schemas = {f"N{i}": required(left=ref(f"N{i + 1}"), right=ref(f"N{i + 1}")) for i in range(13)}
+    schemas["N13"] = {"type": "string"}
+    schemas["M"] = {"type": "object", "properties": {f"p{i}": ref("N0") for i in range(40)}}
+    built: list[str] = []
+    real = FullBuilder._build
+
+    def counting(self: FullBuilder, m: Any, *args: Any) -> Any:
+        built.append(m.name)
+        return real(self, m, *args)
+
+    monkeypatch.setattr(FullBuilder, "_build", counting)
+    assert Synthesizer(spec(schemas), full=True).value(model("M")) == {}
+    assert built.count("N0") <= 2 and len(built) < 100, sorted(set(built))
+
+
+def test_a_deep_required_chain_is_an_error_not_a_recursion() -> None:
+    schemas = {f"C{i}": required(next=ref(f"C{i + 1}")) for i in range(1000)}
+    api = spec({**schemas, "C1000": {"type": "string"}})
+    for synth in both_modes(api, model("C0")):
+        with pytest.raises(OverBudget):
+            synth.value(model("C0"))
+    aliases = {f"A{i}": {"allOf": [ref(f"A{i + 1}")], "description": "d"} for i in range(300)}
+    api = spec({**aliases, "A300": {"type": "string"}})
+    for synth in both_modes(api, model("A0")):
+        with pytest.raises(OverBudget, match="A64: models nest more than 64 deep"):
+            synth.value(model("A0"))
+    nullable = {f"A{i}": {"anyOf": [ref(f"A{i + 1}"), {"type": "null"}]} for i in range(300)}
+    api = spec({**nullable, "A300": {"type": "string"}})
+    for synth in both_modes(api, model("A0")):
+        assert synth.value(model("A0")) is None  # what the budget cannot hold may be null
+
+
+def test_nested_arrays_of_min_items_two() -> None:
+    inner: dict[str, Any] = {"type": "integer"}
+    for _ in range(30):
+        inner = {"type": "array", "minItems": 2, "items": inner}
+    api = spec({"M": required(x=inner)})
+    for synth in both_modes(api, model("M")):
+        with pytest.raises(OverBudget):
+            synth.value(model("M"))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "number", "minimum": 1e300, "multipleOf": 1e-300},
+        {"type": "number", "maximum": -1e300, "multipleOf": 1e-300},
+        {"type": "number", "exclusiveMinimum": 1.7e308, "multipleOf": 1e308},
+    ],
+)
+def test_multiples_the_floats_cannot_say_are_an_error(schema: dict[str, Any]) -> None:
+    """``1e300 / 1e-300`` is inf (it was an OverflowError); no float answers, so none is
+    made up (and never ``inf``)."""
+    api = spec({"M": required(x=schema)})
+    for synth in both_modes(api, model("M")):
+        with pytest.raises(MockError, match="M.x: no float from"):
+            synth.value(model("M"))
+
+
+def test_huge_integer_bounds_take_exact_multiples() -> None:
+    for low in (10**300, 10**4000, int(1e300)):
+        value = one({"type": "integer", "minimum": low, "multipleOf": 7})
+        assert value >= low and value % 7 == 0 and value != 0
+        assert one({"type": "integer", "minimum": float(10**300), "multipleOf": 7}) % 7 == 0
+    minimal = spec({"M": required(x={"type": "integer", "minimum": 10**4000, "multipleOf": 3})})
+    assert Synthesizer(minimal).value(model("M"))["x"] == 10**4000 + 2

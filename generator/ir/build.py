@@ -70,6 +70,8 @@ class _Builder:
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spec = spec
         self.types = TypeReader(spec)
+        self._compositions: dict[str, tuple[dict[str, Any], set[str]] | None] = {}
+        self._cycles = 0  # compositions cut short by a cycle (their results depend on the path)
 
     def deref(self, obj: Any) -> Any:
         """Follow ``$ref`` chains of parameters, request bodies, responses."""
@@ -357,9 +359,10 @@ class _Builder:
             ref = member.get("$ref") if is_map(member) else None
             if isinstance(ref, str):
                 if ref in seen:
+                    self._cycles += 1
                     return None
                 target = self.deref(member)
-                found = self._composed(target, [*seen, ref])
+                found = self._composed_ref(ref, target, seen)
                 if found is None and not _is_object(target):
                     return None
             elif is_map(member):
@@ -375,6 +378,19 @@ class _Builder:
         own_props, own_required = _own_fields(schema)
         props.update(own_props)
         return props, required | own_required
+
+    def _composed_ref(
+        self, ref: str, target: Mapping[str, Any], seen: list[str]
+    ) -> tuple[dict[str, Any], set[str]] | None:
+        """``_composed`` of ``ref``'s target, memoized where no cycle cut it short (an
+        ``allOf`` diamond names the same member along many paths)."""
+        if ref in self._compositions:
+            return self._compositions[ref]
+        cycles = self._cycles
+        found = self._composed(target, [*seen, ref])
+        if self._cycles == cycles:
+            self._compositions[ref] = found
+        return found
 
     def field(self, wire: str, prop: Any, required: bool, python_name: str) -> Field:
         prop = prop if is_map(prop) else {}

@@ -33,6 +33,9 @@ CONSTRAINT_KEYS = (
     "minItems",
     "maxItems",
     "multipleOf",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
 )
 
 

@@ -15,10 +15,16 @@ models would accept it. Candidates come from two sources, in this order:
 ``Xeger`` reads Python's regex syntax; the ``patterns`` pass has already made every
 pattern one Rust's engine reads, and :func:`python_syntax` translates what Rust and
 Python spell differently (``\\p{L}`` classes, ``(?<name>...)`` groups). ``Xeger`` is
-subclassed for determinism and readability only: a negated class picks from a sorted
+subclassed for determinism, readability and bounds: a negated class picks from a sorted
 alphabet (upstream, from a ``set``, whose order follows the hash seed), ``.`` and negations
-stand for printable ASCII without control characters, and repeats are capped so that
-``.*`` does not give 100 characters.
+stand for printable ASCII without control characters, repeats are capped so that ``.*``
+does not give 100 characters, and a candidate is abandoned as soon as it is longer than
+the string may be (``maxLength``, else :data:`MAX_TEXT`), or before it is built where its
+repeats must make it longer: ``([a-z]{1000}){1000}`` costs nothing.
+
+The search past ``preferred`` depends only on the pattern, the lengths and the seed, and
+is cached on them (:func:`search`), failures included: a pattern no candidate satisfies,
+shared by many properties, is searched once.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from generator.normalize.patterns import matches
 PLAIN = ("a", "0", "000000000000", "a-1", "A", "a_1", "2024-01-01", "x@y.z", "")
 SEEDS = 24  # generated candidates tried per pattern before giving up
 REPEAT_CAP = 6  # extra repeats beyond a quantifier's minimum
+MAX_TEXT = 10_000  # the longest string built (for a pattern or not), whatever maxLength says
 VISIBLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 # Unicode property classes Python's parser lacks, as ASCII subsets of them: a string
@@ -79,13 +86,19 @@ def python_syntax(pattern: str) -> str:
     return text.replace("(?<", "(?P<").replace("(?P<=", "(?<=").replace("(?P<!", "(?<!")
 
 
-class _Generator(Xeger):
-    """``Xeger`` made deterministic under any hash seed, with readable characters."""
+class _TooLong(Exception):
+    """A candidate outgrew its limit: no use finishing it."""
 
-    def __init__(self, seed: int) -> None:
+
+class _Generator(Xeger):
+    """``Xeger`` made deterministic under any hash seed, with readable characters; a
+    candidate longer than ``limit`` is abandoned (:class:`_TooLong`)."""
+
+    def __init__(self, seed: int, limit: int = MAX_TEXT) -> None:
         super().__init__(
             random.Random(seed), printable=VISIBLE, whitespace=" ", nonword=string.punctuation + " "
         )
+        self.limit = limit
         self._cases = {
             **self._cases,
             "not_literal": lambda x: self._random.choice(VISIBLE.replace(chr(x), "")),
@@ -99,23 +112,44 @@ class _Generator(Xeger):
         return self._random.choice(sorted(candidates)) if candidates else ""
 
     def _handle_repeat(self, start_range: int, end_range: int, value: Any) -> str:
+        if start_range * value.getwidth()[0] > self.limit:
+            raise _TooLong  # (at least that long: no need to build it)
         end = min(end_range, start_range + REPEAT_CAP)
         times = self._random.randint(start_range, max(start_range, end))
-        return "".join("".join(self._handle_state(s) for s in value) for _ in range(times))
+        pieces: list[str] = []
+        length = 0
+        for _ in range(min(times, MAX_TEXT + 1)):  # (more: too long, or empty pieces)
+            piece = "".join(self._handle_state(s) for s in value)
+            length += len(piece)
+            if length > self.limit:
+                raise _TooLong
+            pieces.append(piece)
+        return "".join(pieces)
 
 
 def _fits(text: str, min_len: int, max_len: int | None) -> bool:
     return len(text) >= min_len and (max_len is None or len(text) <= max_len)
 
 
-@lru_cache(maxsize=4096)
 def matching_string(
     pattern: str, min_len: int = 0, max_len: int | None = None, preferred: str = "", seed: int = 0
 ) -> str | None:
     """A string pydantic accepts for ``pattern`` (``""``: any) within the lengths, or None;
-    ``preferred`` first if it qualifies."""
-    plain = [preferred] if preferred else []
-    plain += [s * max(min_len, 1) for s in PLAIN if s] + list(PLAIN)
+    ``preferred`` first if it qualifies, then :func:`search`'s."""
+    if preferred and _fits(preferred, min_len, max_len) and matches(pattern, preferred):
+        return preferred
+    return search(pattern, min_len, max_len, seed)
+
+
+@lru_cache(maxsize=4096)
+def search(pattern: str, min_len: int = 0, max_len: int | None = None, seed: int = 0) -> str | None:
+    """The plain candidates, then up to :data:`SEEDS` generated ones, each at most
+    ``maxLength`` (or :data:`MAX_TEXT`) long: the first pydantic accepts, or None (cached,
+    None too)."""
+    limit = MAX_TEXT if max_len is None else min(max_len, MAX_TEXT)
+    if min_len > limit:
+        return None
+    plain = [s * max(min_len, 1) for s in PLAIN if s] + list(PLAIN)
     for text in plain:
         if _fits(text, min_len, max_len) and matches(pattern, text):
             return text
@@ -126,7 +160,9 @@ def matching_string(
         return None
     for attempt in range(SEEDS):
         try:
-            text = _Generator(seed * SEEDS + attempt).xeger(source)
+            text = _Generator(seed * SEEDS + attempt, limit).xeger(source)
+        except _TooLong:
+            continue
         except (KeyError, IndexError, ValueError, OverflowError, RecursionError):
             return None  # a construct Xeger cannot build (e.g. a backreference it lost)
         if _fits(text, min_len, max_len) and matches(pattern, text):

@@ -3,9 +3,9 @@ the full mode uses it (spec examples are often wrong, and the mock's answers mus
 generated models).
 
 The check is structural and conservative: kinds, primitives (bounds, lengths, pattern, the
-common formats), enums and literals (type and value), arrays (lengths, items), maps, union
-members, and object models' required fields and present fields. A value it refuses is
-simply not used; it never raises.
+common formats), enums and literals (type and value), arrays (lengths, uniqueness, items),
+maps (sizes, values), union members, and object models' required fields and present
+fields. A value it refuses is simply not used; it never raises.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import binascii
 import datetime
 import decimal
 import ipaddress
+import json
 import math
 import uuid
 from collections.abc import Callable, Mapping
@@ -22,6 +23,7 @@ from typing import Any
 
 from generator.ir import Model, TypeRef
 from generator.normalize.patterns import matches
+from generator.render.examples.common import map_size
 
 MAX_DEPTH = 64  # model references followed without consuming the value (alias chains)
 _UUID_VERSIONS = {"uuid1": 1, "uuid3": 3, "uuid4": 4, "uuid5": 5}
@@ -60,6 +62,9 @@ class _Checker:
         if kind == "map":
             if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
                 return False
+            low, high = map_size(t.constraints)
+            if len(v) < low or (high is not None and len(v) > high):
+                return False
             values = t.values
             return values is None or all(self.check(x, values, 0) for x in v.values())
         if kind == "union":
@@ -94,6 +99,8 @@ class _Checker:
         high = t.constraints.get("maxItems")
         if (low is not None and len(v) < low) or (high is not None and len(v) > high):
             return False
+        if t.constraints.get("uniqueItems") is True and not _distinct(v):
+            return False
         items = t.items
         return items is None or all(self.check(x, items, 0) for x in v)
 
@@ -119,6 +126,12 @@ class _Checker:
         return model.root is None or self.check(v, model.root, depth + 1)
 
 
+def _distinct(items: list[Any]) -> bool:
+    """Whether no two items are the same JSON value (``uniqueItems``)."""
+    keys = [json.dumps(x, sort_keys=True, default=repr) for x in items]
+    return len(set(keys)) == len(keys)
+
+
 def _primitive(v: Any, t: TypeRef) -> bool:
     c = t.constraints
     if t.primitive == "boolean":
@@ -128,7 +141,7 @@ def _primitive(v: Any, t: TypeRef) -> bool:
             return False
         if t.primitive == "integer" and not isinstance(v, int):
             return False
-        return math.isfinite(v) and _in_bounds(v, c)
+        return (isinstance(v, int) or math.isfinite(v)) and _in_bounds(v, c)
     if t.primitive == "string":
         if not isinstance(v, str):
             return False
@@ -157,9 +170,17 @@ def _in_bounds(v: float, c: Mapping[str, Any]) -> bool:
         return False
     step = number("multipleOf")
     if step:
-        ratio = v / step
-        return abs(ratio - round(ratio)) < 1e-9 * max(1.0, abs(ratio))
+        return _multiple(v, step)
     return True
+
+
+def _multiple(v: float, step: float) -> bool:
+    """Whether ``v`` is a multiple of ``step``: exactly for integers (whatever their size),
+    else within floats' rounding (a ratio past the floats is none)."""
+    if isinstance(v, int) and isinstance(step, int):
+        return v % step == 0
+    ratio = v / step
+    return math.isfinite(ratio) and abs(ratio - round(ratio)) < 1e-9 * max(1.0, abs(ratio))
 
 
 def _iso_datetime(v: str) -> Any:

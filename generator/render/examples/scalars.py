@@ -8,8 +8,9 @@ same bytes and another seed other values.
 - A format gets a value of its kind made from the token (a date in 2024, a version-4
   UUID, ``name-417@example.com``...), or the minimal one when that does not fit.
 - A number is non-zero where the bounds allow: ``1..100`` (``1.0..100.9``) without bounds,
-  a point inside them otherwise, on ``multipleOf``; None when none fits (the caller falls
-  back to the minimal number).
+  a point inside them otherwise, on ``multipleOf`` (integers in exact arithmetic, whatever
+  their size); None when none fits, or floats cannot say one (the caller falls back to
+  the minimal number).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.normalize.patterns import matches
-from generator.render.examples.common import MockError, minimal_string
+from generator.render.examples.common import check_length, minimal_string, no_match
 from generator.render.pattern_values import matching_string
 
 _HINT = re.compile(r"[^A-Za-z0-9_-]+")
@@ -116,18 +117,20 @@ def _implied(hint: str) -> str | None:
     return None
 
 
-def string(fmt: str | None, c: Any, hint: str, n: int, seed: int = 0) -> str:
-    """A string for format ``fmt`` and constraints ``c``; MockError when none fits."""
+def string(fmt: str | None, c: Any, hint: str, n: int, seed: int = 0, where: str = "$") -> str:
+    """A string for format ``fmt`` and constraints ``c``; MockError when none fits
+    (:class:`OverBudget` when ``minLength`` is over the cap; ``where``: the value's place)."""
     pattern = c.get("pattern") or ""
     min_len = int(c.get("minLength", 0) or 0)
     max_len = c.get("maxLength")
     max_len = int(max_len) if max_len is not None else None
+    check_length(min_len, where)
     known = formatted(fmt, hint, n) if fmt else None
     if known is not None:
         fits = len(known) >= min_len and (max_len is None or len(known) <= max_len)
         if fits and (not pattern or matches(pattern, known)):
             return known
-        return minimal_string(fmt, c)  # the format's minimal value, or a pattern's
+        return minimal_string(fmt, c, where)  # the format's minimal value, or a pattern's
     implied = _implied(hint)
     if implied is not None and not fmt:
         text = formatted(implied, hint, n) or ""
@@ -138,7 +141,7 @@ def string(fmt: str | None, c: Any, hint: str, n: int, seed: int = 0) -> str:
     found = matching_string(pattern, min_len, max_len, preferred, seed)
     if found is not None:
         return found
-    raise MockError(f"no string matches pattern {pattern!r} (length {min_len}..{max_len})")
+    raise no_match(pattern, min_len, max_len)
 
 
 def _bound(c: Any, plain: str, exclusive: str, pick: Callable[..., Any]) -> tuple[Any, bool]:
@@ -189,8 +192,8 @@ def integer(c: Any, n: int) -> int | None:
     if step:
         if step != int(step) or step <= 0:
             return None
-        s = int(step)
-        candidates = [math.ceil(v / s) * s, math.floor(v / s) * s, s, -s]
+        s = int(step)  # exact integer arithmetic: a bound may be far beyond the floats
+        candidates = [-(-v // s) * s, v // s * s, s, -s]
         found = [x for x in candidates if _in_ints(x, low, high)]
         return next((x for x in found if x != 0), found[0] if found else None)
     if v == 0 and _in_ints(1, low, high):
@@ -210,7 +213,7 @@ def number(c: Any, n: int) -> float | None:
     if lo is not None and hi is not None:
         v = round(lo + (hi - lo) * (1 + n % 99) / 100, 2)
         if not _inside(v, c):
-            v = (lo + hi) / 2
+            v = lo / 2 + hi / 2  # (halves first: the sum of two large bounds is inf)
     elif lo is not None:
         v = base if base > lo else lo + base
     elif hi is not None:
@@ -219,10 +222,17 @@ def number(c: Any, n: int) -> float | None:
         v = base
     step = c.get("multipleOf")
     if step:
-        if step <= 0:
-            return None
-        k = round(v / step)
+        ratio = v / step if step > 0 else math.nan
+        if not math.isfinite(ratio):
+            return None  # (``1e300`` on ``1e-300``: no float multiple to say)
+        k = round(ratio)
         candidates = [k, k + 1, k - 1, 1, -1]
-        found = [float(round(m * step, 12)) for m in candidates if _inside(m * step, c)]
+        found = [float(round(m * step, 12)) for m in candidates if _multiple_inside(m, step, c)]
         return next((x for x in found if x != 0), found[0] if found else None)
-    return float(v) if _inside(v, c) else None
+    return float(v) if math.isfinite(v) and _inside(v, c) else None
+
+
+def _multiple_inside(m: int, step: float, c: Any) -> bool:
+    """Whether ``m * step`` is a finite float within the bounds."""
+    v = m * step
+    return math.isfinite(v) and _inside(v, c)

@@ -1,9 +1,12 @@
 """The :class:`Synthesizer`: valid JSON instances of IR types, minimal or full.
 
 A minimal instance honours required fields, enums, consts, numeric and length
-constraints, patterns and the common formats; optional fields are left out and arrays
-have ``minItems`` items, so it is as small as the schema allows (the docs' request
-samples). The full mode (:mod:`generator.render.examples.full`) fills everything in.
+constraints, patterns and the common formats; optional fields are left out, arrays have
+``minItems`` items and maps ``minProperties`` entries, so it is as small as the schema
+allows (the docs' request samples). It is held to the same budget as a full one
+(:mod:`generator.render.examples.budget`): a model's instance that is larger, or deeper,
+is an :class:`OverBudget` error. The full mode (:mod:`generator.render.examples.full`)
+fills everything in.
 """
 
 from __future__ import annotations
@@ -12,9 +15,23 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from generator.ir import Api, Model, TypeRef
-from generator.render.examples.budget import Budget, budget_for
-from generator.render.examples.common import MockError, minimal_number, minimal_string, tag_of
+from generator.ir import Api, Field, Model, TypeRef
+from generator.render.examples.budget import (
+    MAX_NESTING,
+    Budget,
+    budget_for,
+    check_count,
+    check_fits,
+)
+from generator.render.examples.common import (
+    MockError,
+    OverBudget,
+    entry_keys,
+    map_size,
+    minimal_number,
+    minimal_string,
+    tag_of,
+)
 from generator.render.examples.conform import conforms
 from generator.render.examples.full import FullBuilder
 
@@ -34,6 +51,8 @@ class Synthesizer:
         self.budget = budget if budget is not None else budget_for(len(api.operations))
         self._cache: dict[str, Any] = {}
         self._active: set[str] = set()
+        self._path: list[str] = []  # the models and fields being built, outermost first
+        self._checked: dict[str, OverBudget | None] = {}  # model -> over the budget?
         self._full: FullBuilder | None = None
 
     def _builder(self) -> FullBuilder:
@@ -57,6 +76,11 @@ class Synthesizer:
         if self.full:
             return copy.deepcopy(self._builder().value(t))
         kind = t.kind
+        if kind == "model" and t.nullable:
+            try:
+                return self._model(t.name or "")
+            except OverBudget:
+                return None  # (what the budget cannot hold may be null)
         if kind == "model":
             return self._model(t.name or "")
         if kind == "primitive":
@@ -71,10 +95,14 @@ class Synthesizer:
             count = int(t.constraints.get("minItems", 0) or 0)
             if count == 0:
                 return []
-            item = self.value(t.items) if t.items is not None else "a"
-            return [item] * count
+            return self._repeated(t.items, "minItems", count, lambda item: [item] * count)
         if kind == "map":
-            return {}
+            count = map_size(t.constraints)[0]
+            if count == 0:
+                return {}
+            return self._repeated(
+                t.values, "minProperties", count, lambda v: dict.fromkeys(entry_keys(count), v)
+            )
         if kind == "union":
             errors: list[str] = []
             if t.discriminator is not None:
@@ -100,12 +128,39 @@ class Synthesizer:
             return None
         return {}  # any
 
+    def _where(self) -> str:
+        """The place of the value being built, for a reason: its field or model, else ``$``."""
+        return self._path[-1] if self._path else "$"
+
+    def _repeated(
+        self, t: TypeRef | None, what: str, count: int, build: Callable[[Any], Any]
+    ) -> Any:
+        """``count`` copies of one instance of ``t`` (``"a"`` without a schema), as
+        ``build`` makes the container of them, within the budget."""
+        where = self._where()
+        check_count(count, what, self.budget, where)
+        value = build(self.value(t) if t is not None else "a")
+        check_fits(value, self.budget, where)
+        return value
+
     def _tag(self, name: str, prop: str, tag: str) -> Any:
         """The tag of member ``name`` (see :func:`tag_of`)."""
         return tag_of(self.models, name, prop, tag)
 
     def _model(self, name: str) -> Any:
-        return self._memo(name, name, self._cache, self._build)
+        """Model ``name``'s minimal instance; :class:`OverBudget` when even that is larger
+        than the budget (checked once per model, counted only that far)."""
+        value = self._memo(name, name, self._cache, self._build)
+        if name not in self._checked:
+            try:
+                check_fits(value, self.budget, name)
+                self._checked[name] = None
+            except OverBudget as exc:
+                self._checked[name] = exc
+        over = self._checked[name]
+        if over is not None:
+            raise OverBudget(*over.args)
+        return value
 
     def _memo(
         self,
@@ -120,14 +175,18 @@ class Synthesizer:
             return cache[key]
         if name in self._active:
             raise MockError(f"{name} requires itself")
+        if len(self._active) >= MAX_NESTING:
+            raise OverBudget(f"{name}: models nest more than {MAX_NESTING} deep")
         model = self.models.get(name)
         if model is None:
             return {}
         self._active.add(name)
+        self._path.append(name)
         try:
             result = build(model)
         finally:
             self._active.discard(name)
+            self._path.pop()
         cache[key] = result
         return result
 
@@ -135,15 +194,8 @@ class Synthesizer:
         if model.kind == "object":
             out: dict[str, Any] = {}
             for f in model.fields:
-                if not f.required:
-                    continue
-                if f.nullable and f.type.kind not in ("literal",):
-                    try:
-                        out[f.name] = self.value(f.type)
-                    except MockError:
-                        out[f.name] = None
-                    continue
-                out[f.name] = self.value(f.type)
+                if f.required:
+                    out[f.name] = self._field(model, f)
             return out
         if model.kind == "enum":
             if model.enum_values:
@@ -157,12 +209,24 @@ class Synthesizer:
             return self.value(replace(model.root, discriminator=model.discriminator))
         return self.value(model.root)
 
+    def _field(self, model: Model, f: Field) -> Any:
+        """Required field ``f``'s value (None where a nullable one has none)."""
+        self._path.append(f"{model.name}.{f.name}")
+        try:
+            return self.value(f.type)
+        except MockError:
+            if f.nullable and f.type.kind not in ("literal",):
+                return None
+            raise
+        finally:
+            self._path.pop()
+
     def _primitive(self, t: TypeRef) -> Any:
         c = t.constraints
         if t.primitive == "boolean":
             return False
         if t.primitive in ("integer", "number"):
-            return minimal_number(c, integer=t.primitive == "integer")
+            return minimal_number(c, integer=t.primitive == "integer", where=self._where())
         if t.primitive == "string":
-            return minimal_string(t.format, c)
+            return minimal_string(t.format, c, self._where())
         return {}
