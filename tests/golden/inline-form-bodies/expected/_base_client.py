@@ -21,6 +21,7 @@ from pydantic_core import to_json
 from ._encoding import given, jsonable, multipart, parse_json, text_of
 from ._errors import (
     STATUS_ERRORS,
+    APIOriginError,
     APIResponseValidationError,
     APIStatusError,
     InternalServerError,
@@ -47,6 +48,7 @@ INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
 MAX_RETRY_AFTER = 60.0  # the longest Retry-After obeyed; a longer one skips the retry
 RETRIED = frozenset({408, 409, 429})  # and 5xx, and connection errors
+ORIGIN = "apismith_origin"  # a request extension: the only origin the request may reach
 
 
 # === Retries and HTTP errors ==========================================================
@@ -99,6 +101,26 @@ def status_error(response: httpx.Response, errors: Errors | None) -> APIStatusEr
     return cls(message, response, body)
 
 
+# === Origins ==========================================================================
+def origin(url: httpx.URL) -> tuple[str, bytes, int | None]:
+    """A URL's scheme, host (IDNA-encoded) and port (the scheme's default if none)."""
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return url.scheme, url.raw_host, url.port or default
+
+
+def check_origin(request: httpx.Request) -> None:
+    """Refuses a request whose URL is not on the origin it was built for (every call's is
+    ``base_url``'s). Also an httpx ``request`` event hook: a redirect is checked too."""
+    allowed = request.extensions.get(ORIGIN)
+    if allowed is not None and origin(request.url) != allowed:
+        message = f"Refused a request to {request.url}: not on the origin of base_url."
+        raise APIOriginError(message, request)
+
+
+async def acheck_origin(request: httpx.Request) -> None:
+    check_origin(request)
+
+
 # === Base clients =====================================================================
 class BaseClient:
     """State and request building shared by the sync and async clients."""
@@ -108,6 +130,7 @@ class BaseClient:
     _stream_class: Any = Stream
     _page_class: Any = SyncPage
     _streamed_class: Any = APIResponse  # the response of with_streaming_response
+    _origin_hook: Any = staticmethod(check_origin)
     _send: Send  # (a coroutine function on the async client)
 
     def __init__(self, *, base_url: str, headers: Headers, timeout: Timeout | NotGiven,
@@ -122,6 +145,9 @@ class BaseClient:
         self._headers = {"accept": "application/json", **headers}
         self._headers.update(default_headers or {})
         self._http = http_client or self._http_class()
+        hooks = self._http.event_hooks["request"]  # (one hook, however many clients)
+        if self._origin_hook not in hooks:
+            hooks.append(self._origin_hook)
 
     def _configure(self, timeout: Timeout | NotGiven, max_retries: int | None,
                    strict_response_validation: bool | None = None) -> None:  # fmt: skip
@@ -162,17 +188,24 @@ class BaseClient:
                 body = {**(body if isinstance(body, dict) else {}), **extra_body}
             content = to_json(jsonable(body))
             hdrs["content-type"] = "application/json"
-        url = o.path if "://" in o.path else self.base_url + o.path  # (a Link's URL)
-        return self._http.build_request(
-            o.method,
-            url,
-            params=cast(Any, params) or None,
-            headers=hdrs,
-            content=content,
-            data=data,
-            files=files,
-            timeout=self.timeout if isinstance(o.timeout, NotGiven) else o.timeout,
-        )
+        try:
+            base = httpx.URL(self.base_url)  # (relative: the http_client's base_url)
+            allowed = origin(base if base.is_absolute_url else self._http.base_url)
+            request = self._http.build_request(
+                o.method,
+                o.url or self.base_url + o.path,
+                params=cast(Any, params) or None,
+                headers=hdrs,
+                content=content,
+                data=data,
+                files=files,
+                timeout=self.timeout if isinstance(o.timeout, NotGiven) else o.timeout,
+                extensions={ORIGIN: allowed},
+            )
+        except httpx.InvalidURL as exc:
+            raise APIOriginError(f"Refused an invalid URL: {exc}") from exc
+        check_origin(request)
+        return request
 
     @staticmethod
     def _attempts(request: httpx.Request) -> Iterator[int]:
@@ -211,7 +244,7 @@ class BaseClient:
         result = parse_json(o.kind, response, strict=strict)
         if o.page is None:
             return result
-        return self._page_class(result, self._send, o, response.headers.get("link", ""))
+        return self._page_class(result, self._send, o, response)
 
 
 class SyncAPIClient(BaseClient):
@@ -238,7 +271,7 @@ class SyncAPIClient(BaseClient):
 class AsyncAPIClient(BaseClient):
     _http: httpx.AsyncClient
     _http_class, _stream_class, _page_class = httpx.AsyncClient, AsyncStream, AsyncPage
-    _streamed_class = AsyncAPIResponse
+    _streamed_class, _origin_hook = AsyncAPIResponse, staticmethod(acheck_origin)
 
     async def close(self) -> None:
         await self._http.aclose()

@@ -4,18 +4,24 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pydantic
 
 from ._types import loads
 
+_USERINFO = re.compile(r"//[^/?#@\s]*@")  # a URL's ``user:password@``
+
 
 class APIError(Exception):
-    """Base class of every error the client raises."""
+    """Base class of every error the client raises. Its message never holds the userinfo
+    of a URL (``http://user:password@host/``: ``http://***@host/``)."""
 
     def __init__(
         self, message: str, request: httpx.Request | None = None, body: object = None
     ) -> None:
+        message = _USERINFO.sub("//***@", message)
         super().__init__(message)
         self.message, self.request, self.body = message, request, body
 
@@ -50,6 +56,11 @@ class InternalServerError(APIStatusError): ...  # 5xx
 
 class APIStreamError(APIError):
     """An error event received in the middle of a server-sent-event stream."""
+
+
+class APIOriginError(APIError):
+    """A request refused before it was sent: its URL (a next page's, a redirect's, or
+    ``base_url`` + a path) is not on ``base_url``'s origin, or not a valid URL."""
 
 
 class APIResponseValidationError(APIError):

@@ -49,8 +49,8 @@ NOT_GIVEN = NotGiven()
 class Paging:
     """How a list call pages (``items``: the answer's item field, "": the answer itself).
     "page": ``param`` = ``current`` + 1 while fewer than ``total`` items were seen;
-    "cursor": ``param`` = the answer's ``next`` until it is empty; "link": the URL of the
-    ``Link`` header's ``rel="next"``."""
+    "cursor": ``param`` = the answer's ``next`` until it is empty (an http(s) URL: the next
+    page's URL); "link": the URL of the ``Link`` header's ``rel="next"``."""
 
     style: str
     items: str = "items"
@@ -80,6 +80,7 @@ class RequestOptions:
     timeout: Timeout | NotGiven = NOT_GIVEN  # NOT_GIVEN: the client's
     raw: bool = False  # return an APIResponse (``with_raw_response``)
     streamed: bool = False  # raw, its body not read yet (``with_streaming_response``)
+    url: str | None = None  # a next page's URL, sent instead of base URL + path
 
 
 def _takes(

@@ -23,6 +23,7 @@ from ._encoding import basic_auth, construct, parse_json, path_param
 from ._errors import (
     APIConnectionError,
     APIError,
+    APIOriginError,
     APIResponseValidationError,
     APIStatusError,
     APIStreamError,
@@ -63,14 +64,14 @@ from ._types import (
 
 __all__ = [
     "DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "INITIAL_RETRY_DELAY", "MAX_RETRY_AFTER",
-    "MAX_RETRY_DELAY", "NOT_GIVEN", "RETRY_COUNT_HEADER", "APIConnectionError", "APIError",
-    "APIResponse", "APIResponseValidationError", "APIStatusError", "APIStreamError",
-    "APITimeoutError", "AsyncAPIClient", "AsyncAPIResponse", "AsyncPage",
-    "AsyncResponseContextManager", "AsyncStream", "AuthenticationError", "BadRequestError",
-    "BaseClient", "Body", "ConflictError", "FileInput", "Headers", "InternalServerError",
-    "NotFoundError", "NotGiven", "Paging", "PermissionDeniedError", "Query",
-    "RateLimitError", "RequestOptions", "ResponseContextManager", "Stream", "SyncAPIClient",
-    "SyncPage", "Timeout", "UnprocessableEntityError", "async_to_raw", "basic_auth",
-    "construct", "parse_json", "path_param", "retry_delay", "retryable", "status_error",
-    "to_raw",
+    "MAX_RETRY_DELAY", "NOT_GIVEN", "RETRY_COUNT_HEADER", "APIConnectionError",
+    "APIError", "APIOriginError", "APIResponse", "APIResponseValidationError",
+    "APIStatusError", "APIStreamError", "APITimeoutError", "AsyncAPIClient",
+    "AsyncAPIResponse", "AsyncPage", "AsyncResponseContextManager", "AsyncStream",
+    "AuthenticationError", "BadRequestError", "BaseClient", "Body", "ConflictError",
+    "FileInput", "Headers", "InternalServerError", "NotFoundError", "NotGiven",
+    "Paging", "PermissionDeniedError", "Query", "RateLimitError", "RequestOptions",
+    "ResponseContextManager", "Stream", "SyncAPIClient", "SyncPage", "Timeout",
+    "UnprocessableEntityError", "async_to_raw", "basic_auth", "construct", "parse_json",
+    "path_param", "retry_delay", "retryable", "status_error", "to_raw",
 ]  # fmt: skip
