@@ -92,7 +92,8 @@ def tree_files(root: Path) -> list[tuple[str, Path]]:
         return []
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        # (tool caches, .ruff_cache and the like, are no part of a tree: a wheel has none)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d[:1] != ".")
         for name in filenames:
             path = Path(dirpath) / name
             rel = path.relative_to(root).as_posix()
