@@ -274,8 +274,8 @@ def build_config(
     where = where or str(config_file or spec)
     package = str(options.get("package") or package_name(out.name or spec.stem))
     meta = bool(options.get("meta", False))
-    for label, name in (("package", package), ("out", "" if meta else out.name)):
-        problem = importable_problem(name) if name else None
+    for label, importable in (("package", package), ("out", "" if meta else out.name)):
+        problem = importable_problem(importable) if importable else None
         if problem:
             raise config_error(where, f"{label}: {problem}; choose another name")
     passes, pass_options = _passes(where, options.get("passes") or {})
