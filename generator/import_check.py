@@ -11,17 +11,32 @@ code has no import-time side effects besides defining classes.
 A module compiled ahead while the models rendered (:mod:`generator.bytecode`) is taken as
 compiled when its source is byte for byte the one compiled. A failure is one line naming
 the module, line, model and field (:func:`import_failure`).
+
+Importing is not enough for the server: FastAPI checks a route only when it is added to
+an app. So the app is built too (``create_mock_app()``: ``create_app`` serving the mock
+service, each route added and checked), and the mock is sent one request per operation,
+in-process (through ``httpx.ASGITransport``: no socket): the requests the server renderer
+made from the spec (``probes``, :mod:`generator.render.server.probes`). A package whose
+app does not build, or whose mock crashes on an operation or answers it with a 5xx other
+than 501 (an operation the mock cannot answer, already warned about), or whose router
+finds no route for it (a 404 or 405 of its own), fails the check (exit 1: the generator
+made code that does not work), naming the operation. Another 4xx is not a failure (the
+probe's values may not satisfy every constraint). It costs the app's build and about
+a millisecond a request: on SGP's 184 operations, 0.8 to 1.3 s of CPU beside the
+import's 1.2 s.
 """
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import gc
 import importlib.abc
 import importlib.util
 import itertools
 import re
 import sys
+import threading
 import traceback
 from collections.abc import Mapping, Sequence
 from importlib.machinery import ModuleSpec
@@ -33,6 +48,10 @@ from generator.bytecode import Compiled, compiled_code
 from generator.errors import ApismithError
 
 _COUNTER = itertools.count()
+
+# One request to the mock (see :mod:`generator.render.server.probes`, which makes them):
+# (operation, method, path and query, headers, body, content type).
+Probe = tuple[str, str, str, tuple[tuple[str, str], ...], bytes | None, str | None]
 
 
 def preload_runtime(*, server: bool = True) -> None:
@@ -142,11 +161,13 @@ def verify_import(
     *,
     package: str = "",
     compiled: Compiled | None = None,
+    probes: Sequence[Probe] = (),
 ) -> None:
     """Import the package at ``root/package`` whose files are ``files`` (names relative
-    to ``root``; by default, the ``.py`` files there on disk) under a private name, then
-    forget it. ``compiled``: the modules compiled while the models rendered (names
-    relative to ``root``, :func:`generator.bytecode.compile_ahead`).
+    to ``root``; by default, the ``.py`` files there on disk) under a private name, build
+    its apps and send its mock the ``probes``, then forget it. ``compiled``: the modules
+    compiled while the models rendered (names relative to ``root``,
+    :func:`generator.bytecode.compile_ahead`).
 
     Runs in-process (the generator has already imported pydantic, so this costs only the
     generated modules' own work)."""
@@ -175,12 +196,15 @@ def verify_import(
     collecting = gc.isenabled()
     gc.disable()  # defining thousands of models: collecting meanwhile cost a third of this
     try:
-        importlib.import_module(name)
-        _import_modules(name, sources)
-    except Exception as exc:
-        raise ApismithError(
-            f"generated code does not import: {import_failure(exc, finder)}", exit_code=1
-        ) from None
+        try:
+            importlib.import_module(name)
+            _import_modules(name, sources)
+        except Exception as exc:
+            raise ApismithError(
+                f"generated code does not import: {import_failure(exc, finder)}", exit_code=1
+            ) from None
+        if "mock.py" in sources:
+            exercise_apps(name, finder, probes)
     finally:
         if collecting:
             gc.enable()
@@ -188,6 +212,77 @@ def verify_import(
         sys.meta_path.remove(finder)
         for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
             del sys.modules[key]
+
+
+def exercise_apps(name: str, finder: PackageSources, probes: Sequence[Probe]) -> None:
+    """Build the mock's app of the package imported as ``name`` (``create_mock_app()``,
+    which is ``create_app`` serving the mock service) and send it every probe (see the
+    module docstring); ApismithError when one fails."""
+    try:  # create_mock_app() is create_app(MockService(...)): the server's app, built once
+        app = sys.modules[f"{name}.mock"].create_mock_app()
+    except Exception as exc:
+        raise ApismithError(
+            f"generated server app does not build: {import_failure(exc, finder)}", exit_code=1
+        ) from None
+    failure = _run(_send(app, probes))
+    if failure is not None:
+        raise ApismithError(f"generated mock fails: {failure}", exit_code=1)
+
+
+async def _send(app: Any, probes: Sequence[Probe]) -> str | None:
+    """Send ``app`` each probe in turn: the first failure, described, or None."""
+    import httpx
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=True)
+    async with httpx.AsyncClient(transport=transport) as client:
+        for operation, method, url, headers, body, content_type in probes:
+            sent = dict(headers)
+            if content_type is not None:
+                sent["content-type"] = content_type
+            where = f"{operation} ({method} {url.split('?', 1)[0]})"
+            try:
+                # the path as it stands, never read as a URL (``//host/x``)
+                response = await client.request(
+                    method, "http://mock" + url, headers=sent, content=body
+                )
+            except Exception as exc:
+                return f"{where} raises {type(exc).__name__}: {_first_lines(str(exc))}"
+            if response.status_code >= 500 and response.status_code != 501:
+                text = _first_lines(response.text)
+                return f"{where} answers {response.status_code}" + (f": {text}" if text else "")
+            if _unrouted(response, url):
+                return f"{where} reaches no route ({response.status_code})"
+    return None
+
+
+_NO_ROUTE = {404: '{"detail":"Not Found"}', 405: '{"detail":"Method Not Allowed"}'}
+
+
+def _unrouted(response: Any, url: str) -> bool:
+    """Whether the app's router found no route for a probe (Starlette's own 404 or 405;
+    not where a path value holds an encoded ``/``, which the router decodes)."""
+    expected = _NO_ROUTE.get(response.status_code)
+    return expected is not None and response.text == expected and "%2F" not in url.upper()
+
+
+def _first_lines(text: str, count: int = 3, width: int = 300) -> str:
+    """The first ``count`` non-blank lines of ``text``, joined, at most ``width`` long."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()][:count]
+    joined = "; ".join(lines)
+    return joined if len(joined) <= width else joined[: width - 3] + "..."
+
+
+def _run(coroutine: Any) -> Any:
+    """``asyncio.run(coroutine)``, in a thread of its own when this one runs a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    found: list[Any] = []
+    thread = threading.Thread(target=lambda: found.append(asyncio.run(coroutine)))
+    thread.start()
+    thread.join()
+    return found[0] if found else "the probes did not run"
 
 
 def _import_modules(name: str, sources: Mapping[str, bytes]) -> None:

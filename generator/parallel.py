@@ -103,7 +103,11 @@ def _import_check(result: Generated) -> None:
     if (f"{package}/__init__.py" if package else "__init__.py") not in result.files:
         return  # as write_package: no package, nothing to import
     verify_import(
-        target_path(result.config.out), result.files, package=package, compiled=result.compiled
+        target_path(result.config.out),
+        result.files,
+        package=package,
+        compiled=result.compiled,
+        probes=result.probes,
     )
 
 
@@ -399,6 +403,7 @@ def write_all(
                 verify=verify,
                 force=force,
                 compiled=item.result.compiled,
+                probes=item.result.probes,
             )
             seconds = time.perf_counter() - start
             laps: tuple[tuple[str, float], ...] = (("write (with import check)", seconds),)

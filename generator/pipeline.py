@@ -69,6 +69,7 @@ class Generated:
     normalized: Normalized
     timings: tuple[tuple[str, float], ...] = ()
     compiled: Compiled = Compiled()  # modules compiled while the models rendered
+    probes: tuple[Any, ...] = ()  # the import check's requests to the mock (render.server)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ def normalize_spec(config: ApiConfig, doc: Mapping[str, Any], *, owned: bool = F
         for key, entry in config.streaming.items()
     }
     options["streams"] = {**options.get("streams", {}), "operations": streamed}
+    naming = {"resources": config.client.resources, "methods": config.client.methods}
+    options["inline_bodies"] = {**options.get("inline_bodies", {}), **naming}
     return normalize(doc, config.passes, options, source=config.spec, owned=owned)
 
 
@@ -225,11 +228,18 @@ def import_renderers() -> None:
 
 
 def build_api(config: ApiConfig, spec: Mapping[str, Any]) -> tuple[Api, ApiSettings]:
-    """The IR, and the config's tables checked against it (once, for every renderer)."""
+    """The IR, and the config's tables checked against it (once, for every renderer), with
+    the client's names listed (``-v``) and a ``[client.methods]`` name that is taken refused."""
     from generator.ir import build_ir
 
     api = build_ir(spec)
-    return api, bind_settings(config, api)
+    settings = bind_settings(config, api)
+    if {"client", "docs"} & set(config.outputs):
+        from generator.render.surface.resources import client_name_report
+
+        where = str(config.config_file) if config.config_file else None
+        settings = replace(settings, names=client_name_report(api, settings, where))
+    return api, settings
 
 
 def render_artifacts(
@@ -453,8 +463,19 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
         + render_warnings
     )
     diagnostics, summary = account_for(original, found, formatted["models.py"].decode())
+    probes = server_probes(api, config)
     clock.lap("account")
-    return Generated(config, files, diagnostics, summary, normalized, tuple(clock.laps), compiled)
+    laps = tuple(clock.laps)
+    return Generated(config, files, diagnostics, summary, normalized, laps, compiled, probes)
+
+
+def server_probes(api: Api, config: ApiConfig) -> tuple[Any, ...]:
+    """The requests the import check sends the mock (:mod:`generator.render.server.probes`)."""
+    if "server" not in config.outputs or not api.operations:
+        return ()
+    from generator.render.server import server_probes as probes_of
+
+    return probes_of(api)
 
 
 __all__ = ["Generated", "Stage", "Summary", "generate"]

@@ -53,7 +53,9 @@ def _generate_into(config: ApiConfig) -> None:
         result = generate(config, models)
     check_target(config.out, force=False)
     package = config.package if config.meta else ""
-    write_package(config.out, result.files, package=package, compiled=result.compiled)
+    write_package(
+        config.out, result.files, package=package, compiled=result.compiled, probes=result.probes
+    )
 
 
 def resolve(

@@ -24,7 +24,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -54,9 +54,11 @@ def write_package(
     verify: bool = True,
     force: bool = False,
     compiled: Compiled | None = None,
+    probes: Sequence[Any] = (),
 ) -> None:
     """Replace ``out`` with exactly ``files``, after checking the package imports (taking
-    the modules ``compiled`` ahead, :mod:`generator.bytecode`).
+    the modules ``compiled`` ahead, :mod:`generator.bytecode`) and that its mock answers
+    the ``probes`` (:func:`generator.import_check.verify_import`).
 
     ``package`` is the package's folder within ``out`` ("" when ``out`` is the package).
     ``out`` must be missing, empty, or an earlier apismith output (it has an apismith
@@ -75,7 +77,15 @@ def write_package(
             f"cannot make the output's folder: {exc.strerror}", file=str(out)
         ) from None
     try:
-        _write(out, files, package=package, verify=verify, force=force, compiled=compiled)
+        _write(
+            out,
+            files,
+            package=package,
+            verify=verify,
+            force=force,
+            compiled=compiled,
+            probes=probes,
+        )
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise ApismithError(
@@ -91,6 +101,7 @@ def _write(
     verify: bool,
     force: bool,
     compiled: Compiled | None,
+    probes: Sequence[Any] = (),
 ) -> None:
     with _parent_lock(out.parent) as locked:
         recover(out, locked=locked)
@@ -102,7 +113,7 @@ def _write(
             writer = FileWriter(str(staging), files)
             try:
                 if verify and init in files:  # the files as they are written meanwhile
-                    verify_import(staging, files, package=package, compiled=compiled)
+                    verify_import(staging, files, package=package, compiled=compiled, probes=probes)
                 writer.wait()
             finally:
                 writer.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -85,7 +86,14 @@ def test_without_a_usable_interpreter_the_files_are_written_here(
 
 def test_stop_ends_the_helper_and_is_idempotent(tmp_path: Path) -> None:
     writer = FileWriter(str(tmp_path), FILES)
+    proc = writer._proc
+    assert proc is not None, "the helper process did not start"
+    pid = proc.pid
     writer.stop()
+    assert proc.returncode is not None  # reaped: it has ended
+    with pytest.raises(ProcessLookupError):  # and no process has its pid any more
+        os.kill(pid, 0)
+    assert proc.stdin.closed and proc.stdout.closed
     writer.stop()
     writer.wait()  # nothing left to wait for
 

@@ -346,9 +346,41 @@ def _server_rejects_by_schema(case: dict[str, Any]) -> bool:
     return behavior.startswith("reject") and "not schema" not in behavior
 
 
+# What the models do with each payload that breaks its spec, and why. "reject": the models
+# enforce what the spec says (a required field, a type, an enum, a pattern). "accept": a
+# documented leniency of the models (docs/models.md): every model has extra="allow", and an
+# untagged oneOf is a pydantic union, which takes the first member that fits (the server's
+# own DTO also accepts these, defaulting the framework to vllm).
+INVALID_VERDICTS: dict[str, tuple[str, str]] = {
+    "le-chat-v2-req-dto-empty-messages": ("reject", "minItems 1 on messages"),
+    "le-completions-v2-resp-stream-chunk": ("reject", "finish_reason null, a string"),
+    "le-llm-endpoint-update-req-domain-full": ("accept", "untagged oneOf: a union"),
+    "le-llm-endpoint-update-req-domain-workers-only": ("accept", "untagged oneOf: a union"),
+    "le-llm-endpoint-get-resp-client-docstring": ("reject", "null id and model_name"),
+    "le-llm-endpoint-list-resp-client-docstring": ("reject", "null id, no status"),
+    "le-fine-tune-create-req-docs": ("reject", "hyperparameters required"),
+    "le-fine-tune-create-req-docs-client-wire": ("reject", "hyperparameters null"),
+    "le-fine-tune-create-req-client-docstring": ("reject", "hyperparameters required"),
+    "le-fine-tune-create-resp-client-docstring": ("reject", "id required"),
+    "le-fine-tune-get-resp-client-docstring": ("reject", "id required"),
+    "le-fine-tune-list-resp-client-docstring": ("reject", "id required"),
+    "le-endpoint-create-req-smoke-inline-bundle": ("reject", "model_bundle_id required"),
+    "le-batch-job-get-resp-api-1-running": ("reject", "duration null, a string"),
+    "sgp-stainless-kb-upload-s3": ("reject", "aws_account_id pattern"),
+    "sgp-stainless-model-chat-completion": ("accept", "extra='allow': reasoning_effort kept"),
+    "sgp-stainless-chat-completion": ("reject", "model not in the enum"),
+    "sgp-stainless-evaluation-create": ("reject", "annotation_config_type not in the enum"),
+}
+
+
+def test_every_spec_invalid_payload_has_a_verdict() -> None:
+    invalid = {c["id"] for c in load_payload_cases() if not c["spec_valid"]}
+    assert invalid == set(INVALID_VERDICTS)
+
+
 def test_spec_invalid_payload_recorded(invalid_case: dict[str, Any], record_property: Any) -> None:
-    """Payloads that break their spec: recorded, not judged, except the negative controls
-    (the server's own tests expect a rejection), which the models must reject too."""
+    """Payloads that break their spec: each gets the verdict of :data:`INVALID_VERDICTS`;
+    the negative controls (the server's own tests expect a rejection) are rejected."""
     try:
         validate(invalid_case)
         outcome = "accepted"
@@ -356,7 +388,11 @@ def test_spec_invalid_payload_recorded(invalid_case: dict[str, Any], record_prop
         outcome = f"rejected: {str(exc).splitlines()[1] if len(str(exc).splitlines()) > 1 else exc}"
     record_property("outcome", outcome)
     record_property("spec_error", invalid_case.get("spec_error", ""))
-    print(f"{invalid_case['id']}: {outcome} (spec says: {invalid_case.get('spec_error')})")
+    verdict, why = INVALID_VERDICTS[invalid_case["id"]]
+    assert outcome.startswith(f"{verdict}ed"), (
+        f"{invalid_case['id']}: expected {verdict} ({why}), got {outcome}; "
+        f"spec error: {invalid_case.get('spec_error')}"
+    )
     if _server_rejects_by_schema(invalid_case):
         behavior, error = invalid_case["expected_server_behavior"], invalid_case["spec_error"]
         assert outcome.startswith("rejected"), (

@@ -316,6 +316,9 @@ def check(doc: dict[str, Any], root: Path) -> None:
         _forget(package)
 
 
+_ROUTE_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
+
+
 def _check_data(doc: dict[str, Any], normalized: dict[str, Any], modules: dict[str, Any]) -> None:
     """Every value the spec gave is data in the generated package."""
     api = build_ir(normalized)
@@ -351,7 +354,17 @@ def _check_data(doc: dict[str, Any], normalized: dict[str, Any], modules: dict[s
     if not op_id.isprintable():
         op_id = "".join(c for c in op_id if c.isprintable()) or f"post_{op.path}"
     (route,) = [r for r in router.routes if getattr(r, "operation_id", None) == op_id]
-    assert route.path == op.path == next(iter(doc["paths"]))
+    key = next(iter(doc["paths"]))
+    assert op.path == (key.split("#", 1)[0] or "/")  # a fragment is never sent
+    # the route names a parameter Starlette cannot read ({}, {a-b}) after its argument
+    route_shape, op_shape = route.path, op.path
+    for name in route.param_convertors:
+        assert _ROUTE_NAME.fullmatch(name), route.path
+        route_shape = route_shape.replace("{" + name + "}", "{}")
+    for p in op.parameters:
+        if p.location == "path":
+            op_shape = op_shape.replace("{" + p.name + "}", "{}")
+    assert route_shape == op_shape, (route.path, op.path)
     description = clean_text(raw["description"])  # as the text pass cleans it
     if description.split("\f")[0].strip():  # FastAPI's own cut
         assert route.description == description.split("\f")[0].strip()

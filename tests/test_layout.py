@@ -125,3 +125,155 @@ def test_few_long_functions_anywhere() -> None:
         for entry in _long_functions(path)
     ]
     assert len(long) <= MAX_LONG_FUNCTIONS, "\n".join(long)
+
+
+# --- the pipeline's direction ----------------------------------------------------------------
+# Every module of generator/ is in one stage; a module imports only its own stage and the
+# ones before it, at any depth of its code (function-local and TYPE_CHECKING imports
+# included), and no import cycle joins two modules. Package __init__ modules that only
+# gather their own modules are not a module of their own here: ``from generator.ir import
+# build`` is an import of ``generator.ir.build``, ``from generator.ir import Api`` of
+# ``generator.ir``.
+STAGES: tuple[tuple[str, ...], ...] = (
+    # shared vocabulary: errors, diagnostics, the naming rules, file and memory helpers
+    (
+        "generator",
+        "generator.errors",
+        "generator.media",
+        "generator.memory",
+        "generator.file_writer",
+        "generator.bytecode",
+        "generator.normalize.diagnostics",
+        "generator.normalize.naming",
+    ),
+    ("generator.config", "generator.load", "generator.overlay"),  # the inputs
+    ("generator.normalize",),
+    ("generator.ir",),
+    ("generator.render",),
+    ("generator.format",),
+    ("generator.import_check", "generator.manifest", "generator.write"),
+    (  # the commands that run the pipeline
+        "generator.pipeline",
+        "generator.check",
+        "generator.parallel",
+        "generator.serve",
+        "generator.selection",
+        "generator.progress",
+        "generator.cli",
+        "generator.entry",
+        "generator.__main__",
+    ),
+)
+
+
+def _stage(module: str) -> int:
+    """The stage of ``module``: that of the longest prefix the table names."""
+    best: tuple[int, int] | None = None
+    for rank, prefixes in enumerate(STAGES):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), rank)
+    assert best is not None, f"{module} is in no stage of STAGES"
+    return best[1]
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the modules of generator/ it imports."""
+    paths = {_module_name(p): p for p in _all_modules()}
+    return {module: _direct(path, paths) - {module} for module, path in paths.items()}
+
+
+def _direct(path: Path, modules: dict[str, Path]) -> set[str]:
+    """What ``path`` imports of ``modules``: a name imported from a package is its
+    submodule when there is one, else the package."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package.pop()
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            subs = [f"{module}.{a.name}" for a in node.names]
+            found.update(s for s in subs if s in modules)
+            if module in modules and any(s not in modules for s in subs):
+                found.add(module)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle() -> None:
+    cycles = _cycles(_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_module_imports_a_later_stage() -> None:
+    graph = _graph()
+    wrong = [
+        f"{module} (stage {_stage(module)}) imports {target} (stage {_stage(target)})"
+        for module in sorted(graph)
+        for target in sorted(graph[module])
+        if _stage(target) > _stage(module)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_direction_checks_see_what_they_claim() -> None:
+    """The checks above would notice a cycle and a backward import."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    assert _stage("generator.render.client.context") > _stage("generator.config.settings")
+    assert _stage("generator.normalize.naming.case") < _stage("generator.config.api")
+    graph = _graph()
+    assert "generator.normalize.walk" in graph["generator.normalize.inline_bodies"]
+    # a function-local import counts
+    assert "generator.manifest" in graph["generator.config.api"] or not any(
+        "manifest" in line for line in (GENERATOR / "config" / "api.py").read_text().splitlines()
+    )

@@ -177,7 +177,8 @@ def test_normalize_version_rejects(text: object) -> None:
 
 
 def test_normalize_version_agrees_with_packaging() -> None:
-    version = pytest.importorskip("packaging.version")
+    from packaging import version
+
     for text, expected in VERSIONS:
         if isinstance(text, str) and not re.match(r"\s*[0-9]{4}-", text):
             assert version.Version(text).public == expected, text
@@ -191,7 +192,8 @@ def test_normalize_version_agrees_with_packaging() -> None:
 @given(st.text(alphabet="0123456789.-_+!vVabcdeiloprstvwhAB \t", max_size=24))
 def test_normalize_version_property(text: str) -> None:
     """Whatever we return is canonical; off dates, we accept exactly what PEP 440 accepts."""
-    version = pytest.importorskip("packaging.version")
+    from packaging import version
+
     ours = normalize_version(text)
     if ours is not None:
         assert CANONICAL_PUBLIC.match(ours)
@@ -291,7 +293,8 @@ MARKDOWN_HOSTILE = [
 
 def render_markdown_text(text: str) -> str:
     """The text a CommonMark renderer shows for ``text``, as one paragraph."""
-    markdown_it = pytest.importorskip("markdown_it")
+    import markdown_it
+
     rendered = markdown_it.MarkdownIt("commonmark").render(text)
     if not rendered:
         return ""
@@ -425,7 +428,8 @@ def test_render_meta_hostile_spec_text() -> None:
     assert not re.search(r"(?<!\\)[<&]|(?<!\\)!(?!\\\[)", readme.split("## Install")[0])
     assert "is not a PEP 440 version, so the package version is 0.0.0." in readme
     assert "``````sh\napismith generate --spec 'a b`````.json' --out out\n``````\n" in readme
-    markdown_it = pytest.importorskip("markdown_it")
+    import markdown_it
+
     rendered = markdown_it.MarkdownIt("commonmark").render(readme)
     tags = set(re.findall(r"<(/?[a-z0-9]+)", rendered))
     assert tags <= {"h1", "/h1", "h2", "/h2", "p", "/p", "ul", "/ul", "li", "/li"} | {
@@ -532,7 +536,8 @@ class Venv:
 
     def closure(self, project: str, extras: frozenset[str] = frozenset()) -> set[str]:
         """``project`` and everything its requirements (with ``extras``) pull in."""
-        requirements = pytest.importorskip("packaging.requirements")
+        from packaging import requirements
+
         dists = {
             canonical(d.metadata["Name"]): d
             for d in importlib.metadata.distributions(path=[str(self.site)])

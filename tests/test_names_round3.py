@@ -61,7 +61,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
         "resource json is in resources/json_.py",
     ),
     "names-r3-client-settings-tags.json": (
-        "is strict_response_validation_.retrieve (renamed by the rules;"
+        "is strict_response_validation_.retrieve (the CRUD name of its path and method;"
         " strict_response_validation is the client's own;",
         "is idempotency_header_.retrieve",
         "is with_streaming_response_.retrieve",
@@ -69,8 +69,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
         "is cached_property_.retrieve",
     ),
     "names-r3-resource-members.json": (
-        "is things.with_raw_response_.retrieve (renamed by the rules; with_raw_response is"
-        " every resource's own;",
+        "is things.with_raw_response_.retrieve (the CRUD name of its path and method;"
+        " with_raw_response is every resource's own;",
         "is things.with_streaming_response_ ",
         "is things.overload_ ",
     ),

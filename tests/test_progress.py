@@ -194,5 +194,8 @@ def test_a_partial_line_is_not_drawn_over(monkeypatch: pytest.MonkeyPatch) -> No
         time.sleep(0.3)
         assert term.getvalue() == "half a line"  # the thread waits for its end
         sys.stderr.write("\n")
-        time.sleep(0.3)
+        deadline = time.monotonic() + 600  # a hang guard: the redraw is waited for
+        while not term.getvalue().startswith("half a line\n" + CLEAR):
+            assert time.monotonic() < deadline, repr(term.getvalue())
+            time.sleep(0.01)
         assert term.getvalue().startswith("half a line\n" + CLEAR + "apismith: x: load")

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from generator.config import ApiSettings, ClientTable, bind_settings, load_config
-from generator.config.settings import path_shape
+from generator.config import ApiSettings, ClientTable, load_config
 from generator.errors import ApismithError
 from generator.ir import Api
+from generator.normalize.naming.resources import path_shape
 from generator.pipeline import build_api, load_and_normalize
 from generator.render.surface import Resource, build_resources
 from generator.render.surface.resources import name_diagnostics, resource_map
@@ -162,7 +162,13 @@ def test_paths_compare_without_parameter_names() -> None:
 def test_the_rules(tmp_path: Path) -> None:
     api, settings = _bound(_config(tmp_path))
     assert _names(api, settings) == RULES
-    assert name_diagnostics(resource_map(api, settings)) == ()
+    lines = [d.line() for d in name_diagnostics(resource_map(api, settings))]
+    assert len(lines) == len(RULES), lines  # every name is listed, none is not the rules'
+    assert not any("the rules:" in line for line in lines), lines
+    assert any("operation cancel_item is stores.items.cancel (from its operationId" in x
+               for x in lines)  # fmt: skip
+    assert any("operation restock is stores.restock (from its operationId" in x for x in lines)
+    assert any("operation list_stores is stores.list (the CRUD name" in x for x in lines)
 
 
 def test_prefixes_and_tags_then_methods_override(tmp_path: Path) -> None:
@@ -174,7 +180,8 @@ def test_prefixes_and_tags_then_methods_override(tmp_path: Path) -> None:
     assert names["get_pet"] == "zoo.pets.retrieve"
     assert names["restock"] == RULES["restock"]  # not under the prefix
     lines = [d.line() for d in name_diagnostics(resource_map(api, settings))]
-    assert len(lines) == 4 and all(line.startswith("[client] name: operation ") for line in lines)
+    assert all(line.startswith("[client] name: operation ") for line in lines)
+    assert len(lines) == len(RULES) and sum("the rules:" in x for x in lines) == 4, lines
     assert any("is inventory.void (from [client.methods]; the rules:" in x for x in lines)
     assert any("from [client.resources] '/v1/stores/{id}/items'" in x for x in lines)
 
@@ -186,7 +193,8 @@ def test_generate_v_reports_the_map_and_the_client_has_it(tmp_path: Path) -> Non
                    env={"APISMITH_WORKERS": "0"})  # fmt: skip
     assert proc.returncode == 0, describe(proc)
     named = [line for line in error_lines(proc.stderr) if "[client] name:" in line]
-    assert len(named) == 4, describe(proc)
+    assert len(named) == len(RULES), describe(proc)  # every name the rules chose, listed
+    assert sum("the rules:" in line for line in named) == 4, describe(proc)
     assert any("operation list_items is inventory.list" in line for line in named)
     quiet = run_cli("generate", "--config", path, "--out", out, cwd=tmp_path,
                     env={"APISMITH_WORKERS": "0"})  # fmt: skip
@@ -207,8 +215,7 @@ def test_generate_v_reports_the_map_and_the_client_has_it(tmp_path: Path) -> Non
 def sgp() -> tuple[Api, ApiSettings]:
     config = load_config(SPECS / "sgp.toml")
     _doc, normalized = load_and_normalize(config)
-    api, _ = build_api(config, normalized.spec)
-    return api, bind_settings(config, api)
+    return build_api(config, normalized.spec)
 
 
 def test_sgp_has_scale_gp_names(sgp: tuple[Api, ApiSettings]) -> None:
@@ -238,6 +245,7 @@ def test_sgp_names_are_unique_and_every_operation_is_reachable(
     classes = [r.class_name for r in root.walk()]
     assert len(set(classes)) == len(classes)
     # every name the config changed is reported, nothing else
-    reported = {d.message.split()[1] for d in settings.names}
+    assert len(settings.names) == len(names)  # every name is listed
+    reported = {d.message.split()[1] for d in settings.names if "the rules:" in d.message}
     assert reported == {n.op.python_name for n in names if n.dotted != n.default}
     assert len(reported) == 24  # the 22 of scale-gp, and two operations scale-gp lacks

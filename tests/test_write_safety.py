@@ -391,10 +391,14 @@ def watch(rig: KillRig, proc: subprocess.Popen[bytes]) -> float | None:
     return None
 
 
-def kill_runs(rig: KillRig, count: int, seed: int, *, atomic: bool) -> dict[str, int]:
-    """Runs until ``count`` were SIGKILLed, alternating the spec; even attempts at a random
-    moment of a whole run, odd ones at a random moment of the write (while the staging
-    folder exists). A run that ended before its kill counts as ``finished``."""
+def kill_runs(
+    rig: KillRig, count: int, seed: int, *, atomic: bool, mid_write: int = 0
+) -> dict[str, int]:
+    """Runs until ``count`` were SIGKILLed and ``mid_write`` of the kills hit the write,
+    alternating the spec; even attempts at a random moment of a whole run, odd ones at a
+    random moment of the write (while the staging folder exists). A run that ended before
+    its kill counts as ``finished``. The aim is by timings measured in this run, which a
+    loaded machine changes: such a run takes more attempts, it does not fail."""
     rng = random.Random(seed)
     names = ("kills", "finished", "old", "new", "mid-write", "swapped-not-cleaned", "restored")
     stats = dict.fromkeys(names, 0)
@@ -402,7 +406,7 @@ def kill_runs(rig: KillRig, count: int, seed: int, *, atomic: bool) -> dict[str,
         rig.run(spec)
     current = 0
     attempts = 0
-    while stats["kills"] < count and attempts < 3 * count:
+    while (stats["kills"] < count or stats["mid-write"] < mid_write) and attempts < 8 * count:
         attempt, attempts = attempts, attempts + 1
         assert leftovers(rig.work) == []
         new = 1 - current
@@ -451,7 +455,7 @@ def kill_runs(rig: KillRig, count: int, seed: int, *, atomic: bool) -> dict[str,
 @pytest.mark.slow
 def test_kill_test_atomic_exchange(tmp_path: Path, specs: tuple[Path, Path]) -> None:
     rig = KillRig(tmp_path, specs, {})
-    stats = kill_runs(rig, 20, seed=9, atomic=True)
+    stats = kill_runs(rig, 20, seed=9, atomic=True, mid_write=5)
     assert stats["kills"] >= 20, stats
     assert stats["mid-write"] >= 5, stats  # the write itself was hit, not only the startup
 
@@ -459,7 +463,7 @@ def test_kill_test_atomic_exchange(tmp_path: Path, specs: tuple[Path, Path]) -> 
 @pytest.mark.slow
 def test_kill_test_two_rename_fallback(tmp_path: Path, specs: tuple[Path, Path]) -> None:
     rig = KillRig(tmp_path, specs, {"APISMITH_NO_RENAME_EXCHANGE": "1"})
-    stats = kill_runs(rig, 8, seed=6, atomic=False)
+    stats = kill_runs(rig, 8, seed=6, atomic=False, mid_write=2)
     assert stats["kills"] >= 8, stats
     assert stats["mid-write"] >= 2, stats
 

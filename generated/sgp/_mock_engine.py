@@ -5,7 +5,10 @@
 :class:`MockEngine` answers from ``mock.py``'s tables, echoing path parameters, or in
 stateful mode keeps the records of resources (see :class:`Role`); :func:`install_faults`
 adds latency and documented errors (all off by default: :class:`MockOptions`). Answers
-always validate: a field that would not keeps the table's value.
+always validate: a field that would not keeps the table's value, and an answer that still
+would not is a 501 saying so (never a 500). A record never shows the fields its role hides
+(``writeOnly``: a password), an unknown id answers the operation's declared 404 body, and
+list operations page to an end (:class:`Pager`).
 """
 
 from __future__ import annotations
@@ -14,23 +17,29 @@ import asyncio
 import copy
 import functools
 import random
-import types
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Any
 
 from fastapi import FastAPI, HTTPException
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from starlette.responses import JSONResponse
+from pydantic import TypeAdapter, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Fault", "MockEngine", "MockOptions", "Role", "install_faults"]
+from ._mock_pages import Pager, paged
+from ._mock_records import fields_of, fields_of_type, item_fields, project, revert
+
+__all__ = ["Fault", "MockEngine", "MockOptions", "Pager", "Role", "install_faults"]
 
 _MISSING: Any = object()
 _SHAPED = ("get", "create")  # the actions whose answers give records their shape
+DEFAULT_PAGE_SIZE = (
+    10  # records per page in stateful mode, when the request gives no size
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,8 @@ class Role:
     id_field: str | None = None
     items_field: str | None = None
     scope: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()  # fields answers never show (writeOnly: a password)
+    missing: Any = None  # the 404 body of an unknown id, as declared (None: a detail)
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,15 @@ class Fault:
     status: int
     body: Any
     retry_after: bool = False
+
+
+class RecordMissing(HTTPException):
+    """A stateful operation's unknown id: a 404 with the operation's declared body (the
+    handler :func:`install_faults` adds), else FastAPI's ``{"detail": ...}``."""
+
+    def __init__(self, detail: str, body: Any) -> None:
+        super().__init__(404, detail)
+        self.body = body
 
 
 @dataclass(frozen=True)
@@ -92,17 +112,29 @@ class MockEngine:
         self._counts: dict[str, int] = {}  # collection -> the ids it has given
 
     def answer(
-        self, operation: str, tp: Any, path: Mapping[str, Any], body: Any
+        self,
+        operation: str,
+        tp: Any,
+        path: Mapping[str, Any],
+        body: Any,
+        pager: Pager | None = None,
+        query: Mapping[str, Any] | None = None,
     ) -> Any:
         """The response of ``operation`` validated as ``tp`` (None when it has no body).
         ``path``: wire name -> value of the path parameters; ``body``: the request body
-        (a model, JSON, or None). In stateful mode, an unknown id raises a 404."""
+        (a model, JSON, or None); a list operation's ``pager`` and the values of its
+        ``query`` parameters (wire name -> value) select the page. In stateful mode, an
+        unknown id raises a 404."""
         literal, role = self.responses.get(operation), self.roles.get(operation)
+        per_page = 0  # the table's items, on STATELESS_PAGES pages
         if self.options.stateful and role is not None:
-            data = self._stateful(operation, role, tp, path, _fields_of(body))
+            data = self._stateful(operation, role, tp, path, fields_of(body))
+            per_page = DEFAULT_PAGE_SIZE
         else:
             data = _echo(copy.deepcopy(literal), role, path)
-        return None if literal is None else self._valid(tp, data, literal)
+        if pager is not None and literal is not None:
+            data = paged(pager, data, query or {}, per_page)
+        return None if literal is None else self._valid(operation, tp, data, literal)
 
     async def stream(
         self, operation: str, tp: Any, path: Mapping[str, Any], body: Any
@@ -123,17 +155,19 @@ class MockEngine:
             field = role.items_field
             items = literal.get(field) if isinstance(literal, dict) else literal
             item = items[0] if isinstance(items, list) and items else None
-            declared = _item_fields(tp, field)
+            declared = item_fields(tp, field)
             # each record with its parents' ids and its id (where the item has them)
             rows = [{**path, role.id_field or "": k, **r} for k, r in records.items()]
             if not declared and not isinstance(item, dict):  # items of unknown shape
                 rows = list(records.values())
-            found = [_project(row, item, declared) for row in rows]
+            found = [project(row, item, declared, role.hidden) for row in rows]
             if field is None or not isinstance(literal, dict):
                 return found
             return {**copy.deepcopy(literal), field: found}
         if role.action == "create":
-            fields = _fields(tp)  # the answer's (a parent's id goes to its field)
+            fields = fields_of_type(
+                tp
+            )  # the answer's (a parent's id goes to its field)
             base = copy.deepcopy(self.responses.get(shape))
             record = {**(base if isinstance(base, dict) else {}), **body}
             record.update((k, v) for k, v in path.items() if k in record or k in fields)
@@ -141,16 +175,18 @@ class MockEngine:
             new = body[id_field] if id_field in body else self._new_id(role, template)
             record.update({id_field: new} if id_field is not None else {})
             records[str(new)] = record
-            return _echo(_project(record, literal, fields), role, path, new)
+            return _echo(project(record, literal, fields, role.hidden), role, path, new)
         key = str(path.get(role.id_param or ""))
         if key not in records:
-            raise HTTPException(404, f"{operation}: no record with id {key!r}")
+            raise RecordMissing(f"{operation}: no record with id {key!r}", role.missing)
         if role.action == "delete":
             del records[key]
             return _echo(copy.deepcopy(literal), role, path)
         if role.action == "update":
             records[key].update((k, v) for k, v in body.items() if k != id_field)
-        return _echo(_project(records[key], literal, _fields(tp)), role, path)
+        return _echo(
+            project(records[key], literal, fields_of_type(tp), role.hidden), role, path
+        )
 
     def _new_id(self, role: Role, template: Any) -> Any:
         """The collection's next id, like ``template``: int, UUID, else ``things-1``."""
@@ -161,19 +197,28 @@ class MockEngine:
             return str(uuid.UUID(int=n, version=4))
         return f"{role.collection.rstrip('/').rpartition('/')[2] or 'id'}-{n}"
 
-    def _valid(self, tp: Any, data: Any, literal: Any) -> Any:
+    def _valid(self, operation: str, tp: Any, data: Any, literal: Any) -> Any:
         """``data`` validated as ``tp``; fields that fail take the literal's value (or
-        go), and when that is not enough the literal itself answers."""
+        go), and when that is not enough the literal itself answers. A literal that fails
+        too (the generator's check of the data and pydantic's disagree) is a 501 that says
+        so, never a 500."""
         adapter = _adapter(tp)
         for _ in range(10):
             try:
                 return adapter.validate_python(data)
             except ValidationError as exc:
                 errors = reversed(exc.errors())  # later list items first
-                reverted = [_revert(data, literal, e["loc"]) for e in errors]
+                reverted = [revert(data, literal, e["loc"]) for e in errors]
                 if not any(reverted):
                     break
-        return adapter.validate_python(copy.deepcopy(literal))
+        try:
+            return adapter.validate_python(copy.deepcopy(literal))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "the answer"
+            raise NotImplementedError(
+                f"{operation} (the mock's answer does not validate: {where}: {first['msg']})"
+            ) from None
 
 
 @functools.cache
@@ -192,79 +237,6 @@ def _echo(out: Any, role: Role | None, path: Mapping[str, Any], new: Any = None)
     return out
 
 
-def _revert(data: Any, orig: Any, loc: tuple[int | str, ...]) -> bool:
-    """Undo what fails at ``loc``: the deepest value found there takes the original's
-    value, or goes when the original has none; parts that match no key (union members'
-    tags) are skipped. Whether anything changed."""
-    parent, key, node = None, None, data
-    for i, part in enumerate(loc):
-        if isinstance(node, dict) and part in node:
-            sub = orig.get(part, _MISSING) if isinstance(orig, dict) else _MISSING
-        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
-            last = len(orig) - 1 if isinstance(orig, list) else -1  # its item, or last
-            sub = orig[min(part, last)] if last >= 0 else _MISSING
-        elif i + 1 < len(loc):
-            continue
-        elif isinstance(node, dict) and isinstance(orig, dict) and part in orig:
-            node[part] = copy.deepcopy(orig[part])  # missing: the original's value
-            return True
-        else:
-            break
-        parent, key, node, orig = node, part, node[part], sub
-    if parent is None or node == orig:
-        return False
-    if orig is _MISSING:
-        del parent[key]
-    else:
-        parent[key] = copy.deepcopy(orig)
-    return True
-
-
-def _fields_of(body: Any) -> dict[str, Any]:
-    """The fields a request body sets, by wire name (none when it is not an object)."""
-    if isinstance(body, BaseModel):
-        body = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    return copy.deepcopy(body) if isinstance(body, dict) else {}
-
-
-def _project(record: dict[str, Any], template: Any, declared: Mapping[str, Any]) -> Any:
-    """``record`` as an answer: the template's fields, with the record's values for
-    those and for the other fields the answer's model declares."""
-    if not isinstance(template, dict) and not declared:
-        return copy.deepcopy(record)
-    out = copy.deepcopy(template) if isinstance(template, dict) else {}
-    keep = set(out) | set(declared)
-    out.update((k, copy.deepcopy(v)) for k, v in record.items() if k in keep)
-    return out
-
-
-def _members(tp: Any) -> list[Any]:
-    """The members of a union (``X | None``), through ``Annotated`` and aliases."""
-    origin = get_origin(tp)
-    if origin is Union or origin is types.UnionType:
-        return [m for arg in get_args(tp) for m in _members(arg)]
-    if origin is Annotated:
-        return _members(get_args(tp)[0])
-    value = getattr(tp, "__value__", None)  # a type alias (TypeAliasType)
-    return [tp] if value is None or isinstance(tp, type) else _members(value)
-
-
-def _fields(tp: Any) -> dict[str, Any]:
-    """Wire name -> annotation of the fields of ``tp``'s models (of a union: all)."""
-    fields: dict[str, Any] = {}
-    for m in _members(tp):
-        if isinstance(m, type) and issubclass(m, BaseModel):
-            fields |= {f.alias or k: f.annotation for k, f in m.model_fields.items()}
-    return fields
-
-
-def _item_fields(tp: Any, items_field: str | None) -> dict[str, Any]:
-    """The fields of one item of a list answer (``tp``, or its ``items_field``)."""
-    tp = tp if items_field is None else _fields(tp).get(items_field)
-    lists = [get_args(m) for m in _members(tp) if get_origin(m) is list]
-    return _fields(next((args[0] for args in lists if args), None))
-
-
 def _api_routes(routes: Sequence[Any]) -> list[APIRoute]:
     """The APIRoutes of ``routes`` and of the routers included there (FastAPI 0.16x)."""
     found = [r for r in routes if isinstance(r, APIRoute)]
@@ -272,11 +244,20 @@ def _api_routes(routes: Sequence[Any]) -> list[APIRoute]:
     return found + [route for group in inner for route in _api_routes(group)]
 
 
+async def _record_missing(request: Request, exc: Exception) -> Response:
+    """The 404 of an unknown id: the operation's declared body, else ``{"detail": ...}``."""
+    body = exc.body if isinstance(exc, RecordMissing) else None
+    detail = exc.detail if isinstance(exc, HTTPException) else "Not Found"
+    return JSONResponse({"detail": detail} if body is None else body, 404)
+
+
 def install_faults(
     app: FastAPI, faults: Mapping[str, Sequence[Fault]], options: MockOptions
 ) -> None:
     """Add latency, and with probability ``options.error_rate`` answer a request to an
-    operation (a route's name) with one of its ``faults`` (a 503 when it has none)."""
+    operation (a route's name) with one of its ``faults`` (a 503 when it has none); and
+    answer the 404 of an unknown record with its declared body (``RecordMissing``)."""
+    app.add_exception_handler(RecordMissing, _record_missing)
     if options.latency_ms <= 0 and options.error_rate <= 0:
         return
     draw = random.Random(options.seed)

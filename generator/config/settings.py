@@ -8,13 +8,13 @@ translated (:mod:`generator.config.tables`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from generator.config.tables import ENV_PREFIX, IDENT, AuthHeader, StreamTable
 from generator.errors import ApismithError
+from generator.normalize.naming.resources import path_shape
 
 if TYPE_CHECKING:
     from generator.config.api import ApiConfig
@@ -35,21 +35,12 @@ class ApiSettings:
     auth_headers: tuple[AuthHeader, ...] = ()
     env_names: Mapping[str, str] = field(default_factory=dict)  # [client.env]: param -> var
     diagnostics: tuple[Diagnostic, ...] = ()  # deprecation warnings of the config
-    names: tuple[Diagnostic, ...] = ()  # the client's names that are not the rules' (-v)
+    names: tuple[Diagnostic, ...] = ()  # every client name and what chose it (-v; the pipeline's)
 
     def env(self, param: str) -> str:
         """The env var a constructor parameter falls back to: ``[client.env]``, else
         ``<prefix>_<PARAM>``."""
         return self.env_names.get(param) or f"{self.env_prefix}_{param.upper()}"
-
-
-PARAM = re.compile(r"\{[^}]*\}")
-
-
-def path_shape(path: str) -> tuple[str, ...]:
-    """A path's segments, every parameter as ``{}``: how ``[client.resources]`` prefixes
-    and paths are compared (``/v4/a/{a_id}`` starts ``/v4/a/{id}/b``)."""
-    return tuple("{}" if PARAM.fullmatch(s) else s for s in path.split("/") if s)
 
 
 class _Binder:
@@ -103,19 +94,6 @@ class _Binder:
                     " nor the first tag of an operation"
                 )
         return dict(table)
-
-    def names(self, settings: ApiSettings, outputs: tuple[str, ...]) -> tuple[Diagnostic, ...]:
-        """The client's resource map checked (no name the config gives twice) and reported:
-        a ``[client] name`` line per operation not named as the rules would."""
-        if not self.api.operations or not {"client", "docs"} & set(outputs):
-            return ()
-        from generator.render.surface.resources import name_diagnostics, resource_map
-
-        try:
-            return name_diagnostics(resource_map(self.api, settings))
-        except ApismithError as exc:
-            exc.file = exc.file or self.where
-            raise
 
     def streaming(self, table: Mapping[str, StreamTable]) -> dict[str, StreamTable]:
         streaming: dict[str, StreamTable] = {}
@@ -177,8 +155,9 @@ def default_client_name(package: str) -> str:
 
 def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
     """The settings of ``config`` for ``api``: unknown operations, models and fields, a
-    streaming flag that is not a body field, a ``[client.resources]`` prefix or tag that no
-    operation has and a ``[client.methods]`` name that is taken are refused here, once."""
+    streaming flag that is not a body field and a ``[client.resources]`` prefix or tag that
+    no operation has are refused here, once. (A ``[client.methods]`` name that is taken is
+    refused where the client's names are settled: ``generator.pipeline.build_api``.)"""
     from generator.normalize.diagnostics import Diagnostic
 
     bind = _Binder(config, api)
@@ -207,5 +186,4 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
         env_names=dict(client.env),
         diagnostics=tuple(Diagnostic("config", "warning", where, d) for d in config.deprecations),
     )
-    names = bind.names(settings, config.outputs)
-    return replace(settings, names=names) if names else settings
+    return settings

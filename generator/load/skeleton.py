@@ -6,6 +6,7 @@ import re
 from typing import Any, NoReturn
 
 from generator.load.common import Link, _fail, _pointer, escape_token, unescape_token
+from generator.load.document_kind import check_kind
 
 # --- the shape of an OpenAPI document --------------------------------------------------------
 
@@ -165,7 +166,9 @@ class Shape:
                 self.shown,
                 _pointer(link),
             )
-        names = re.findall(r"\{([^{}]*)\}", unescape_token(link[1]))
+        # (a ``#fragment``, AWS's ``/#X-Amz-Target=...``, is no part of the URL: the
+        # ``fragments`` pass moves it into a header or query parameter)
+        names = re.findall(r"\{([^{}]*)\}", unescape_token(link[1]).partition("#")[0])
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             _fail(
@@ -374,5 +377,7 @@ def _schema_ok(node: dict[str, Any]) -> bool:
 
 
 def check_document(doc: dict[str, Any], file: str) -> None:
-    """Raise on the first part of an OpenAPI document (or JSON Schema) of the wrong type."""
+    """Raise unless ``doc`` is an OpenAPI document or a JSON Schema (``document_kind``),
+    then on its first part of the wrong type."""
+    check_kind(doc, file)
     Shape(file).document(doc)

@@ -18,6 +18,14 @@ A ``oneOf``/``anyOf`` ends up with a usable ``discriminator`` when either:
   plain union accepted. Option ``defaulted_tags = true`` also accepts a tag whose
   ``default`` equals its value. The mapping is added only when all members are refs.
 
+Azure's polymorphism by inheritance is read too (:func:`ms_discriminator_values`): a
+schema with ``x-ms-discriminator-value: V`` that extends (``allOf: [{$ref: Base}]``, at any
+depth) a base whose ``discriminator`` names property P is the subtype for tag V. V becomes
+its entry in the base's ``mapping``, and the subtype's P becomes ``const: V`` (defaulted to
+V), so its model's tag is ``Literal[V]`` and a union of subtypes dispatches on it. The
+real payloads carry V (``"kind": "Microsoft.Compute/virtualMachines"``), not the schema
+name that OpenAPI's implicit mapping would use.
+
 The result is canonical: ``{"oneOf": [A, B], "discriminator": {...}}`` (an ``anyOf`` is
 turned into a ``oneOf``: distinct tags make the members exclusive) and, with a null
 member, ``{"anyOf": [{"oneOf": [A, B], "discriminator": {...}}, {"type": "null"}], ...}``
@@ -49,6 +57,7 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
 def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
     """The pass, in place: ``doc`` is the caller's to give (see :mod:`generator.normalize`)."""
     tagger = _Tagger(doc, defaulted=bool(options.get("defaulted_tags", False)))
+    ms_discriminator_values(tagger)
     transform_schemas(doc, tagger.visit)
     return PassResult(spec=doc, diagnostics=tuple(tagger.diagnostics))
 
@@ -230,6 +239,60 @@ class _Tagger:
         if isinstance(parts, list) and len(parts) == 1:
             return self.tag_values(parts[0], depth + 1)
         return None
+
+
+MS_VALUE = "x-ms-discriminator-value"
+
+
+def ms_discriminator_values(tagger: _Tagger) -> None:
+    """Each component schema's ``x-ms-discriminator-value``: its base's mapping entry and
+    its own tag's ``const`` (see the module docstring), in place."""
+    for name, schema in tagger.schemas.items():
+        value = schema.get(MS_VALUE) if isinstance(schema, dict) else None
+        if not isinstance(value, str) or not value:
+            continue
+        where = COMPONENTS + name.replace("~", "~0").replace("/", "~1")
+        base = _discriminated_base(tagger, schema)
+        if base is None:
+            tagger.warn(where, f"{MS_VALUE} {value!r}: no base with a discriminator; ignored")
+            continue
+        disc = base["discriminator"]
+        mapping = disc.get("mapping")
+        if not isinstance(mapping, dict):
+            mapping = disc["mapping"] = {}
+        target = mapping.setdefault(value, COMPONENTS + name)
+        if target not in (name, COMPONENTS + name):
+            tagger.warn(where, f"{MS_VALUE} {value!r} is mapped to {target!r} already")
+            continue
+        if base is schema:
+            continue  # the base's own value: its tag stays open to its subtypes' values
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            props = schema["properties"] = {}
+        own = props.get(disc["propertyName"])
+        tag = dict(own) if isinstance(own, dict) and "$ref" not in own else {"type": "string"}
+        tag.pop("enum", None)
+        props[disc["propertyName"]] = {**tag, "const": value, "default": value}
+
+
+def _discriminated_base(tagger: _Tagger, schema: Schema) -> Schema | None:
+    """The nearest schema, ``schema`` itself or an ``allOf`` ancestor (breadth first),
+    whose ``discriminator`` names a property."""
+    queue, seen = [schema], set()
+    while queue and len(seen) <= MAX_DEPTH:
+        node = queue.pop(0)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        disc = node.get("discriminator")
+        if isinstance(disc, dict) and isinstance(disc.get("propertyName"), str):
+            if disc["propertyName"]:
+                return node
+        for part in node.get("allOf") or []:
+            target = tagger.resolve(part.get("$ref")) if isinstance(part, dict) else None
+            if target is not None:
+                queue.append(target)
+    return None
 
 
 def _tagged(schema: Schema, key: str, choices: list[Any], has_null: bool, disc: Any) -> Schema:

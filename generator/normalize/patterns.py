@@ -11,7 +11,12 @@ pydantic itself (:func:`pattern_error`), never by ``re``:
 - one that uses what Rust's engine does not support (look-around, backreferences) is
   dropped, with a warning: the generated code could not import with it (Python's ``re``
   may not read it either: ``(?!\\s+$)[\\p{L}]``);
-- one that neither compiles (``(``, ``[``) is an error: exit 2 with its pointer;
+- so is one that neither engine compiles but that is no broken regex, only one of
+  another dialect or past an engine's limit: a Unicode property Rust does not know (Java's
+  ``\\p{Print}``), an escape or flag it does not know, a compiled size over its limit
+  (``[^\\p{C}]{1,2048}``). One bad ``pattern`` does not refuse the whole spec;
+- one that is malformed in any dialect (:data:`MALFORMED`: ``(``, ``[``, ``a{2,1}``, a
+  trailing ``\\``) is an error: exit 2 with its pointer;
 - a ``pattern`` that is not a string is dropped, with a warning.
 
 :func:`matches` tests a string against a pattern the same way, for the passes and
@@ -79,6 +84,24 @@ def rust_syntax(pattern: str) -> str:
     return _NUL.sub(r"\\x00", text.replace("[^]", r"[\s\S]"))
 
 
+# What Rust's engine says of a pattern that is malformed in every dialect (unbalanced,
+# a repetition of nothing or with a bad range, an escape cut off, a bad group name).
+MALFORMED = (
+    "unclosed",
+    "unopened",
+    "repetition",
+    "incomplete escape",
+    "capture group name",
+    "character class range",
+    "hexadecimal",
+    "decimal",
+)
+
+
+def _malformed(why: str) -> bool:
+    return any(text in why for text in MALFORMED)
+
+
 def _python_compiles(pattern: str) -> bool:
     try:
         with warnings.catch_warnings():
@@ -121,7 +144,7 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
             )
             diags.append(Diagnostic(NAME, "warning", pointer + "/pattern", message))
             continue
-        if _python_compiles(pattern) or "not supported" in why:
+        if _python_compiles(pattern) or not _malformed(why):
             del schema["pattern"]
             message = (
                 f"pattern {_show(pattern)} is not supported by pydantic's regex engine "

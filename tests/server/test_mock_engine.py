@@ -24,18 +24,18 @@ import uvicorn
 from pydantic import BaseModel, ConfigDict, Field
 
 from tests.conftest import REPO_ROOT
-from tests.server.conftest import free_port
+from tests.server.conftest import HANG_GUARD, free_port
 
 ENGINE_FILE = REPO_ROOT / "templates" / "server" / "_mock_engine.py"
 
 
 def _load(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_apismith_mock_engine", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """The engine, as a module of a package made of its folder: it imports its siblings
+    (``_mock_pages.py``, ``_mock_records.py``) relatively, as in a generated package."""
+    package = ModuleType("_apismith_mock_runtime")
+    package.__path__ = [str(path.parent)]
+    sys.modules[package.__name__] = package  # dataclasses look their module up
+    return importlib.import_module(f"{package.__name__}.{path.stem}")
 
 
 engine_module = _load(ENGINE_FILE)
@@ -310,7 +310,7 @@ def serve(app: Any) -> Iterator[httpx.Client]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_GUARD
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("uvicorn did not start")
@@ -404,14 +404,25 @@ def test_fault_sequence_is_deterministic_per_seed() -> None:
     assert 5 < first.count(200) < 25
 
 
-def test_latency_delays_operations() -> None:
+def test_latency_delays_operations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operation waits ``latency_ms``; the app's own routes do not. What waited is
+    seen through ``asyncio.sleep`` (no upper bound on the wall clock: a loaded machine is
+    slow, never wrong)."""
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(delay: float, *args: Any, **kwargs: Any) -> Any:
+        waits.append(delay)
+        return await real_sleep(delay, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
     with serve(make_app(engine(), {}, MockOptions(latency_ms=200))) as client:
         start = time.perf_counter()
         assert client.get("/things/x").status_code == 200
         assert time.perf_counter() - start >= 0.2
-        start = time.perf_counter()
-        client.get("/openapi.json")
-        assert time.perf_counter() - start < 0.2
+        assert waits.count(0.2) == 1
+        assert client.get("/openapi.json").status_code == 200
+        assert waits.count(0.2) == 1  # not delayed
 
 
 def test_the_engine_passes_strict_checks() -> None:

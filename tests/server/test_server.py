@@ -263,6 +263,8 @@ def test_render_server_files() -> None:
     assert shared == [
         "_mock/__init__.py",
         "_mock_engine.py",
+        "_mock_pages.py",
+        "_mock_records.py",
         "_server/__init__.py",
         "mock.py",
         "server.py",

@@ -227,7 +227,7 @@ class BatchCompletionsResource:
         )
 
     @overload
-    def create_v2(
+    def update(
         self,
         batch_completion_id: str,
         *,
@@ -240,7 +240,7 @@ class BatchCompletionsResource:
     ) -> _m.UpdateBatchCompletionsV2Response: ...
 
     @overload
-    def create_v2(
+    def update(
         self,
         batch_completion_id: str,
         *,
@@ -251,7 +251,7 @@ class BatchCompletionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.UpdateBatchCompletionsV2Response: ...
 
-    def create_v2(
+    def update(
         self,
         batch_completion_id: str,
         *,
@@ -291,7 +291,7 @@ class BatchCompletionsResource:
             ),
         )
 
-    def actions_cancel(
+    def cancel(
         self,
         batch_completion_id: str,
         *,
@@ -322,16 +322,16 @@ class BatchCompletionsResourceWithRawResponse:
     def __init__(self, resource: BatchCompletionsResource) -> None:
         self.create = to_raw(resource.create)
         self.retrieve = to_raw(resource.retrieve)
-        self.create_v2 = to_raw(resource.create_v2)
-        self.actions_cancel = to_raw(resource.actions_cancel)
+        self.update = to_raw(resource.update)
+        self.cancel = to_raw(resource.cancel)
 
 
 class BatchCompletionsResourceWithStreamingResponse:
     def __init__(self, resource: BatchCompletionsResource) -> None:
         self.create = to_raw(resource.create, streamed=True)
         self.retrieve = to_raw(resource.retrieve, streamed=True)
-        self.create_v2 = to_raw(resource.create_v2, streamed=True)
-        self.actions_cancel = to_raw(resource.actions_cancel, streamed=True)
+        self.update = to_raw(resource.update, streamed=True)
+        self.cancel = to_raw(resource.cancel, streamed=True)
 
 
 class AsyncBatchCompletionsResource:
@@ -529,7 +529,7 @@ class AsyncBatchCompletionsResource:
         )
 
     @overload
-    async def create_v2(
+    async def update(
         self,
         batch_completion_id: str,
         *,
@@ -542,7 +542,7 @@ class AsyncBatchCompletionsResource:
     ) -> _m.UpdateBatchCompletionsV2Response: ...
 
     @overload
-    async def create_v2(
+    async def update(
         self,
         batch_completion_id: str,
         *,
@@ -553,7 +553,7 @@ class AsyncBatchCompletionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> _m.UpdateBatchCompletionsV2Response: ...
 
-    async def create_v2(
+    async def update(
         self,
         batch_completion_id: str,
         *,
@@ -593,7 +593,7 @@ class AsyncBatchCompletionsResource:
             ),
         )
 
-    async def actions_cancel(
+    async def cancel(
         self,
         batch_completion_id: str,
         *,
@@ -624,13 +624,13 @@ class AsyncBatchCompletionsResourceWithRawResponse:
     def __init__(self, resource: AsyncBatchCompletionsResource) -> None:
         self.create = async_to_raw(resource.create)
         self.retrieve = async_to_raw(resource.retrieve)
-        self.create_v2 = async_to_raw(resource.create_v2)
-        self.actions_cancel = async_to_raw(resource.actions_cancel)
+        self.update = async_to_raw(resource.update)
+        self.cancel = async_to_raw(resource.cancel)
 
 
 class AsyncBatchCompletionsResourceWithStreamingResponse:
     def __init__(self, resource: AsyncBatchCompletionsResource) -> None:
         self.create = async_to_raw(resource.create, streamed=True)
         self.retrieve = async_to_raw(resource.retrieve, streamed=True)
-        self.create_v2 = async_to_raw(resource.create_v2, streamed=True)
-        self.actions_cancel = async_to_raw(resource.actions_cancel, streamed=True)
+        self.update = async_to_raw(resource.update, streamed=True)
+        self.cancel = async_to_raw(resource.cancel, streamed=True)

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -157,6 +158,16 @@ class MockApplicationTestCaseOutputsService:
             models.PaginatedApplicationTestCaseOutputResponseWithViews,
             {},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast(
             "models.PaginatedApplicationTestCaseOutputResponseWithViews", answer

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -646,6 +647,16 @@ class MockEvaluationsService:
             models.PaginatedContributorMetricsResponse,
             {"evaluation_id": evaluation_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedContributorMetricsResponse", answer)
 
@@ -690,7 +701,20 @@ class MockEvaluationsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationResponseWithViews:
         answer = self.engine.answer(
-            "get_evaluations", models.PaginatedEvaluationResponseWithViews, {}, None
+            "get_evaluations",
+            models.PaginatedEvaluationResponseWithViews,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedEvaluationResponseWithViews", answer)
 
@@ -762,6 +786,16 @@ class MockEvaluationsService:
             models.PaginatedTestCaseResultResponseWithViews,
             {"evaluation_id": evaluation_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedTestCaseResultResponseWithViews", answer)
 
@@ -865,5 +899,15 @@ class MockEvaluationsService:
             models.PaginatedTestCaseResultResponse,
             {"num": num, "evaluation_id": evaluation_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedTestCaseResultResponse", answer)

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -147,7 +148,20 @@ class MockFineTuningJobsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedFineTuningJobResponse:
         answer = self.engine.answer(
-            "get_fine_tuning_jobs", models.PaginatedFineTuningJobResponse, {}, None
+            "get_fine_tuning_jobs",
+            models.PaginatedFineTuningJobResponse,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedFineTuningJobResponse", answer)
 

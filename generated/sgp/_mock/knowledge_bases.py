@@ -13,6 +13,7 @@ from fastapi import UploadFile
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -458,7 +459,20 @@ class MockKnowledgeBasesService:
         limit: int,
     ) -> models.PaginatedKnowledgeBaseItemV2:
         answer = self.engine.answer(
-            "get_knowledge_bases", models.PaginatedKnowledgeBaseItemV2, {}, None
+            "get_knowledge_bases",
+            models.PaginatedKnowledgeBaseItemV2,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedKnowledgeBaseItemV2", answer)
 
@@ -594,6 +608,16 @@ class MockKnowledgeBasesService:
             models.PaginatedKnowledgeBaseUpload,
             {"knowledge_base_id": knowledge_base_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedKnowledgeBaseUpload", answer)
 
@@ -653,6 +677,16 @@ class MockKnowledgeBasesService:
             models.PaginatedArtifactInfo,
             {"knowledge_base_id": knowledge_base_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedArtifactInfo", answer)
 
@@ -714,6 +748,16 @@ class MockKnowledgeBasesService:
             models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
             {"knowledge_base_id": knowledge_base_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast(
             "models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews", answer

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -193,7 +194,20 @@ class MockModelGroupsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelGroupResponse:
         answer = self.engine.answer(
-            "get_model_groups", models.PaginatedModelGroupResponse, {}, None
+            "get_model_groups",
+            models.PaginatedModelGroupResponse,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedModelGroupResponse", answer)
 

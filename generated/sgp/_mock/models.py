@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -541,6 +542,16 @@ class MockModelsService:
             models.PaginatedModelDeploymentResponse,
             {"model_instance_id": model_instance_id},
             None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedModelDeploymentResponse", answer)
 
@@ -583,7 +594,20 @@ class MockModelsService:
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
         answer = self.engine.answer(
-            "get_model_deployments", models.PaginatedModelDeploymentResponse, {}, None
+            "get_model_deployments",
+            models.PaginatedModelDeploymentResponse,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedModelDeploymentResponse", answer)
 
@@ -616,7 +640,20 @@ class MockModelsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelInstanceResponseWithViews:
         answer = self.engine.answer(
-            "get_models", models.PaginatedModelInstanceResponseWithViews, {}, None
+            "get_models",
+            models.PaginatedModelInstanceResponseWithViews,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedModelInstanceResponseWithViews", answer)
 

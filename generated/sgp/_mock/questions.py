@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -111,7 +112,20 @@ class MockQuestionsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionResponse:
         answer = self.engine.answer(
-            "get_questions", models.PaginatedQuestionResponse, {}, None
+            "get_questions",
+            models.PaginatedQuestionResponse,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedQuestionResponse", answer)
 

@@ -13,6 +13,7 @@ from fastapi import UploadFile
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -131,7 +132,20 @@ class MockTrainingDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedTrainingDatasetResponse:
         answer = self.engine.answer(
-            "get_training_datasets", models.PaginatedTrainingDatasetResponse, {}, None
+            "get_training_datasets",
+            models.PaginatedTrainingDatasetResponse,
+            {},
+            None,
+            pager=Pager(
+                style="page",
+                items="items",
+                param="page",
+                size="limit",
+                current="current_page",
+                total="total_item_count",
+                first=1,
+            ),
+            query={"page": page, "limit": limit},
         )
         return cast("models.PaginatedTrainingDatasetResponse", answer)
 

@@ -14,7 +14,8 @@ submodule. So a module is never named like:
   template imports one);
 - a builtin (the ``__init__`` code calls ``getattr``, ``isinstance``, ``str``...);
 - a name the ``__init__`` templates bind (``PACKAGE_INIT_NAMES``: ``json``,
-  ``current_credentials``, ``verify_credentials``...; ``require_credentials_<n>``).
+  ``current_credentials``, ``verify_credentials``, ``read_parameter`` (structured
+  parameters)...; ``require_credentials_<n>``).
 
 The package's own modules (``models``, ``_types``, ``_runtime``...) are no concern: a
 resource module imports them from its parent (``from .. import models as _m``), and no
@@ -57,8 +58,11 @@ BUILTIN_NAMES = frozenset(
 # lower case (their other names are upper case or start with ``_``, as no module name does),
 # and the presence checks ``_server/__init__.py`` numbers (``require_credentials_1``).
 PACKAGE_INIT_NAMES = frozenset(
-    {"current_credentials", "dataclass", "field", "json", "verify_credentials"}
-)
+    {
+        "cache", "current_credentials", "dataclass", "field", "json", "read_parameter",
+        "verify_credentials",
+    }
+)  # fmt: skip
 PACKAGE_INIT_NUMBERED = re.compile(r"require_credentials_[0-9]+")
 RESERVED_MODULE_NAMES = FUTURE_FEATURES | BUILTIN_NAMES | PACKAGE_INIT_NAMES
 

@@ -191,12 +191,20 @@ class Flavor:
 
 @dataclass(frozen=True)
 class AuthHeader:
-    """One alternative auth header of the constructor: the first one given is sent."""
+    """One auth header the constructor sets."""
 
-    keyword: str  # "if" for the first alternative, then "elif"
-    param: str  # the constructor parameter
     header: str  # spec text: the header name
     value: str  # code: the header's value
+
+
+@dataclass(frozen=True)
+class AuthBranch:
+    """One auth alternative of the constructor: its headers, sent together when every
+    parameter of ``condition`` is given; the first such alternative is sent."""
+
+    keyword: str  # "if" for the first alternative, then "elif"
+    condition: str  # code: ``api_key`` or ``app_key and app_token``
+    headers: tuple[AuthHeader, ...]
 
 
 def dict_literal(params: Iterable[Param]) -> str:
@@ -315,18 +323,22 @@ def flavor(root: Resource, is_async: bool) -> Flavor:
     )
 
 
-def auth_headers(alternatives: list[tuple[str, str, str]]) -> list[AuthHeader]:
-    """The constructor's alternative auth headers, from ``auth_context``'s
-    ``(kind, header, param)``: Basic, Bearer, or the credential itself."""
+def auth_branches(alternatives: list[list[tuple[str, str, str]]]) -> list[AuthBranch]:
+    """The constructor's auth alternatives, from ``auth_context``'s lists of ``(kind,
+    header, param)`` sent together: Basic, Bearer, or the credential itself."""
     out = []
-    for i, (kind, header, param) in enumerate(alternatives):
-        if kind == "basic":
-            value = f"basic_auth({param})"
-        elif kind == "bearer":
-            value = 'f"Bearer {' + param + '}"'
-        else:
-            value = param
-        out.append(AuthHeader("if" if i == 0 else "elif", param, header, value))
+    for i, group in enumerate(alternatives):
+        headers = []
+        for kind, header, param in group:
+            if kind == "basic":
+                value = f"basic_auth({param})"
+            elif kind == "bearer":
+                value = 'f"Bearer {' + param + '}"'
+            else:
+                value = param
+            headers.append(AuthHeader(header, value))
+        condition = " and ".join(param for _, _, param in group)
+        out.append(AuthBranch("if" if i == 0 else "elif", condition, tuple(headers)))
     return out
 
 
@@ -383,12 +395,13 @@ def client_context(
     """Everything ``_client.py.jinja`` prints (its top comment lists the keys)."""
     if root.methods:  # the config names a method "resource.method": none is the client's
         raise ValueError(f"methods without a resource: {[m.name for m in root.methods]}")
-    alternatives = auth_headers(auth["alternatives"])
+    alternatives = auth_branches(auth["alternatives"])
+    sent = [h for branch in alternatives for h in branch.headers]
     flavors = [flavor(root, False), flavor(root, True)]
     return {
         "header": header,
         "title": title,
-        "imports": import_lines(client_imports(root, alternatives), "."),
+        "imports": import_lines(client_imports(root, sent), "."),
         "type_imports": type_imports(flavors),
         "client": root.class_name,
         "async_client": f"Async{root.class_name}",

@@ -6,6 +6,9 @@ The check is structural and conservative: kinds, primitives (bounds, lengths, pa
 common formats), enums and literals (type and value), arrays (lengths, uniqueness, items),
 maps (sizes, values), union members, and object models' required fields and present
 fields. A value it refuses is simply not used; it never raises.
+
+An *answer* (``answer=True``: a response the mock sends) also must not show a
+``writeOnly`` property (a password): such an example is not used for answers.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ MAX_DEPTH = 64  # model references followed without consuming the value (alias c
 _UUID_VERSIONS = {"uuid1": 1, "uuid3": 3, "uuid4": 4, "uuid5": 5}
 
 
-def conforms(value: Any, t: TypeRef, models: Mapping[str, Model] | None = None) -> bool:
+def conforms(
+    value: Any, t: TypeRef, models: Mapping[str, Model] | None = None, *, answer: bool = False
+) -> bool:
     """Whether ``value`` (JSON data) is an instance of ``t``; ``models`` resolves model
-    references (a model it does not know accepts anything)."""
+    references (a model it does not know accepts anything). With ``answer``, a value that
+    sets a ``writeOnly`` field does not conform (responses never show them)."""
     try:
-        return _Checker(models or {}).check(value, t, 0)
+        return _Checker(models or {}, answer).check(value, t, 0)
     except (RecursionError, TypeError, ValueError, OverflowError):
         return False
 
@@ -44,8 +50,9 @@ def same(a: Any, b: Any) -> bool:
 
 
 class _Checker:
-    def __init__(self, models: Mapping[str, Model]) -> None:
+    def __init__(self, models: Mapping[str, Model], answer: bool = False) -> None:
         self.models = models
+        self.answer = answer
 
     def check(self, v: Any, t: TypeRef, depth: int) -> bool:
         if v is None and (t.nullable or t.kind in ("null", "any")):
@@ -118,6 +125,8 @@ class _Checker:
                     if f.required:
                         return False
                     continue
+                if self.answer and f.write_only and not f.required:
+                    return False
                 if not self.check(v[f.name], f.type, 0):
                     return False
             return True

@@ -1,6 +1,7 @@
 """Full instances: every field present, arrays of 1-3 items, plausible scalars, the spec's
 own examples where they conform; deterministic for a seed. Optional ``error``/``errors``
-fields are null (when nullable) or left out: these are answers of successful calls.
+fields are null (when nullable) or left out: these are answers of successful calls; so are
+optional ``writeOnly`` fields (a password is never answered), and examples that show one.
 
 A value is a pure function of (api, seed, its type, its *salt*): the salt tells the
 instances of one type apart (array items, stream chunks) and, with the value's place
@@ -338,7 +339,7 @@ class FullBuilder:
             return None
         known = self._fitting.get(id(examples))
         if known is None:  # keyed by id, kept alive with it (a tuple belongs to one schema)
-            fitting = [measure(e) for e in examples if conforms(e, t, self.models)]
+            fitting = [measure(e) for e in examples if conforms(e, t, self.models, answer=True)]
             known = self._fitting[id(examples)] = (examples, fitting)
         fitting = known[1]
         if not fitting:
@@ -418,8 +419,8 @@ class FullBuilder:
         wide: list[tuple[Field, bool]] = []
         for f in model.fields:
             inner = self._inner(f.type, component)
-            if inner and cut and not f.required:
-                continue  # the nested instance of a cycle stops here
+            if ((inner and cut) or f.write_only) and not f.required:
+                continue  # the nested instance of a cycle stops here; answers hide writeOnly
             if not f.required and f.name in NO_ERRORS:
                 if f.nullable or f.type.nullable:
                     first.append((f, inner))

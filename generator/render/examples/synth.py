@@ -67,9 +67,16 @@ class Synthesizer:
         builder = self._builder()
         return [copy.deepcopy(builder.value(t, salt)) for salt in range(count)]
 
-    def conforms(self, value: Any, t: TypeRef) -> bool:
-        """Whether ``value`` is an instance of ``t`` (see :func:`conforms`)."""
-        return conforms(value, t, self.models)
+    def conforms(self, value: Any, t: TypeRef, *, answer: bool = False) -> bool:
+        """Whether ``value`` is an instance of ``t`` (see :func:`conforms`; ``answer``: a
+        response, which shows no ``writeOnly`` field)."""
+        return conforms(value, t, self.models, answer=answer)
+
+    def answers(self, examples: tuple[Any, ...], t: TypeRef) -> list[Any]:
+        """The spec's ``examples`` of a response of type ``t`` that the mock may answer:
+        those that conform to ``t`` and show no ``writeOnly`` field (a wrong example would
+        fail the response model: the mock answered 500 with it)."""
+        return [e for e in examples if conforms(e, t, self.models, answer=True)]
 
     def value(self, t: TypeRef) -> Any:
         """An instance of ``t``; MockError when none can be built."""

@@ -12,12 +12,16 @@
   ``create_mock_app``; ``_mock/<module>.py`` (``mock_resource.py.jinja``): a resource's
   mock tables and methods; ``_mock/__init__.py`` (``mock_init.py.jinja``): the tables
   merged;
-- ``_mock_engine.py``: the mock's runtime (stateful mode and fault injection), copied as
-  is from ``templates/server/_mock_engine.py``.
+- ``_mock_engine.py``: the mock's runtime (stateful mode and fault injection), with
+  ``_mock_records.py`` (records as answers) and ``_mock_pages.py`` (pages that end), copied
+  as they are from ``templates/server/``.
 
 APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
-in :mod:`generator.render.server.context` (routes in :mod:`.routes`, security in
-:mod:`.security`, the modules in :mod:`.modules`); see ``docs/server.md``.
+in :mod:`generator.render.server.context` (routes in :mod:`.routes`, the parameters
+FastAPI cannot declare itself in :mod:`.params`, operations told apart by a constant in
+:mod:`.dispatch`, security in :mod:`.security`, the modules in :mod:`.modules`); see
+``docs/server.md``. :func:`server_probes` (:mod:`.probes`) makes the requests the import
+check sends the mock.
 """
 
 from __future__ import annotations
@@ -27,9 +31,12 @@ from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.server.context import build_context, mock_data
 from generator.render.server.modules import MOCK_PACKAGE, SERVER_PACKAGE
+from generator.render.server.probes import server_probes
 from generator.render.templates import builtin_templates, render
 
-__all__ = ["MOCK_PACKAGE", "SERVER_PACKAGE", "mock_data", "render_server"]
+__all__ = ["MOCK_PACKAGE", "SERVER_PACKAGE", "mock_data", "render_server", "server_probes"]
+
+RUNTIME_FILES = ("_mock_engine.py", "_mock_pages.py", "_mock_records.py")  # copied as is
 
 
 def render_server(
@@ -41,13 +48,16 @@ def render_server(
         return {}, ()
     ctx = build_context(api, config, settings)
     context: dict[str, object] = {"header": header, "ctx": ctx}
-    engine = (builtin_templates() / "server" / "_mock_engine.py").read_text(encoding="utf-8")
+    runtime = {
+        name: (builtin_templates() / "server" / name).read_text(encoding="utf-8")
+        for name in RUNTIME_FILES
+    }
     files = {
         "server.py": render("server/server.py.jinja", context, templates),
         f"{SERVER_PACKAGE}/__init__.py": render("server/server_init.py.jinja", context, templates),
         "mock.py": render("server/mock.py.jinja", context, templates),
         f"{MOCK_PACKAGE}/__init__.py": render("server/mock_init.py.jinja", context, templates),
-        "_mock_engine.py": f"{header}\n{engine}",
+        **{name: f"{header}\n{text}" for name, text in runtime.items()},
     }
     for m in ctx.modules:
         module = {**context, "m": m}

@@ -8,7 +8,7 @@ already made valid (model names, ``python_name``) and from ``repr`` of spec valu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import ApiConfig, ApiSettings
@@ -16,6 +16,8 @@ from generator.ir import Api, TypeRef
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.examples import MockError, Synthesizer
+from generator.render.server.dispatch import Dispatch, dispatches, real_path
+from generator.render.server.mock_answers import role_extras
 from generator.render.server.modules import (
     MOCK_PACKAGE,
     SERVER_PACKAGE,
@@ -55,11 +57,14 @@ class ServerContext:
     mock_gaps: list[tuple[str, str]]  # (operation, the 501's detail) where it cannot answer
     mock_roles: list[tuple[str, list[tuple[str, Any]]]]  # (operation, Role keyword arguments)
     mock_faults: list[tuple[str, list[tuple[int, Any, bool]]]]  # (operation, error answers)
+    dispatch: list[Dispatch] = field(default_factory=list)  # routes told apart by a constant
+    dispatch_warnings: tuple[Diagnostic, ...] = ()  # operations nothing tells apart
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """A warning per operation the mock cannot answer."""
-        return tuple(
+        """A warning per operation the mock cannot answer, and per success response whose
+        examples the mock does not use (they do not conform: it answers synthesized data)."""
+        gaps = tuple(
             Diagnostic(
                 "server",
                 "warning",
@@ -70,6 +75,18 @@ class ServerContext:
             for r in self.routes
             if r.mock_gap is not None
         )
+        notes = tuple(
+            Diagnostic(
+                "server",
+                "warning",
+                r.mock_note[0],
+                r.mock_note[1] + ": the mock answers synthesized data instead",
+            )
+            for r in self.routes
+            if r.mock_note is not None and r.mock_gap is None
+        )
+        changed = tuple(w for r in self.routes for w in r.warnings)  # what the server changes
+        return changed + self.dispatch_warnings + gaps + notes
 
     @property
     def shared_fastapi_names(self) -> str:
@@ -105,6 +122,13 @@ class ServerContext:
         return [key for key, url in FASTAPI_URLS.items() if url in paths]
 
     @property
+    def reads_parameters(self) -> bool:
+        """Whether a route reads a structured parameter (``read_parameter``)."""
+        return any(
+            a.marker.startswith("Depends(read_parameter(") for r in self.routes for a in r.args
+        )
+
+    @property
     def needs_call(self) -> bool:
         """Whether a route calls its service method through ``_call`` (see ``direct_call``)."""
         return any(r.needs_call for r in self.routes)
@@ -132,7 +156,9 @@ def _mock_tables(
         "mock_responses": [(r.name, r.mock_value) for r in answered if r.response_model != "None"],
         "mock_chunks": [(r.name, r.mock_chunks) for r in answered if r.stream],
         "mock_roles": [
-            (r.name, sorted(roles[r.name].items())) for r in answered if r.name in roles
+            (r.name, sorted({**role, **role_extras(api, ops[r.name], role, synth)}.items()))
+            for r in answered
+            if (role := roles.get(r.name)) is not None
         ],
         "mock_faults": [
             (
@@ -199,6 +225,9 @@ def build_context(
         route.security = security
         routes.append(route)
         uses[route.name] = (used, defaults[first_default:])
+    routed, dispatch_warnings = dispatches(api)
+    for r in routes:  # the route of an operation told apart by a constant (see .dispatch)
+        r.path = routed[r.name].route_path if r.name in routed else real_path(r.path)
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
@@ -215,6 +244,8 @@ def build_context(
         schemes=used_schemes,
         security_sets=list(sets.values()),
         has_streaming=any(r.stream for r in routes),
+        dispatch=[routed[r.name] for r in routes if r.name in routed],
+        dispatch_warnings=dispatch_warnings,
         **tables,
         security_names=", ".join(sorted(security_names)),
     )

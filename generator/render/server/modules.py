@@ -170,6 +170,8 @@ def server_imports(m: ServerModule) -> set[str]:
         needed.add("._call")
     for r in m.routes:
         needed.update(f"fastapi.{name}" for a in r.args for name in a.fastapi)
+        if any(a.marker.startswith("Depends(read_parameter(") for a in r.args):
+            needed.add(".read_parameter")
         if r.security:
             needed |= {"fastapi.Depends", f".{r.security}", ".verify_credentials"}
     if _uses_models(c for r in m.routes for c in _annotations(r)):
@@ -181,6 +183,8 @@ def mock_imports(m: ServerModule) -> set[str]:
     """Every import of the mock module's code (as :func:`server_imports` writes them)."""
     needed = {"typing.Any", ".._mock_engine.Fault", ".._mock_engine.MockEngine"}
     needed |= {".._mock_engine.Role"} | _type_imports(m.types)
+    if any(r.mock_paging for r in m.routes):
+        needed.add(".._mock_pages.Pager")
     if m.mock_responses or m.mock_chunks:
         needed.add("json.loads")
     if any(r.stream for r in m.routes):

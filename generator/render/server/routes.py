@@ -6,16 +6,30 @@ the IR has already made valid and from ``repr`` of spec values (see :mod:`.conte
 from __future__ import annotations
 
 import keyword
+import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import StreamTable
 from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, TypeRef, annotate
+from generator.load import escape_token
+from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
+from generator.render.server.bodies import raw_body
+from generator.render.server.mock_answers import mock_pager
+from generator.render.server.params import (
+    RouteExtras,
+    body_allowed,
+    has_body,
+    no_body_warning,
+    openapi_extra,
+    path_default_warning,
+    structured,
+)
 
 # OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
 _CONSTRAINTS = {
@@ -30,6 +44,7 @@ _CONSTRAINTS = {
     "minItems": "min_length",
     "maxItems": "max_length",
 }
+_ROUTE_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")  # what Starlette reads as a parameter
 _PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
 # names the generated method bodies use: a parameter or form field must not shadow them
 _RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
@@ -100,6 +115,10 @@ class Route:
     mock_path: str = "{}"  # code: the path parameters as the mock sees them (wire -> value)
     mock_body: str = "None"  # code: the request body the mock sees (the JSON body, or None)
     mock_gap: str | None = None  # why the mock has no answer (it answers 501), or None
+    openapi_extra: dict[str, Any] | None = None  # what the route adds to its operation's doc
+    warnings: list[Diagnostic] = field(default_factory=list)  # what the server changes
+    mock_note: tuple[str, str] | None = None  # (pointer, warning): the spec's example not used
+    mock_paging: str = ""  # code: the mock engine's paging arguments (", pager=..., query=...")
 
     @property
     def doc_summary(self) -> str:
@@ -164,15 +183,33 @@ def _default(value: Any, defaults: list[tuple[str, Any]]) -> str:
 
 
 def _param_args(
-    op: Operation, defaults: list[tuple[str, Any]], taken: set[str], used: list[TypeRef]
+    api: Api,
+    op: Operation,
+    defaults: list[tuple[str, Any]],
+    taken: set[str],
+    used: list[TypeRef],
+    route: RouteExtras,
 ) -> list[Arg]:
+    """The parameters' arguments; a path parameter is always required (its default is
+    dropped, with a warning) and a structured query or header value is read by a
+    dependency (:mod:`.params`)."""
     args: list[Arg] = []
     for p in op.parameters:
         name = _safe(p.python_name, taken)
         used.append(p.schema)
         default = None
         ann = route_ann = annotation(p.schema)
-        if p.has_default:
+        reader = structured(api, op, p, ann)
+        if p.location == "path":
+            if p.has_default:
+                route.warnings.append(path_default_warning(op, p))
+        elif reader is not None:
+            route.documented.append(reader.doc)
+            if not p.required and not ann.endswith("| None"):
+                ann = route_ann = f"{ann} | None"
+            args.append(Arg(name, ann, reader.marker, None, route_ann, ("Depends",)))
+            continue
+        elif p.has_default:
             default = _default(p.default, defaults)
         elif not p.required:
             default = "None"
@@ -182,8 +219,19 @@ def _param_args(
                 ann = f"{ann} | None"
                 default = "_ABSENT"
         fastapi = (_PARAM_CLASS[p.location],)
-        args.append(Arg(name, ann, _marker(p, p.name), default, route_ann, fastapi))
+        alias = name if p.location == "path" and not _ROUTE_NAME.fullmatch(p.name) else p.name
+        args.append(Arg(name, ann, _marker(p, alias), default, route_ann, fastapi))
     return args
+
+
+def _route_path(op: Operation, args: list[Arg]) -> str:
+    """``op``'s path as the router reads it: a path parameter whose name Starlette would
+    take as literal text (``{a-b}``, ``{a.b}``) is named after its argument instead."""
+    path = op.path
+    for p, a in zip(op.parameters, args, strict=False):
+        if p.location == "path" and not _ROUTE_NAME.fullmatch(p.name):
+            path = path.replace("{" + p.name + "}", "{" + a.name + "}")
+    return path
 
 
 def _body_args(
@@ -228,21 +276,22 @@ def _body_args(
                     ann = f"{ann} | None"
             args.append(Arg(name, ann, marker, default, fastapi=fastapi))
     else:
-        ann = annotation(body.schema)
+        ann, marker = raw_body(body.schema, media) or (annotation(body.schema), "Body()")
         default = None
         if not body.required:
             default = "None"
             ann = ann if ann.endswith("| None") else f"{ann} | None"
         body_arg = _safe("body", taken, set())
-        args.append(Arg(body_arg, ann, "Body()", default, fastapi=("Body",)))
+        args.append(Arg(body_arg, ann, marker, default, fastapi=("Body",)))
     return args, body_arg, uploaded
 
 
 def _error_responses(
-    op: Operation, used: list[TypeRef]
+    op: Operation, used: list[TypeRef], route: RouteExtras
 ) -> tuple[list[tuple[int | str, str | None, str]], bool]:
     """(status, model source, description) of every response but the success one, and
-    whether FastAPI's own 422 is among them."""
+    whether FastAPI's own 422 is among them. A status without a body (204, 304) is
+    declared without one, with a warning when the spec gives it a schema."""
     success = op.success_response
     extra: list[tuple[int | str, str | None, str]] = []
     has_422 = False
@@ -251,9 +300,13 @@ def _error_responses(
             continue
         if r.status == "422" and r.schema is not None and r.schema.name == "HTTPValidationError":
             has_422 = True
-        error_model = annotation(r.schema) if r.schema is not None else None
-        if r.schema is not None:
-            used.append(r.schema)
+        schema = r.schema
+        if schema is not None and not body_allowed(r.status):
+            route.warnings.append(no_body_warning(op, r.status))
+            schema = None
+        error_model = annotation(schema) if schema is not None else None
+        if schema is not None:
+            used.append(schema)
         extra.append((_status(r.status), error_model, r.description or ""))
     return extra, has_422
 
@@ -288,15 +341,25 @@ def _stream(op: Operation, synth: Synthesizer, streaming: StreamTable | None) ->
     )
 
 
-def _success(op: Operation, synth: Synthesizer, used: list[TypeRef]) -> tuple[str, Any]:
-    """The success response's model source ("None" without a body) and the mock's answer:
-    the spec's own example when it has one, else a synthesized minimal instance."""
+def _success(
+    op: Operation, synth: Synthesizer, used: list[TypeRef]
+) -> tuple[str, Any, tuple[str, str] | None]:
+    """The success response's model source ("None" without a body), the mock's answer and
+    a note: the spec's own example when one conforms to the schema, else a synthesized
+    minimal instance (with a note when the spec's examples do not conform)."""
     success = op.success_response
     if success is None or success.schema is None:
-        return "None", None
+        return "None", None, None
     used.append(success.schema)
-    examples = success.examples
-    return annotation(success.schema), examples[0] if examples else _mock(synth, success.schema, op)
+    fitting = synth.answers(success.examples, success.schema)  # conforming, no writeOnly
+    if fitting:
+        return annotation(success.schema), fitting[0], None
+    note = None
+    if success.examples:
+        pointer = "#/paths/" + escape_token(op.path) + f"/{op.method}/responses/{success.status}"
+        name = op.operation_id or op.python_name
+        note = (pointer, f"the example of {name}'s {success.status} response violates its schema")
+    return annotation(success.schema), _mock(synth, success.schema, op), note
 
 
 def build_route(
@@ -311,34 +374,30 @@ def build_route(
     (``uploads``: the body fields that are files; ``streaming``: its ``[streaming]``)."""
     taken: set[str] = set()
     used: list[TypeRef] = []
-    args = _param_args(op, defaults, taken, used)
+    extras = RouteExtras()
+    args = _param_args(api, op, defaults, taken, used, extras)
     body_args, body_arg, uploaded = _body_args(api, op, defaults, uploads, taken, used)
     args += body_args
-    extra, has_422 = _error_responses(op, used)
+    extra, has_422 = _error_responses(op, used, extras)
     success = op.success_response
-    response_model, mock_value = _success(op, synth, used)
-    returns = response_model
+    response_model, mock_value, mock_note = (
+        _success(op, synth, used) if has_body(op, extras) else ("None", None, None)
+    )
     status_code = _status(success.status) if success is not None else 200
-    if not isinstance(status_code, int):
-        status_code = 200
     stream = _stream(op, synth, streaming)
-    if stream.stream == "when":
-        returns = f"{returns} | AsyncIterator[{stream.chunk}]"
-    elif stream.stream == "always":
-        returns = f"AsyncIterator[{stream.chunk}]"
     route = Route(
         name=op.python_name,
         operation_id=op.operation_id,
         method=op.method,
-        path=op.path,
+        path=_route_path(op, args),
         summary=op.summary,
         description=op.description,
         tags=list(op.tags),
         deprecated=op.deprecated,
         args=[a for a in args if a.default is None] + [a for a in args if a.default is not None],
-        returns=returns,
+        returns=_returns(response_model, stream),
         response_model=response_model,
-        status_code=status_code,
+        status_code=status_code if isinstance(status_code, int) else 200,
         response_description=(success.description if success is not None else None)
         or "Successful Response",
         responses=extra,
@@ -355,22 +414,36 @@ def build_route(
         terminator=stream.terminator,
     )
     route.mock_gap = mock_gap(route)
-    route.mock_path, route.mock_body = _mock_inputs(op, args, body_args, body_arg)
+    route.mock_note = mock_note
+    route.mock_path, route.mock_body, route.mock_paging = _mock_inputs(
+        api, op, args, body_args, body_arg
+    )
+    route.warnings = extras.warnings
+    route.openapi_extra = openapi_extra(stream.stream is not None, extras.documented)
     return route, used, uploaded
 
 
+def _returns(response_model: str, stream: _Stream) -> str:
+    """The service method's return annotation: the response model, or its stream."""
+    if stream.stream == "when":
+        return f"{response_model} | AsyncIterator[{stream.chunk}]"
+    if stream.stream == "always":
+        return f"AsyncIterator[{stream.chunk}]"
+    return response_model
+
+
 def _mock_inputs(
-    op: Operation, args: list[Arg], body_args: list[Arg], body_arg: str
-) -> tuple[str, str]:
-    """Code: the path parameters the mock engine sees (wire name -> argument), and the body
-    (the JSON body argument, else None: form fields are not merged into resources)."""
-    path_args = [
-        f"{p.name!r}: {a.name}"
-        for p, a in zip(op.parameters, args[: len(op.parameters)], strict=True)
-        if p.location == "path"
-    ]
+    api: Api, op: Operation, args: list[Arg], body_args: list[Arg], body_arg: str
+) -> tuple[str, str, str]:
+    """Code: the path parameters the mock engine sees (wire name -> argument), the body
+    (the JSON body argument, else None: form fields are not merged into resources), and
+    a list's paging arguments (:func:`.mock_answers.mock_pager`)."""
+    params = list(zip(op.parameters, args[: len(op.parameters)], strict=True))
+    path_args = [f"{p.name!r}: {a.name}" for p, a in params if p.location == "path"]
     json_body = op.request_body is not None and any(a.name == body_arg for a in body_args)
-    return "{" + ", ".join(path_args) + "}", body_arg if json_body else "None"
+    query = {p.name: a.name for p, a in params if p.location == "query"}
+    path = "{" + ", ".join(path_args) + "}"
+    return path, body_arg if json_body else "None", mock_pager(api, op, query)
 
 
 @dataclass(frozen=True)

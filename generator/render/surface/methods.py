@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from generator.config import ApiSettings
 from generator.config.tables import StreamTable
 from generator.format import parameter_annotation
-from generator.ir import Api, Field, Operation, TypeRef, annotate
+from generator.ir import Api, Field, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES, client_snake_case
 from generator.render.surface.bodies import union_fields
 from generator.render.surface.inputs import input_annotation, input_imports, names_of
@@ -69,12 +69,13 @@ class Param:
     required: bool
     doc: str = ""
     imports: frozenset[str] = frozenset()  # what the annotation needs (``module.name``)
+    default: str = ""  # code: the one value a required parameter can take (see _constant)
 
     @property
     def hint(self) -> str:
         """The annotation as a method signature writes it (parenthesized when a long union
         needs it, so that black and ruff format agree)."""
-        default = None if self.required else "NOT_GIVEN"
+        default = self.default or (None if self.required else "NOT_GIVEN")
         return parameter_annotation(self.name, self.annotation, default, indent=8)
 
 
@@ -132,6 +133,18 @@ class Method:
         return " + ".join(parts) or '""'
 
 
+def _constant(p: Parameter) -> str:
+    """A required header or query parameter whose one value is also its default (the
+    ``fragments`` pass's ``X-Amz-Target``): that value as code, the signature's default, so
+    the call sends it without being told; else ""."""
+    t = p.schema
+    if not (p.required and p.location in ("header", "query") and p.has_default):
+        return ""
+    if t.kind != "literal" or t.literals != (p.default,) or not isinstance(p.default, str):
+        return ""
+    return repr(p.default)
+
+
 def _params(
     api: Api, op: Operation, cfg: ApiSettings
 ) -> tuple[list[Param], list[Param], TypeRef | None, str | None]:
@@ -150,7 +163,8 @@ def _params(
         ann, imports = _input(api, p.schema)
         if not required:
             ann, imports = f"{ann} | NotGiven", imports | {NOT_GIVEN}
-        params.append(Param(name, p.name, p.location, ann, required, p.description or "", imports))
+        doc = p.description or ""
+        params.append(Param(name, p.name, p.location, ann, required, doc, imports, _constant(p)))
     body = op.request_body
     if body is None:
         return params, [], None, None
@@ -243,11 +257,17 @@ ITEM_FIELDS = ("items", "data", "results", "records", "entries", "values", "elem
 @dataclass(frozen=True)
 class Paging:
     """How a list operation pages: the runtime ``Paging(...)`` call (code built from
-    ``repr`` of wire names) and the item annotation (with what it needs imported)."""
+    ``repr`` of wire names) and the item annotation (with what it needs imported); the
+    same as data (the mock pages as the client walks): ``style``, the answer's ``items``
+    field ("": the answer), the query ``param`` and the answer's ``next`` field."""
 
     code: str
     item: str
     imports: frozenset[str]
+    style: str = "link"
+    items: str = ""
+    param: str = ""
+    next: str = ""
 
 
 def _items(t: TypeRef) -> tuple[str, frozenset[str]]:
@@ -273,14 +293,24 @@ def _paging_of(api: Api, op: Operation, wires: set[str], t: TypeRef) -> Paging |
         return None
     item, imports = _items(fields[items].type)
     if "page" in wires and {"current_page", "total_item_count"} <= set(fields):
-        return Paging(f"Paging('page', items={items!r}, param='page')", item, imports)
+        code = f"Paging('page', items={items!r}, param='page')"
+        return Paging(code, item, imports, "page", items, "page")
     param = next((p for p in CURSOR_PARAMS if p in wires), None)
     strings = {n for n, f in fields.items() if f.type.primitive == "string" and n != items}
     field = next((n for n in NEXT_FIELDS if n in strings), None)
     if param is None or field is None:
         return None
     code = f"Paging('cursor', items={items!r}, param={param!r}, next={field!r})"
-    return Paging(code, item, imports)
+    return Paging(code, item, imports, "cursor", items, param, field)
+
+
+def paging_of(api: Api, op: Operation) -> Paging | None:
+    """How the client pages ``op``'s answer (None: it does not), from its query
+    parameters' wire names."""
+    ok = op.success_response
+    if op.method != "get" or ok is None or ok.schema is None:
+        return None
+    return _paging_of(api, op, {p.name for p in op.parameters_in("query")}, ok.schema)
 
 
 def _paging(api: Api, op: Operation, params: list[Param], t: TypeRef | None) -> Paging | None:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Base(BaseModel):
@@ -20,3 +22,11 @@ class Pet(Base):
         populate_by_name=True,
     )
     name: str
+
+
+class CatRetrieveResponse(Pet):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    lives: Annotated[int, Field(ge=1)]

@@ -29,3 +29,12 @@ class Error(BaseModel):
     )
     code: int
     message: str
+
+
+class PetCreateBody(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: str
+    tag: str | None = None

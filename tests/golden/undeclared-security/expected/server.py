@@ -208,11 +208,14 @@ def create_app(service: Service, **kwargs: Any) -> FastAPI:
     kwargs.setdefault("version", API_VERSION)
     kwargs.setdefault("separate_input_output_schemas", False)
     app = FastAPI(**kwargs)
-    router = create_router(service)
-    app.include_router(router)
+    # the routes go on the app's own router, as create_router adds them: an included
+    # router's routes are built twice (once more on the first request)
+    app.router.route_class = _Route
+    for add_route in _ROUTES:
+        add_route(app.router, service)
     app.add_exception_handler(NotImplementedError, _not_implemented)
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    app.add_exception_handler(StarletteHTTPException, _http_error_handler(router))
+    app.add_exception_handler(StarletteHTTPException, _http_error_handler(app.router))
     return app
 
 

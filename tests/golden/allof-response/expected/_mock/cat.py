@@ -9,12 +9,17 @@ from __future__ import annotations
 from json import loads
 from typing import Any, cast
 
+from .. import models
 from .._mock_engine import Fault, MockEngine, Role
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_cat": {}
+    "get_cat": {
+        "id": 40,
+        "name": "name-814",
+        "lives": 73
+    }
 }
 """)
 
@@ -38,6 +43,6 @@ class MockCatService:
 
     async def get_cat(
         self,
-    ) -> Any:
-        answer = self.engine.answer("get_cat", Any, {}, None)
-        return cast("Any", answer)
+    ) -> models.CatRetrieveResponse:
+        answer = self.engine.answer("get_cat", models.CatRetrieveResponse, {}, None)
+        return cast("models.CatRetrieveResponse", answer)

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 from fastapi import APIRouter
 
+from .. import models
+
 
 class CatService(Protocol):
     """The cat operations of ``Service``: one method per operation.
@@ -21,7 +23,7 @@ class CatService(Protocol):
 
     async def get_cat(
         self,
-    ) -> Any:
+    ) -> models.CatRetrieveResponse:
         """get_cat"""
         ...
 
@@ -31,7 +33,7 @@ class BaseCatService:
 
     async def get_cat(
         self,
-    ) -> Any:
+    ) -> models.CatRetrieveResponse:
         raise NotImplementedError("get_cat")
 
 
@@ -42,7 +44,7 @@ def add_get_cat(
     @router.get(
         "/cat",
         operation_id="getCat",
-        response_model=Any,
+        response_model=models.CatRetrieveResponse,
         response_model_exclude_unset=True,
         status_code=200,
         response_description="ok",

@@ -10,8 +10,9 @@ Part of the clients of t.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
+from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
@@ -41,21 +42,21 @@ class CatResource:
         read."""
         return CatResourceWithStreamingResponse(self)
 
-    def list(
+    def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
+    ) -> _m.CatRetrieveResponse:
         """GET /cat"""
         return cast(
-            "Any",
+            "_m.CatRetrieveResponse",
             self._client._request(
                 "get",
                 "/cat",
-                Any,
+                _m.CatRetrieveResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -66,12 +67,12 @@ class CatResource:
 
 class CatResourceWithRawResponse:
     def __init__(self, resource: CatResource) -> None:
-        self.list = to_raw(resource.list)
+        self.retrieve = to_raw(resource.retrieve)
 
 
 class CatResourceWithStreamingResponse:
     def __init__(self, resource: CatResource) -> None:
-        self.list = to_raw(resource.list, streamed=True)
+        self.retrieve = to_raw(resource.retrieve, streamed=True)
 
 
 class AsyncCatResource:
@@ -89,21 +90,21 @@ class AsyncCatResource:
         read."""
         return AsyncCatResourceWithStreamingResponse(self)
 
-    async def list(
+    async def retrieve(
         self,
         *,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
-    ) -> Any:
+    ) -> _m.CatRetrieveResponse:
         """GET /cat"""
         return cast(
-            "Any",
+            "_m.CatRetrieveResponse",
             await self._client._request(
                 "get",
                 "/cat",
-                Any,
+                _m.CatRetrieveResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -114,9 +115,9 @@ class AsyncCatResource:
 
 class AsyncCatResourceWithRawResponse:
     def __init__(self, resource: AsyncCatResource) -> None:
-        self.list = async_to_raw(resource.list)
+        self.retrieve = async_to_raw(resource.retrieve)
 
 
 class AsyncCatResourceWithStreamingResponse:
     def __init__(self, resource: AsyncCatResource) -> None:
-        self.list = async_to_raw(resource.list, streamed=True)
+        self.retrieve = async_to_raw(resource.retrieve, streamed=True)

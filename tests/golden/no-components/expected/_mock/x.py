@@ -21,7 +21,7 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "put_x_id": (Fault(404, {}, False),),
+    "put_x_id": (Fault(404, {"detail": "detail-531"}, False),),
 }
 
 

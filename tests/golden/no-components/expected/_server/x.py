@@ -12,6 +12,8 @@ from typing import Annotated, Any, Protocol
 
 from fastapi import APIRouter, Body, Header, Path
 
+from .. import models
+
 # The default of optional parameters without a spec default: the route declares the
 # spec's schema (not nullable), the service receives None when the parameter is absent.
 _ABSENT: Any = None
@@ -60,7 +62,7 @@ def add_put_x_id(
         response_description="none",
         responses={
             404: {
-                "model": dict[str, Any],
+                "model": models.XUpdateResponse404,
                 "description": "nf",
             },
         },

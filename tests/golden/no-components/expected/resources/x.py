@@ -13,6 +13,7 @@ import builtins
 from functools import cached_property
 from typing import Any, cast
 
+from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
@@ -28,7 +29,7 @@ from .._runtime import (
 )
 
 _ERRORS_0: dict[int, Any] = {
-    404: dict[str, Any],
+    404: _m.XUpdateResponse404,
 }
 
 

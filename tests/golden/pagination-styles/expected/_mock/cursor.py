@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -49,5 +50,18 @@ class MockCursorService:
         cursor: str | None,
         limit: int | None,
     ) -> models.CursorPage:
-        answer = self.engine.answer("list_by_cursor", models.CursorPage, {}, None)
+        answer = self.engine.answer(
+            "list_by_cursor",
+            models.CursorPage,
+            {},
+            None,
+            pager=Pager(
+                style="cursor",
+                items="data",
+                param="cursor",
+                size="limit",
+                next="next_cursor",
+            ),
+            query={"cursor": cursor, "limit": limit},
+        )
         return cast("models.CursorPage", answer)

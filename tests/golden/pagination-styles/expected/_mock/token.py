@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from .. import models
 from .._mock_engine import Fault, MockEngine, Role
+from .._mock_pages import Pager
 
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
@@ -49,5 +50,14 @@ class MockTokenService:
         *,
         page_token: str | None,
     ) -> models.TokenPage:
-        answer = self.engine.answer("list_by_token", models.TokenPage, {}, None)
+        answer = self.engine.answer(
+            "list_by_token",
+            models.TokenPage,
+            {},
+            None,
+            pager=Pager(
+                style="cursor", items="items", param="pageToken", next="nextPageToken"
+            ),
+            query={"pageToken": page_token},
+        )
         return cast("models.TokenPage", answer)

@@ -71,7 +71,7 @@ class MockPetsService:
     async def create_pets(
         self,
         *,
-        body: dict[str, Any] | None,
+        body: models.PetCreateBody | None,
     ) -> None:
         self.engine.answer("create_pets", None, {}, body)
 

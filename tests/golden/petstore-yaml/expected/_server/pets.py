@@ -36,7 +36,7 @@ class PetsService(Protocol):
     async def create_pets(
         self,
         *,
-        body: dict[str, Any] | None,
+        body: models.PetCreateBody | None,
     ) -> None:
         """create_pets"""
         ...
@@ -63,7 +63,7 @@ class BasePetsService:
     async def create_pets(
         self,
         *,
-        body: dict[str, Any] | None,
+        body: models.PetCreateBody | None,
     ) -> None:
         raise NotImplementedError("create_pets")
 
@@ -115,7 +115,7 @@ def add_create_pets(
         response_description="Null response",
     )
     async def create_pets(
-        body: Annotated[dict[str, Any] | None, Body()] = None,
+        body: Annotated[models.PetCreateBody | None, Body()] = None,
     ) -> Any:
         await service.create_pets(body=body)
         return None

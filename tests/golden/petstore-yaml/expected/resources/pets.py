@@ -10,7 +10,7 @@ Part of the clients of Swagger Petstore.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast, overload
 
 from .. import models as _m
 from .._runtime import (
@@ -69,10 +69,35 @@ class PetsResource:
             ),
         )
 
+    @overload
     def create(
         self,
         *,
-        body: dict[str, Any] | NotGiven = NOT_GIVEN,
+        name: str,
+        tag: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> None: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        body: _m.PetCreateBody,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> None: ...
+
+    def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        tag: str | None | NotGiven = NOT_GIVEN,
+        body: _m.PetCreateBody | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -85,7 +110,14 @@ class PetsResource:
                 "post",
                 "/pets",
                 None,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "tag": tag,
+                    }
+                ),
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -172,10 +204,35 @@ class AsyncPetsResource:
             ),
         )
 
+    @overload
     async def create(
         self,
         *,
-        body: dict[str, Any] | NotGiven = NOT_GIVEN,
+        name: str,
+        tag: str | None | NotGiven = NOT_GIVEN,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> None: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        body: _m.PetCreateBody,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+    ) -> None: ...
+
+    async def create(
+        self,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        tag: str | None | NotGiven = NOT_GIVEN,
+        body: _m.PetCreateBody | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -188,7 +245,14 @@ class AsyncPetsResource:
                 "post",
                 "/pets",
                 None,
-                body=body,
+                body=(
+                    body
+                    if not isinstance(body, NotGiven)
+                    else {
+                        "name": name,
+                        "tag": tag,
+                    }
+                ),
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -44,7 +44,7 @@ class PetsResource:
         read."""
         return PetsResourceWithStreamingResponse(self)
 
-    def photo(
+    def upload_photo(
         self,
         pet_id: int,
         *,
@@ -77,12 +77,12 @@ class PetsResource:
 
 class PetsResourceWithRawResponse:
     def __init__(self, resource: PetsResource) -> None:
-        self.photo = to_raw(resource.photo)
+        self.upload_photo = to_raw(resource.upload_photo)
 
 
 class PetsResourceWithStreamingResponse:
     def __init__(self, resource: PetsResource) -> None:
-        self.photo = to_raw(resource.photo, streamed=True)
+        self.upload_photo = to_raw(resource.upload_photo, streamed=True)
 
 
 class AsyncPetsResource:
@@ -100,7 +100,7 @@ class AsyncPetsResource:
         read."""
         return AsyncPetsResourceWithStreamingResponse(self)
 
-    async def photo(
+    async def upload_photo(
         self,
         pet_id: int,
         *,
@@ -133,9 +133,9 @@ class AsyncPetsResource:
 
 class AsyncPetsResourceWithRawResponse:
     def __init__(self, resource: AsyncPetsResource) -> None:
-        self.photo = async_to_raw(resource.photo)
+        self.upload_photo = async_to_raw(resource.upload_photo)
 
 
 class AsyncPetsResourceWithStreamingResponse:
     def __init__(self, resource: AsyncPetsResource) -> None:
-        self.photo = async_to_raw(resource.photo, streamed=True)
+        self.upload_photo = async_to_raw(resource.upload_photo, streamed=True)

@@ -1,0 +1,98 @@
+"""The `fragments` pass: a ``paths`` key with a ``#fragment`` (AWS) keeps its key, and each
+operation under it carries the real path and the constants the fragment names."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from generator.ir import build_ir
+from generator.normalize import fragments, normalize
+from tests.conftest import describe, run_cli, write_json
+
+SPEC = Path(__file__).resolve().parents[1] / "golden" / "fragment-paths" / "spec.json"
+TARGET = "/#X-Amz-Target=DynamoDB_20120810.ListTables"
+QUERY = "/#Action=ListUsers&Version=2010-05-08"
+
+
+def spec() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(SPEC.read_text(encoding="utf-8"))
+    return doc
+
+
+def test_the_operation_carries_the_real_path_and_the_constants() -> None:
+    doc = spec()
+    original = copy.deepcopy(doc)
+    out = fragments.run(doc, {}).spec
+    assert doc == original  # the input is not mutated
+    assert list(out["paths"]) == list(original["paths"])  # the keys stay unique
+    op = out["paths"][TARGET]["post"]
+    assert op["x-apismith-path"] == "/"
+    assert op["x-apismith-fragment"] == [
+        {"in": "header", "name": "X-Amz-Target", "value": "DynamoDB_20120810.ListTables"}
+    ]
+    assert op["parameters"] == [
+        {
+            "name": "X-Amz-Target",
+            "in": "header",
+            "required": True,
+            "description": "Always 'DynamoDB_20120810.ListTables': names the operation "
+            "(the path's fragment).",
+            "schema": {
+                "type": "string",
+                "const": "DynamoDB_20120810.ListTables",
+                "default": "DynamoDB_20120810.ListTables",
+            },
+        }
+    ]
+    query = out["paths"][QUERY]["get"]
+    assert [(c["in"], c["name"], c["value"]) for c in query["x-apismith-fragment"]] == [
+        ("query", "Action", "ListUsers"),
+        ("query", "Version", "2010-05-08"),
+    ]
+
+
+def test_a_declared_parameter_is_kept_and_gets_its_value_as_default() -> None:
+    op = fragments.run(spec(), {}).spec["paths"]["/#X-Amz-Target=DynamoDB_20120810.DescribeTable"][
+        "post"
+    ]
+    assert len(op["parameters"]) == 1
+    assert op["parameters"][0]["schema"]["default"] == "DynamoDB_20120810.DescribeTable"
+
+
+def test_a_raw_x_apismith_path_is_never_taken() -> None:
+    doc = spec()
+    doc["paths"]["/other"] = {
+        "get": {"x-apismith-path": "https://evil.example/", "responses": {"204": {}}}
+    }
+    doc["paths"][TARGET]["post"]["x-apismith-path"] = "/elsewhere"
+    out = fragments.run(doc, {}).spec
+    assert "x-apismith-path" not in out["paths"]["/other"]["get"]
+    assert out["paths"][TARGET]["post"]["x-apismith-path"] == "/"
+
+
+def test_the_ir_has_the_fragment_free_path() -> None:
+    api = build_ir(normalize(spec()).spec)
+    assert {op.operation_id: op.path for op in api.operations} == {
+        "ListTables": "/",
+        "DescribeTable": "/",
+        "ListUsers": "/",
+    }
+
+
+def test_a_fragment_is_no_part_of_the_path_check(tmp_path: Path) -> None:
+    """The load stage's check of a path (no parameter twice) reads the key before ``#``."""
+    doc = spec()
+    path_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+    doc["paths"]["/items/{id}#Action={id}{id}"] = {
+        "get": {"parameters": [path_id], "responses": {"204": {"description": "None."}}}
+    }
+    write_json(tmp_path / "spec.json", doc)
+    proc = run_cli("generate", "--spec", "spec.json", "--out", "out/pkg", cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    doc["paths"] = {"/items/{id}/{id}#x": {"get": {"responses": {"204": {}}}}}
+    write_json(tmp_path / "spec.json", doc)
+    proc = run_cli("generate", "--spec", "spec.json", "--out", "out/pkg", cwd=tmp_path)
+    assert proc.returncode == 2 and "twice" in proc.stderr, describe(proc)
