@@ -10,18 +10,19 @@ every difference printed as a unified diff.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.config import ApiConfig
 from generator.manifest import fast_check, listed_files
 
 if TYPE_CHECKING:
+    from generator.model_worker import ModelRenderer
     from generator.pipeline import Stage
     from generator.progress import Board, Progress
-    from generator.render.models import ModelRenderer
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,12 @@ def check_all(
     slow = [cfg for cfg, clean in zip(configs, fast) if clean is None]
     compared = _compare_serially(slow, Board(progress, slow, "check"), progress)
     if len(slow) > 1:  # (a no-op check imports none of it)
-        from generator.parallel import check_parallel, jobs_for
+        from generator.parallel import jobs_for, run_parallel
 
         workers = jobs_for(len(slow), jobs)
         if workers > 1:
-            compared = check_parallel(slow, workers, True, progress)
+            task = partial(check_task, full=True)
+            compared = run_parallel(task, slow, workers, progress, verb="check")
     try:
         for clean in fast:
             if isinstance(clean, Exception):
@@ -148,3 +150,9 @@ def _diff(out: Path, name: str, actual: bytes | None, want: bytes | None) -> str
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
     return text or f"--- {shown}\n+++ {shown}\n@@ differs only in bytes difflib cannot show @@\n"
+
+
+def check_task(config: ApiConfig, models: Any, stage: Callable[[str], None], *, full: bool) -> Any:
+    """:func:`check_api` as a task of :func:`generator.parallel.run_parallel` (in a worker
+    process: ``models`` is the worker's renderer, ``stage`` reports its progress)."""
+    return check_api(config, full=full, models=models, stage=stage)

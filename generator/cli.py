@@ -22,7 +22,7 @@ from generator.errors import ApismithError, redact_userinfo
 from generator.selection import generated_package, regenerate_hint, select_configs
 
 if TYPE_CHECKING:
-    from generator.render.models import ModelRenderer
+    from generator.model_worker import ModelRenderer
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -192,9 +192,9 @@ def generate(
     """
     from contextlib import nullcontext
 
+    from generator.model_worker import ModelRenderer
     from generator.parallel import generate_all, jobs_for, write_all
     from generator.progress import Progress
-    from generator.render.models import ModelRenderer
 
     progress = Progress.for_command(quiet=quiet)
     # The model renderer generator.entry started early: its worker imports
@@ -286,7 +286,7 @@ def check(
 
 
 def _used_overrides(out: Path) -> bool:
-    from generator.manifest import read_manifest
+    from generator.tree import read_manifest
 
     inputs = (read_manifest(out) or {}).get("inputs") or []
     return any(isinstance(row, dict) and row.get("role") == "template" for row in inputs)
@@ -302,7 +302,7 @@ def normalize(
     spec: Path, config: Path | None, disable: tuple[str, ...], ref_root: Path | None
 ) -> None:
     """Print the normalized SPEC (JSON) on stdout and the warnings on stderr."""
-    from generator.normalize import PASS_NAMES
+    from generator.normalize.pass_names import PASS_NAMES
     from generator.pipeline import load_and_normalize
     from generator.render.spec import canonical
 

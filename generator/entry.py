@@ -23,7 +23,7 @@ def run() -> None:
     args = sys.argv[1:]
     models = None
     if args[:1] == ["generate"] and not {"-h", "--help"} & set(args):
-        from generator.render.models import ModelRenderer
+        from generator.model_worker import ModelRenderer
 
         shared_imports()
         models = ModelRenderer()

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__
+from generator.tree import MANIFEST_NAME, builtin_templates, read_manifest, tree_files
 
-MANIFEST_NAME = "MANIFEST.json"
 MANIFEST_FORMAT = 2
 
 
@@ -50,8 +50,6 @@ def generator_sources() -> list[tuple[str, Path]]:
     ``generator/templates/``) and an sdist, wherever it is installed. (Walked once with
     ``os.walk``, not resolved file by file: this runs in every generation.)
     """
-    from generator.render.templates import builtin_templates
-
     package = Path(__file__).resolve().parent
     templates = builtin_templates().resolve()
     inside = (
@@ -84,22 +82,6 @@ def generator_fingerprint() -> dict[str, str]:
         except PackageNotFoundError:  # pragma: no cover
             tools[dist] = "missing"
     return {"version": __version__, "sha256": digest.hexdigest(), **tools}
-
-
-def tree_files(root: Path) -> list[tuple[str, Path]]:
-    """Every file under ``root`` as (relative posix name, path), sorted; caches skipped."""
-    if not root.is_dir():
-        return []
-    found = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        # (tool caches, .ruff_cache and the like, are no part of a tree: a wheel has none)
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d[:1] != ".")
-        for name in filenames:
-            path = Path(dirpath) / name
-            rel = path.relative_to(root).as_posix()
-            if not name.endswith((".pyc", ".pyo")):
-                found.append((rel, path))
-    return sorted(found)
 
 
 def input_hashes(
@@ -142,14 +124,6 @@ def build_manifest(
     }
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str)
     return (text + "\n").encode()
-
-
-def read_manifest(out: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads((out / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def is_cache(name: str) -> bool:

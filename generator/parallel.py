@@ -28,7 +28,6 @@ import time
 import traceback
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +36,8 @@ from generator.errors import ApismithError
 from generator.progress import NO_PROGRESS, Board, Progress
 
 if TYPE_CHECKING:
+    from generator.model_worker import ModelRenderer
     from generator.pipeline import Generated
-    from generator.render.models import ModelRenderer
 
 Task = Callable[..., Any]  # (config, models, stage) -> a picklable result
 
@@ -124,12 +123,6 @@ def _warm_up(configs: Sequence[ApiConfig]) -> None:
     preload_runtime(server=any("server" in c.outputs for c in configs))
 
 
-def check_task(config: ApiConfig, models: Any, stage: Callable[[str], None], *, full: bool) -> Any:
-    from generator.check import check_api
-
-    return check_api(config, full=full, models=models, stage=stage)
-
-
 # --- errors across the process boundary -------------------------------------------------------
 
 
@@ -177,7 +170,7 @@ def _serve(conn: Connection, task: Task, fork_models: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent takes Ctrl-C, and ends us
     if hasattr(signal, "SIGPIPE"):  # the parent gone: end quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    from generator.render.models import ModelRenderer
+    from generator.model_worker import ModelRenderer
 
     with ModelRenderer(fork=fork_models) as models:
         # ended by the parent: with cleanups (temporary folders, the models' process);
@@ -363,7 +356,7 @@ def generate_all(
         if sys.platform.startswith("linux"):  # the workers fork: they start warm
             _warm_up(configs)
         return list(run_parallel(generate_task, configs, jobs, progress))
-    from generator.render.models import ModelRenderer
+    from generator.model_worker import ModelRenderer
 
     board = Board(progress, configs, "generate")
     with early or ModelRenderer() as models, progress:
@@ -457,17 +450,9 @@ def _report(
         click.echo(f"{lead}... {len(shown) - 20} more warnings (-v lists them all)", err=True)
 
 
-def check_parallel(
-    configs: Sequence[ApiConfig], jobs: int, full: bool, progress: Progress = NO_PROGRESS
-) -> Generator[Any, None, None]:
-    """:func:`generator.check.check_api` of every config, in config order."""
-    return run_parallel(partial(check_task, full=full), configs, jobs, progress, verb="check")
-
-
 __all__ = [
     "ApiPool",
     "Built",
-    "check_parallel",
     "cpu_count",
     "generate_all",
     "jobs_for",

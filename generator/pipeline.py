@@ -25,18 +25,21 @@ from typing import TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.bytecode import Compiled, compile_ahead
-from generator.config import ApiConfig, ApiSettings, bind_settings
+from generator.config import ApiConfig
 from generator.errors import ApismithError
 from generator.format import Formatting, format_files
 from generator.load import LoadedSpec, load_spec
-from generator.manifest import MANIFEST_NAME, build_manifest, generator_fingerprint, input_hashes
+from generator.manifest import build_manifest, generator_fingerprint, input_hashes
 from generator.memory import Held, collector_for_large_data
+from generator.model_worker import ModelRenderer, PendingModels
 from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
-from generator.render.models import ModelRenderer, PendingModels, defined_names
+from generator.render.models import defined_names
+from generator.render.settings import ApiSettings, bind_settings
 from generator.render.spec import render_spec
 from generator.render.templates import render, render_header, unmatched_overrides
+from generator.tree import MANIFEST_NAME
 
 if TYPE_CHECKING:
     from generator.ir import Api

@@ -45,8 +45,8 @@ class MockSettings:
 
 def _generate_into(config: ApiConfig) -> None:
     """Generate ``config``'s package (``serve --spec``: into a temporary folder)."""
+    from generator.model_worker import ModelRenderer
     from generator.pipeline import generate
-    from generator.render.models import ModelRenderer
     from generator.write import check_target, write_package
 
     with ModelRenderer() as models:

@@ -34,7 +34,8 @@ from generator.errors import ApismithError
 from generator.file_writer import FileWriter
 from generator.format import process_running
 from generator.import_check import verify_import
-from generator.manifest import MANIFEST_NAME, listed_files, read_manifest
+from generator.manifest import listed_files
+from generator.tree import MANIFEST_NAME, read_manifest
 
 _LEFTOVER_COUNTER = itertools.count()
 

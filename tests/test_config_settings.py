@@ -14,11 +14,9 @@ import pytest
 
 from generator.config import (
     ApiConfig,
-    ApiSettings,
     ClientTable,
     StreamTable,
     adhoc_config,
-    bind_settings,
     build_config,
     load_config,
 )
@@ -27,6 +25,7 @@ from generator.ir import Api
 from generator.pipeline import build_api, load_and_normalize
 from generator.render.client import render_client
 from generator.render.server import render_server
+from generator.render.settings import ApiSettings, bind_settings
 from tests.conftest import REPO_ROOT, SPECS, describe, error_lines, run_cli, write_json
 
 SPEC = {

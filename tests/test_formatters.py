@@ -213,6 +213,6 @@ def test_the_stress_spec_hits_the_rules(stress: Path) -> None:
     ],
 )
 def test_a_union_is_found_at_the_top_level_only(annotation: str, union: bool) -> None:
-    from generator.format import is_union
+    from generator.render.layout import is_union
 
     assert is_union(annotation) is union

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from generator.config import ApiSettings, ClientTable, load_config
+from generator.config import ClientTable, load_config
 from generator.errors import ApismithError
 from generator.ir import Api
 from generator.normalize.naming.resources import path_shape
 from generator.pipeline import build_api, load_and_normalize
+from generator.render.settings import ApiSettings
 from generator.render.surface import Resource, build_resources
 from generator.render.surface.resources import name_diagnostics, resource_map
 from tests.conftest import SPECS, describe, error_lines, run_cli, run_python, write_json

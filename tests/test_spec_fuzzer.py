@@ -183,3 +183,18 @@ def test_cli_agrees(spec: FuzzSpec) -> None:
         assert same in outside.line.replace(str(root / "b"), "ROOT"), (outside, inside)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_drawings_cover_inline_responses_and_and_security() -> None:
+    """The fuzzer draws what issue 23 added: inline object responses (which become models
+    named after the method) and security requirements that need every scheme at once."""
+    seen: collections.Counter[str] = collections.Counter()
+
+    @settings(max_examples=150, derandomize=True, database=None, phases=PHASES, deadline=None)
+    @given(fuzz_specs())
+    def draw(spec: FuzzSpec) -> None:
+        seen.update(spec.features)
+
+    draw()
+    assert seen["response:inline-object"] >= 5, seen
+    assert seen["security:and"] >= 2, seen

@@ -8,7 +8,8 @@ import jinja2
 import pytest
 
 from generator.render import templates
-from generator.render.templates import ENVIRONMENT_OPTIONS, builtin_templates, template_cache
+from generator.render.templates import ENVIRONMENT_OPTIONS, template_cache
+from generator.tree import builtin_templates
 
 
 def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:

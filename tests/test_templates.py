@@ -20,7 +20,8 @@ from jinja2 import meta, nodes
 
 from generator.config import ApiConfig, load_config
 from generator.pipeline import generate
-from generator.render.templates import builtin_templates, environment, py_docstring
+from generator.render.templates import environment, py_docstring
+from generator.tree import builtin_templates
 from tests.conftest import SPECS
 from tests.golden import harness
 

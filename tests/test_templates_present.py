@@ -29,7 +29,8 @@ from pathlib import Path
 import pytest
 from jinja2 import nodes
 
-from generator.render.templates import builtin_templates, environment
+from generator.render.templates import environment
+from generator.tree import builtin_templates
 
 TEMPLATES = sorted(builtin_templates().rglob("*.jinja"))
 

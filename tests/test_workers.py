@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from generator.config import load_config
+from generator.model_worker import ModelRenderer
 from generator.pipeline import generate
-from generator.render.models import ModelRenderer
 from tests.conftest import SPECS
 
 
@@ -30,7 +30,7 @@ def test_the_worker_is_sent_the_spec_without_paths_unless_a_schema_refers_into_t
 
 def _pending(monkeypatch, render):  # type: ignore[no-untyped-def]
     """A renderer whose forked worker runs ``render`` instead of the real one."""
-    from generator.render.models import worker
+    from generator import model_worker as worker
 
     monkeypatch.setattr(worker, "_render", render)
     models = ModelRenderer()

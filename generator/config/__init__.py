@@ -43,8 +43,8 @@ else the default. Copying a package and its spec into another repo is therefore 
 check and regenerate it there.
 
 Everything is read and shape-checked once, into frozen dataclasses (:class:`ApiConfig`,
-:mod:`.tables`); :func:`bind_settings` checks the tables against the IR once per
-generation and gives the settings every renderer reads (:class:`ApiSettings`).
+:mod:`.tables`); :func:`generator.render.settings.bind_settings` checks the tables
+against the IR once per generation and gives the settings every renderer reads.
 """
 
 from generator.config.api import (
@@ -63,7 +63,6 @@ from generator.config.api import (
     vendored_config,
 )
 from generator.config.project import Project, find_configs, find_project, project_configs
-from generator.config.settings import ApiSettings, bind_settings, default_client_name
 from generator.config.tables import AuthHeader, ClientTable, ServerTable, StreamTable, Tables
 
 __all__ = [
@@ -73,7 +72,6 @@ __all__ = [
     "TABLES",
     "TOP_KEYS",
     "ApiConfig",
-    "ApiSettings",
     "AuthHeader",
     "ClientTable",
     "Project",
@@ -81,9 +79,7 @@ __all__ = [
     "StreamTable",
     "Tables",
     "adhoc_config",
-    "bind_settings",
     "build_config",
-    "default_client_name",
     "find_configs",
     "find_project",
     "load_config",

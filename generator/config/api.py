@@ -237,7 +237,7 @@ def entry_options(where: str, entry: Mapping[str, Any]) -> dict[str, Any]:
 def _passes(
     where: str, table: Mapping[str, Any]
 ) -> tuple[dict[str, bool], dict[str, Mapping[str, Any]]]:
-    from generator.normalize import PASS_NAMES
+    from generator.normalize.pass_names import PASS_NAMES
 
     enabled: dict[str, bool] = {}
     options: dict[str, Mapping[str, Any]] = {}
@@ -347,7 +347,7 @@ def load_config(path: Path) -> ApiConfig:
 
 def recorded_options(out: Path) -> dict[str, Any]:
     """The options a package at ``out`` was generated with (empty if none are recorded)."""
-    from generator.manifest import read_manifest
+    from generator.tree import read_manifest
 
     manifest = read_manifest(out) or {}
     options = manifest.get("options")

@@ -1,6 +1,6 @@
 """The tables of an API config besides ``[api]`` and ``[passes]``, typed: read and
 shape-checked once, when the config is read (:func:`read_tables`), and checked against the
-IR once, later (:func:`generator.config.settings.bind_settings`)::
+IR once, later (:func:`generator.render.settings.bind_settings`)::
 
     [client]
     name = "LlmEngine"           # classes <name>Client / Async<name>Client (default: from package)

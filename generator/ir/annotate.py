@@ -19,10 +19,34 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-if TYPE_CHECKING:
-    from generator.ir.model import TypeRef
+
+class TypeShape(Protocol):
+    """What this module reads of a type: :class:`generator.ir.model.TypeRef` is one (a
+    protocol, so that the model, which calls this module, is not imported by it)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def primitive(self) -> str | None: ...
+    @property
+    def format(self) -> str | None: ...
+    @property
+    def items(self) -> TypeShape | None: ...
+    @property
+    def prefix_items(self) -> tuple[TypeShape, ...]: ...
+    @property
+    def values(self) -> TypeShape | None: ...
+    @property
+    def members(self) -> tuple[TypeShape, ...]: ...
+    @property
+    def literals(self) -> tuple[Any, ...]: ...
+    @property
+    def nullable(self) -> bool: ...
+
 
 # Which reading a Python annotation takes: ``argument`` (``python_type``), ``model``
 # (``model_type``).
@@ -78,10 +102,10 @@ class Spelling:
     def model(self, name: str) -> str:
         raise NotImplementedError
 
-    def primitive(self, t: TypeRef, needs: set[str]) -> str:
+    def primitive(self, t: TypeShape, needs: set[str]) -> str:
         raise NotImplementedError
 
-    def literal(self, t: TypeRef, needs: set[str]) -> str:
+    def literal(self, t: TypeShape, needs: set[str]) -> str:
         raise NotImplementedError
 
     def array(self, item: str | None, needs: set[str]) -> str:
@@ -108,7 +132,7 @@ class Spelling:
         raise NotImplementedError
 
 
-def spell(t: TypeRef, spelling: Spelling, needs: set[str] | None = None) -> str:
+def spell(t: TypeShape, spelling: Spelling, needs: set[str] | None = None) -> str:
     """``t`` written by ``spelling``, sub-types first; what it needs imported is added to
     ``needs``. Nullability is written last, except on ``any`` and ``null``."""
     needs = set() if needs is None else needs
@@ -116,7 +140,7 @@ def spell(t: TypeRef, spelling: Spelling, needs: set[str] | None = None) -> str:
     return spelling.nullable(text, needs) if t.nullable and t.kind not in ("any", "null") else text
 
 
-def _bare(t: TypeRef, s: Spelling, needs: set[str]) -> str:
+def _bare(t: TypeShape, s: Spelling, needs: set[str]) -> str:
     if t.kind == "model":
         return s.model(t.name) if t.name else s.any(needs)
     if t.kind == "primitive":
@@ -159,7 +183,7 @@ class Python(Spelling):
     def model(self, name: str) -> str:
         return f"{self.module}.{name}" if self.module else name
 
-    def primitive(self, t: TypeRef, needs: set[str]) -> str:
+    def primitive(self, t: TypeShape, needs: set[str]) -> str:
         return self._primitive(t.primitive, t.format, needs)
 
     def _primitive(self, primitive: str | None, fmt: str | None, needs: set[str]) -> str:
@@ -174,7 +198,7 @@ class Python(Spelling):
             needs.add(special)
         return special.rpartition(".")[2]
 
-    def literal(self, t: TypeRef, needs: set[str]) -> str:
+    def literal(self, t: TypeShape, needs: set[str]) -> str:
         sources = [_literal_source(v) for v in t.literals]
         if sources and all(s is not None for s in sources):
             needs.add("typing.Literal")
@@ -221,7 +245,7 @@ MODEL = Python("model")
 
 
 def python(
-    t: TypeRef, reading: Reading = "argument", *, module: str | None = None, list_name: str = "list"
+    t: TypeShape, reading: Reading = "argument", *, module: str | None = None, list_name: str = "list"
 ) -> str:
     """``t`` as a Python annotation (see :class:`Python`)."""
     if module is None and list_name == "list":
@@ -229,12 +253,12 @@ def python(
     return spell(t, Python(reading, module, list_name))
 
 
-def runtime(t: TypeRef, *, module: str = "_m", list_name: str = "list") -> str:
+def runtime(t: TypeShape, *, module: str = "_m", list_name: str = "list") -> str:
     """``t`` as an expression evaluating to its type at run time (see :class:`Runtime`)."""
     return spell(t, Runtime("argument", module, list_name))
 
 
-def imports(t: TypeRef, reading: Reading = "argument") -> tuple[str, ...]:
+def imports(t: TypeShape, reading: Reading = "argument") -> tuple[str, ...]:
     """What ``t``'s annotation needs, as sorted ``module.name`` strings (model names, which
     live in the models module, excepted)."""
     needs: set[str] = set()
@@ -242,7 +266,7 @@ def imports(t: TypeRef, reading: Reading = "argument") -> tuple[str, ...]:
     return tuple(sorted(needs))
 
 
-def runtime_imports(t: TypeRef) -> tuple[str, ...]:
+def runtime_imports(t: TypeShape) -> tuple[str, ...]:
     """What :func:`runtime` needs: the annotation's names (models and ``builtins``
     excepted)."""
     needs: set[str] = set()
@@ -274,12 +298,12 @@ class Docs(Spelling):
     def model(self, name: str) -> str:
         return self.link(name)
 
-    def primitive(self, t: TypeRef, needs: set[str]) -> str:
+    def primitive(self, t: TypeShape, needs: set[str]) -> str:
         known = t.primitive in PRIMITIVES
         text = f"{t.primitive} ({t.format})" if known and t.format else t.primitive or "any"
         return self.plain(text)
 
-    def literal(self, t: TypeRef, needs: set[str]) -> str:
+    def literal(self, t: TypeShape, needs: set[str]) -> str:
         return self.sep.join(self.value(json.dumps(v, ensure_ascii=False)) for v in t.literals)
 
     def array(self, item: str | None, needs: set[str]) -> str:
@@ -307,13 +331,13 @@ class Docs(Spelling):
 DISPLAY = Docs()
 
 
-def display(t: TypeRef) -> str:
+def display(t: TypeShape) -> str:
     """``t`` as users read it: ``integer | null``, ``array of Message``."""
     return spell(t, DISPLAY)
 
 
 def markdown(
-    t: TypeRef,
+    t: TypeShape,
     *,
     link: Callable[[str], str],
     value: Callable[[str], str],

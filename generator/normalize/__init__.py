@@ -51,6 +51,7 @@ from generator.normalize import (
     upgrade,
 )
 from generator.normalize.diagnostics import Diagnostic, PassResult
+from generator.normalize.pass_names import PASS_NAMES as PASS_NAMES
 from generator.normalize.walk import json_copy
 
 PassFn = Callable[[Mapping[str, Any], Mapping[str, Any]], PassResult]
@@ -88,7 +89,6 @@ PASSES: tuple[Pass, ...] = (
     _pass(text, "descriptions dedented, titles that restate a name dropped"),
     _pass(streams, "streaming responses ([streaming]) documented as SSE"),
 )
-PASS_NAMES = tuple(p.name for p in PASSES)
 # Always on, after the passes above: not in PASS_NAMES, so a config cannot switch them off.
 ALWAYS: tuple[Pass, ...] = (
     _pass(security, "every security requirement a declared scheme (always on)"),

@@ -278,7 +278,8 @@ def ms_discriminator_values(tagger: _Tagger) -> None:
 def _discriminated_base(tagger: _Tagger, schema: Schema) -> Schema | None:
     """The nearest schema, ``schema`` itself or an ``allOf`` ancestor (breadth first),
     whose ``discriminator`` names a property."""
-    queue, seen = [schema], set()
+    queue: list[Schema] = [schema]
+    seen: set[int] = set()
     while queue and len(seen) <= MAX_DEPTH:
         node = queue.pop(0)
         if id(node) in seen:

@@ -27,15 +27,7 @@ import jinja2.bccache
 import jinja2.sandbox
 
 from generator.errors import ApismithError
-
-
-def builtin_templates() -> Path:
-    """``generator/templates`` in a wheel; ``<repo>/templates`` in a source checkout."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "templates", here.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("apismith templates directory not found")  # pragma: no cover
+from generator.tree import builtin_templates, tree_files
 
 
 def py_literal(value: object) -> str:
@@ -190,8 +182,6 @@ def builtin_names() -> list[str]:
 def unmatched_overrides(user_dir: Path) -> list[tuple[str, str | None]]:
     """Override files that replace no built-in template: (name, closest built-in name)."""
     import difflib
-
-    from generator.manifest import tree_files
 
     known = builtin_names()
     unmatched = []

@@ -23,9 +23,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 
-from generator.config import bind_settings, load_config
+from generator.config import load_config
 from generator.ir import Api, build_ir
 from generator.pipeline import load_and_normalize
+from generator.render.settings import bind_settings
 from generator.render.surface import Method, build_resources
 from tests.conftest import GENERATED, SPECS, import_package
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from generator.config import bind_settings, build_config, load_config
+from generator.config import build_config, load_config
 from generator.errors import ApismithError
+from generator.render.settings import bind_settings
 from tests.client.support import APIS, Case, Server, cases, resolve, spec_and_ir
 from tests.client.test_operations import client_for, reply
 from tests.conftest import GENERATED, REPO_ROOT, SPECS, load_payload_cases

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import httpx
 
-from generator.config import bind_settings, load_config
+from generator.config import load_config
 from generator.ir import Api, build_ir
 from generator.pipeline import load_and_normalize
 from generator.render.docs import render_docs
+from generator.render.settings import bind_settings
 from tests.conftest import GENERATED, SPECS, cli_env
 
 APIS = {"llm-engine": "llm_engine", "sgp": "sgp", "sgp-chat-request": "sgp_chat_request"}

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from generator.config import bind_settings, load_config
+from generator.config import load_config
+from generator.render.settings import bind_settings
 from generator.render.surface import build_resources
 from tests.conftest import SPECS
 from tests.docs.support import APIS, SERVED, fences, plain, rendered, section, tables

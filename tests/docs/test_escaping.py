@@ -17,11 +17,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.config import ApiConfig, bind_settings
+from generator.config import ApiConfig
 from generator.ir import build_ir
 from generator.normalize import normalize
 from generator.render.docs import render_docs
 from generator.render.docs.text import cell, code, inline, markdown, python_md
+from generator.render.settings import bind_settings
 from tests.docs.support import fences
 from tests.docs.vectors import CELL, ONE, VECTORS
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import markdown as md
 import pytest
 
-from generator.config import ApiConfig, bind_settings
+from generator.config import ApiConfig
 from generator.ir import build_ir
 from generator.normalize import normalize
 from generator.render.docs import render_docs
 from generator.render.docs.text import cell, code, inline, markdown
+from generator.render.settings import bind_settings
 
 EXTENSIONS = ["tables", "admonition", "toc", "pymdownx.superfences"]
 HOSTILE = (

@@ -8,11 +8,12 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from generator.config import ApiConfig, bind_settings
+from generator.config import ApiConfig
 from generator.ir import Api, build_ir
 from generator.normalize import normalize
 from generator.render.docs import render_docs
 from generator.render.docs.tables import MODELS_PAGE, Tables
+from generator.render.settings import bind_settings
 
 PET_REF = {"$ref": "#/components/schemas/Pet"}
 SPEC: dict[str, Any] = {

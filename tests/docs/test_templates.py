@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from generator.config import bind_settings, load_config
+from generator.config import load_config
 from generator.render.docs import docs_context
-from generator.render.templates import builtin_templates
+from generator.render.settings import bind_settings
+from generator.tree import builtin_templates
 from tests.conftest import SPECS
 from tests.docs.support import rendered
 

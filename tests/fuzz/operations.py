@@ -373,7 +373,10 @@ def response(d: Drawing, code: str, method: str) -> dict[str, Any]:
         d.feature("response:default")
     if kind == "json":
         media = "application/problem+json" if code.startswith("4") and d.chance(0.3) else None
-        r["content"] = {media or "application/json": {"schema": json_schema(d)}}
+        schema = json_schema(d)
+        if "properties" in schema or "allOf" in schema:
+            d.feature("response:inline-object")  # a model named after the method
+        r["content"] = {media or "application/json": {"schema": schema}}
     elif kind == "text":
         r["content"] = {"text/plain": {"schema": {"type": "string"}}}
     elif kind == "binary":
@@ -429,4 +432,5 @@ def _requirement(d: Drawing) -> list[dict[str, list[str]]] | None:
         return [{defined[0]: scoped(defined[0])}]
     if style == "alternatives":
         return [{n: scoped(n)} for n in defined]
+    d.feature("security:and")  # every scheme at once (VTEX's AppKey and AppToken)
     return [{n: scoped(n) for n in defined}]

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from generator.config import ApiConfig, adhoc_config, load_config
-from generator.manifest import MANIFEST_NAME
+from generator.tree import MANIFEST_NAME
 from generator.pipeline import Generated, generate
 
 GOLDEN_DIR = Path(__file__).resolve().parent

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from generator.render.templates import builtin_templates
+from generator.tree import builtin_templates
 from tests.conftest import describe, run_cli, write_json
 from tests.server.conftest import running
 

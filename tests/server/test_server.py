@@ -252,9 +252,10 @@ def test_apismith_serve(tmp_path: Path) -> None:
 
 
 def test_render_server_files() -> None:
-    from generator.config import bind_settings, load_config
+    from generator.config import load_config
     from generator.ir import build_ir
     from generator.render.server import render_server
+    from generator.render.settings import bind_settings
 
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
@@ -283,8 +284,9 @@ def test_each_operation_is_in_its_resource_module() -> None:
     routes in the spec's order."""
     import importlib
 
-    from generator.config import bind_settings, load_config
+    from generator.config import load_config
     from generator.ir import build_ir
+    from generator.render.settings import bind_settings
     from generator.render.surface.resources import resource_map
 
     server, _mock = server_modules("sgp")

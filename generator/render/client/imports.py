@@ -25,7 +25,7 @@ from generator.render.surface.methods import RUNTIME
 from generator.render.surface.resources import ErrorTable, Resource
 
 if TYPE_CHECKING:
-    from generator.render.client.context import AuthHeader, Flavor, MethodCode, ResourceFlavor
+    from generator.render.client.code import AuthHeader, Flavor, MethodCode, ResourceFlavor
 
 RESOURCES_PACKAGE = "resources"  # the package's folder of resource modules
 

@@ -27,8 +27,8 @@ import keyword
 from dataclasses import dataclass
 from typing import Literal
 
-from generator.format import fits
 from generator.ir import Api, Model, TypeRef
+from generator.render.layout import fits
 from generator.render.surface.inputs import (
     IDENTIFIER,
     MODELS_ALIAS,

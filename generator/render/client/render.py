@@ -12,7 +12,7 @@ the import lines each module's code needs (:mod:`.imports`).
 
 from __future__ import annotations
 
-from generator.config import ApiConfig, ApiSettings
+from generator.config import ApiConfig
 from generator.ir import Api
 from generator.render.client.context import (
     client_context,
@@ -21,10 +21,12 @@ from generator.render.client.context import (
 )
 from generator.render.client.imports import RESOURCES_PACKAGE
 from generator.render.client.params import render_params
+from generator.render.settings import ApiSettings
 from generator.render.surface.auth import auth_context
 from generator.render.surface.inputs import names_of
 from generator.render.surface.resources import build_resources
-from generator.render.templates import builtin_templates, render
+from generator.render.templates import render
+from generator.tree import builtin_templates
 
 
 def render_client(

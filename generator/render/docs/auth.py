@@ -4,10 +4,10 @@ matching curl option, with the credential from the client's environment variable
 
 from __future__ import annotations
 
-from generator.config import ApiSettings
 from generator.ir import Api, Requirement, SecurityScheme
 from generator.render.docs.samples import sh_env
 from generator.render.docs.text import code
+from generator.render.settings import ApiSettings
 
 _BEARER = {
     "http-bearer": "bearer token",

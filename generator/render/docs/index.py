@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generator.config import ApiConfig, ApiSettings
+from generator.config import ApiConfig
 from generator.ir import Api
 from generator.render.docs.auth import curl_option, scheme_md
 from generator.render.docs.models import diagram
 from generator.render.docs.operations import ResourceDoc
 from generator.render.docs.text import cell, code, inline, markdown
 from generator.render.meta import code_fence
+from generator.render.settings import ApiSettings
 from generator.render.surface import auth_context
 
 

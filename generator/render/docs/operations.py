@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.config import ApiSettings
 from generator.ir import Api, Operation, Response
 from generator.render.docs.auth import curl_option, requirement_md
 from generator.render.docs.samples import (
@@ -35,6 +34,7 @@ from generator.render.docs.tables import (
 from generator.render.docs.text import cell, code, inline, markdown, python_md
 from generator.render.examples import Synthesizer
 from generator.render.meta import code_fence
+from generator.render.settings import ApiSettings
 from generator.render.surface import Method, Resource
 
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from generator.config import ApiConfig, ApiSettings
+from generator.config import ApiConfig
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.index import index_context
@@ -31,6 +31,7 @@ from generator.render.docs.models import build_model_docs
 from generator.render.docs.operations import build_resource_docs
 from generator.render.docs.tables import MODELS_PAGE, Tables
 from generator.render.meta import toml_string
+from generator.render.settings import ApiSettings
 from generator.render.surface import build_resources
 from generator.render.templates import render
 

@@ -1,24 +1,22 @@
-"""``models.py``: datamodel-code-generator on the normalized spec (:mod:`.dcg`), its
-output's source rewrites (:mod:`.fixups`), and the one interface the pipeline uses,
-:class:`ModelRenderer`: it renders in a forked process while the main process renders
-everything else (:mod:`.worker`).
+"""``models.py``: datamodel-code-generator on the normalized spec (:mod:`.dcg`) and its
+output's source rewrites (:mod:`.fixups`). The pipeline runs them in a forked process
+while the main process renders everything else (:mod:`generator.model_worker`, which
+also formats the module there: a step of the pipeline, not of this stage).
 
-Only :mod:`.worker` is imported with this package: ``generator.entry`` forks the worker as
-soon as the process starts, before the rest (DCG's wrappers, the normalize passes they
-use) is imported; the other names load on first use.
+Importing this package imports neither: ``generator.entry`` forks the worker as soon as
+the process starts, before DCG's wrappers and the normalize passes they use are imported;
+the names load on first use.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from generator.render.models.worker import ModelRenderer, PendingModels
-
 if TYPE_CHECKING:
     from generator.render.models.dcg import render_models
     from generator.render.models.fixups import defined_names
 
-__all__ = ["ModelRenderer", "PendingModels", "defined_names", "render_models"]
+__all__ = ["defined_names", "render_models"]
 
 
 def __getattr__(name: str) -> Any:

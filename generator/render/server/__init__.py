@@ -26,13 +26,15 @@ check sends the mock.
 
 from __future__ import annotations
 
-from generator.config import ApiConfig, ApiSettings
+from generator.config import ApiConfig
 from generator.ir import Api
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.server.context import build_context, mock_data
 from generator.render.server.modules import MOCK_PACKAGE, SERVER_PACKAGE
 from generator.render.server.probes import server_probes
-from generator.render.templates import builtin_templates, render
+from generator.render.settings import ApiSettings
+from generator.render.templates import render
+from generator.tree import builtin_templates
 
 __all__ = ["MOCK_PACKAGE", "SERVER_PACKAGE", "mock_data", "render_server", "server_probes"]
 

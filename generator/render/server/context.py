@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.config import ApiConfig, ApiSettings
+from generator.config import ApiConfig
 from generator.ir import Api, TypeRef
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
@@ -30,6 +30,7 @@ from generator.render.server.modules import (
 from generator.render.server.resources import mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
+from generator.render.settings import ApiSettings
 
 # FastAPI's own routes: ``FastAPI(...)`` keyword -> its path, which a spec path of the same
 # name would never reach (FastAPI registers them first)

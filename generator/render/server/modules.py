@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from generator.config import ApiSettings
 from generator.ir import Api, TypeRef
 from generator.normalize.naming import client_pascal_case
 from generator.render.server.routes import Route
+from generator.render.settings import ApiSettings
 from generator.render.surface.resources import resource_map, resource_modules
 
 SERVER_PACKAGE = "_server"  # the server's resource modules (and their shared pieces)

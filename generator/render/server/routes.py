@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import StreamTable
-from generator.format import fits, parameter_annotation
 from generator.ir import Api, Operation, Parameter, TypeRef, annotate
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
+from generator.render.layout import fits, parameter_annotation
 from generator.render.server.bodies import raw_body
 from generator.render.server.mock_answers import mock_pager
 from generator.render.server.params import (

@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.config import ApiSettings
 from generator.ir import Api, SecurityScheme
 from generator.normalize.naming import client_snake_case
+from generator.render.settings import ApiSettings
 
 CREDENTIAL = {
     "http-basic": ("api_key", "basic", "Authorization", "API key, sent as the HTTP Basic username"),

@@ -10,11 +10,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.config import ApiSettings
 from generator.config.tables import StreamTable
-from generator.format import parameter_annotation
 from generator.ir import Api, Field, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES, client_snake_case
+from generator.render.layout import parameter_annotation
+from generator.render.settings import ApiSettings
 from generator.render.surface.bodies import union_fields
 from generator.render.surface.inputs import input_annotation, input_imports, names_of
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.normalize.naming import NAME_LIMIT, capped, unique_names
 from generator.render.surface.methods import LIST_NAME
-from generator.render.templates import builtin_templates
+from generator.tree import builtin_templates
 
 HTTP_MODULE = "httpx"  # the client's signatures take ``httpx.Client`` / ``httpx.AsyncClient``
 CLIENT_BASES = ("SyncAPIClient", "AsyncAPIClient")  # what the client template extends

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from generator.config import ApiSettings
 from generator.errors import ApismithError
 from generator.ir import Api, Operation, TypeRef
 from generator.normalize.diagnostics import Diagnostic
@@ -35,6 +34,7 @@ from generator.normalize.naming import (
 )
 from generator.normalize.naming.operations import Name, describe, plan_names, settle_clashes
 from generator.normalize.naming.resources import OperationFacts
+from generator.render.settings import ApiSettings
 from generator.render.surface.methods import (
     Method,
     build_method,
