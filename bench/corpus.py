@@ -69,6 +69,7 @@ from typing import Any
 import yaml
 
 BIN = Path(sys.executable).parent
+DEEP = Path(__file__).resolve().parent / "corpus_deep.py"
 DEFAULT_OPC = Path("/tmp/opc-venv/bin/openapi-python-client")
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 TOOLS = ("apismith", "dcg", "opc")
@@ -324,6 +325,7 @@ class Job:
     generate: list[str]
     check: list[str] | None = None
     check_cwd: Path | None = None
+    deep: list[str] | None = None  # --deep: bench/corpus_deep.py on the package
 
 
 @dataclass
@@ -335,14 +337,17 @@ class Tools:
     opc: Path | None = DEFAULT_OPC
     timeout: float = 300.0
     dcg_options: list[str] = field(default_factory=list)
+    deep: bool = False
 
     def jobs(self, spec: Path, tmp: Path) -> dict[str, Job]:
         """``{tool: job}`` for one spec; each tool writes under ``tmp/<tool>``."""
         jobs: dict[str, Job] = {}
         if self.apismith:
             out = tmp / "apismith" / "pkg"
+            deep = [str(BIN / "python"), str(DEEP), str(out), str(spec)] if self.deep else None
             jobs["apismith"] = Job(
-                [str(self.apismith), "generate", "--spec", str(spec), "--out", str(out)]
+                [str(self.apismith), "generate", "--spec", str(spec), "--out", str(out)],
+                deep=deep,
             )
         if self.dcg:
             out = tmp / "dcg"
@@ -397,6 +402,15 @@ def bench_tool(job: Job, cwd: Path, timeout: float) -> dict[str, Any]:
         if imported.rc != 0 or imported.timed_out:
             _, _, line = classify(imported.rc, imported.stdout, imported.stderr, imported.timed_out)
             result.update(outcome="crash", detail="import", error=line[:1000])
+    if outcome == "success" and job.deep is not None:
+        probed = run(job.deep, cwd, timeout, tool_env(job.deep[0]))
+        lines = probed.stdout.strip().splitlines()
+        try:
+            result["deep"] = json.loads(lines[-1]) if lines else {}
+        except ValueError:
+            result["deep"] = {}
+        if not result["deep"]:
+            result["deep"] = {"apps": "probe failed: " + error_line(probed.stdout, probed.stderr)}
     return result
 
 
@@ -483,6 +497,20 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             key = f"{result['outcome']}: {error_key(result['error'], row['spec'])}"
             groups[key].append({"spec": row["spec"], "error": result["error"]})
     summary["apismith_failures"] = dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
+    deep = [row["apismith"]["deep"] for row in rows if "deep" in row.get("apismith", {})]
+    if deep:
+        summary["deep"] = {
+            "packages": len(deep),
+            "apps_ok": sum(d.get("apps") == "ok" for d in deep),
+            "apps_failures": [d["apps"] for d in deep if d.get("apps") != "ok"][:10],
+            "object_responses": sum(d.get("object_responses", 0) for d in deep),
+            "untyped": sum(d.get("untyped", 0) for d in deep),
+            "untyped_examples": [x for d in deep for x in d.get("untyped_examples", [])][:10],
+            "packages_called": sum(d.get("calls", 0) > 0 for d in deep),
+            "calls": sum(d.get("calls", 0) for d in deep),
+            "calls_ok": sum(d.get("calls_ok", 0) for d in deep),
+            "call_errors": [x for d in deep for x in d.get("call_errors", [])][:10],
+        }
     return summary
 
 
@@ -514,6 +542,21 @@ def report(summary: dict[str, Any], versions: dict[str, str]) -> str:
             f"peak RSS {NAMES[tool]}: median {t['peak_rss_mb_median']:.0f} MB, "
             f"max {t['peak_rss_mb_max']:.0f} MB"
         )
+    deep = summary.get("deep")
+    if deep:
+        share = 100 * deep["untyped"] / max(deep["object_responses"], 1)
+        lines += [
+            "",
+            f"deep, on the {deep['packages']} packages apismith generated:",
+            f"  server and mock apps build: {deep['apps_ok']} of {deep['packages']}",
+            f"  object-typed responses returned as Any/dict: {deep['untyped']} of"
+            f" {deep['object_responses']} ({share:.2f}%)",
+            f"  client calls to the package's own mock returning a validated model:"
+            f" {deep['calls_ok']} of {deep['calls']} (in {deep['packages_called']} packages)",
+        ]
+        lines += [f"    app: {x}" for x in deep["apps_failures"]]
+        lines += [f"    untyped: {x}" for x in deep["untyped_examples"]]
+        lines += [f"    call: {x}" for x in deep["call_errors"]]
     failures = summary["apismith_failures"]
     if failures:
         lines += ["", "apismith failures by error line:"]
@@ -570,6 +613,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--opc", type=Path, default=DEFAULT_OPC, help="openapi-python-client")
     parser.add_argument("--resume", action="store_true", help="skip specs in OUT.partial.jsonl")
     parser.add_argument(
+        "--deep",
+        action="store_true",
+        help="also build each apismith package's apps, count untyped object responses and"
+        " call 5 operations against its mock (bench/corpus_deep.py)",
+    )
+    parser.add_argument(
         "--out", type=Path, default=Path(tempfile.gettempdir()) / "corpus-results.json"
     )
     return parser.parse_args(argv)
@@ -589,6 +638,7 @@ def make_tools(args: argparse.Namespace) -> Tools:
         opc=opc,
         timeout=args.timeout,
         dcg_options=dcg_flags(),
+        deep=args.deep,
     )
 
 

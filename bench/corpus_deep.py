@@ -1,0 +1,250 @@
+"""One level deeper than "it generated and imported", on one package apismith generated:
+what ``bench/corpus.py --deep`` runs in a subprocess for each package (its own
+interpreter, in the package's parent folder), printing one JSON object:
+
+- ``apps``: ``"ok"`` when the server's app (``server.create_app`` on the base service) and
+  the mock's (``mock.create_mock_app()``) both build, else the error line;
+- ``object_responses``: the operations whose 2xx JSON answer is, in the spec as written,
+  an object with fields or a list of such objects; ``untyped``: how many of them the client
+  method returns as ``Any`` or a ``dict`` (``untyped_examples``: a few, ``GET /path``);
+- ``calls`` and ``calls_ok``: up to 5 operations called through the generated sync client,
+  over real HTTP, against the package's own mock (uvicorn on 127.0.0.1): GETs whose
+  required parameters are all scalars (``"1"``, ``1``, ``True``), each ok when the call
+  returns a validated pydantic model (or a list or page of them), ``call_errors`` why not.
+
+    python bench/corpus_deep.py PACKAGE_DIR SPEC_FILE
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pkgutil
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import yaml
+
+UNTYPED = ("Any", "typing.Any", "dict[str, Any]", "builtins.dict[str, Any]", "dict", "object")
+SCALARS: dict[str, Any] = {"str": "1", "int": 1, "float": 1.0, "bool": True}
+CALLS = 5
+
+
+def _resolve(spec: dict[str, Any], schema: Any, depth: int = 0) -> Any:
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and depth < 20:
+        ref = schema["$ref"]
+        if not ref.startswith("#/"):
+            return None
+        node: Any = spec
+        for token in ref[2:].split("/"):
+            node = (
+                node.get(token.replace("~1", "/").replace("~0", "~"))
+                if isinstance(node, dict)
+                else None
+            )
+        schema, depth = node, depth + 1
+    return schema
+
+
+def _is_object(spec: dict[str, Any], schema: Any) -> bool:
+    schema = _resolve(spec, schema)
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("properties") or schema.get("allOf"):
+        return True
+    return schema.get("type") == "array" and _is_object(spec, schema.get("items")) is True
+
+
+def object_operations(spec: dict[str, Any]) -> set[tuple[str, str]]:
+    """(METHOD, path) of every operation answering an object (or a list of objects)."""
+    found: set[tuple[str, str]] = set()
+    for path, item in (spec.get("paths") or {}).items():
+        item = _resolve(spec, item)
+        if not isinstance(item, dict):
+            continue
+        for method, op in item.items():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            for status, response in (op.get("responses") or {}).items():
+                response = _resolve(spec, response)
+                if not str(status).startswith("2") or not isinstance(response, dict):
+                    continue
+                for media, entry in (response.get("content") or {}).items():
+                    json_media = "json" in str(media).lower()
+                    if (
+                        json_media
+                        and isinstance(entry, dict)
+                        and _is_object(spec, entry.get("schema"))
+                    ):
+                        found.add((method.upper(), str(path).split("#", 1)[0] or "/"))
+                break
+    return found
+
+
+def methods(package: str) -> list[tuple[str, str, Any, str]]:
+    """(METHOD, path, function, return annotation) of every sync resource method."""
+    found = []
+    resources = importlib.import_module(f"{package}.resources")
+    for info in pkgutil.iter_modules(resources.__path__):
+        module = importlib.import_module(f"{package}.resources.{info.name}")
+        for cls in vars(module).values():
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                continue
+            if cls.__name__.startswith("Async") or "With" in cls.__name__:
+                continue
+            for name, fn in vars(cls).items():
+                if name.startswith("_") or not inspect.isfunction(fn) or not fn.__doc__:
+                    continue
+                words = fn.__doc__.split()
+                if len(words) >= 2 and words[0].isupper():
+                    returns = str(inspect.signature(fn).return_annotation)
+                    found.append((words[0], words[1], (cls, name), returns))
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _arguments(fn: Any) -> dict[str, Any] | None:
+    """Values for the required parameters of ``fn`` (None: one is not a scalar)."""
+    args: dict[str, Any] = {}
+    for p in list(inspect.signature(fn).parameters.values())[1:]:
+        if p.default is not inspect.Parameter.empty or p.kind is p.VAR_KEYWORD:
+            continue
+        value = SCALARS.get(str(p.annotation).split(" |")[0])
+        if value is None:
+            return None
+        args[p.name] = value
+    return args
+
+
+def _validated(result: Any) -> bool:
+    if isinstance(result, pydantic.BaseModel):
+        return True
+    if isinstance(result, list):
+        return all(isinstance(x, pydantic.BaseModel) for x in result)
+    items = getattr(result, "items", None)  # a page
+    return isinstance(items, list) and all(isinstance(x, pydantic.BaseModel) for x in items)
+
+
+def call_some(package: str, found: list[tuple[str, str, Any, str]], app: Any) -> dict[str, Any]:
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    pkg = importlib.import_module(package)
+    client_cls = next(
+        v
+        for k, v in vars(pkg).items()
+        if inspect.isclass(v)
+        and k.endswith("Client")
+        and not k.startswith("Async")
+        and "With" not in k
+        and hasattr(v, "with_options")
+    )
+    kwargs: dict[str, Any] = {"base_url": f"http://127.0.0.1:{port}", "max_retries": 0}
+    for p in inspect.signature(client_cls).parameters.values():
+        if (
+            p.name not in kwargs
+            and p.default is inspect.Parameter.empty
+            and p.kind is p.KEYWORD_ONLY
+        ):
+            kwargs[p.name] = "apismith-deep"
+        elif p.name in ("api_key", "bearer_token", "token", "password", "username"):
+            kwargs[p.name] = "apismith-deep"
+    client = client_cls(**kwargs)
+    calls, ok, errors = 0, 0, []
+    try:
+        for verb, path, (cls, name), returns in found:
+            if calls >= CALLS or verb != "GET" or returns in ("None", *UNTYPED):
+                continue
+            args = _arguments(getattr(cls, name))
+            if args is None:
+                continue
+            resource = _find(client, cls)
+            if resource is None:
+                continue
+            calls += 1
+            try:
+                result = getattr(resource, name)(**args)
+            except Exception as exc:
+                errors.append(f"{verb} {path}: {type(exc).__name__}: {str(exc)[:200]}")
+                continue
+            if _validated(result):
+                ok += 1
+            else:
+                errors.append(f"{verb} {path}: returned {type(result).__name__}")
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    return {"calls": calls, "calls_ok": ok, "call_errors": errors[:5]}
+
+
+def _find(client: Any, cls: type, depth: int = 0) -> Any:
+    """The instance of resource class ``cls`` under ``client``."""
+    if isinstance(client, cls):
+        return client
+    if depth > 4:
+        return None
+    for name in dir(type(client)):
+        attr = getattr(type(client), name, None)
+        if name.startswith("_") or name.startswith("with_") or not hasattr(attr, "__get__"):
+            continue
+        if not isinstance(attr, (property,)) and type(attr).__name__ != "cached_property":
+            continue
+        try:
+            child = getattr(client, name)
+        except Exception:
+            continue
+        if type(child).__module__.split(".")[1:2] == ["resources"]:
+            found = _find(child, cls, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def main() -> int:
+    folder, spec_file = Path(sys.argv[1]).resolve(), Path(sys.argv[2])
+    sys.path.insert(0, str(folder.parent))
+    package = folder.name
+    text = spec_file.read_text(encoding="utf-8")
+    spec = json.loads(text) if text.lstrip()[:1] == "{" else yaml.safe_load(text)
+    out: dict[str, Any] = {}
+    try:
+        server = importlib.import_module(f"{package}.server")
+        server.create_app(server.BaseService())
+        app = importlib.import_module(f"{package}.mock").create_mock_app()
+        out["apps"] = "ok"
+    except Exception as exc:
+        out["apps"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        app = None
+    wanted = object_operations(spec)
+    found = methods(package) if (folder / "resources").is_dir() else []
+    typed = {(v, p): r for v, p, _fn, r in found}
+    untyped = sorted(f"{v} {p}" for (v, p) in wanted if typed.get((v, p)) in UNTYPED)
+    out.update(
+        object_responses=len([k for k in wanted if k in typed]),
+        untyped=len(untyped),
+        untyped_examples=untyped[:5],
+    )
+    if app is not None:
+        out.update(call_some(package, found, app))
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
