@@ -245,7 +245,11 @@ MODEL = Python("model")
 
 
 def python(
-    t: TypeShape, reading: Reading = "argument", *, module: str | None = None, list_name: str = "list"
+    t: TypeShape,
+    reading: Reading = "argument",
+    *,
+    module: str | None = None,
+    list_name: str = "list",
 ) -> str:
     """``t`` as a Python annotation (see :class:`Python`)."""
     if module is None and list_name == "list":

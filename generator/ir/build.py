@@ -25,6 +25,7 @@ from generator.ir.model import (
 from generator.ir.types import TypeReader, is_map, own
 from generator.load import resolve_pointer
 from generator.normalize import naming
+from generator.normalize.fragments import requested_path
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 LOCATIONS: tuple[ParameterLocation, ...] = ("path", "query", "header", "cookie")
@@ -205,7 +206,7 @@ class _Builder:
             operation_id=op_id,
             python_name=name,
             method=method,
-            path=_real_path(path, op),
+            path=requested_path(path, op),
             tags=tuple(str(t) for t in op.get("tags") or ()),
             summary=_text(op.get("summary")),
             description=_text(op.get("description")),
@@ -437,11 +438,3 @@ def _is_object(schema: Mapping[str, Any]) -> bool:
     type_ = schema.get("type")
     is_object = type_ == "object" or (isinstance(type_, list) and "object" in type_)
     return is_object and not is_map(schema.get("additionalProperties"))
-
-
-def _real_path(key: str, op: Mapping[str, Any]) -> str:
-    """The path an operation is requested at: the ``fragments`` pass's ``x-apismith-path``
-    (its ``paths`` key without the ``#fragment``), else the key. Only that value is taken:
-    never a path the key does not start with."""
-    real = op.get("x-apismith-path")
-    return real if isinstance(real, str) and real == key.partition("#")[0] else key

@@ -26,7 +26,11 @@ What the normalized spec carries, for every operation under a key with a ``#``:
   client's method has it with that default, so a call sends it unasked; the server
   validates it.
 
-A fragment without ``name=value`` pairs (``/a#section``) is only stripped. The key before
+A fragment without ``name=value`` pairs (``/a#section``) is only stripped. A query in the
+key (``/email/history/export?filename={filename}``, ClickSend's) is read the same way: the
+real path is the key before the ``?``, a constant ``name=value`` is a required query
+parameter with that one value, and a ``name={param}`` pair sends that parameter (which
+such specs declare ``in: path``) as the query parameter ``name``. The key before
 the ``#`` must be a path like any other: the load stage checks it (``/`` first, no
 parameter twice).
 """
@@ -44,6 +48,16 @@ NAME = "fragments"
 PATH = "x-apismith-path"
 FRAGMENT = "x-apismith-fragment"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def requested_path(key: str, op: Mapping[str, Any]) -> str:
+    """The path an operation under the ``paths`` key ``key`` is requested at: this pass's
+    ``x-apismith-path`` (the key without its ``#fragment`` and ``?query``), else the key.
+    Only that value is taken: never a path the key does not start with (the IR and the
+    ``identifiers`` check read it here)."""
+    real = op.get(PATH)
+    expected = key.partition("#")[0].partition("?")[0] or "/"
+    return real if isinstance(real, str) and real == expected else key
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
@@ -74,7 +88,11 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
         if not isinstance(item, dict):
             continue
         real, hash_, fragment = str(key).partition("#")
+        real, question, query = real.partition("?")
         constants = pairs(fragment) if hash_ else []
+        templated = _query(query, constants) if question else []
+        moved = bool(hash_ or question)
+        real = real or "/"
         shared = _declared(item.get("parameters"))
         for method in METHODS:
             op = item.get(method)
@@ -82,10 +100,12 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
                 continue
             op.pop(PATH, None)
             op.pop(FRAGMENT, None)
-            if not hash_:
+            if not moved:
                 continue
             op[PATH] = real
             op[FRAGMENT] = [dict(c) for c in constants]
+            _to_query(item, op, templated)
+            shared = _declared(item.get("parameters"))
             for params in (item.get("parameters"), op.get("parameters")):
                 _default_to_constant(params, constants)
             declared = shared | _declared(op.get("parameters"))
@@ -93,12 +113,50 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
             if added:
                 own = op.get("parameters")
                 op["parameters"] = [*(own if isinstance(own, list) else []), *added]
-        if hash_:
+        if moved:
             pointer = "#/paths/" + str(key).replace("~", "~0").replace("/", "~1")
-            sent = ", ".join(f"{c['in']} {c['name']}: {c['value']}" for c in constants)
+            sent = ", ".join(
+                [f"{c['in']} {c['name']}: {c['value']}" for c in constants]
+                + [f"query {name}: {{{param}}}" for param, name in templated]
+            )
             message = f"path {key!r} is requested as {real!r}" + (f" ({sent})" if sent else "")
             diags.append(Diagnostic(NAME, "rename", pointer, message))
     return PassResult(spec=spec, diagnostics=tuple(diags))
+
+
+def _query(query: str, constants: list[dict[str, str]]) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of a path key's query (``/export?filename={filename}``,
+    ClickSend's): a constant value joins ``constants`` (a query parameter with that one
+    value); a ``{param}`` value is returned as (parameter, query name): that parameter,
+    which the spec may declare ``in: path``, is sent in the query."""
+    templated = []
+    for part in query.split("&"):
+        name, eq, value = part.partition("=")
+        name, value = unquote(name).strip(), unquote(value)
+        if not eq or not name:
+            continue
+        if len(value) > 2 and value[0] == "{" and value[-1] == "}" and "{" not in value[1:]:
+            templated.append((value[1:-1], name))
+        else:
+            constants.append({"in": "query", "name": name, "value": value})
+    return templated
+
+
+def _to_query(item: dict[str, Any], op: dict[str, Any], templated: list[tuple[str, str]]) -> None:
+    """Each (parameter, query name) of ``templated`` as a required query parameter of
+    ``op``: its ``in: path`` declaration (the operation's or the path item's) moved to the
+    query, else a string parameter added."""
+    for param, name in templated:
+        lists = [x for x in (op.get("parameters"), item.get("parameters")) if isinstance(x, list)]
+        entries = [p for ps in lists for p in ps if isinstance(p, dict)]
+        if any(p.get("in") == "query" and p.get("name") == name for p in entries):
+            continue
+        found = next((p for p in entries if p.get("in") == "path" and p.get("name") == param), None)
+        if found is not None:
+            found["in"], found["name"], found["required"] = "query", name, True
+            continue
+        added = {"name": name, "in": "query", "required": True, "schema": {"type": "string"}}
+        op["parameters"] = [*(op.get("parameters") or []), added]
 
 
 def _declared(params: Any) -> set[tuple[str, str]]:

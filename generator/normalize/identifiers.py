@@ -37,6 +37,7 @@ from generator.errors import ApismithError
 from generator.load import resolve_pointer
 from generator.normalize import naming
 from generator.normalize.diagnostics import Diagnostic, Kind, PassResult
+from generator.normalize.fragments import requested_path
 from generator.normalize.names import object_schemas
 from generator.normalize.walk import json_copy, pointer_join
 
@@ -176,7 +177,8 @@ def _check_operations(
                         and param.get("in") in _LOCATIONS
                     ):
                         merged[(param["name"], param["in"])] = (param, ptr)
-            _declare_template_vars(str(path), op_ptr, merged, appended, diags)
+            requested = requested_path(str(path), op)
+            _declare_template_vars(requested, op_ptr, merged, appended, diags)
             _name_parameters(merged, op_ptr, checked, fixes, diags)
 
 

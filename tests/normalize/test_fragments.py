@@ -96,3 +96,51 @@ def test_a_fragment_is_no_part_of_the_path_check(tmp_path: Path) -> None:
     write_json(tmp_path / "spec.json", doc)
     proc = run_cli("generate", "--spec", "spec.json", "--out", "out/pkg", cwd=tmp_path)
     assert proc.returncode == 2 and "twice" in proc.stderr, describe(proc)
+
+
+def test_a_query_in_the_key_is_sent_as_query_parameters(tmp_path: Path) -> None:
+    """ClickSend's ``/email/history/export?filename={filename}`` (``filename`` declared
+    ``in: path``): the real path is the key before ``?``, the templated pair moves that
+    parameter to the query, a constant pair is a query parameter with its one value; the
+    generated client reaches the mock (the import check calls every operation)."""
+    key = "/export?filename={filename}&format=csv"
+    param = {"name": "filename", "in": "path", "required": True, "schema": {"type": "string"}}
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "Query keys", "version": "1"},
+        "paths": {
+            key: {
+                "get": {
+                    "operationId": "export",
+                    "parameters": [param],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            },
+            "/other/{id}?view=full": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "get": {"operationId": "other", "responses": {"204": {"description": "ok"}}},
+                "delete": {"operationId": "drop", "responses": {"204": {"description": "ok"}}},
+            },
+        },
+    }
+    out = fragments.run(doc, {}).spec
+    op = out["paths"][key]["get"]
+    assert op["x-apismith-path"] == "/export"
+    assert {(p["in"], p["name"]) for p in op["parameters"]} == {
+        ("query", "filename"),
+        ("query", "format"),
+    }
+    assert [p["schema"].get("const") for p in op["parameters"] if p["name"] == "format"] == ["csv"]
+    other = out["paths"]["/other/{id}?view=full"]
+    assert other["get"]["x-apismith-path"] == other["delete"]["x-apismith-path"] == "/other/{id}"
+    api = build_ir(normalize(doc).spec)
+    assert sorted(o.path for o in api.operations) == ["/export", "/other/{id}", "/other/{id}"]
+    for o in api.operations:
+        assert o.path == "/export" or [p.name for p in o.parameters if p.location == "path"] == [
+            "id"
+        ]
+    spec_file = write_json(tmp_path / "spec.json", doc)
+    proc = run_cli("generate", "--spec", spec_file, "--out", tmp_path / "pkg", cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
