@@ -159,14 +159,8 @@ def call_some(package: str, found: list[tuple[str, str, Any, str]], app: Any) ->
         and hasattr(v, "with_options")
     )
     kwargs: dict[str, Any] = {"base_url": f"http://127.0.0.1:{port}", "max_retries": 0}
-    for p in inspect.signature(client_cls).parameters.values():
-        if (
-            p.name not in kwargs
-            and p.default is inspect.Parameter.empty
-            and p.kind is p.KEYWORD_ONLY
-        ):
-            kwargs[p.name] = "apismith-deep"
-        elif p.name in ("api_key", "bearer_token", "token", "password", "username"):
+    for p in inspect.signature(client_cls).parameters.values():  # every credential given
+        if p.name not in OPTIONS and "str" in str(p.annotation) and p.name != "idempotency_header":
             kwargs[p.name] = "apismith-deep"
     client = client_cls(**kwargs)
     calls, ok, errors = 0, 0, []
@@ -245,7 +239,7 @@ def main() -> int:
     )
     if app is not None:
         out.update(call_some(package, found, app))
-    out["probe"] = 2  # the probe's version (2: model-typed GETs only, every credential)
+    out["probe"] = 3  # the probe's version (3: model-typed GETs only, every credential)
     print(json.dumps(out))
     return 0
 

@@ -107,7 +107,10 @@ def probe(api: Api, op: Operation, full: Synthesizer, minimal: Synthesizer) -> P
                 continue
             value = full.value(p.schema)
             if p.location == "path":
-                path = path.replace("{" + p.name + "}", quote(text_of(value), safe=""))
+                text = text_of(value) or _non_empty(p)
+                if not text:  # an empty segment reaches no route (PeerTube's enum has "")
+                    return None
+                path = path.replace("{" + p.name + "}", quote(text, safe=""))
             elif p.location == "query":
                 query += query_items(p, value, shape(api, p.schema) is not None)
             elif p.location == "header":
@@ -120,6 +123,11 @@ def probe(api: Api, op: Operation, full: Synthesizer, minimal: Synthesizer) -> P
     if query:
         path += "?" + urlencode(query)
     return op.python_name, op.method.upper(), path, _headers(headers), body, content_type
+
+
+def _non_empty(p: Parameter) -> str:
+    """A non-empty value among the literals a path parameter allows, or ""."""
+    return next((text_of(v) for v in p.schema.literals if text_of(v)), "")
 
 
 def _headers(headers: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
