@@ -498,6 +498,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             groups[key].append({"spec": row["spec"], "error": result["error"]})
     summary["apismith_failures"] = dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
     deep = [row["apismith"]["deep"] for row in rows if "deep" in row.get("apismith", {})]
+    deep = [d for d in deep if d.get("apps") != "none"]  # no operations: nothing to serve
     if deep:
         summary["deep"] = {
             "packages": len(deep),
