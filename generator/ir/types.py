@@ -188,7 +188,27 @@ class TypeReader:
         nullable = _type_list(schema)[1]
         if len(typed) == 1:
             return self.with_nullable(typed[0], typed[0].nullable or nullable)
+        # parts that are all one primitive (``allOf: [{$ref: ResourceId}, {type: string}]``,
+        # the ATO's ids): that primitive, named by its model part when it has one
+        kinds = {self._primitive_of(t) for t in typed}
+        if len(kinds) == 1 and None not in kinds:
+            first = next((t for t in typed if t.kind == "model"), typed[0])
+            return self.with_nullable(first, first.nullable or nullable)
         return _ANY  # an intersection has no simple reading
+
+    def _primitive_of(self, t: TypeRef) -> str | None:
+        """The primitive a part of an ``allOf`` is: its own, or its model's when that model
+        is a plain primitive schema (a component with a ``type`` and no fields)."""
+        if t.kind == "primitive":
+            return t.primitive
+        if t.kind != "model" or t.name is None:
+            return None
+        schemas = (self.spec.get("components") or {}).get("schemas") or {}
+        target = schemas.get(t.name)
+        if not is_map(target) or set(target) & {"properties", "allOf", "anyOf", "oneOf", "$ref"}:
+            return None
+        kind = target.get("type")
+        return kind if kind in ("string", "integer", "number", "boolean") else None
 
     def _typed(self, schema: Mapping[str, Any]) -> TypeRef:
         types, nullable = _type_list(schema)

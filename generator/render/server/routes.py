@@ -159,6 +159,13 @@ def _status(status: str) -> int | str:
     return int(status) if status.isdigit() else status
 
 
+def _redirect(op: Operation) -> int:
+    """The status of an operation without a 2xx answer: its first 3xx (Halo's emblem
+    images answer only 302), else 200."""
+    found = next((r.status for r in op.responses if r.status[:1] == "3" and r.status.isdigit()), "")
+    return int(found) if found else 200
+
+
 def _marker(p: Parameter, alias: str) -> str:
     cls = _PARAM_CLASS[p.location]
     kwargs = [f"alias={alias!r}"]
@@ -383,7 +390,7 @@ def build_route(
     response_model, mock_value, mock_note = (
         _success(op, synth, used) if has_body(op, extras) else ("None", None, None)
     )
-    status_code = _status(success.status) if success is not None else 200
+    status_code = _status(success.status) if success is not None else _redirect(op)
     stream = _stream(op, synth, streaming)
     route = Route(
         name=op.python_name,
