@@ -56,7 +56,7 @@ def requested_path(key: str, op: Mapping[str, Any]) -> str:
     Only that value is taken: never a path the key does not start with (the IR and the
     ``identifiers`` check read it here)."""
     real = op.get(PATH)
-    expected = key.partition("#")[0].partition("?")[0] or "/"
+    expected = _split_query(key.partition("#")[0])[0] or "/"
     return real if isinstance(real, str) and real == expected else key
 
 
@@ -88,7 +88,7 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
         if not isinstance(item, dict):
             continue
         real, hash_, fragment = str(key).partition("#")
-        real, question, query = real.partition("?")
+        real, question, query = _split_query(real)
         constants = pairs(fragment) if hash_ else []
         templated = _query(query, constants) if question else []
         moved = bool(hash_ or question)
@@ -122,6 +122,20 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
             message = f"path {key!r} is requested as {real!r}" + (f" ({sent})" if sent else "")
             diags.append(Diagnostic(NAME, "rename", pointer, message))
     return PassResult(spec=spec, diagnostics=tuple(diags))
+
+
+def _split_query(path: str) -> tuple[str, str, str]:
+    """``path.partition("?")`` at the first ``?`` outside a ``{parameter}``: a parameter
+    may be named ``{?}``, a query may not start inside one."""
+    depth = 0
+    for i, c in enumerate(path):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(depth - 1, 0)
+        elif c == "?" and depth == 0:
+            return path[:i], "?", path[i + 1 :]
+    return path, "", ""
 
 
 def _query(query: str, constants: list[dict[str, str]]) -> list[tuple[str, str]]:

@@ -144,3 +144,14 @@ def test_a_query_in_the_key_is_sent_as_query_parameters(tmp_path: Path) -> None:
     spec_file = write_json(tmp_path / "spec.json", doc)
     proc = run_cli("generate", "--spec", spec_file, "--out", tmp_path / "pkg", cwd=tmp_path)
     assert proc.returncode == 0, describe(proc)
+
+
+def test_a_question_mark_inside_a_parameter_name_is_no_query() -> None:
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/items/{?}": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
+    out = fragments.run(doc, {}).spec
+    assert "x-apismith-path" not in out["paths"]["/items/{?}"]["get"]
+    assert fragments.requested_path("/items/{?}", out["paths"]["/items/{?}"]["get"]) == "/items/{?}"

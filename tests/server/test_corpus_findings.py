@@ -5,7 +5,9 @@ public specs, each as a minimal spec, generated and served over real HTTP:
   read as ``Any`` by the IR, so the mock answered ``{}`` where ``models.py`` wants a
   string, and the operation gave 501;
 - an operation whose only answers are a 302 and errors (Halo's emblem images) was
-  answered 200 by the mock.
+  answered 200 by the mock;
+- a path parameter typed as an array (TfL's ``/Line/{ids}``) stopped the server's app
+  from building (FastAPI takes scalars in a path): the route takes the segment as text.
 """
 
 from __future__ import annotations
@@ -39,6 +41,20 @@ SPEC: dict[str, Any] = {
                         },
                     }
                 },
+            }
+        },
+        "/lines/{ids}": {
+            "get": {
+                "operationId": "getLines",
+                "parameters": [
+                    {
+                        "name": "ids",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    }
+                ],
+                "responses": {"200": {"description": "ok"}},
             }
         },
         "/emblem": {
@@ -77,3 +93,5 @@ def test_the_mock_keeps_its_promises_on_these(tmp_path: Path) -> None:
         assert all(isinstance(a["id"], str) for a in addresses.json()), addresses.text
         emblem = httpx.get(f"{url}/emblem", timeout=30, follow_redirects=False)
         assert emblem.status_code == 302, emblem.text
+        lines = httpx.get(f"{url}/lines/a,b", timeout=30)
+        assert lines.status_code == 200, lines.text

@@ -6,7 +6,6 @@ the IR has already made valid and from ``repr`` of spec values (see :mod:`.conte
 from __future__ import annotations
 
 import keyword
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from generator.render.server.params import (
     path_default_warning,
     structured,
 )
+from generator.render.server.paths import ROUTE_NAME, route_path, structured_segment
 
 # OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
 _CONSTRAINTS = {
@@ -44,7 +44,6 @@ _CONSTRAINTS = {
     "minItems": "min_length",
     "maxItems": "max_length",
 }
-_ROUTE_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")  # what Starlette reads as a parameter
 _PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
 # names the generated method bodies use: a parameter or form field must not shadow them
 _RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
@@ -208,6 +207,8 @@ def _param_args(
         ann = route_ann = annotation(p.schema)
         reader = structured(api, op, p, ann)
         if p.location == "path":
+            if structured_segment(api, p.schema):  # FastAPI takes scalars: the text
+                ann = route_ann = "str"
             if p.has_default:
                 route.warnings.append(path_default_warning(op, p))
         elif reader is not None:
@@ -226,19 +227,9 @@ def _param_args(
                 ann = f"{ann} | None"
                 default = "_ABSENT"
         fastapi = (_PARAM_CLASS[p.location],)
-        alias = name if p.location == "path" and not _ROUTE_NAME.fullmatch(p.name) else p.name
+        alias = name if p.location == "path" and not ROUTE_NAME.fullmatch(p.name) else p.name
         args.append(Arg(name, ann, _marker(p, alias), default, route_ann, fastapi))
     return args
-
-
-def _route_path(op: Operation, args: list[Arg]) -> str:
-    """``op``'s path as the router reads it: a path parameter whose name Starlette would
-    take as literal text (``{a-b}``, ``{a.b}``) is named after its argument instead."""
-    path = op.path
-    for p, a in zip(op.parameters, args, strict=False):
-        if p.location == "path" and not _ROUTE_NAME.fullmatch(p.name):
-            path = path.replace("{" + p.name + "}", "{" + a.name + "}")
-    return path
 
 
 def _body_args(
@@ -396,7 +387,7 @@ def build_route(
         name=op.python_name,
         operation_id=op.operation_id,
         method=op.method,
-        path=_route_path(op, args),
+        path=route_path(op, [a.name for a in args]),
         summary=op.summary,
         description=op.description,
         tags=list(op.tags),
