@@ -42,6 +42,7 @@ from typing import Any
 from generator.errors import ApismithError
 from generator.media import is_json
 from generator.normalize.diagnostics import PassResult
+from generator.normalize.inline_objects import is_inline_object
 from generator.normalize.naming import is_valid_class_name, pascal_case
 from generator.normalize.naming.operations import Name, client_names, singular
 from generator.normalize.naming.resources import OperationFacts, one_record, success_schema
@@ -49,15 +50,6 @@ from generator.normalize.walk import json_copy, operations
 
 NAME = "inline_bodies"
 REF = "#/components/schemas/"
-
-
-def is_inline_object(schema: Any) -> bool:
-    """An inline object with declared fields, or a composition of parts."""
-    if not isinstance(schema, dict) or "$ref" in schema:
-        return False
-    if isinstance(schema.get("allOf"), list) and schema["allOf"]:
-        return True
-    return isinstance(schema.get("properties"), dict) and bool(schema["properties"])
 
 
 class Namer:

@@ -35,8 +35,9 @@ from generator.normalize.walk import json_copy
 NAME = "inline_objects"
 
 
-def _is_object(schema: Any) -> bool:
-    """An inline object with declared fields, or a composition of objects."""
+def is_inline_object(schema: Any) -> bool:
+    """An inline object with declared fields, or a composition of objects (what this pass
+    and ``inline_bodies`` name)."""
     if not isinstance(schema, dict) or "$ref" in schema:
         return False
     if isinstance(schema.get("allOf"), list) and schema["allOf"]:
@@ -98,20 +99,20 @@ def _name_properties(hoisted: Hoisted, model: str, schema: Any) -> list[str]:
     for prop, sub in props.items():
         if not isinstance(sub, dict):
             continue
-        if _is_object(sub):
+        if is_inline_object(sub):
             name, new = hoisted.name(_base(model, prop), sub)
             if name is not None:
                 props[prop] = {"$ref": f"#/components/schemas/{name}"}
                 made += [name] if new else []
             continue
         for holder in _holders(sub):
-            if _is_object(holder) and holder is not sub:
+            if is_inline_object(holder) and holder is not sub:
                 name, new = hoisted.name(_base(model, prop), dict(holder))
                 if name is not None:
                     holder.clear()
                     holder["$ref"] = f"#/components/schemas/{name}"
                     made += [name] if new else []
-            elif _is_object(holder.get("items")):
+            elif is_inline_object(holder.get("items")):
                 name, new = hoisted.name(_base(model, prop) + "Item", holder["items"])
                 if name is not None:
                     holder["items"] = {"$ref": f"#/components/schemas/{name}"}
@@ -125,7 +126,8 @@ def _has_inline(schema: Any) -> bool:
         return True
     props = schema.get("properties") if isinstance(schema, dict) else None
     return isinstance(props, dict) and any(
-        _is_object(s) or any(_is_object(h) or _is_object(h.get("items")) for h in _holders(s))
+        is_inline_object(s)
+        or any(is_inline_object(h) or is_inline_object(h.get("items")) for h in _holders(s))
         for s in props.values()
         if isinstance(s, dict)
     )
