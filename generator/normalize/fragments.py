@@ -68,13 +68,21 @@ def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
 def pairs(fragment: str) -> list[dict[str, str]]:
     """The ``{"in", "name", "value"}`` of each ``name=value`` of a fragment."""
     found = []
-    for part in fragment.split("&"):
-        name, eq, value = part.partition("=")
-        name, value = unquote(name).strip(), unquote(value)
-        if not eq or not name:
-            continue
+    for name, value in _name_values(fragment):
         where = "header" if name.lower().startswith("x-") else "query"
         found.append({"in": where, "name": name, "value": value})
+    return found
+
+
+def _name_values(text: str) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of ``a=1&b=2`` (unquoted; a part without ``=`` or a name
+    left out)."""
+    found = []
+    for part in text.split("&"):
+        name, eq, value = part.partition("=")
+        name, value = unquote(name).strip(), unquote(value)
+        if eq and name:
+            found.append((name, value))
     return found
 
 
@@ -144,11 +152,7 @@ def _query(query: str, constants: list[dict[str, str]]) -> list[tuple[str, str]]
     value); a ``{param}`` value is returned as (parameter, query name): that parameter,
     which the spec may declare ``in: path``, is sent in the query."""
     templated = []
-    for part in query.split("&"):
-        name, eq, value = part.partition("=")
-        name, value = unquote(name).strip(), unquote(value)
-        if not eq or not name:
-            continue
+    for name, value in _name_values(query):
         if len(value) > 2 and value[0] == "{" and value[-1] == "}" and "{" not in value[1:]:
             templated.append((value[1:-1], name))
         else:
