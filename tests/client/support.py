@@ -10,7 +10,6 @@ import json
 import re
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.parser import BytesParser
@@ -31,6 +30,7 @@ from generator.render.surface import Method, build_resources
 from tests.conftest import GENERATED, SPECS, import_package
 
 APIS = {"llm-engine": "llm_engine", "sgp": "sgp"}
+HANG_GUARD = 600.0  # seconds: a guard against a hang, never a measure of speed
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -114,9 +114,10 @@ def make_app(script: Script) -> Any:
 
 
 class Server:
-    """uvicorn in a thread, on 127.0.0.1 and a port the OS picked."""
+    """uvicorn in a thread, on 127.0.0.1 and a port the OS picked, serving ``app`` (by
+    default the scriptable app of :meth:`reset`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: Any = None) -> None:
         import uvicorn
 
         self.script = Script()
@@ -124,17 +125,23 @@ class Server:
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(make_app(self.script), log_level="error", lifespan="off")
-        self.server = uvicorn.Server(config)
+        app = make_app(self.script) if app is None else app
+        started = threading.Event()
+
+        class Started(uvicorn.Server):
+            async def startup(self, sockets: Any = None) -> None:
+                await super().startup(sockets)
+                started.set()
+
+        config = uvicorn.Config(app, log_level="error", lifespan="off")
+        self.server = Started(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
         )
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:  # pragma: no cover
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
+        # a hang guard only: start-up is waited on as an event, never timed
+        if not started.wait(timeout=HANG_GUARD):  # pragma: no cover
+            raise RuntimeError("uvicorn did not start (a hang)")
 
     def reset(self, handler: Callable[[Seen], Reply] | None = None) -> Script:
         self.script.seen.clear()
@@ -144,7 +151,7 @@ class Server:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=5)
+        self.thread.join(timeout=HANG_GUARD)
 
 
 def sse(*events: Any, done: bool = True) -> Iterator[bytes]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-import socket
-import threading
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -87,25 +85,10 @@ def test_the_keys_fall_back_to_the_environment(
 @pytest.fixture(scope="module")
 def mock_url(pkg: ModuleType) -> Iterator[str]:
     """The package's own mock app, served by uvicorn on 127.0.0.1."""
-    import uvicorn
-
     mock = importlib.import_module(f"{PACKAGE}.mock")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    started = threading.Event()
-
-    class Started(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets)
-            started.set()
-
-    server = Started(uvicorn.Config(mock.create_mock_app(), log_level="error", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    assert started.wait(timeout=120)  # a hang guard: start-up is waited on as an event
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    server = Server(mock.create_mock_app())
+    yield server.url
+    server.stop()
 
 
 def test_the_mock_takes_the_pair_and_refuses_half_of_it(pkg: ModuleType, mock_url: str) -> None:

@@ -126,10 +126,11 @@ class Flavor:
 
 @dataclass(frozen=True)
 class AuthHeader:
-    """One auth header the constructor sets."""
+    """One credential the constructor sets: a header, a query parameter or a cookie."""
 
-    header: str  # spec text: the header name
-    value: str  # code: the header's value
+    header: str  # spec text: the header's (query parameter's, cookie's) name
+    value: str  # code: its value
+    target: str = "headers"  # the constructor's dict it goes in: headers, query, cookies
 
 
 @dataclass(frozen=True)

@@ -203,8 +203,10 @@ def flavor(root: Resource, is_async: bool) -> Flavor:
 
 def auth_branches(alternatives: list[list[tuple[str, str, str]]]) -> list[AuthBranch]:
     """The constructor's auth alternatives, from ``auth_context``'s lists of ``(kind,
-    header, param)`` sent together: Basic, Bearer, or the credential itself."""
+    header, param)`` sent together: Basic, Bearer, or the credential itself in a header,
+    a query parameter or a cookie."""
     out = []
+    targets = {"query": "query", "cookie": "cookies"}
     for i, group in enumerate(alternatives):
         headers = []
         for kind, header, param in group:
@@ -214,7 +216,7 @@ def auth_branches(alternatives: list[list[tuple[str, str, str]]]) -> list[AuthBr
                 value = 'f"Bearer {' + param + '}"'
             else:
                 value = param
-            headers.append(AuthHeader(header, value))
+            headers.append(AuthHeader(header, value, targets.get(kind, "headers")))
         condition = " and ".join(param for _, _, param in group)
         out.append(AuthBranch("if" if i == 0 else "elif", condition, tuple(headers)))
     return out
@@ -275,6 +277,7 @@ def client_context(
         raise ValueError(f"methods without a resource: {[m.name for m in root.methods]}")
     alternatives = auth_branches(auth["alternatives"])
     sent = [h for branch in alternatives for h in branch.headers]
+    targets = {h.target for h in sent}
     flavors = [flavor(root, False), flavor(root, True)]
     return {
         "header": header,
@@ -288,6 +291,8 @@ def client_context(
         "credentials": auth["credentials"],
         "alternatives": alternatives,
         "extra_headers": auth["extra_headers"],
+        "sends_query": "query" in targets,
+        "sends_cookies": "cookies" in targets,
         "resource_attrs": list(root.children),
         "flavors": flavors,
     }

@@ -10,11 +10,11 @@ more credentials come first, so a client given both keys sends both, and one giv
 single bearer token sends that (a plain OR of schemes keeps its old order: the schemes'
 declaration order).
 
-Each scheme the client can send (a header API key, HTTP Basic or Bearer, OAuth 2 and
-OpenID Connect tokens as Bearer) has a constructor parameter named after its kind
-(``api_key``, ``bearer_token``). Schemes of one kind share it, the first declared wins
-(as an OR of them needs only one), unless one requirement needs two of them together:
-those are named after their schemes (``app_key``, ``app_token``).
+Each scheme the client can send (an API key in a header, the query or a cookie, HTTP
+Basic or Bearer, OAuth 2 and OpenID Connect tokens as Bearer) has a constructor parameter
+named after its kind (``api_key``, ``bearer_token``). Schemes of one kind share it, the
+first declared wins (as an OR of them needs only one), unless one requirement needs two
+of them together: those are named after their schemes (``app_key``, ``app_token``).
 """
 
 from __future__ import annotations
@@ -32,20 +32,23 @@ CREDENTIAL = {
     "oauth2": ("bearer_token", "bearer", "Authorization", "bearer token"),
     "openid": ("bearer_token", "bearer", "Authorization", "bearer token"),
 }
+# An API key's location -> how the docs name it
+WHERE = {"header": "header", "query": "query parameter", "cookie": "cookie"}
 # The constructor's other parameters and the names its body uses: no credential's name.
 TAKEN = frozenset(
     {
         "self", "base_url", "timeout", "max_retries", "default_headers", "http_client",
         "strict_response_validation", "idempotency_header", "headers", "os", "copy",
-        "basic_auth", "api_key", "bearer_token", "super",
+        "basic_auth", "api_key", "bearer_token", "super", "query", "cookies",
     }
 )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Sent:
-    """How one scheme's credential is sent: ``kind`` (basic, bearer, or header: the value
-    itself) in the ``header``, from the constructor parameter ``param``."""
+    """How one scheme's credential is sent: ``kind`` (basic, bearer, or header, query,
+    cookie: the value itself) under the name ``header`` (a header's, or the query
+    parameter's or cookie's), from the constructor parameter ``param``."""
 
     kind: str
     header: str
@@ -55,10 +58,11 @@ class Sent:
 
 def _sent(scheme: SecurityScheme) -> Sent | None:
     """The credential of ``scheme`` under its kind's parameter, or None when the client
-    cannot send it (a query or cookie API key, mutual TLS)."""
-    if scheme.kind == "api-key" and scheme.location == "header" and scheme.parameter_name:
-        doc = f"API key, sent as the {scheme.parameter_name} header"
-        return Sent("header", scheme.parameter_name, "api_key", doc)
+    cannot send it (mutual TLS, an API key with no name)."""
+    if scheme.kind == "api-key" and scheme.location in WHERE and scheme.parameter_name:
+        location = scheme.location
+        doc = f"API key, sent as the {scheme.parameter_name} {WHERE[location]}"
+        return Sent(location, scheme.parameter_name, "api_key", doc)
     if scheme.kind in CREDENTIAL:
         param, kind, header, doc = CREDENTIAL[scheme.kind]
         return Sent(kind, header, param, doc)
@@ -98,8 +102,9 @@ def _credentials(api: Api, cfg: ApiSettings) -> dict[str, Sent]:
         if name in together:
             param = _own_name(name, taken)
             taken.add(param)
-            doc = f"API key of the {name} scheme, sent as the {credential.header} header"
-            if credential.kind != "header":
+            where = WHERE.get(credential.kind)
+            doc = f"API key of the {name} scheme, sent as the {credential.header} {where}"
+            if where is None:
                 doc = f"{credential.doc} of the {name} scheme"
             credential = Sent(credential.kind, credential.header, param, doc)
         result[name] = first.setdefault(credential.param, credential)

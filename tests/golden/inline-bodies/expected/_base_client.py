@@ -9,7 +9,7 @@ import email.utils
 import random
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 from itertools import count
@@ -136,7 +136,8 @@ class BaseClient:
     def __init__(self, *, base_url: str, headers: Headers, timeout: Timeout | NotGiven,
                  max_retries: int, default_headers: Headers | None, http_client: Any,
                  strict_response_validation: bool = True,
-                 idempotency_header: str | None = None) -> None:  # fmt: skip
+                 idempotency_header: str | None = None,
+                 query: Mapping[str, str] | None = None) -> None:  # fmt: skip
         self.base_url = str(base_url).rstrip("/")
         self.timeout = DEFAULT_TIMEOUT if isinstance(timeout, NotGiven) else timeout
         self.max_retries = max_retries
@@ -144,6 +145,7 @@ class BaseClient:
         self.idempotency_header = idempotency_header
         self._headers = {"accept": "application/json", **headers}
         self._headers.update(default_headers or {})
+        self._query = dict(query or {})  # credentials sent in the query
         self._http = http_client or self._http_class()
         hooks = self._http.event_hooks["request"]  # (one hook, however many clients)
         if self._origin_hook not in hooks:
@@ -171,7 +173,7 @@ class BaseClient:
         return self._send(RequestOptions(*args, **kwargs))
 
     def _build(self, o: RequestOptions) -> httpx.Request:
-        params = {**given(o.query), **(o.extra_query or {})}
+        params = {**self._query, **given(o.query), **(o.extra_query or {})}
         hdrs = {**self._headers, **{k: text_of(v) for k, v in given(o.headers).items()}}
         hdrs.update(o.extra_headers or {})
         key, names = self.idempotency_header, {name.lower() for name in hdrs}
