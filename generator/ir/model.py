@@ -55,8 +55,10 @@ class TypeRef:
     - ``primitive``: ``primitive`` (string/integer/number/boolean) and ``format``;
     - ``array``: ``items``, or ``prefix_items`` for a fixed-length tuple;
     - ``map``: ``values`` (None: any value);
-    - ``union``: ``members`` (never null, never nullable: null lives in ``nullable``)
-      and an optional ``discriminator``;
+    - ``union``: ``members`` (never null, never nullable: null lives in ``nullable``),
+      an optional ``discriminator``, and ``one_of``: a union read from ``oneOf`` (or with
+      one flattened into it), where a value must match exactly one member (JSON Schema's
+      rule; a discriminated union is exclusive by its tag, whatever the flag says);
     - ``literal``: ``literals`` (and ``primitive`` when known);
     - ``any`` and ``null``: nothing.
 
@@ -76,6 +78,7 @@ class TypeRef:
     nullable: bool = False
     constraints: Mapping[str, Any] = field(default_factory=dict)
     discriminator: Discriminator | None = None
+    one_of: bool = False
 
     @cached_property
     def python_type(self) -> str:

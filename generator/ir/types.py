@@ -102,7 +102,7 @@ class TypeReader:
             return self._literal(schema, schema["enum"])
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list):
-                return self._union(schema, schema[key])
+                return self._union(schema, schema[key], one_of=key == "oneOf")
         if isinstance(schema.get("allOf"), list):
             return self._all_of(schema, schema["allOf"])
         return self._typed(schema)
@@ -151,7 +151,11 @@ class TypeReader:
         primitive = types[0] if len(types) == 1 else _infer_primitive(kept)
         return TypeRef("literal", literals=kept, primitive=primitive, nullable=nullable)
 
-    def _union(self, schema: Mapping[str, Any], subs: list[Any]) -> TypeRef:
+    def _union(self, schema: Mapping[str, Any], subs: list[Any], *, one_of: bool) -> TypeRef:
+        """An ``anyOf``/``oneOf`` (``one_of``). A nested union without a discriminator is
+        flattened into it, and the result is ``one_of`` when either was: a value that
+        matches exactly one of the flat members is valid under any nesting of the two
+        keywords, so the flat check never takes what the schema refuses."""
         members: list[TypeRef] = []
         nullable = _type_list(schema)[1]
         for sub in subs:
@@ -162,7 +166,9 @@ class TypeReader:
             if t.kind == "null":
                 continue
             t = self.with_nullable(t, False)
-            nested = t.members if t.kind == "union" and t.discriminator is None else (t,)
+            flat = t.kind == "union" and t.discriminator is None
+            one_of = one_of or (flat and t.one_of)
+            nested = t.members if flat else (t,)
             for m in nested:
                 if m not in members:
                     members.append(m)
@@ -180,6 +186,7 @@ class TypeReader:
             nullable=nullable,
             constraints=outer,
             discriminator=self.discriminator(schema),
+            one_of=one_of,
         )
 
     def _all_of(self, schema: Mapping[str, Any], subs: list[Any]) -> TypeRef:

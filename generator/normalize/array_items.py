@@ -1,11 +1,15 @@
-"""Normalization pass `array_items`: inline tagged-union and tuple array items get a name.
+"""Normalization pass `array_items`: inline tagged-union, tuple and constrained array items
+get a name.
 
-A model property whose array items are a discriminated union or a tuple
-(``prefixItems``) would otherwise leave the item type nameless, and datamodel-code-generator
-would invent a numbered alias for it that nothing else knows. Such items become a
-component schema of their own, ``<Model><Property>Item`` (``2``, ``3``, ... on a clash),
-and the property's ``items`` a ``$ref`` to it. The name is then in the normalized spec, so
-``openapi.json``, the IR, the client, the server, the docs and ``models.py`` all use it.
+A model property whose array items are a discriminated union, a tuple (``prefixItems``)
+or a constrained primitive (``{"type": "string", "minLength": 1}``) would otherwise leave
+the item type nameless, and datamodel-code-generator would invent an alias for it that
+nothing else knows, named after the property: NetBox's ``tags`` items became ``Tag``, and
+the component ``Tag`` was renamed ``Tag24`` (the client's ``models.Tag`` was a string).
+Such items become a component schema of their own, ``<Model><Property>Item`` (``2``,
+``3``, ... on a clash), and the property's ``items`` a ``$ref`` to it. The name is then in
+the normalized spec, so ``openapi.json``, the IR, the client, the server, the docs and
+``models.py`` all use it.
 
 Only the properties of component schemas are looked at, each directly or through its
 nullable ``anyOf``; new components are appended in model-name order. It runs after
@@ -43,12 +47,30 @@ def _is_null(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "null" and len(schema) == 1
 
 
+# keywords that make datamodel-code-generator spell an item type as an alias of its own
+CONSTRAINTS = frozenset(
+    {"minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+     "exclusiveMaximum", "multipleOf"}
+)  # fmt: skip
+PRIMITIVES = frozenset({"string", "integer", "number"})
+
+
+def _constrained(items: dict[str, Any]) -> bool:
+    """A primitive (nullable or not) with a constraint, and no other shape."""
+    kind = items.get("type")
+    kinds = set(kind) - {"null"} if isinstance(kind, list) else {kind}
+    shaped = any(k in items for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
+    return len(kinds) == 1 and kinds <= PRIMITIVES and not shaped and bool(CONSTRAINTS & set(items))
+
+
 def needs_name(items: Any) -> bool:
     """Array items that would otherwise get an invented name: a tagged union (nullable or
-    not) or a tuple."""
+    not), a tuple, or a constrained primitive."""
     if not isinstance(items, dict):
         return False
     if "discriminator" in items or isinstance(items.get("prefixItems"), list):
+        return True
+    if _constrained(items):
         return True
     members = items.get("anyOf")
     return (

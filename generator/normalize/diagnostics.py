@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from generator.errors import one_line
 
-Kind = Literal["warning", "rename", "merge", "alias", "drop", "name"]
+Kind = Literal["warning", "rename", "merge", "alias", "drop", "name", "note"]
 
 
 @dataclass(frozen=True, order=True)
@@ -23,6 +23,8 @@ class Diagnostic:
     - ``drop``: a value was removed (an invalid default, say).
     - ``name``: an operation's place in the generated client is not the naming rules'
       default (the config's resource map, or a clash); reported by ``-v`` only.
+    - ``note``: a routine rewrite, one summary per pass (how many schemas it changed);
+      reported by ``-v`` only.
     """
 
     pass_name: str

@@ -26,7 +26,9 @@ What the normalized spec carries, for every operation under a key with a ``#``:
   client's method has it with that default, so a call sends it unasked; the server
   validates it.
 
-A fragment without ``name=value`` pairs (``/a#section``) is only stripped. A query in the
+A fragment without ``name=value`` pairs (``/a#section``) is only stripped. An empty path
+segment (Clever Cloud's ``//openapi`` and ``/vendor//apps``) is a typo no server routes:
+the key is requested without it, unless another key already is that path. A query in the
 key (``/email/history/export?filename={filename}``, ClickSend's) is read the same way: the
 real path is the key before the ``?``, a constant ``name=value`` is a required query
 parameter with that one value, and a ``name={param}`` pair sends that parameter (which
@@ -37,6 +39,7 @@ parameter twice).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
@@ -57,7 +60,12 @@ def requested_path(key: str, op: Mapping[str, Any]) -> str:
     ``identifiers`` check read it here)."""
     real = op.get(PATH)
     expected = _split_query(key.partition("#")[0])[0] or "/"
-    return real if isinstance(real, str) and real == expected else key
+    return real if isinstance(real, str) and real in (expected, _collapsed(expected)) else key
+
+
+def _collapsed(path: str) -> str:
+    """``path`` with its empty segments left out: ``//openapi`` is ``/openapi``."""
+    return re.sub("//+", "/", path)
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
@@ -99,8 +107,12 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
         real, question, query = _split_query(real)
         constants = pairs(fragment) if hash_ else []
         templated = _query(query, constants) if question else []
-        moved = bool(hash_ or question)
         real = real or "/"
+        if _collapsed(real) != real and _collapsed(real) not in paths:
+            real = _collapsed(real)  # an empty segment: a typo (Clever Cloud's //openapi)
+            moved = True
+        else:
+            moved = bool(hash_ or question)
         shared = _declared(item.get("parameters"))
         for method in METHODS:
             op = item.get(method)

@@ -14,6 +14,8 @@ PASS_NAMES: tuple[str, ...] = (
     "nullable",
     "discriminators",
     "defaults",
+    "object_types",
+    "decimal_strings",
     "read_write",
     "names",
     "inline_bodies",

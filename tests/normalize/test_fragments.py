@@ -155,3 +155,30 @@ def test_a_question_mark_inside_a_parameter_name_is_no_query() -> None:
     out = fragments.run(doc, {}).spec
     assert "x-apismith-path" not in out["paths"]["/items/{?}"]["get"]
     assert fragments.requested_path("/items/{?}", out["paths"]["/items/{?}"]["get"]) == "/items/{?}"
+
+
+def test_an_empty_path_segment_is_requested_without_it() -> None:
+    """Clever Cloud's ``//openapi`` and ``/vendor//apps``: no server routes an empty
+    segment; a key whose collapsed form is another key keeps its own."""
+    ok = {"responses": {"200": {"description": "ok"}}}
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "//openapi": {"get": ok},
+            "/vendor//apps": {"post": ok},
+            "/a//b": {"get": ok},
+            "/a/b": {"get": ok},
+        },
+    }
+    result = fragments.run(doc, {})
+    paths = result.spec["paths"]
+    assert paths["//openapi"]["get"][fragments.PATH] == "/openapi"
+    assert paths["/vendor//apps"]["post"][fragments.PATH] == "/vendor/apps"
+    assert fragments.PATH not in paths["/a//b"]["get"]
+    api = build_ir(result.spec)
+    assert sorted(op.path for op in api.operations) == ["/a//b", "/a/b", "/openapi", "/vendor/apps"]
+    assert [d.message for d in result.diagnostics] == [
+        "path '//openapi' is requested as '/openapi'",
+        "path '/vendor//apps' is requested as '/vendor/apps'",
+    ]

@@ -4,8 +4,10 @@ generated models).
 
 The check is structural and conservative: kinds, primitives (bounds, lengths, pattern, the
 common formats), enums and literals (type and value), arrays (lengths, uniqueness, items),
-maps (sizes, values), union members, and object models' required fields and present
-fields. A value it refuses is simply not used; it never raises.
+maps (sizes, values), union members (of a ``oneOf`` without a discriminator, exactly one:
+a value valid under two of them is not an instance, whatever pydantic's union accepts),
+and object models' required fields and present fields. A value it refuses is simply not
+used; it never raises.
 
 An *answer* (``answer=True``: a response the mock sends) also must not show a
 ``writeOnly`` property (a password): such an example is not used for answers.
@@ -44,6 +46,13 @@ def conforms(
         return False
 
 
+def exclusive(value: Any, t: TypeRef, models: Mapping[str, Model]) -> bool:
+    """Whether ``value``, built for a member of union ``t``, may stand for ``t``: always,
+    but for a ``oneOf`` without a discriminator only when it matches exactly one member
+    (the synthesizers try the members in order for one that does)."""
+    return not t.one_of or t.discriminator is not None or conforms(value, t, models)
+
+
 def same(a: Any, b: Any) -> bool:
     """Equal and of the same JSON kind (``True`` is not ``1``, ``1.0`` is not ``1``)."""
     return type(a) is type(b) and a == b
@@ -77,6 +86,8 @@ class _Checker:
         if kind == "union":
             if t.discriminator is not None:
                 return self._tagged(v, t, depth)
+            if t.one_of:  # JSON Schema's ``oneOf``: valid under exactly one member
+                return sum(1 for m in t.members if self.check(v, m, depth)) == 1
             return any(self.check(v, m, depth) for m in t.members)
         if kind == "null":
             return v is None

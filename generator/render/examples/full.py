@@ -65,7 +65,7 @@ from generator.render.examples.common import (
     minimal_number,
     tag_of,
 )
-from generator.render.examples.conform import conforms
+from generator.render.examples.conform import conforms, exclusive
 from generator.render.examples.graph import cyclic_components, referenced
 
 # Optional fields that a successful answer leaves empty: clients read a present error as a
@@ -268,11 +268,18 @@ class FullBuilder:
                     value = {prop: tag_of(self.models, name, prop, tag), **rest}
                     extra = 0 if prop in found.value else 1
                     return Sized(value, found.nodes + extra, max(found.depth, 1))
+        first: Sized | None = None  # of a ``oneOf``: the first fitting value of one member alone
         for member in t.members:
             try:
-                return self._type(member, ctx, room)
+                found = self._type(member, ctx, room)
             except MockError as exc:  # try the next member
                 errors.append(str(exc))
+                continue
+            if not t.one_of or (found.fits(room) and exclusive(found.value, t, self.models)):
+                return found
+            first = found if first is None else first
+        if first is not None:
+            return first  # (none is: the first built, as before)
         if t.nullable:
             return leaf(None)
         raise MockError("; ".join(errors) or "empty union")
@@ -470,13 +477,10 @@ class FullBuilder:
 
     def _scalar(self, t: TypeRef, hops: int = 0) -> bool:
         """Whether every value of ``t`` is a scalar (through aliases and unions)."""
-        if t.kind in ("primitive", "literal", "null"):
-            return t.kind != "primitive" or t.primitive in (
-                "boolean",
-                "integer",
-                "number",
-                "string",
-            )
+        if t.kind in ("literal", "null"):
+            return True
+        if t.kind == "primitive":
+            return t.primitive in ("boolean", "integer", "number", "string")
         if t.kind == "union":
             return bool(t.members) and all(self._scalar(m, hops) for m in t.members)
         if t.kind != "model" or hops > 8:

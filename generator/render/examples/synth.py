@@ -32,7 +32,7 @@ from generator.render.examples.common import (
     minimal_string,
     tag_of,
 )
-from generator.render.examples.conform import conforms
+from generator.render.examples.conform import conforms, exclusive
 from generator.render.examples.full import FullBuilder
 
 
@@ -111,29 +111,42 @@ class Synthesizer:
                 t.values, "minProperties", count, lambda v: dict.fromkeys(entry_keys(count), v)
             )
         if kind == "union":
-            errors: list[str] = []
-            if t.discriminator is not None:
-                for tag, name in t.discriminator.mapping.items():
-                    try:
-                        found = self._model(name)
-                    except MockError as exc:
-                        errors.append(str(exc))
-                        continue
-                    if isinstance(found, dict):
-                        prop = t.discriminator.property_name
-                        rest = {k: v for k, v in found.items() if k != prop}
-                        return {prop: self._tag(name, prop, tag), **rest}
-            for member in t.members:
-                try:
-                    return self.value(member)
-                except MockError as exc:  # try the next member
-                    errors.append(str(exc))
-            if t.nullable:
-                return None
-            raise MockError("; ".join(errors) or "empty union")
+            return self._union(t)
         if kind == "null":
             return None
         return {}  # any
+
+    def _union(self, t: TypeRef) -> Any:
+        """The tagged member's instance (the first the mapping names that can be built), else
+        the first member's that can be; of a ``oneOf`` without a tag, the first that is an
+        instance of that member alone (else, as before, the first built: the schema
+        leaves no member's values apart)."""
+        errors: list[str] = []
+        if t.discriminator is not None:
+            for tag, name in t.discriminator.mapping.items():
+                try:
+                    found = self._model(name)
+                except MockError as exc:
+                    errors.append(str(exc))
+                    continue
+                if isinstance(found, dict):
+                    prop = t.discriminator.property_name
+                    rest = {k: v for k, v in found.items() if k != prop}
+                    return {prop: self._tag(name, prop, tag), **rest}
+        built: list[Any] = []
+        for member in t.members:
+            try:
+                built.append(self.value(member))
+            except MockError as exc:  # try the next member
+                errors.append(str(exc))
+                continue
+            if exclusive(built[-1], t, self.models):
+                return built[-1]
+        if built:
+            return built[0]
+        if t.nullable:
+            return None
+        raise MockError("; ".join(errors) or "empty union")
 
     def _where(self) -> str:
         """The place of the value being built, for a reason: its field or model, else ``$``."""

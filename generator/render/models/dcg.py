@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import ApismithError
-from generator.render.models.fixups import fix_up
+from generator.render.models.fixups import defined_names, fix_up
 from generator.render.models.tags import accept_missing_tags
 
 DCG_OPTIONS: dict[str, Any] = {
@@ -243,4 +243,28 @@ def render_models(spec: Mapping[str, Any], header: str, *, owned: bool = False) 
         # DCG refuses a spec without schemas; the package still has a (empty) models module
         doc = '"""This API declares no schemas."""'
         return f"{header}\n\n{doc}\n\nfrom __future__ import annotations\n"
-    return accept_missing_tags(fix_up(run_dcg(spec, header, owned=owned)))
+    schemas = spec["components"]["schemas"]
+    objects = {n for n, v in schemas.items() if isinstance(v, dict) and v.get("properties")}
+    expected = list(schemas)
+    source = accept_missing_tags(fix_up(run_dcg(spec, header, owned=owned)))
+    _check_names(expected, objects, source)
+    return source
+
+
+def _check_names(expected: list[str], objects: set[str], source: str) -> None:
+    """Every component schema is defined under its own name (``objects``, those with
+    fields, as a class): the client, server and docs refer to it by that name.
+    datamodel-code-generator names the types it invents itself (constrained array items:
+    ``tags`` items became ``Tag``) and renames a schema whose name one of them took first
+    (NetBox's ``Tag`` became ``Tag24``, and every ``models.Tag`` meant a string);
+    ``normalize/array_items`` names such items first, and this is the check that none is
+    left."""
+    classes, aliases = defined_names(source)
+    wrong = sorted(name for name in expected if name not in classes and name not in aliases)
+    wrong += sorted(name for name in objects if name not in classes)
+    if wrong:
+        raise ApismithError(
+            f"model rendering renamed schema {wrong[0]!r}: a type it invented took the "
+            "name; this is a bug in apismith, please report it",
+            exit_code=1,
+        )
