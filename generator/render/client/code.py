@@ -22,6 +22,7 @@ class Call:
     headers: str | None  # code: a dict literal
     body: str | None  # code
     files: list[str] | None  # spec text: the multipart file fields' wire names
+    form: bool  # the body is sent as an urlencoded form
     stream: str | None  # code
     page: str | None  # code: a runtime Paging(...) call
     errors: str | None  # code: the name of an error table

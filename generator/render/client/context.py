@@ -122,6 +122,7 @@ def call(m: Method) -> Call:
         headers=dict_literal(m.headers) if m.headers else None,
         body=_body(m),
         files=m.files,
+        form=m.form,
         stream=_stream(m),
         page=m.page,
         errors=m.errors,

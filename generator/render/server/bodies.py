@@ -1,10 +1,27 @@
 """Request bodies that are not JSON (XML, plain text, ...): the server takes them as their
-declared media type, where FastAPI would read a JSON value only (and answer 422)."""
+declared media type, where FastAPI would read a JSON value only (and answer 422).
+
+A JSON body may be declared in other media types too (Velo Payments: JSON and multipart;
+Noosh: JSON, XML and Smile). The route takes each of them: a form (urlencoded or
+multipart) is read as the JSON object of its fields (``_server``'s route class does that,
+for the media types the route documents in ``openapi_extra``), validated by the same
+model; any other media type arrives as its bytes (the argument is ``Model | bytes``), for
+the service to parse.
+
+A form body without files is read the same way (its fields are the route's ``Body``
+arguments, ``embed``-ded): FastAPI's own forms read an empty field as a missing one, so a
+required field sent empty (``email=&password=``, skynewz's OAuth token endpoint) got a
+422 where the spec allows the empty string. A form with files keeps FastAPI's ``File``
+and ``Form`` arguments."""
 
 from __future__ import annotations
 
-from generator.ir import TypeRef
+from typing import Any
+
+from generator.ir import RequestBody, TypeRef
 from generator.media import is_json
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def raw_body(schema: TypeRef, media: str) -> tuple[str, str] | None:
@@ -16,3 +33,38 @@ def raw_body(schema: TypeRef, media: str) -> tuple[str, str] | None:
     text = schema.kind == "primitive" and schema.primitive == "string"
     ann = "bytes" if not text or schema.format == "binary" else "str"
     return ann, f"Body(media_type={media!r})"
+
+
+def _base(media: str) -> str:
+    return media.split(";", 1)[0].strip().lower()
+
+
+def other_media(body: RequestBody) -> list[str]:
+    """The media types a JSON body is also declared in (in the spec's order, each once)."""
+    if not is_json(body.content_type):
+        return []
+    found = [_base(m.content_type) for m in body.content if not is_json(m.content_type)]
+    return list(dict.fromkeys(found))
+
+
+def takes_bytes(body: RequestBody) -> bool:
+    """Whether a JSON body may also come in a media type read as bytes (XML, ...)."""
+    return any(m not in FORMS for m in other_media(body))
+
+
+def body_doc(body: RequestBody, uploads: bool = False) -> dict[str, Any] | None:
+    """The route's ``openapi_extra`` entry documenting the media types FastAPI does not
+    see, each with the body's model: those a JSON body is also declared in, and those of
+    a form body read as JSON fields (one without files: ``uploads`` is False)."""
+    media = _base(body.content_type)
+    schema: dict[str, Any] = {}  # (the route class fills in the model FastAPI builds)
+    if media in FORMS and not uploads and body.schema.kind == "model":
+        others = list(dict.fromkeys(_base(m.content_type) for m in body.content))
+        others = [m for m in others if m in FORMS] or [media]
+    else:
+        others = other_media(body)
+        if body.schema.kind == "model" and body.schema.name:
+            schema = {"$ref": f"#/components/schemas/{body.schema.name}"}
+    if not others:
+        return None
+    return {"content": {m: {"schema": schema} for m in others}}

@@ -172,12 +172,17 @@ def has_body(op: Operation, route: RouteExtras) -> bool:
     return False
 
 
-def openapi_extra(stream: bool, documented: list[dict[str, Any]]) -> dict[str, Any] | None:
+def openapi_extra(
+    stream: bool, documented: list[dict[str, Any]], body: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """What a route adds to its operation in the app's OpenAPI document: the stream mark,
-    and the parameters its dependencies read (FastAPI does not see those)."""
+    the parameters its dependencies read, and the media types its body is declared in
+    beside JSON (FastAPI sees none of those)."""
     extra: dict[str, Any] = {}
     if documented:
         extra["parameters"] = documented
+    if body:
+        extra["requestBody"] = body
     if stream:
         extra["x-apismith-stream"] = True
     return extra or None

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import StreamTable
-from generator.ir import Api, Operation, Parameter, TypeRef, annotate
+from generator.ir import Api, Field, Operation, Parameter, TypeRef, annotate
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
 from generator.render.layout import fits, parameter_annotation
-from generator.render.server.bodies import raw_body
+from generator.render.server.bodies import FORMS, body_doc, raw_body, takes_bytes
 from generator.render.server.mock_answers import mock_pager
 from generator.render.server.params import (
     RouteExtras,
@@ -232,6 +232,11 @@ def _param_args(
     return args
 
 
+def _is_file(f: Field, uploads: Collection[str]) -> bool:
+    """Whether a form field is a file: the config says so, or its type is binary."""
+    return f.name in uploads or any(t.format == "binary" for t in f.type.walk())
+
+
 def _body_args(
     api: Api,
     op: Operation,
@@ -250,23 +255,23 @@ def _body_args(
         return args, body_arg, uploaded
     used.append(body.schema)
     media = body.content_type.split(";")[0].strip().lower()
-    if (
-        media in ("multipart/form-data", "application/x-www-form-urlencoded")
-        and body.schema.kind == "model"
-    ):
+    if media in FORMS and body.schema.kind == "model":
         model = api.model(body.schema.name or "")
+        uploaded = any(_is_file(f, uploads) for f in model.fields)
         for f in model.fields:
             name = _safe(f.python_name, taken)
-            is_file = f.name in uploads or any(t.format == "binary" for t in f.type.walk())
             fastapi: tuple[str, ...]
-            if is_file:
-                uploaded = True
+            if _is_file(f, uploads):
                 ann = "list[UploadFile]" if f.type.kind == "array" else "UploadFile"
                 marker, fastapi = f"File(alias={f.name!r})", ("File", "UploadFile")
-            else:
+            elif uploaded:
                 ann = annotation(f.type)
                 used.append(f.type)
                 marker, fastapi = f"Form(alias={f.name!r})", ("Form",)
+            else:  # read as JSON fields by the route class (an empty field stays "")
+                ann = annotation(f.type)
+                used.append(f.type)
+                marker, fastapi = f"Body(alias={f.name!r}, embed=True)", ("Body",)
             default = None
             if not f.required:
                 default = _default(f.default, defaults) if f.has_default else "None"
@@ -275,12 +280,16 @@ def _body_args(
             args.append(Arg(name, ann, marker, default, fastapi=fastapi))
     else:
         ann, marker = raw_body(body.schema, media) or (annotation(body.schema), "Body()")
+        raw = ann
+        if takes_bytes(body):  # also in XML, ...: its bytes (a JSON string is no such body)
+            ann, raw = f"{ann} | bytes", f"{ann} | StrictBytes"
         default = None
         if not body.required:
             default = "None"
             ann = ann if ann.endswith("| None") else f"{ann} | None"
+            raw = raw if raw.endswith("| None") else f"{raw} | None"
         body_arg = _safe("body", taken, set())
-        args.append(Arg(body_arg, ann, marker, default, fastapi=("Body",)))
+        args.append(Arg(body_arg, ann, marker, default, raw, fastapi=("Body",)))
     return args, body_arg, uploaded
 
 
@@ -417,7 +426,8 @@ def build_route(
         api, op, args, body_args, body_arg
     )
     route.warnings = extras.warnings
-    route.openapi_extra = openapi_extra(stream.stream is not None, extras.documented)
+    body_media = body_doc(op.request_body, uploaded) if op.request_body is not None else None
+    route.openapi_extra = openapi_extra(stream.stream is not None, extras.documented, body_media)
     return route, used, uploaded
 
 

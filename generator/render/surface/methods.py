@@ -101,6 +101,7 @@ class Method:
     stream: str | None
     page: str | None  # code: the runtime Paging of a paged answer, else None
     files: list[str] | None
+    form: bool  # the body is an urlencoded form (its fields sent as such)
     errors: str | None
     deprecated: bool
     stream_flag: Param | None = None  # the body field that switches streaming on
@@ -326,6 +327,13 @@ def _files(op: Operation, fields: list[Param]) -> list[str] | None:
     return None
 
 
+def _urlencoded(op: Operation) -> bool:
+    """Whether the body's preferred media type is an urlencoded form."""
+    body = op.request_body
+    media = body.content_type.split(";")[0].strip().lower() if body else ""
+    return media == "application/x-www-form-urlencoded"
+
+
 def _whole_param(op: Operation, whole: TypeRef | None) -> Param | None:
     """The ``body`` parameter of a body that is not an object model's fields."""
     if whole is None:
@@ -488,6 +496,7 @@ def build_method(
         stream=answer.chunk,
         page=answer.page,
         files=_files(op, fields),
+        form=bool(fields) and _urlencoded(op),
         errors=errors,
         deprecated=op.deprecated,
         stream_flag=stream_flag,

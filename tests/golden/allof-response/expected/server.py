@@ -16,13 +16,15 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from types import UnionType
+from typing import Any, Protocol, Union, get_args, get_origin
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -106,14 +108,103 @@ class _JSONRequest(Request):
         return self._apismith_json
 
 
+_FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def _form_field(value: Any) -> Any:
+    """A form field's value as JSON: an object's or an array's JSON text (a multipart
+    part's default) as its value, other text as it is."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            pass
+    return value
+
+
+def _sequence(annotation: Any) -> bool:
+    """Whether values of ``annotation`` are lists (through a union: ``list[str] | None``)."""
+    origin = get_origin(annotation)
+    if origin in (list, tuple, set, frozenset):
+        return True
+    return origin in (Union, UnionType) and any(
+        _sequence(a) for a in get_args(annotation)
+    )
+
+
+def _list_fields(route: APIRoute) -> frozenset[str]:
+    """The wire names of the body fields whose values are lists: the route's own ``Body``
+    arguments, or the fields of its one model."""
+    params = route.dependant.body_params
+    found = {p.alias for p in params if _sequence(p.field_info.annotation)}
+    for p in params[:1]:
+        for member in (p.field_info.annotation, *get_args(p.field_info.annotation)):
+            if isinstance(member, type) and issubclass(member, BaseModel):
+                for name, f in member.model_fields.items():
+                    if _sequence(f.annotation):
+                        found.add(f.alias or name)
+    return frozenset(found)
+
+
+async def _form_as_json(request: _JSONRequest, lists: frozenset[str]) -> _JSONRequest:
+    """A form sent where the route reads its body as JSON (declared as that form too): the
+    same request, its fields as a JSON object. A field sent twice, or one of ``lists``,
+    is a list; a file is its text; an empty field stays the empty string (FastAPI's own
+    forms read it as missing)."""
+    form = await request.form()
+    fields: dict[str, Any] = {}
+    for key in dict.fromkeys(form.keys()):
+        values = []
+        for value in form.getlist(key):
+            if not isinstance(value, str):
+                value = (await value.read()).decode("utf-8", "replace")
+            values.append(_form_field(value))
+        fields[key] = values if len(values) > 1 or key in lists else values[0]
+    headers = [
+        (k, v) for k, v in request.scope["headers"] if k.lower() != b"content-type"
+    ]
+    scope = {
+        **request.scope,
+        "headers": [*headers, (b"content-type", b"application/json")],
+    }
+    rewritten = _JSONRequest(scope, request.receive)
+    rewritten._body = json.dumps(fields).encode()
+    rewritten._apismith_json = fields
+    return rewritten
+
+
 class _Route(APIRoute):
-    """A route that reads its JSON body as :class:`_JSONRequest` does."""
+    """A route that reads its JSON body as :class:`_JSONRequest` does, and a form as JSON
+    where ``openapi_extra`` documents its body in a form media type (a JSON body also
+    declared as a form, or a form body without files read as JSON fields: its documented
+    schema, left empty, is the model FastAPI builds of the fields)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        content = ((self.openapi_extra or {}).get("requestBody") or {}).get(
+            "content"
+        ) or {}
+        self._forms = frozenset(m for m in content if m in _FORMS)
+        self._lists = _list_fields(self) if self._forms else frozenset()
+        fields = self.body_field.field_info.annotation if self.body_field else None
+        for media in self._forms:
+            if content[media].get("schema") == {} and isinstance(fields, type):
+                content[media]["schema"] = {
+                    "$ref": f"#/components/schemas/{fields.__name__}"
+                }
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict_json(request: Request) -> Response:
-            return await handler(_JSONRequest(request.scope, request.receive))
+            strict = _JSONRequest(request.scope, request.receive)
+            if _media_type(strict) in self._forms:
+                strict = await _form_as_json(strict, self._lists)
+            return await handler(strict)
 
         return strict_json
 

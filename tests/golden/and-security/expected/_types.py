@@ -71,6 +71,7 @@ class RequestOptions:
     headers: Mapping[str, object] | None = None
     body: object = NOT_GIVEN  # a dict of fields, a model, or any JSON value
     files: list[str] | None = None  # the body's file fields (sent as multipart)
+    form: bool = False  # the body is sent as application/x-www-form-urlencoded
     stream: Any = None  # the chunk type of a server-sent-event response
     page: Paging | None = None  # the response is a page: a SyncPage / AsyncPage
     errors: Errors | None = None

@@ -11,7 +11,7 @@ import mimetypes
 import os
 import types
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin
 from urllib.parse import quote
 
 import httpx
@@ -170,16 +170,39 @@ def _file(name: str, value: Any) -> tuple[str, tuple[str, Any, str]]:
     return name, (filename, content, content_type)
 
 
+def form_fields(body: object) -> dict[str, object]:
+    """The fields of a form body: a dict's given values, or a model's set fields."""
+    if isinstance(body, pydantic.BaseModel):
+        return body.model_dump(by_alias=True, exclude_unset=True)
+    return given(cast(Any, body)) if isinstance(body, Mapping) else {}
+
+
+def _form_value(value: object) -> str | list[str]:
+    """A form field's text; a list of scalars is the field repeated (OpenAPI's form
+    style, exploded); an object or a list of objects is JSON text."""
+    if isinstance(value, list) and not any(
+        isinstance(v, (dict, list, pydantic.BaseModel)) for v in value
+    ):
+        return [text_of(v) for v in value]
+    return text_of(value)
+
+
 def multipart(
-    fields: Mapping[str, object], file_fields: list[str]
+    fields: Mapping[str, object], file_fields: list[str] | None
 ) -> tuple[dict[str, Any], list[Any]]:
-    """Form fields and file parts (each with a filename and a content type) of a request."""
-    names = set(file_fields)
+    """Form fields and file parts (each with a filename and a content type) of a request;
+    ``file_fields`` None: an urlencoded form (no parts). A multipart body without files
+    has its fields as parts of their own (a form field part has no filename)."""
+    names = set(file_fields or ())
     data = {
-        k: text_of(v) for k, v in fields.items() if k not in names and v is not None
+        k: _form_value(v) for k, v in fields.items() if k not in names and v is not None
     }
     items = [(k, v) for k, vs in fields.items() if k in names for v in _listed(vs)]
-    return data, [_file(k, v) for k, v in items]
+    files = [_file(k, v) for k, v in items]
+    if file_fields is not None and not files:
+        parts = [(k, (None, v)) for k, vs in data.items() for v in _listed(vs)]
+        return {}, parts
+    return data, files
 
 
 def _listed(value: object) -> list[Any]:

@@ -18,7 +18,7 @@ from typing import Any, cast
 import httpx
 from pydantic_core import to_json
 
-from ._encoding import given, jsonable, multipart, parse_json, text_of
+from ._encoding import form_fields, given, jsonable, multipart, parse_json, text_of
 from ._errors import (
     STATUS_ERRORS,
     APIOriginError,
@@ -181,8 +181,8 @@ class BaseClient:
             hdrs[key] = str(uuid.uuid4())  # one per call: the same for all its retries
         body, extra_body = o.body, o.extra_body
         content = data = files = None
-        if o.files is not None:
-            fields = {**given(cast(Any, body)), **(extra_body or {})}
+        if o.files is not None or o.form:
+            fields = {**form_fields(body), **(extra_body or {})}
             data, files = multipart(fields, o.files)
         elif body is not NOT_GIVEN or extra_body:
             body = given(body) if isinstance(body, dict) else body

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Protocol
 
-from fastapi import APIRouter, Form
+from fastapi import APIRouter, Body
 
 
 class LoginService(Protocol):
@@ -52,10 +52,15 @@ def add_login(
         response_model_exclude_unset=True,
         status_code=204,
         response_description="ok",
+        openapi_extra={
+            "requestBody": {
+                "content": {"application/x-www-form-urlencoded": {"schema": {}}}
+            }
+        },
     )
     async def login(
-        user: Annotated[str, Form(alias="user")],
-        password: Annotated[str | None, Form(alias="password")] = None,
+        user: Annotated[str, Body(alias="user", embed=True)],
+        password: Annotated[str | None, Body(alias="password", embed=True)] = None,
     ) -> Any:
         await service.login(user=user, password=password)
         return None

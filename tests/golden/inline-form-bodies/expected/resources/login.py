@@ -91,6 +91,7 @@ class LoginResource:
                         "password": password,
                     }
                 ),
+                form=True,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -173,6 +174,7 @@ class AsyncLoginResource:
                         "password": password,
                     }
                 ),
+                form=True,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
