@@ -8,6 +8,9 @@ for the media types the route documents in ``openapi_extra``), validated by the 
 model; any other media type arrives as its bytes (the argument is ``Model | bytes``), for
 the service to parse.
 
+A success answer declared in a media type other than JSON (``text/plain``, Velo
+Payments' ``application/csv``, XML) is sent in it (``media_response`` of ``_server``).
+
 A form body without files is read the same way (its fields are the route's ``Body``
 arguments, ``embed``-ded): FastAPI's own forms read an empty field as a missing one, so a
 required field sent empty (``email=&password=``, skynewz's OAuth token endpoint) got a
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.ir import RequestBody, TypeRef
+from generator.ir import Operation, RequestBody, TypeRef
 from generator.media import is_json
 
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -68,3 +71,14 @@ def body_doc(body: RequestBody, uploads: bool = False) -> dict[str, Any] | None:
     if not others:
         return None
     return {"content": {m: {"schema": schema} for m in others}}
+
+
+def answer_media(op: Operation) -> str | None:
+    """The media type of ``op``'s success answer when it is neither JSON nor a stream
+    (``text/plain``, ``application/csv``, XML): the route answers in it (a string as its
+    text, other data as JSON text: the mock's data), as the spec declares it; else None."""
+    ok = op.success_response
+    media = _base(ok.content_type) if ok is not None and ok.content_type else ""
+    if not media or is_json(media) or media == "text/event-stream" or "*" in media:
+        return None
+    return media

@@ -130,6 +130,11 @@ class ServerContext:
         )
 
     @property
+    def answers_media(self) -> bool:
+        """Whether a route answers in a media type other than JSON (``media_response``)."""
+        return any(r.answer_media for r in self.routes)
+
+    @property
     def needs_call(self) -> bool:
         """Whether a route calls its service method through ``_call`` (see ``direct_call``)."""
         return any(r.needs_call for r in self.routes)

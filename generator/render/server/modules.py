@@ -170,6 +170,8 @@ def server_imports(m: ServerModule) -> set[str]:
         needed.add("._call")
     for r in m.routes:
         needed.update(f"fastapi.{name}" for a in r.args for name in a.fastapi)
+        if r.answer_media:
+            needed.add(".media_response")
         if any("StrictBytes" in a.route_annotation for a in r.args):
             needed.add("pydantic.StrictBytes")
         if any(a.marker.startswith("Depends(read_parameter(") for a in r.args):

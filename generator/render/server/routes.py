@@ -18,7 +18,7 @@ from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
 from generator.render.layout import fits, parameter_annotation
-from generator.render.server.bodies import FORMS, body_doc, raw_body, takes_bytes
+from generator.render.server.bodies import FORMS, answer_media, body_doc, raw_body, takes_bytes
 from generator.render.server.mock_answers import mock_pager
 from generator.render.server.params import (
     RouteExtras,
@@ -115,6 +115,7 @@ class Route:
     mock_body: str = "None"  # code: the request body the mock sees (the JSON body, or None)
     mock_gap: str | None = None  # why the mock has no answer (it answers 501), or None
     openapi_extra: dict[str, Any] | None = None  # what the route adds to its operation's doc
+    answer_media: str | None = None  # the success answer's media type when it is not JSON
     warnings: list[Diagnostic] = field(default_factory=list)  # what the server changes
     mock_note: tuple[str, str] | None = None  # (pointer, warning): the spec's example not used
     mock_paging: str = ""  # code: the mock engine's paging arguments (", pager=..., query=...")
@@ -420,6 +421,7 @@ def build_route(
         event_schema=stream.event_schema,
         terminator=stream.terminator,
     )
+    route.answer_media = answer_media(op) if response_model != "None" else None
     route.mock_gap = mock_gap(route)
     route.mock_note = mock_note
     route.mock_path, route.mock_body, route.mock_paging = _mock_inputs(

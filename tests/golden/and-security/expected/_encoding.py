@@ -37,9 +37,13 @@ def parse_json(
 ) -> Any:
     """The body (or ``text``, one stream event) validated as ``kind`` (a model class, or any
     type a TypeAdapter takes). A failure raises :class:`APIResponseValidationError`; when not
-    ``strict``, only for a body that is not JSON (else :func:`construct` builds it)."""
+    ``strict``, only for a body that is not JSON (else :func:`construct` builds it). A body
+    whose Content-Type is not JSON (``text/plain``) is its text where ``kind`` is ``str``,
+    its bytes where it is ``bytes``."""
     if kind is None:
         return None
+    if text is None and kind in (str, bytes) and not _json_content(response):
+        return response.text if kind is str else response.content
     content = response.content if text is None else text.encode()
     try:
         if _is_model(kind):
@@ -53,6 +57,14 @@ def parse_json(
                 pass
         text = response.text if text is None else text
         raise APIResponseValidationError(response, text, exc) from exc
+
+
+def _json_content(response: httpx.Response) -> bool:
+    """Whether the response says its body is JSON (or says nothing)."""
+    media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    return (
+        not media or media == "application/json" or media.endswith(("+json", "/json"))
+    )
 
 
 def construct(kind: Any, value: object) -> Any:
