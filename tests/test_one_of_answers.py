@@ -179,3 +179,34 @@ def test_no_member_alone_falls_back_to_the_first() -> None:
     assert t.one_of
     assert Synthesizer(api).value(t) == {}
     assert isinstance(Synthesizer(api, full=True).value(t), dict)
+
+
+def test_members_that_require_nothing_are_set_apart_by_a_wrong_kind_of_field() -> None:
+    """scideas.net: ``oneOf: [Result, Error]``, neither requiring a field: every object is
+    an instance of both, so the mock's answer gets a field of Result's with the wrong
+    kind, which Error takes as an extra and Result refuses (jsonschema_rs agrees)."""
+    import jsonschema_rs
+
+    from generator.ir import build_ir
+    from generator.render.examples.conform import conforms, set_apart
+
+    result = {"type": "object", "properties": {"footer": {"type": "string"}}}
+    error = {"type": "object", "properties": {"error": {"type": "string"}}}
+    union = {
+        "oneOf": [{"$ref": "#/components/schemas/Error"}, {"$ref": "#/components/schemas/Result"}]
+    }
+    spec = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {"Result": result, "Error": error, "Answer": union}},
+    }
+    api = build_ir(spec)
+    models = {m.name: m for m in api.models}
+    t = models["Answer"].root
+    assert t is not None and t.one_of
+    apart = set_apart({"error": "invalid key"}, t, models)
+    assert apart == {"error": "invalid key", "footer": 0}
+    assert conforms(apart, t, models)
+    validator = jsonschema_rs.validator_for({**union, "components": spec["components"]})
+    assert validator.is_valid(apart) and not validator.is_valid({"error": "invalid key"})

@@ -122,3 +122,14 @@ def test_a_multipart_body_without_files_is_sent_as_multipart(pkg: ModuleType) ->
     ]
     request = httpx.Request("POST", "http://x", data=data, files=parts)
     assert request.headers["content-type"].startswith("multipart/form-data; boundary=")
+
+
+def test_a_form_of_other_fields_is_taken_by_its_own_schema(seen: Any) -> None:
+    """Velo Payments: ``{payments: [...]}`` as JSON, ``{file, payorId}`` as multipart (a
+    list field's one part holds the list's JSON text)."""
+    url, _ = seen
+    assert httpx.post(f"{url}/payouts", json={"payments": [{"amount": 1}]}).status_code == 202
+    parts = {"file": (None, '[{"amount": 1}]', "application/json"), "payorId": (None, "p1")}
+    answer = httpx.post(f"{url}/payouts", files=parts)
+    assert answer.status_code == 202, answer.text
+    assert httpx.post(f"{url}/payouts", files={"payorId": (None, "p1")}).status_code == 422

@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.ir import Model, TypeRef
+from generator.ir import Field, Model, TypeRef
 from generator.normalize.patterns import matches
 from generator.render.examples.common import map_size
 
@@ -51,6 +51,43 @@ def exclusive(value: Any, t: TypeRef, models: Mapping[str, Model]) -> bool:
     but for a ``oneOf`` without a discriminator only when it matches exactly one member
     (the synthesizers try the members in order for one that does)."""
     return not t.one_of or t.discriminator is not None or conforms(value, t, models)
+
+
+_WRONG: tuple[Any, ...] = (0, "a", [], {}, True)  # one of each JSON kind, to break a field
+
+
+def set_apart(value: Any, t: TypeRef, models: Mapping[str, Model]) -> Any | None:
+    """``value`` (an object built for the first member of ``oneOf`` ``t`` that accepts
+    it) made an instance of that member alone: for every other member that accepts it, a
+    property that member declares and the first does not, set to a value of the wrong
+    kind for it (the first member takes any extra property). None when no such property
+    sets it apart: scideas.net's ``oneOf: [Result, Error]``, whose members require
+    nothing, takes ``{"error": "invalid key"}`` under both, and
+    ``{"error": "invalid key", "calls\"": 0}`` under Error alone."""
+    if not isinstance(value, dict) or not t.one_of or t.discriminator is not None:
+        return None
+    accepting = [m for m in t.members if conforms(value, m, models, answer=True)]
+    fields = [_object_fields(m, models) for m in accepting]
+    if len(accepting) < 2 or any(f is None for f in fields):
+        return None
+    own = {f.name for f in fields[0] or ()}
+    out = dict(value)
+    for other in fields[1:]:
+        spare = [f for f in other or () if f.name not in own and f.name not in out]
+        for f in spare:
+            wrong = next((w for w in _WRONG if not conforms(w, f.type, models)), None)
+            if wrong is not None:
+                out[f.name] = wrong
+                break
+        else:
+            return None
+    return out if conforms(out, t, models) else None
+
+
+def _object_fields(t: TypeRef, models: Mapping[str, Model]) -> tuple[Field, ...] | None:
+    """The fields of an object model member, None for any other member."""
+    model = models.get(t.name or "") if t.kind == "model" else None
+    return model.fields if model is not None and model.kind == "object" else None
 
 
 def same(a: Any, b: Any) -> bool:

@@ -3,17 +3,16 @@ own examples where they conform; deterministic for a seed. Optional ``error``/``
 fields are null (when nullable) or left out: these are answers of successful calls; so are
 optional ``writeOnly`` fields (a password is never answered), and examples that show one.
 
-A value is a pure function of (api, seed, its type, its *salt*): the salt tells the
-instances of one type apart (array items, stream chunks) and, with the value's place
-(``Model.field[0]``), seeds every free choice through :func:`scalars.token`. Model values
-are memoized (below), so a model's value never depends on where it is built, unless the
-budget cuts it down there.
+A value is a pure function of (api, seed, its type, its *salt*): the salt tells instances
+of one type apart (array items, stream chunks) and, with the value's place (``M.f[0]``),
+seeds every free choice through :func:`scalars.token`. Model values are memoized (below),
+so a model's value never depends on where it is built, unless the budget cuts it there.
 
-Cycles: models that reach each other (a strongly connected component of the reference
-graph) nest one level. Inside model ``M``, a field whose type leads back into ``M``'s
-component is built in *cut* mode, where the component's models omit such fields when
-optional (and build them, cut, when required; a model that requires itself is a
-:class:`MockError`, as in minimal mode). So ``Tree`` is ``{"children": [{...}]}`` with the
+Cycles: models that reach each other (a strongly connected component of references) nest
+one level. Inside model ``M``, a field whose type leads back into ``M``'s component is
+built in *cut* mode, where the component's models omit such fields when optional (and
+build them, cut, when required; a model that requires itself is a :class:`MockError`, as
+in minimal mode). So ``Tree`` is ``{"children": [{...}]}`` with the
 inner tree's ``children`` left out.
 
 Budget (:mod:`generator.render.examples.budget`): a value has at most ``budget.nodes`` JSON
@@ -65,7 +64,7 @@ from generator.render.examples.common import (
     minimal_number,
     tag_of,
 )
-from generator.render.examples.conform import conforms, exclusive
+from generator.render.examples.conform import conforms, exclusive, set_apart
 from generator.render.examples.graph import cyclic_components, referenced
 
 # Optional fields that a successful answer leaves empty: clients read a present error as a
@@ -103,8 +102,7 @@ class FullBuilder:
         self._fitting: dict[int, tuple[tuple[Any, ...], list[Sized]]] = {}
 
     def value(self, t: TypeRef, salt: int = 0) -> Any:
-        """A full instance of ``t``; MockError when none can be built (:class:`OverBudget`:
-        not within the budget)."""
+        """A full instance of ``t``; MockError (:class:`OverBudget`: not within budget)."""
         found = self._type(t, _Ctx(None, salt, "$", "string"), self.budget)
         if not found.fits(self.budget):
             raise over_budget(t.name or "$", self.budget)
@@ -268,7 +266,7 @@ class FullBuilder:
                     value = {prop: tag_of(self.models, name, prop, tag), **rest}
                     extra = 0 if prop in found.value else 1
                     return Sized(value, found.nodes + extra, max(found.depth, 1))
-        first: Sized | None = None  # of a ``oneOf``: the first fitting value of one member alone
+        first: Sized | None = None  # of a ``oneOf``: the first value of one member alone
         for member in t.members:
             try:
                 found = self._type(member, ctx, room)
@@ -278,8 +276,10 @@ class FullBuilder:
             if not t.one_of or (found.fits(room) and exclusive(found.value, t, self.models)):
                 return found
             first = found if first is None else first
+        if first is not None and (apart := set_apart(first.value, t, self.models)) is not None:
+            return Sized(apart, first.nodes + 1, first.depth)  # none is alone: set apart
         if first is not None:
-            return first  # (none is: the first built, as before)
+            return first
         if t.nullable:
             return leaf(None)
         raise MockError("; ".join(errors) or "empty union")

@@ -32,7 +32,7 @@ from generator.render.examples.common import (
     minimal_string,
     tag_of,
 )
-from generator.render.examples.conform import conforms, exclusive
+from generator.render.examples.conform import conforms, exclusive, set_apart
 from generator.render.examples.full import FullBuilder
 
 
@@ -143,7 +143,8 @@ class Synthesizer:
             if exclusive(built[-1], t, self.models):
                 return built[-1]
         if built:
-            return built[0]
+            apart = set_apart(built[0], t, self.models)
+            return built[0] if apart is None else apart
         if t.nullable:
             return None
         raise MockError("; ".join(errors) or "empty union")

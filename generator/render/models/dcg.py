@@ -244,11 +244,22 @@ def render_models(spec: Mapping[str, Any], header: str, *, owned: bool = False) 
         doc = '"""This API declares no schemas."""'
         return f"{header}\n\n{doc}\n\nfrom __future__ import annotations\n"
     schemas = spec["components"]["schemas"]
-    objects = {n for n, v in schemas.items() if isinstance(v, dict) and v.get("properties")}
+    objects = {n for n, v in schemas.items() if _plain_object(v)}
     expected = list(schemas)
     source = accept_missing_tags(fix_up(run_dcg(spec, header, owned=owned)))
     _check_names(expected, objects, source)
     return source
+
+
+def _plain_object(schema: Any) -> bool:
+    """An object schema with fields and nothing else (no union, composition or other
+    type beside): one ``models.py`` renders as a class of its name."""
+    if not isinstance(schema, dict) or not schema.get("properties"):
+        return False
+    kind = schema.get("type", "object")
+    kinds = set(kind) - {"null"} if isinstance(kind, list) else {kind}
+    composed = any(k in schema for k in ("$ref", "allOf", "anyOf", "oneOf", "enum", "const"))
+    return kinds == {"object"} and not composed
 
 
 def _check_names(expected: list[str], objects: set[str], source: str) -> None:

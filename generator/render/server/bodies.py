@@ -50,6 +50,19 @@ def other_media(body: RequestBody) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def form_members(body: RequestBody) -> list[TypeRef]:
+    """The schemas of the forms a JSON body is also declared as, where they differ from the
+    JSON one (Velo Payments: ``{payees: [...]}`` as JSON, ``{file, payorId}`` as a form):
+    the route's body is then their union."""
+    if not is_json(body.content_type):
+        return []
+    found: list[TypeRef] = []
+    for m in body.content:
+        if _base(m.content_type) in FORMS and m.schema != body.schema and m.schema not in found:
+            found.append(m.schema)
+    return found
+
+
 def takes_bytes(body: RequestBody) -> bool:
     """Whether a JSON body may also come in a media type read as bytes (XML, ...)."""
     return any(m not in FORMS for m in other_media(body))
@@ -66,11 +79,20 @@ def body_doc(body: RequestBody, uploads: bool = False) -> dict[str, Any] | None:
         others = [m for m in others if m in FORMS] or [media]
     else:
         others = other_media(body)
-        if body.schema.kind == "model" and body.schema.name:
-            schema = {"$ref": f"#/components/schemas/{body.schema.name}"}
+        own = {_base(m.content_type): m.schema for m in body.content}
+        return (
+            {"content": {m: {"schema": _ref(own.get(m, body.schema))} for m in others}}
+            if others
+            else None
+        )
     if not others:
         return None
     return {"content": {m: {"schema": schema} for m in others}}
+
+
+def _ref(t: TypeRef) -> dict[str, Any]:
+    """A model's component reference (FastAPI registers the models of a route's body)."""
+    return {"$ref": f"#/components/schemas/{t.name}"} if t.kind == "model" and t.name else {}
 
 
 def answer_media(op: Operation) -> str | None:

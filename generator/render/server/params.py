@@ -24,6 +24,21 @@ from generator.ir import Api, Operation, Parameter, TypeRef
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 
+PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
+# OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
+CONSTRAINTS = {
+    "minimum": "ge",
+    "maximum": "le",
+    "exclusiveMinimum": "gt",
+    "exclusiveMaximum": "lt",
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "pattern": "pattern",
+    "multipleOf": "multiple_of",
+    "minItems": "min_length",
+    "maxItems": "max_length",
+}
+_TEXT = frozenset({"minLength", "maxLength", "pattern"})
 _DEPTH = 16  # aliases of aliases followed at most (a cycle of aliases ends there)
 
 
@@ -186,3 +201,19 @@ def openapi_extra(
     if stream:
         extra["x-apismith-stream"] = True
     return extra or None
+
+
+def parameter_marker(p: Parameter, alias: str, *, text: bool) -> str:
+    """The FastAPI marker of ``p`` (``Query(alias=..., ge=1)``): its constraints, a text one
+    only where the argument is text (``text``: Telstra's uuid with ``minLength`` is read as
+    a ``UUID``, to which pydantic cannot apply it)."""
+    cls = PARAM_CLASS[p.location]
+    kwargs = [f"alias={alias!r}"]
+    if p.description:
+        kwargs.append(f"description={p.description!r}")
+    if p.deprecated:
+        kwargs.append("deprecated=True")
+    for key, value in p.schema.constraints.items():
+        if key in CONSTRAINTS and not isinstance(value, bool) and (text or key not in _TEXT):
+            kwargs.append(f"{CONSTRAINTS[key]}={value!r}")
+    return f"{cls}({', '.join(kwargs)})"

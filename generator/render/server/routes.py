@@ -11,40 +11,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import StreamTable
-from generator.ir import Api, Field, Operation, Parameter, TypeRef, annotate
+from generator.ir import Api, Field, Operation, TypeRef, annotate
 from generator.load import escape_token
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
 from generator.render.layout import fits, parameter_annotation
-from generator.render.server.bodies import FORMS, answer_media, body_doc, raw_body, takes_bytes
+from generator.render.server.bodies import (
+    FORMS,
+    answer_media,
+    body_doc,
+    form_members,
+    raw_body,
+    takes_bytes,
+)
 from generator.render.server.mock_answers import mock_pager
 from generator.render.server.params import (
+    PARAM_CLASS,
     RouteExtras,
     body_allowed,
     has_body,
     no_body_warning,
     openapi_extra,
+    parameter_marker,
     path_default_warning,
     structured,
 )
 from generator.render.server.paths import ROUTE_NAME, route_path, structured_segment
 
-# OpenAPI constraint -> FastAPI Query/Path/Header/Form keyword
-_CONSTRAINTS = {
-    "minimum": "ge",
-    "maximum": "le",
-    "exclusiveMinimum": "gt",
-    "exclusiveMaximum": "lt",
-    "minLength": "min_length",
-    "maxLength": "max_length",
-    "pattern": "pattern",
-    "multipleOf": "multiple_of",
-    "minItems": "min_length",
-    "maxItems": "max_length",
-}
-_PARAM_CLASS = {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
 # names the generated method bodies use: a parameter or form field must not shadow them
 _RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
 
@@ -166,19 +161,6 @@ def _redirect(op: Operation) -> int:
     return int(found) if found else 200
 
 
-def _marker(p: Parameter, alias: str) -> str:
-    cls = _PARAM_CLASS[p.location]
-    kwargs = [f"alias={alias!r}"]
-    if p.description:
-        kwargs.append(f"description={p.description!r}")
-    if p.deprecated:
-        kwargs.append("deprecated=True")
-    for key, value in p.schema.constraints.items():
-        if key in _CONSTRAINTS and not isinstance(value, bool):
-            kwargs.append(f"{_CONSTRAINTS[key]}={value!r}")
-    return f"{cls}({', '.join(kwargs)})"
-
-
 def _default(value: Any, defaults: list[tuple[str, Any]]) -> str:
     """Source of a default: its repr, or a module-level constant for lists and dicts
     (a mutable literal default is a lint error, and FastAPI copies defaults anyway)."""
@@ -227,9 +209,18 @@ def _param_args(
                 # schema, with a default typed Any so that mypy accepts it
                 ann = f"{ann} | None"
                 default = "_ABSENT"
-        fastapi = (_PARAM_CLASS[p.location],)
+        fastapi = (PARAM_CLASS[p.location],)
         alias = name if p.location == "path" and not ROUTE_NAME.fullmatch(p.name) else p.name
-        args.append(Arg(name, ann, _marker(p, alias), default, route_ann, fastapi))
+        args.append(
+            Arg(
+                name,
+                ann,
+                parameter_marker(p, alias, text=route_ann.removesuffix(" | None") == "str"),
+                default,
+                route_ann,
+                fastapi,
+            )
+        )
     return args
 
 
@@ -281,6 +272,9 @@ def _body_args(
             args.append(Arg(name, ann, marker, default, fastapi=fastapi))
     else:
         ann, marker = raw_body(body.schema, media) or (annotation(body.schema), "Body()")
+        for member in form_members(body):  # a form of other fields: either is the body
+            used.append(member)
+            ann = f"{ann} | {annotation(member)}"
         raw = ann
         if takes_bytes(body):  # also in XML, ...: its bytes (a JSON string is no such body)
             ann, raw = f"{ann} | bytes", f"{ann} | StrictBytes"

@@ -153,8 +153,8 @@ def _list_fields(route: APIRoute) -> frozenset[str]:
 
 async def _form_as_json(request: _JSONRequest, lists: frozenset[str]) -> _JSONRequest:
     """A form sent where the route reads its body as JSON (declared as that form too): the
-    same request, its fields as a JSON object. A field sent twice, or one of ``lists``,
-    is a list; a file is its text; an empty field stays the empty string (FastAPI's own
+    same request, its fields as a JSON object. A field sent twice, or one of ``lists``
+    (unless its one value is a list's JSON text), is a list; a file is its text; an empty field stays the empty string (FastAPI's own
     forms read it as missing)."""
     form = await request.form()
     fields: dict[str, Any] = {}
@@ -164,7 +164,10 @@ async def _form_as_json(request: _JSONRequest, lists: frozenset[str]) -> _JSONRe
             if not isinstance(value, str):
                 value = (await value.read()).decode("utf-8", "replace")
             values.append(_form_field(value))
-        fields[key] = values if len(values) > 1 or key in lists else values[0]
+        listed = key in lists and not isinstance(
+            values[0], list
+        )  # (JSON text of a list)
+        fields[key] = values if len(values) > 1 or listed else values[0]
     headers = [
         (k, v) for k, v in request.scope["headers"] if k.lower() != b"content-type"
     ]
