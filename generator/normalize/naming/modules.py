@@ -15,7 +15,8 @@ submodule. So a module is never named like:
 - a builtin (the ``__init__`` code calls ``getattr``, ``isinstance``, ``str``...);
 - a name the ``__init__`` templates bind (``PACKAGE_INIT_NAMES``: ``json``,
   ``current_credentials``, ``verify_credentials``, ``read_parameter`` (structured
-  parameters)...; ``require_credentials_<n>``).
+  parameters), ``media_response`` (answers that are not JSON)...;
+  ``require_credentials_<n>``).
 
 The package's own modules (``models``, ``_types``, ``_runtime``...) are no concern: a
 resource module imports them from its parent (``from .. import models as _m``), and no
@@ -59,8 +60,8 @@ BUILTIN_NAMES = frozenset(
 # and the presence checks ``_server/__init__.py`` numbers (``require_credentials_1``).
 PACKAGE_INIT_NAMES = frozenset(
     {
-        "cache", "current_credentials", "dataclass", "field", "json", "read_parameter",
-        "verify_credentials",
+        "cache", "current_credentials", "dataclass", "field", "json", "media_response",
+        "read_parameter", "verify_credentials",
     }
 )  # fmt: skip
 PACKAGE_INIT_NUMBERED = re.compile(r"require_credentials_[0-9]+")

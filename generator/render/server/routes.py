@@ -374,9 +374,7 @@ def build_route(
 ) -> tuple[Route, list[TypeRef], bool]:
     """The route of ``op``, the types its annotations use, and whether it takes files
     (``uploads``: the body fields that are files; ``streaming``: its ``[streaming]``)."""
-    taken: set[str] = set()
-    used: list[TypeRef] = []
-    extras = RouteExtras()
+    taken, used, extras = set[str](), list[TypeRef](), RouteExtras()
     args = _param_args(api, op, defaults, taken, used, extras)
     body_args, body_arg, uploaded = _body_args(api, op, defaults, uploads, taken, used)
     args += body_args

@@ -1,11 +1,12 @@
 """Request bodies that are unions of object models: their fields as keyword arguments
-(scale-gp's ``c.evaluations.update("e1", name="x")``), where that is unambiguous."""
+(scale-gp's ``c.evaluations.update("e1", name="x")``), where that is unambiguous; and
+urlencoded bodies."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.ir import Api, Field, Model, TypeRef, annotate
+from generator.ir import Api, Field, Model, Operation, TypeRef, annotate
 
 
 def union_fields(api: Api, schema: TypeRef) -> list[Field] | None:
@@ -58,3 +59,11 @@ def _either(a: TypeRef, b: TypeRef) -> TypeRef:
 
 def _spelled(t: TypeRef) -> str:
     return annotate.python(t, module="_m")
+
+
+def urlencoded(op: Operation) -> bool:
+    """Whether the body's preferred media type is an urlencoded form (the client sends its
+    fields as such)."""
+    body = op.request_body
+    media = body.content_type.split(";")[0].strip().lower() if body else ""
+    return media == "application/x-www-form-urlencoded"

@@ -15,7 +15,7 @@ from generator.ir import Api, Field, Operation, Parameter, TypeRef, annotate
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES, client_snake_case
 from generator.render.layout import parameter_annotation
 from generator.render.settings import ApiSettings
-from generator.render.surface.bodies import union_fields
+from generator.render.surface.bodies import union_fields, urlencoded
 from generator.render.surface.inputs import input_annotation, input_imports, names_of
 
 # the method's own keywords, and the names its body uses (``cast``, ``path_param``...)
@@ -327,13 +327,6 @@ def _files(op: Operation, fields: list[Param]) -> list[str] | None:
     return None
 
 
-def _urlencoded(op: Operation) -> bool:
-    """Whether the body's preferred media type is an urlencoded form."""
-    body = op.request_body
-    media = body.content_type.split(";")[0].strip().lower() if body else ""
-    return media == "application/x-www-form-urlencoded"
-
-
 def _whole_param(op: Operation, whole: TypeRef | None) -> Param | None:
     """The ``body`` parameter of a body that is not an object model's fields."""
     if whole is None:
@@ -496,7 +489,7 @@ def build_method(
         stream=answer.chunk,
         page=answer.page,
         files=_files(op, fields),
-        form=bool(fields) and _urlencoded(op),
+        form=bool(fields) and urlencoded(op),
         errors=errors,
         deprecated=op.deprecated,
         stream_flag=stream_flag,
