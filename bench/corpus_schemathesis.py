@@ -96,8 +96,15 @@ def serve(pkg: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
 def failures(output: str) -> tuple[int, int, int, list[str]]:
     """(failures, of which authentication, of which the tool's own, a few failure lines)
     read off the report."""
-    blocks = re.split(r"\n(?=_{5,} )", output)
-    found = [b for b in blocks if b.startswith(("_" * 5,)) or "Failed to" in b]
+    # the ERRORS and FAILURES sections, one block per operation, each titled
+    # ``___ GET /path ___`` (`` GET /path `` when the path is long)
+    start = min((i for i in (output.find("= ERRORS ="), output.find("= FAILURES =")) if i >= 0),
+                default=len(output))  # fmt: skip
+    end = output.find("= SUMMARY =", start)
+    sections = output[start : end if end >= 0 else len(output)]
+    methods = "GET|PUT|POST|DELETE|PATCH|HEAD|OPTIONS|TRACE|QUERY"
+    blocks = re.split(rf"\n(?=[_ ]*(?:{methods}) /)", sections)
+    found = [b for b in blocks[1:] if b.strip()]
     statuses = [re.findall(r"\[(\d{3})\]", b) for b in found]
     auth = sum(bool(s) and all(x in ("401", "403") for x in s) for s in statuses)
     tool = sum(not s and "Serialization not possible" in b for s, b in zip(statuses, found))

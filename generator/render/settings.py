@@ -146,6 +146,36 @@ class _Binder:
         return uploads
 
 
+def implied_streams(api: Api, configured: Mapping[str, StreamTable]) -> dict[str, StreamTable]:
+    """The operations whose success answer is ``text/event-stream`` with a model schema,
+    and no ``[streaming]`` entry (Clever Cloud's network group streams): each streams
+    events of that model, with no end event, as an entry ``chunk = <model>``,
+    ``terminator = "none"`` would say."""
+    found: dict[str, StreamTable] = {}
+    for op in api.operations:
+        ok = op.success_response
+        if op.python_name in configured or ok is None or ok.content_type is None:
+            continue
+        media = ok.content_type.split(";")[0].strip().lower()
+        if media == "text/event-stream" and ok.schema is not None and ok.schema.kind == "model":
+            found[op.python_name] = StreamTable(chunk=ok.schema.name or "", terminator="none")
+    return found
+
+
+def stream_warning(api: Api, name: str, entry: StreamTable) -> Diagnostic:
+    """The warning of a stream :func:`implied_streams` found: the chunk type it assumed."""
+    from generator.load import escape_token
+    from generator.normalize.diagnostics import Diagnostic
+
+    op = next(o for o in api.operations if o.python_name == name)
+    pointer = "#/paths/" + escape_token(op.path) + f"/{op.method}"
+    message = (
+        f"operation {op.operation_id or name} answers text/event-stream: it streams events"
+        f" of {entry.chunk} with no end event ([streaming.{name}] says otherwise)"
+    )
+    return Diagnostic("config", "warning", pointer, message)
+
+
 def default_client_name(package: str) -> str:
     """The client class stem of a package when ``[client] name`` is not given."""
     from generator.normalize.naming import capitalized_words
@@ -171,6 +201,8 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
     methods = bind.methods(client.methods)
     resources = bind.resources(client.resources)
     streaming = bind.streaming(config.streaming)
+    implied = implied_streams(api, streaming)
+    streaming.update(implied)
     uploads = bind.uploads(config.uploads)
     for op_name, fields in bind.model_uploads(config.server.upload_fields).items():
         uploads[op_name] = tuple(dict.fromkeys((*uploads.get(op_name, ()), *fields)))
@@ -184,6 +216,9 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
         uploads=uploads,
         auth_headers=client.auth_headers,
         env_names=dict(client.env),
-        diagnostics=tuple(Diagnostic("config", "warning", where, d) for d in config.deprecations),
+        diagnostics=(
+            *(Diagnostic("config", "warning", where, d) for d in config.deprecations),
+            *(stream_warning(api, name, entry) for name, entry in implied.items()),
+        ),
     )
     return settings

@@ -30,10 +30,11 @@ FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 def raw_body(schema: TypeRef, media: str) -> tuple[str, str] | None:
     """(annotation, FastAPI marker) of a body of media type ``media`` that is not JSON: its
     text (a string schema) or its bytes (anything else: XML of an object, a binary file)
-    as they came, for the service to parse; None for a JSON body."""
-    if is_json(media):
-        return None
+    as they came, for the service to parse; None for a JSON body, and for one of any media
+    type (``*/*``) that is not text (Clever Cloud's: JSON is one such body)."""
     text = schema.kind == "primitive" and schema.primitive == "string"
+    if is_json(media) or ("*" in media and not text):
+        return None
     ann = "bytes" if not text or schema.format == "binary" else "str"
     return ann, f"Body(media_type={media!r})"
 
