@@ -85,11 +85,25 @@ def _base(model: str, prop: object) -> str:
     return f"{model}{pascal_case(str(prop))}"
 
 
+def _root_members(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The inline object members of a schema that is a union (``anyOf``/``oneOf``)."""
+    members = [m for key in ("anyOf", "oneOf") for m in schema.get(key) or ()]
+    return [m for m in members if is_inline_object(m)]
+
+
 def _name_properties(hoisted: Hoisted, model: str, schema: Any) -> list[str]:
-    """Hoist the inline objects of ``model``'s properties; the names of the new schemas."""
+    """Hoist the inline objects of ``model``'s properties, and of its own union members
+    (stream-io's ``Response``: ``anyOf: [{object}, {type: null}]`` as
+    ``ResponseUnionMember1 | None``); the names of the new schemas."""
     if not isinstance(schema, dict):
         return []
     made: list[str] = []
+    for i, member in enumerate(_root_members(schema), 1):
+        name, new = hoisted.name(f"{model}UnionMember{i}", dict(member))
+        if name is not None:
+            member.clear()
+            member["$ref"] = f"#/components/schemas/{name}"
+            made += [name] if new else []
     for part in schema.get("allOf") or ():  # an allOf's own inline parts: the model's fields
         if isinstance(part, dict) and "$ref" not in part:
             made += _name_properties(hoisted, model, part)
@@ -121,6 +135,8 @@ def _name_properties(hoisted: Hoisted, model: str, schema: Any) -> list[str]:
 
 
 def _has_inline(schema: Any) -> bool:
+    if isinstance(schema, dict) and _root_members(schema):
+        return True
     parts = schema.get("allOf") if isinstance(schema, dict) else None
     if isinstance(parts, list) and any(_has_inline(p) for p in parts):
         return True

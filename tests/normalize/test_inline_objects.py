@@ -58,3 +58,26 @@ def test_the_input_is_left_alone() -> None:
     spec = _spec(schemas)
     inline_objects.run(spec, {})
     assert spec["components"]["schemas"]["A"]["properties"]["y"] == LINK
+
+
+def test_a_union_component_s_inline_object_members_get_a_name() -> None:
+    """stream-io: ``Response`` is ``anyOf: [{object requiring duration}, {type: null}]``;
+    the IR read the inline member as a ``dict`` (the mock answered ``{}``) while
+    datamodel-code-generator named it ``Response1`` itself."""
+    member = {
+        "type": "object",
+        "required": ["duration"],
+        "properties": {"duration": {"type": "string"}},
+    }
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {"Response": {"anyOf": [member, {"type": "null"}]}}},
+    }
+    out = inline_objects.run(doc, {}).spec["components"]["schemas"]
+    assert out["Response"] == {
+        "anyOf": [{"$ref": "#/components/schemas/ResponseUnionMember1"}, {"type": "null"}]
+    }
+    assert out["ResponseUnionMember1"] == member
+    assert doc["components"]["schemas"]["Response"]["anyOf"][0] == member  # input untouched

@@ -38,7 +38,13 @@ CONSTRAINTS = {
     "minItems": "min_length",
     "maxItems": "max_length",
 }
-_TEXT = frozenset({"minLength", "maxLength", "pattern"})
+# the constraints each kind of argument takes (by its annotation); others take none
+_APPLIES = {
+    "str": frozenset({"minLength", "maxLength", "pattern"}),
+    "int": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "list": frozenset({"minItems", "maxItems"}),
+}
+_APPLIES["float"] = _APPLIES["int"]
 _DEPTH = 16  # aliases of aliases followed at most (a cycle of aliases ends there)
 
 
@@ -203,10 +209,13 @@ def openapi_extra(
     return extra or None
 
 
-def parameter_marker(p: Parameter, alias: str, *, text: bool) -> str:
-    """The FastAPI marker of ``p`` (``Query(alias=..., ge=1)``): its constraints, a text one
-    only where the argument is text (``text``: Telstra's uuid with ``minLength`` is read as
-    a ``UUID``, to which pydantic cannot apply it)."""
+def parameter_marker(p: Parameter, alias: str, annotation: str) -> str:
+    """The FastAPI marker of ``p`` (``Query(alias=..., ge=1)``): the constraints its
+    argument's kind (``annotation``) takes: Telstra's ``format: uuid`` with ``minLength``
+    is read as a ``UUID``, stream-io's array with ``minimum`` as a list, to which pydantic
+    cannot apply them (every call raised)."""
+    base = annotation.removesuffix(" | None")
+    applies = _APPLIES.get("list" if base.startswith("list[") else base, frozenset())
     cls = PARAM_CLASS[p.location]
     kwargs = [f"alias={alias!r}"]
     if p.description:
@@ -214,6 +223,6 @@ def parameter_marker(p: Parameter, alias: str, *, text: bool) -> str:
     if p.deprecated:
         kwargs.append("deprecated=True")
     for key, value in p.schema.constraints.items():
-        if key in CONSTRAINTS and not isinstance(value, bool) and (text or key not in _TEXT):
+        if key in CONSTRAINTS and key in applies and not isinstance(value, bool):
             kwargs.append(f"{CONSTRAINTS[key]}={value!r}")
     return f"{cls}({', '.join(kwargs)})"

@@ -215,7 +215,7 @@ def _param_args(
             Arg(
                 name,
                 ann,
-                parameter_marker(p, alias, text=route_ann.removesuffix(" | None") == "str"),
+                parameter_marker(p, alias, route_ann),
                 default,
                 route_ann,
                 fastapi,
