@@ -232,9 +232,13 @@ class _Builder:
     def parameter(self, raw: Mapping[str, Any], taken: set[str]) -> Parameter:
         location = cast(ParameterLocation, raw["in"])
         schema = raw.get("schema")
+        as_json = False
         if not is_map(schema):
-            media = [m for m in (raw.get("content") or {}).values() if is_map(m)]
+            found = raw.get("content")
+            content: Mapping[str, Any] = found if is_map(found) else {}
+            media = [m for m in content.values() if is_map(m)]
             schema = media[0].get("schema") if media else None
+            as_json = any("json" in str(key).lower() for key in content)
         schema = schema if is_map(schema) else {}
         style = _text(raw.get("style")) or ("form" if location in ("query", "cookie") else "simple")
         explode = raw.get("explode")
@@ -254,6 +258,7 @@ class _Builder:
             style=style,
             explode=explode if isinstance(explode, bool) else style == "form",
             deprecated=raw.get("deprecated") is True,
+            as_json=as_json,
         )
 
     def content(self, raw: Any) -> tuple[MediaType, ...]:

@@ -174,6 +174,7 @@ class Parameter:
     style: str = "form"
     explode: bool = True
     deprecated: bool = False
+    as_json: bool = False  # declared with ``content: {application/json: ...}``: JSON text
 
 
 @dataclass(frozen=True)

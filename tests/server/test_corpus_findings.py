@@ -11,7 +11,11 @@ public specs, each as a minimal spec, generated and served over real HTTP:
 - a ``format: uuid`` path parameter with ``minLength`` (Telstra's messages) made every
   call fail: the route read a UUID and pydantic cannot apply a length to one;
 - a schema typed ``array`` that also has ``properties`` (The SMS Works, FormAPI, Telnyx)
-  is a union in ``models.py``, not a renamed class: generation goes on.
+  is a union in ``models.py``, not a renamed class: generation goes on;
+- a parameter declared with ``content: {application/json: ...}`` is JSON text
+  (stream-io: ``"apn"`` in a path): the server takes it so, and as plain text;
+- an operation that documents no 2xx or 3xx answer (stream-io's WebSocket ``/connect``:
+  400 and 429 only) is answered with the first status it documents, not 200.
 """
 
 from __future__ import annotations
@@ -84,6 +88,33 @@ SPEC: dict[str, Any] = {
                 },
             }
         },
+        "/providers/{kind}": {
+            "delete": {
+                "operationId": "deleteProvider",
+                "parameters": [
+                    {
+                        "name": "kind",
+                        "in": "path",
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {"type": "string", "enum": ["apn", "fcm"]}
+                            }
+                        },
+                    }
+                ],
+                "responses": {"200": {"description": "ok"}},
+            }
+        },
+        "/connect": {
+            "get": {
+                "operationId": "connect",
+                "responses": {
+                    "400": {"description": "not a WebSocket"},
+                    "429": {"description": "slow"},
+                },
+            }
+        },
         "/emblem": {
             "get": {
                 "operationId": "getEmblem",
@@ -130,3 +161,8 @@ def test_the_mock_keeps_its_promises_on_these(tmp_path: Path) -> None:
         message = httpx.get(f"{url}/messages/5ee8d23e-2a2f-4e2e-a480-72d6153d4fd7", timeout=30)
         assert message.status_code == 200, message.text
         assert httpx.get(f"{url}/messages/not-a-uuid", timeout=30).status_code == 422
+        for kind in ('"apn"', "apn"):
+            deleted = httpx.delete(f"{url}/providers/{kind}", timeout=30)
+            assert deleted.status_code == 200, deleted.text
+        assert httpx.delete(f"{url}/providers/other", timeout=30).status_code == 422
+        assert httpx.get(f"{url}/connect", timeout=30).status_code == 400

@@ -181,6 +181,8 @@ class RouteExtras:
 
     warnings: list[Diagnostic] = field(default_factory=list)
     documented: list[dict[str, Any]] = field(default_factory=list)
+    # [location, name] of the path and query parameters declared as JSON text (``content``)
+    json_parameters: list[list[str]] = field(default_factory=list)
 
 
 def has_body(op: Operation, route: RouteExtras) -> bool:
@@ -194,14 +196,17 @@ def has_body(op: Operation, route: RouteExtras) -> bool:
 
 
 def openapi_extra(
-    stream: bool, documented: list[dict[str, Any]], body: dict[str, Any] | None = None
+    stream: bool, extras: RouteExtras, body: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
     """What a route adds to its operation in the app's OpenAPI document: the stream mark,
-    the parameters its dependencies read, and the media types its body is declared in
-    beside JSON (FastAPI sees none of those)."""
+    the parameters its dependencies read, the media types its body is declared in beside
+    JSON (FastAPI sees none of those), and the parameters declared as JSON text (the route
+    class reads a JSON string's value: stream-io's ``"apn"`` in a path)."""
     extra: dict[str, Any] = {}
-    if documented:
-        extra["parameters"] = documented
+    if extras.documented:
+        extra["parameters"] = extras.documented
+    if extras.json_parameters:
+        extra["x-apismith-json-parameters"] = extras.json_parameters
     if body:
         extra["requestBody"] = body
     if stream:

@@ -156,8 +156,10 @@ def _status(status: str) -> int | str:
 
 def _redirect(op: Operation) -> int:
     """The status of an operation without a 2xx answer: its first 3xx (Halo's emblem
-    images answer only 302), else 200."""
-    found = next((r.status for r in op.responses if r.status[:1] == "3" and r.status.isdigit()), "")
+    images answer only 302), else the first it documents (stream-io's WebSocket
+    ``/connect`` documents only 400 and 429), else 200."""
+    statuses = [r.status for r in op.responses if r.status.isdigit()]
+    found = next((s for s in statuses if s[:1] == "3"), statuses[0] if statuses else "")
     return int(found) if found else 200
 
 
@@ -188,6 +190,8 @@ def _param_args(
         used.append(p.schema)
         default = None
         ann = route_ann = annotation(p.schema)
+        if p.as_json and p.location in ("path", "query"):
+            route.json_parameters.append([p.location, p.name])
         reader = structured(api, op, p, ann)
         if p.location == "path":
             if structured_segment(api, p.schema):  # FastAPI takes scalars: the text
@@ -421,7 +425,7 @@ def build_route(
     )
     route.warnings = extras.warnings
     body_media = body_doc(op.request_body, uploaded) if op.request_body is not None else None
-    route.openapi_extra = openapi_extra(stream.stream is not None, extras.documented, body_media)
+    route.openapi_extra = openapi_extra(stream.stream is not None, extras, body_media)
     return route, used, uploaded
 
 

@@ -18,6 +18,7 @@ import math
 from collections.abc import Awaitable, Callable, Coroutine
 from types import UnionType
 from typing import Any, Protocol, Union, get_args, get_origin
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
@@ -180,6 +181,40 @@ async def _form_as_json(request: _JSONRequest, lists: frozenset[str]) -> _JSONRe
     return rewritten
 
 
+def _json_text(value: str) -> str:
+    """A parameter declared as JSON text: a JSON string's value (``"apn"`` is ``apn``),
+    anything else as it came."""
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            found = json.loads(value)
+        except ValueError:
+            return value
+        return found if isinstance(found, str) else value
+    return value
+
+
+def _json_parameters(
+    request: _JSONRequest, names: frozenset[tuple[str, str]]
+) -> _JSONRequest:
+    """The request with its JSON-text path and query parameters (``names``) read."""
+    path = {
+        k: _json_text(v) if ("path", k) in names and isinstance(v, str) else v
+        for k, v in (request.scope.get("path_params") or {}).items()
+    }
+    query = [
+        (k, _json_text(v) if ("query", k) in names else v)
+        for k, v in parse_qsl(
+            request.scope.get("query_string", b"").decode("latin-1"), True
+        )
+    ]
+    scope = {
+        **request.scope,
+        "path_params": path,
+        "query_string": urlencode(query).encode(),
+    }
+    return _JSONRequest(scope, request.receive)
+
+
 class _Route(APIRoute):
     """A route that reads its JSON body as :class:`_JSONRequest` does, and a form as JSON
     where ``openapi_extra`` documents its body in a form media type (a JSON body also
@@ -192,6 +227,8 @@ class _Route(APIRoute):
             "content"
         ) or {}
         self._forms = frozenset(m for m in content if m in _FORMS)
+        found = (self.openapi_extra or {}).get("x-apismith-json-parameters") or ()
+        self._json = frozenset((str(where), str(name)) for where, name in found)
         self._lists = _list_fields(self) if self._forms else frozenset()
         fields = self.body_field.field_info.annotation if self.body_field else None
         for media in self._forms:
@@ -205,6 +242,8 @@ class _Route(APIRoute):
 
         async def strict_json(request: Request) -> Response:
             strict = _JSONRequest(request.scope, request.receive)
+            if self._json:
+                strict = _json_parameters(strict, self._json)
             if _media_type(strict) in self._forms:
                 strict = await _form_as_json(strict, self._lists)
             return await handler(strict)
