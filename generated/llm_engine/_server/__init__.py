@@ -38,6 +38,17 @@ _scheme_2 = OAuth2PasswordBearer(
 )
 
 
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
 def current_credentials(request: Request) -> Credentials:
     """The credentials of this request, as found by the presence check."""
     found = getattr(request.state, "apismith_credentials", None)

@@ -60,8 +60,8 @@ BUILTIN_NAMES = frozenset(
 # and the presence checks ``_server/__init__.py`` numbers (``require_credentials_1``).
 PACKAGE_INIT_NAMES = frozenset(
     {
-        "cache", "current_credentials", "dataclass", "field", "json", "media_response",
-        "read_parameter", "verify_credentials",
+        "cache", "current_credentials", "dataclass", "field", "json", "json_or_text",
+        "media_response", "read_parameter", "verify_credentials",
     }
 )  # fmt: skip
 PACKAGE_INIT_NUMBERED = re.compile(r"require_credentials_[0-9]+")

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from ._server import Credentials, current_credentials, verify_credentials
+from ._server import Credentials, current_credentials, json_or_text, verify_credentials
 from ._server.items import BaseItemsService, ItemsService, add_delete_item, add_get_item
 
 __all__ = [
@@ -111,17 +111,6 @@ def _media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 
-def _form_field(value: Any) -> Any:
-    """A form field's value as JSON: an object's or an array's JSON text (a multipart
-    part's default) as its value, other text as it is."""
-    if isinstance(value, str) and value[:1] in ("{", "["):
-        try:
-            return json.loads(value)
-        except ValueError:
-            pass
-    return value
-
-
 def _sequence(annotation: Any) -> bool:
     """Whether values of ``annotation`` are lists (through a union: ``list[str] | None``)."""
     origin = get_origin(annotation)
@@ -158,7 +147,7 @@ async def _form_as_json(request: _JSONRequest, lists: frozenset[str]) -> _JSONRe
         for value in form.getlist(key):
             if not isinstance(value, str):
                 value = (await value.read()).decode("utf-8", "replace")
-            values.append(_form_field(value))
+            values.append(json_or_text(value))
         listed = key in lists and not isinstance(
             values[0], list
         )  # (JSON text of a list)

@@ -8,6 +8,7 @@ events of streams.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -31,6 +32,17 @@ class Credentials:
 _scheme_1 = APIKeyHeader(name="X-App-Key", scheme_name="AppKey", auto_error=False)
 _scheme_2 = APIKeyHeader(name="X-App-Token", scheme_name="AppToken", auto_error=False)
 _scheme_3 = HTTPBearer(scheme_name="Bearer", bearerFormat=None, auto_error=False)
+
+
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
 
 
 def current_credentials(request: Request) -> Credentials:

@@ -34,6 +34,17 @@ class Credentials:
 # credentials; a missing credential is not an error here (alternatives are checked below).
 
 
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
 def current_credentials(request: Request) -> Credentials:
     """The credentials of this request, as found by the presence check."""
     found = getattr(request.state, "apismith_credentials", None)
@@ -69,19 +80,9 @@ def _adapter(kind: Any) -> TypeAdapter[Any]:
     return TypeAdapter(kind)
 
 
-def _json_or_text(text: str) -> Any:
-    """``text`` parsed as JSON when it is an object or an array, else as it is."""
-    if text[:1] in ("{", "["):
-        try:
-            return json.loads(text)
-        except ValueError:
-            pass
-    return text
-
-
 def _pairs(text: str, delimiter: str) -> Any:
     """``a,1,b,2`` as ``{"a": "1", "b": "2"}``; JSON object text as its object."""
-    value = _json_or_text(text)
+    value = json_or_text(text)
     if not isinstance(value, str):
         return value
     parts = value.split(delimiter)
@@ -123,7 +124,7 @@ def _raw(
         return _deep(items, name) or None
     own = [value for key, value in items if key == name]
     if shape == "array":
-        values = [_json_or_text(v) for v in own]
+        values = [json_or_text(v) for v in own]
         flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
         return flat if own else None
     if explode and style == "form":
@@ -135,7 +136,7 @@ def _raw(
                 grouped.setdefault(key, []).append(value)
         if grouped:
             return {key: _one(values) for key, values in grouped.items()}
-        return _json_or_text(own[0]) if own else None
+        return json_or_text(own[0]) if own else None
     if not own:
         return None
     if style == "simple" and explode:  # a header: ``a=1,b=2``

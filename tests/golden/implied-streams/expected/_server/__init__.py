@@ -33,6 +33,17 @@ class Credentials:
 # credentials; a missing credential is not an error here (alternatives are checked below).
 
 
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
 def current_credentials(request: Request) -> Credentials:
     """The credentials of this request, as found by the presence check."""
     found = getattr(request.state, "apismith_credentials", None)

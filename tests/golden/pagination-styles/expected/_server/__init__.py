@@ -8,6 +8,7 @@ events of streams.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -27,6 +28,17 @@ class Credentials:
 
 # Security objects: they document the schemes in the OpenAPI schema and read the
 # credentials; a missing credential is not an error here (alternatives are checked below).
+
+
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
 
 
 def current_credentials(request: Request) -> Credentials:

@@ -8,6 +8,7 @@ events of streams.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -30,6 +31,17 @@ class Credentials:
 # credentials; a missing credential is not an error here (alternatives are checked below).
 _scheme_1 = APIKeyQuery(name="apikey", scheme_name="QueryKey", auto_error=False)
 _scheme_2 = APIKeyCookie(name="session", scheme_name="Session", auto_error=False)
+
+
+def json_or_text(text: str) -> Any:
+    """``text`` parsed as JSON when it is an object or an array (a structured parameter's
+    value, a multipart part's default), else as it is."""
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
 
 
 def current_credentials(request: Request) -> Credentials:
