@@ -15,7 +15,8 @@ public specs, each as a minimal spec, generated and served over real HTTP:
 - a parameter declared with ``content: {application/json: ...}`` is JSON text
   (stream-io: ``"apn"`` in a path): the server takes it so, and as plain text;
 - an operation that documents no 2xx or 3xx answer (stream-io's WebSocket ``/connect``:
-  400 and 429 only) is answered with the first status it documents, not 200.
+  400 and 429 only) is answered with the first 4xx it documents, not 200; one that
+  documents only a 500 (Magento's quote saving) with 200, never a 5xx.
 """
 
 from __future__ import annotations
@@ -115,6 +116,12 @@ SPEC: dict[str, Any] = {
                 },
             }
         },
+        "/quotes": {
+            "post": {
+                "operationId": "saveQuote",
+                "responses": {"500": {"description": "failed"}},
+            }
+        },
         "/emblem": {
             "get": {
                 "operationId": "getEmblem",
@@ -166,3 +173,4 @@ def test_the_mock_keeps_its_promises_on_these(tmp_path: Path) -> None:
             assert deleted.status_code == 200, deleted.text
         assert httpx.delete(f"{url}/providers/other", timeout=30).status_code == 422
         assert httpx.get(f"{url}/connect", timeout=30).status_code == 400
+        assert httpx.post(f"{url}/quotes", timeout=30).status_code == 200  # never a 5xx

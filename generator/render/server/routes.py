@@ -156,9 +156,9 @@ def _status(status: str) -> int | str:
 
 def _redirect(op: Operation) -> int:
     """The status of an operation without a 2xx answer: its first 3xx (Halo's emblem
-    images answer only 302), else the first it documents (stream-io's WebSocket
-    ``/connect`` documents only 400 and 429), else 200."""
-    statuses = [r.status for r in op.responses if r.status.isdigit()]
+    images answer only 302), else the first 4xx it documents (stream-io's WebSocket
+    ``/connect`` documents only 400 and 429), else 200 (the mock never answers a 5xx)."""
+    statuses = [r.status for r in op.responses if r.status.isdigit() and r.status < "500"]
     found = next((s for s in statuses if s[:1] == "3"), statuses[0] if statuses else "")
     return int(found) if found else 200
 
