@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from generator.config.tables import ENV_PREFIX, IDENT, AuthHeader, StreamTable
 from generator.errors import ApismithError
+from generator.media import media_base
 from generator.normalize.naming.resources import path_shape
 
 if TYPE_CHECKING:
@@ -156,8 +157,11 @@ def implied_streams(api: Api, configured: Mapping[str, StreamTable]) -> dict[str
         ok = op.success_response
         if op.python_name in configured or ok is None or ok.content_type is None:
             continue
-        media = ok.content_type.split(";")[0].strip().lower()
-        if media == "text/event-stream" and ok.schema is not None and ok.schema.kind == "model":
+        if (
+            media_base(ok.content_type) == "text/event-stream"
+            and ok.schema is not None
+            and ok.schema.kind == "model"
+        ):
             found[op.python_name] = StreamTable(chunk=ok.schema.name or "", terminator="none")
     return found
 

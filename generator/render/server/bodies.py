@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.ir import Operation, RequestBody, TypeRef
-from generator.media import is_json
+from generator.media import is_json, media_base
 
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -39,15 +39,11 @@ def raw_body(schema: TypeRef, media: str) -> tuple[str, str] | None:
     return ann, f"Body(media_type={media!r})"
 
 
-def _base(media: str) -> str:
-    return media.split(";", 1)[0].strip().lower()
-
-
 def other_media(body: RequestBody) -> list[str]:
     """The media types a JSON body is also declared in (in the spec's order, each once)."""
     if not is_json(body.content_type):
         return []
-    found = [_base(m.content_type) for m in body.content if not is_json(m.content_type)]
+    found = [media_base(m.content_type) for m in body.content if not is_json(m.content_type)]
     return list(dict.fromkeys(found))
 
 
@@ -59,7 +55,11 @@ def form_members(body: RequestBody) -> list[TypeRef]:
         return []
     found: list[TypeRef] = []
     for m in body.content:
-        if _base(m.content_type) in FORMS and m.schema != body.schema and m.schema not in found:
+        if (
+            media_base(m.content_type) in FORMS
+            and m.schema != body.schema
+            and m.schema not in found
+        ):
             found.append(m.schema)
     return found
 
@@ -73,14 +73,14 @@ def body_doc(body: RequestBody, uploads: bool = False) -> dict[str, Any] | None:
     """The route's ``openapi_extra`` entry documenting the media types FastAPI does not
     see, each with the body's model: those a JSON body is also declared in, and those of
     a form body read as JSON fields (one without files: ``uploads`` is False)."""
-    media = _base(body.content_type)
+    media = media_base(body.content_type)
     schema: dict[str, Any] = {}  # (the route class fills in the model FastAPI builds)
     if media in FORMS and not uploads and body.schema.kind == "model":
-        others = list(dict.fromkeys(_base(m.content_type) for m in body.content))
+        others = list(dict.fromkeys(media_base(m.content_type) for m in body.content))
         others = [m for m in others if m in FORMS] or [media]
     else:
         others = other_media(body)
-        own = {_base(m.content_type): m.schema for m in body.content}
+        own = {media_base(m.content_type): m.schema for m in body.content}
         return (
             {"content": {m: {"schema": _ref(own.get(m, body.schema))} for m in others}}
             if others
@@ -101,7 +101,7 @@ def answer_media(op: Operation) -> str | None:
     (``text/plain``, ``application/csv``, XML): the route answers in it (a string as its
     text, other data as JSON text: the mock's data), as the spec declares it; else None."""
     ok = op.success_response
-    media = _base(ok.content_type) if ok is not None and ok.content_type else ""
+    media = media_base(ok.content_type) if ok is not None and ok.content_type else ""
     if not media or is_json(media) or media == "text/event-stream" or "*" in media:
         return None
     return media

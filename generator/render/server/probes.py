@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from generator.ir import Api, Operation, Parameter, SecurityScheme
+from generator.media import media_base
 from generator.render.examples import MockError, Synthesizer
 from generator.render.server.params import shape
 
@@ -88,7 +89,7 @@ def _body(op: Operation, minimal: Synthesizer) -> tuple[bytes | None, str | None
     body = op.request_body
     if body is None:
         return None, None
-    media = body.content_type.split(";")[0].strip().lower()
+    media = media_base(body.content_type)
     value = minimal.value(body.schema)
     if media == "application/json" or media.endswith("+json"):
         return json.dumps(value).encode(), body.content_type

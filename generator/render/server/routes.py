@@ -13,6 +13,7 @@ from typing import Any
 from generator.config import StreamTable
 from generator.ir import Api, Field, Operation, TypeRef, annotate
 from generator.load import escape_token
+from generator.media import media_base
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
 from generator.normalize.streams import sse_event_schema
@@ -250,7 +251,7 @@ def _body_args(
     if body is None:
         return args, body_arg, uploaded
     used.append(body.schema)
-    media = body.content_type.split(";")[0].strip().lower()
+    media = media_base(body.content_type)
     if media in FORMS and body.schema.kind == "model":
         model = api.model(body.schema.name or "")
         uploaded = any(_is_file(f, uploads) for f in model.fields)

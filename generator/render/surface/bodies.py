@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from generator.ir import Api, Field, Model, Operation, TypeRef, annotate
+from generator.media import media_base
 
 
 def union_fields(api: Api, schema: TypeRef) -> list[Field] | None:
@@ -65,5 +66,4 @@ def urlencoded(op: Operation) -> bool:
     """Whether the body's preferred media type is an urlencoded form (the client sends its
     fields as such)."""
     body = op.request_body
-    media = body.content_type.split(";")[0].strip().lower() if body else ""
-    return media == "application/x-www-form-urlencoded"
+    return body is not None and media_base(body.content_type) == "application/x-www-form-urlencoded"
