@@ -46,6 +46,7 @@ OPTIONAL_MODULES = {
     "server.py": SERVER_DEPS,
     "mock.py": SERVER_DEPS,
     "_mock_engine.py": SERVER_DEPS,
+    "_mock_faults.py": SERVER_DEPS,
     "client.py": CLIENT_DEPS,
     "_client.py": CLIENT_DEPS,
     "_runtime.py": CLIENT_DEPS,

@@ -3,8 +3,9 @@
 """The mock server's engine, copied verbatim into each generated package with a server.
 
 :class:`MockEngine` answers from ``mock.py``'s tables, echoing path parameters, or in
-stateful mode keeps the records of resources (see :class:`Role`); :func:`install_faults`
-adds latency and documented errors (all off by default: :class:`MockOptions`). Answers
+stateful mode keeps the records of resources (see :class:`Role`); ``_mock_faults.py``'s
+:func:`install_faults` adds latency and documented errors (all off by default:
+:class:`MockOptions`) and answers errors with their declared bodies. Answers
 always validate: a field that would not keeps the table's value, and an answer that still
 would not is a 501 saying so (never a 500). A record never shows the fields its role hides
 (``writeOnly``: a password), an unknown id answers the operation's declared 404 body, and
@@ -13,23 +14,16 @@ list operations page to an end (:class:`Pager`).
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import functools
-import random
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, HTTPException
-from fastapi.routing import APIRoute
 from pydantic import TypeAdapter, ValidationError
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Match
-from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ._mock_faults import Fault, MockOptions, RecordMissing, install_faults
 from ._mock_pages import Pager, paged
 from ._mock_records import fields_of, fields_of_type, item_fields, project, revert
 
@@ -60,36 +54,6 @@ class Role:
     scope: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()  # fields answers never show (writeOnly: a password)
     missing: Any = None  # the 404 body of an unknown id, as declared (None: a detail)
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A documented error answer: its status, JSON body, and whether to Retry-After."""
-
-    status: int
-    body: Any
-    retry_after: bool = False
-
-
-class RecordMissing(HTTPException):
-    """A stateful operation's unknown id: a 404 with the operation's declared body (the
-    handler :func:`install_faults` adds), else FastAPI's ``{"detail": ...}``."""
-
-    def __init__(self, detail: str, body: Any) -> None:
-        super().__init__(404, detail)
-        self.body = body
-
-
-@dataclass(frozen=True)
-class MockOptions:
-    """How the mock behaves: ``stateful`` keeps records; ``latency_ms`` delays every
-    operation; ``error_rate`` is the share of requests answered with a documented error,
-    drawn from ``random.Random(seed)`` in request order."""
-
-    seed: int = 0
-    stateful: bool = False
-    latency_ms: float = 0
-    error_rate: float = 0.0
 
 
 class MockEngine:
@@ -235,47 +199,3 @@ def _echo(out: Any, role: Role | None, path: Mapping[str, Any], new: Any = None)
             new = path.get(role.id_param or "") if new is None else new
             out.update({role.id_field: new} if new is not None else {})
     return out
-
-
-def _api_routes(routes: Sequence[Any]) -> list[APIRoute]:
-    """The APIRoutes of ``routes`` and of the routers included there (FastAPI 0.16x)."""
-    found = [r for r in routes if isinstance(r, APIRoute)]
-    inner = [r.original_router.routes for r in routes if hasattr(r, "original_router")]
-    return found + [route for group in inner for route in _api_routes(group)]
-
-
-async def _record_missing(request: Request, exc: Exception) -> Response:
-    """The 404 of an unknown id: the operation's declared body, else ``{"detail": ...}``."""
-    body = exc.body if isinstance(exc, RecordMissing) else None
-    detail = exc.detail if isinstance(exc, HTTPException) else "Not Found"
-    return JSONResponse({"detail": detail} if body is None else body, 404)
-
-
-def install_faults(
-    app: FastAPI, faults: Mapping[str, Sequence[Fault]], options: MockOptions
-) -> None:
-    """Add latency, and with probability ``options.error_rate`` answer a request to an
-    operation (a route's name) with one of its ``faults`` (a 503 when it has none); and
-    answer the 404 of an unknown record with its declared body (``RecordMissing``)."""
-    app.add_exception_handler(RecordMissing, _record_missing)
-    if options.latency_ms <= 0 and options.error_rate <= 0:
-        return
-    draw = random.Random(options.seed)
-
-    def middleware(inner: ASGIApp) -> ASGIApp:
-        async def faulty(scope: Scope, receive: Receive, send: Send) -> None:
-            routes = _api_routes(app.router.routes) if scope["type"] == "http" else []
-            full = [r.name for r in routes if r.matches(scope)[0] == Match.FULL]
-            name = full[0] if full else None
-            if name is not None and options.latency_ms > 0:
-                await asyncio.sleep(options.latency_ms / 1000)
-            if name is None or draw.random() >= options.error_rate:
-                return await inner(scope, receive, send)
-            default = Fault(503, {"detail": "Service Unavailable (mock fault)"}, True)
-            fault = draw.choice(list(faults.get(name) or [default]))
-            headers = {"Retry-After": "1"} if fault.retry_after else None
-            await JSONResponse(fault.body, fault.status, headers)(scope, receive, send)
-
-        return faulty
-
-    app.add_middleware(middleware)

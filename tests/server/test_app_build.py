@@ -105,7 +105,7 @@ def test_a_mock_answering_500_fails_generation_naming_the_operation(tmp_path: Pa
         "mock.py.jinja",
         '    """Answers every operation from the mock tables, through a :class:`MockEngine`."""',
         '    """Answers every operation from the mock tables, through a :class:`MockEngine`."""\n\n'
-        "    async def get_item(self, **kwargs: Any) -> Any:\n"
+        "    async def items_retrieve(self, **kwargs: Any) -> Any:\n"
         '        return {"id": 5}',
     )
     proc = _generate(tmp_path, _item_spec(), "--templates", templates)
@@ -122,7 +122,7 @@ def test_a_mock_that_crashes_fails_generation(tmp_path: Path) -> None:
         "mock.py.jinja",
         '    """Answers every operation from the mock tables, through a :class:`MockEngine`."""',
         '    """Answers every operation from the mock tables, through a :class:`MockEngine`."""\n\n'
-        "    async def get_item(self, **kwargs: Any) -> Any:\n"
+        "    async def items_retrieve(self, **kwargs: Any) -> Any:\n"
         '        raise RuntimeError("boom")',
     )
     proc = _generate(tmp_path, _item_spec(), "--templates", templates)

@@ -31,7 +31,8 @@ ENGINE_FILE = REPO_ROOT / "templates" / "server" / "_mock_engine.py"
 
 def _load(path: Path) -> ModuleType:
     """The engine, as a module of a package made of its folder: it imports its siblings
-    (``_mock_pages.py``, ``_mock_records.py``) relatively, as in a generated package."""
+    (``_mock_faults.py``, ``_mock_pages.py``, ``_mock_records.py``) relatively, as in a
+    generated package."""
     package = ModuleType("_apismith_mock_runtime")
     package.__path__ = [str(path.parent)]
     sys.modules[package.__name__] = package  # dataclasses look their module up

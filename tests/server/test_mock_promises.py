@@ -10,6 +10,9 @@ and the generated client (or httpx) calls it over real HTTP.
 - ``writeOnly`` fields (a password) are never answered, ``readOnly`` ones (the id) never
   required in a request;
 - XML and text request bodies are taken as their declared media type;
+- a client error the framework raises (a multipart body it cannot parse: 400) answers the
+  operation's declared body for that status, and FastAPI's own (a 405 with its ``Allow``)
+  where none is declared;
 - cursor, page-number, offset and ``Link`` paging end: the client's auto-pagination loop
   ends with the expected items, over the table's pages and over the stateful records.
 """
@@ -212,6 +215,23 @@ def test_xml_and_text_bodies_are_taken_as_declared(generated: tuple[ModuleType, 
     models.Note.model_validate(echo.json())
 
 
+def test_a_body_the_server_cannot_read_answers_the_declared_400(
+    generated: tuple[ModuleType, str],
+) -> None:
+    models = _module(generated, "models")
+    broken = {"content-type": "multipart/form-data; boundary=x"}
+    with mock_server(generated, stateful=False) as url, httpx.Client(base_url=url) as http:
+        upload = http.post("/attachments", content=b"--x\r\nnot a part", headers=broken)
+        made = http.post("/attachments", files={"file": ("a.txt", b"hi")}, data={"caption": "c"})
+        undeclared = http.delete("/attachments")  # a 405 it does not declare
+    assert upload.status_code == 400, upload.text
+    problem = models.Problem.model_validate(upload.json())
+    assert set(upload.json()) == {"code", "message"} and isinstance(problem.code, int)
+    assert made.status_code == 201 and isinstance(made.json()["name"], str), made.text
+    assert undeclared.status_code == 405 and "detail" in undeclared.json(), undeclared.text
+    assert undeclared.headers["allow"] == "POST"
+
+
 # --- pages that end ------------------------------------------------------------------------
 
 
@@ -219,9 +239,9 @@ def test_the_client_walks_the_tables_pages_to_their_end(
     generated: tuple[ModuleType, str],
 ) -> None:
     pages = _module(generated, "_mock_pages").STATELESS_PAGES
-    tasks = table_items(generated, "list_tasks", "data")
-    projects = table_items(generated, "list_projects", "items")
-    links = table_items(generated, "list_links", None)
+    tasks = table_items(generated, "tasks_list", "data")
+    projects = table_items(generated, "projects_list", "items")
+    links = table_items(generated, "links_list", None)
     with mock_server(generated, stateful=False) as url:
         client = client_of(generated, url)
         assert [t.id for t in walk(client.tasks.list())] == [t["id"] for t in tasks] * pages
@@ -234,7 +254,7 @@ def test_offset_pages_end(generated: tuple[ModuleType, str]) -> None:
     """Offset paging (no client helper walks it): ``has_more`` turns false, ``total``
     counts the items, and past the end a page is empty."""
     pages = _module(generated, "_mock_pages").STATELESS_PAGES
-    events = table_items(generated, "list_events", "items")
+    events = table_items(generated, "events_list", "items")
     seen: list[Any] = []
     with mock_server(generated, stateful=False) as url, httpx.Client(base_url=url) as http:
         for offset in range(0, BOUND, 2):
@@ -265,7 +285,7 @@ def test_stateful_pages_go_over_the_records(generated: tuple[ModuleType, str]) -
 def test_async_pages_end(generated: tuple[ModuleType, str]) -> None:
     import asyncio
 
-    tasks = table_items(generated, "list_tasks", "data")
+    tasks = table_items(generated, "tasks_list", "data")
     pages = _module(generated, "_mock_pages").STATELESS_PAGES
 
     async def walk_async(url: str) -> list[Any]:

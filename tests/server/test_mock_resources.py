@@ -22,14 +22,23 @@ from generator.config.mock import read_mock
 from generator.errors import ApismithError
 from generator.ir import Api, Operation, Response, TypeRef, build_ir
 from generator.render.examples import Synthesizer
+from generator.render.server.modules import service_names
 from generator.render.server.resources import (
     id_field,
     inferred_roles,
+    mock_errors,
     mock_faults,
     mock_roles,
 )
+from generator.render.settings import ApiSettings, bind_settings
 from tests.conftest import GENERATED, REPO_ROOT
 from tests.server.conftest import server_modules
+
+
+def settings_of(package: str, api: Api) -> ApiSettings:
+    """The committed package's settings (its config bound to ``api``)."""
+    name = {"sgp": "sgp", "llm_engine": "llm-engine"}[package]
+    return bind_settings(load_config(REPO_ROOT / "specs" / f"{name}.toml"), api)
 
 
 @cache
@@ -339,6 +348,21 @@ def test_faults_without_documented_errors_are_a_503() -> None:
     assert mock_faults(default) == [(503, ERROR, True)]
 
 
+def test_declared_client_errors_are_the_4xx_and_default_json_bodies() -> None:
+    text = Response("401", content_type="text/plain", schema=TypeRef("primitive", name="str"))
+    op = operation(
+        Response("404", content_type="application/json", schema=ERROR),
+        Response("422", content_type="application/json", schema=ERROR),
+        Response("4xx", content_type="application/problem+json", schema=ERROR),
+        Response("default", content_type="application/json", schema=ERROR),
+        Response("500", content_type="application/json", schema=ERROR),
+        Response("409"),
+        text,
+    )
+    assert mock_errors(op) == [("404", ERROR), ("4XX", ERROR), ("default", ERROR)]
+    assert mock_errors(operation(Response("422", schema=ERROR))) == []
+
+
 def test_faults_of_the_real_apis() -> None:
     api = ir("sgp")
     faults = {op.python_name: mock_faults(op) for op in api.operations}
@@ -392,12 +416,15 @@ def test_stateful_engine_over_every_inferred_resource(package: str) -> None:
     engine = _engine_module()
     server, mock = server_modules(package)
     app = server.create_app(mock.MockService())
-    types = {r.name: r.response_model for r in engine._api_routes(app.router.routes)}
     api = ir(package)
+    # the tables and routes go by the service's names, the roles by the operations'
+    operation = {v: k for k, v in service_names(api, settings_of(package, api)).items()}
+    routes = importlib.import_module("_apismith_mock_runtime._mock_faults")._api_routes
+    types = {operation[r.name]: r.response_model for r in routes(app.router.routes)}
     synth = Synthesizer(api)
     roles = mock_roles(api, {})
     mock_engine = engine.MockEngine(
-        mock.MOCK_RESPONSES,
+        {operation[name]: answer for name, answer in mock.MOCK_RESPONSES.items()},
         {},
         {name: engine.Role(**kwargs) for name, kwargs in roles.items()},
         engine.MockOptions(stateful=True),

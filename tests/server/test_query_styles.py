@@ -103,10 +103,10 @@ def _plain(value: Any) -> Any:
 
 
 class Echo(BaseService):
-    async def list_items(self, **kwargs: Any) -> Any:
+    async def items_retrieve(self, **kwargs: Any) -> Any:
         return {k: _plain(v) for k, v in kwargs.items() if v is not None}
 
-    async def needs_filter(self, **kwargs: Any) -> None:
+    async def required_list(self, **kwargs: Any) -> None:
         return None
 
 

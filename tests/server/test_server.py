@@ -197,10 +197,10 @@ from llm_engine.mock import MockService
 
 
 class MyService(MockService):
-    async def healthcheck_healthcheck_get(self) -> Any:
+    async def health_check(self) -> Any:
         return {"status": "mine"}
 
-    async def get_file_v1_files__file_id__get(self, *, file_id: str) -> models.GetFileResponse:
+    async def files_retrieve(self, *, file_id: str) -> models.GetFileResponse:
         return models.GetFileResponse(id=file_id, filename="mine.txt", size=7)
 '''
 
@@ -264,6 +264,7 @@ def test_render_server_files() -> None:
     assert shared == [
         "_mock/__init__.py",
         "_mock_engine.py",
+        "_mock_faults.py",
         "_mock_pages.py",
         "_mock_records.py",
         "_server/__init__.py",
@@ -286,6 +287,7 @@ def test_each_operation_is_in_its_resource_module() -> None:
 
     from generator.config import load_config
     from generator.ir import build_ir
+    from generator.render.server.modules import service_names
     from generator.render.settings import bind_settings
     from generator.render.surface.resources import resource_map
 
@@ -293,8 +295,10 @@ def test_each_operation_is_in_its_resource_module() -> None:
     config = load_config(SPECS / "sgp.toml")
     api = build_ir(json.loads((GENERATED / "sgp" / "openapi.json").read_text(encoding="utf-8")))
     named = resource_map(api, bind_settings(config, api))
+    service = service_names(api, bind_settings(config, api))
     for n in named:
-        attr, name = n.resource[0], n.op.python_name
+        attr, name = n.resource[0], service[n.op.python_name]
+        assert name == "_".join((*n.resource, n.method)), name  # the client's name, joined
         routes = importlib.import_module(f"sgp._server.{attr}")
         mocks = importlib.import_module(f"sgp._mock.{attr}")
         assert callable(getattr(routes, f"add_{name}")), name
@@ -303,4 +307,30 @@ def test_each_operation_is_in_its_resource_module() -> None:
         protocol, base = sorted(classes, key=lambda c: c.__name__.startswith("Base"))
         assert protocol in server.Service.__mro__ and base in server.BaseService.__mro__
         assert any(name in vars(c) for c in vars(mocks).values() if isinstance(c, type))
-    assert [f.__name__ for f in server._ROUTES] == [f"add_{n.op.python_name}" for n in named]
+    added = [f"add_{service[n.op.python_name]}" for n in named]
+    assert [f.__name__ for f in server._ROUTES] == added
+
+
+def test_service_names_are_the_client_names_joined_and_unique() -> None:
+    """``client.a.b_c`` and ``client.a_b.c`` (named so by ``[client.methods]``) join alike:
+    the second gets a number."""
+    from generator.ir import build_ir
+    from generator.render.server.modules import service_names
+    from generator.render.settings import ApiSettings
+
+    def op(operation_id: str) -> dict[str, Any]:
+        return {"operationId": operation_id, "responses": {"204": {"description": "ok"}}}
+
+    spec = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/one": {"post": op("one")},
+            "/two": {"post": op("two")},
+            "/three": {"post": op("three")},
+            "/engine": {"post": op("engine")},
+        },
+    }
+    methods = {"one": "a.b_c", "two": "a_b.c", "three": "tasks.list", "engine": "engine.x"}
+    names = service_names(build_ir(spec), ApiSettings("T", "T", methods=methods))
+    assert list(names.values()) == ["a_b_c", "a_b_c_2", "tasks_list", "engine_x"]

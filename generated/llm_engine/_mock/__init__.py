@@ -98,3 +98,22 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_completions.MOCK_FAULTS,
     **_health.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_batch_jobs.MOCK_ERRORS,
+    **_docker_image_batch_jobs.MOCK_ERRORS,
+    **_async_tasks.MOCK_ERRORS,
+    **_sync_tasks.MOCK_ERRORS,
+    **_streaming_tasks.MOCK_ERRORS,
+    **_model_bundles.MOCK_ERRORS,
+    **_model_endpoints.MOCK_ERRORS,
+    **_docker_image_batch_job_bundles.MOCK_ERRORS,
+    **_llm.MOCK_ERRORS,
+    **_files.MOCK_ERRORS,
+    **_triggers.MOCK_ERRORS,
+    **_batch_completions.MOCK_ERRORS,
+    **_chat.MOCK_ERRORS,
+    **_completions.MOCK_ERRORS,
+    **_health.MOCK_ERRORS,
+}

@@ -15,10 +15,10 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_async_inference_task_v1_async_tasks_post": {
+    "async_tasks_create": {
         "task_id": "task_id-194"
     },
-    "get_async_inference_task_v1_async_tasks__task_id__get": {
+    "async_tasks_retrieve": {
         "task_id": "task_id-832",
         "status": "PENDING",
         "result": {},
@@ -33,12 +33,12 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "create_async_inference_task_v1_async_tasks_post": Role(
+    "async_tasks_create": Role(
         action="create",
         collection="/v1/async-tasks",
         id_field="task_id",
     ),
-    "get_async_inference_task_v1_async_tasks__task_id__get": Role(
+    "async_tasks_retrieve": Role(
         action="get",
         collection="/v1/async-tasks",
         id_field="task_id",
@@ -48,13 +48,13 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_async_inference_task_v1_async_tasks_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_async_inference_task_v1_async_tasks__task_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "async_tasks_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "async_tasks_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockAsyncTasksService:
@@ -63,27 +63,24 @@ class MockAsyncTasksService:
 
     engine: MockEngine
 
-    async def create_async_inference_task_v1_async_tasks_post(
+    async def async_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.EndpointPredictV1Request,
     ) -> models.CreateAsyncTaskV1Response:
         answer = self.engine.answer(
-            "create_async_inference_task_v1_async_tasks_post",
-            models.CreateAsyncTaskV1Response,
-            {},
-            body,
+            "async_tasks_create", models.CreateAsyncTaskV1Response, {}, body
         )
         return cast("models.CreateAsyncTaskV1Response", answer)
 
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
+    async def async_tasks_retrieve(
         self,
         *,
         task_id: str,
     ) -> models.GetAsyncTaskV1Response:
         answer = self.engine.answer(
-            "get_async_inference_task_v1_async_tasks__task_id__get",
+            "async_tasks_retrieve",
             models.GetAsyncTaskV1Response,
             {"task_id": task_id},
             None,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "batch_completions_v2_batch_completions_post": {
+    "batch_completions_create": {
         "job_id": "job_id-959",
         "input_data_path": "input_data_path-722",
         "output_data_path": "output_data_path-704",
@@ -71,7 +71,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "key": "metadata-295"
         }
     },
-    "get_batch_completion_v2_batch_completions__batch_completion_id__get": {
+    "batch_completions_retrieve": {
         "job": {
             "job_id": "job_id-959",
             "input_data_path": "input_data_path-722",
@@ -85,7 +85,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "metadata": {"key": "metadata-295"}
         }
     },
-    "update_batch_completion_v2_batch_completions__batch_completion_id__post": {
+    "batch_completions_update": {
         "job_id": "job_id-384",
         "input_data_path": "input_data_path-757",
         "output_data_path": "output_data_path-727",
@@ -142,7 +142,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         },
         "success": true
     },
-    "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post": {
+    "batch_completions_cancel": {
         "success": false
     }
 }
@@ -153,17 +153,17 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "batch_completions_v2_batch_completions_post": Role(
+    "batch_completions_create": Role(
         action="create",
         collection="/v2/batch-completions",
         id_field="job_id",
     ),
-    "get_batch_completion_v2_batch_completions__batch_completion_id__get": Role(
+    "batch_completions_retrieve": Role(
         action="get",
         collection="/v2/batch-completions",
         id_param="batch_completion_id",
     ),
-    "update_batch_completion_v2_batch_completions__batch_completion_id__post": Role(
+    "batch_completions_update": Role(
         action="update",
         collection="/v2/batch-completions",
         id_param="batch_completion_id",
@@ -172,19 +172,23 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "batch_completions_v2_batch_completions_post": (
+    "batch_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_batch_completion_v2_batch_completions__batch_completion_id__get": (
+    "batch_completions_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "update_batch_completion_v2_batch_completions__batch_completion_id__post": (
+    "batch_completions_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post": (
+    "batch_completions_cancel": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockBatchCompletionsService:
@@ -193,53 +197,50 @@ class MockBatchCompletionsService:
 
     engine: MockEngine
 
-    async def batch_completions_v2_batch_completions_post(
+    async def batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV2Request,
     ) -> models.BatchCompletionsJob:
         answer = self.engine.answer(
-            "batch_completions_v2_batch_completions_post",
-            models.BatchCompletionsJob,
-            {},
-            body,
+            "batch_completions_create", models.BatchCompletionsJob, {}, body
         )
         return cast("models.BatchCompletionsJob", answer)
 
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
+    async def batch_completions_retrieve(
         self,
         *,
         batch_completion_id: str,
     ) -> models.GetBatchCompletionV2Response:
         answer = self.engine.answer(
-            "get_batch_completion_v2_batch_completions__batch_completion_id__get",
+            "batch_completions_retrieve",
             models.GetBatchCompletionV2Response,
             {"batch_completion_id": batch_completion_id},
             None,
         )
         return cast("models.GetBatchCompletionV2Response", answer)
 
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
+    async def batch_completions_update(
         self,
         *,
         batch_completion_id: str,
         body: models.UpdateBatchCompletionsV2Request,
     ) -> models.UpdateBatchCompletionsV2Response:
         answer = self.engine.answer(
-            "update_batch_completion_v2_batch_completions__batch_completion_id__post",
+            "batch_completions_update",
             models.UpdateBatchCompletionsV2Response,
             {"batch_completion_id": batch_completion_id},
             body,
         )
         return cast("models.UpdateBatchCompletionsV2Response", answer)
 
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+    async def batch_completions_cancel(
         self,
         *,
         batch_completion_id: str,
     ) -> models.CancelBatchCompletionsV2Response:
         answer = self.engine.answer(
-            "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post",
+            "batch_completions_cancel",
             models.CancelBatchCompletionsV2Response,
             {"batch_completion_id": batch_completion_id},
             None,

@@ -15,17 +15,17 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_batch_job_v1_batch_jobs_post": {
+    "batch_jobs_create": {
         "job_id": "job_id-169"
     },
-    "get_batch_job_v1_batch_jobs__batch_job_id__get": {
+    "batch_jobs_retrieve": {
         "status": "PENDING",
         "result": "result-269",
         "duration": "PT3452S",
         "num_tasks_pending": 49,
         "num_tasks_completed": 8
     },
-    "update_batch_job_v1_batch_jobs__batch_job_id__put": {
+    "batch_jobs_update": {
         "success": true
     }
 }
@@ -36,17 +36,17 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "create_batch_job_v1_batch_jobs_post": Role(
+    "batch_jobs_create": Role(
         action="create",
         collection="/v1/batch-jobs",
         id_field="job_id",
     ),
-    "get_batch_job_v1_batch_jobs__batch_job_id__get": Role(
+    "batch_jobs_retrieve": Role(
         action="get",
         collection="/v1/batch-jobs",
         id_param="batch_job_id",
     ),
-    "update_batch_job_v1_batch_jobs__batch_job_id__put": Role(
+    "batch_jobs_update": Role(
         action="update",
         collection="/v1/batch-jobs",
         id_param="batch_job_id",
@@ -55,16 +55,14 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_batch_job_v1_batch_jobs_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_batch_job_v1_batch_jobs__batch_job_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "update_batch_job_v1_batch_jobs__batch_job_id__put": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "batch_jobs_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "batch_jobs_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "batch_jobs_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockBatchJobsService:
@@ -73,40 +71,37 @@ class MockBatchJobsService:
 
     engine: MockEngine
 
-    async def create_batch_job_v1_batch_jobs_post(
+    async def batch_jobs_create(
         self,
         *,
         body: models.CreateBatchJobV1Request,
     ) -> models.CreateBatchJobV1Response:
         answer = self.engine.answer(
-            "create_batch_job_v1_batch_jobs_post",
-            models.CreateBatchJobV1Response,
-            {},
-            body,
+            "batch_jobs_create", models.CreateBatchJobV1Response, {}, body
         )
         return cast("models.CreateBatchJobV1Response", answer)
 
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
+    async def batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetBatchJobV1Response:
         answer = self.engine.answer(
-            "get_batch_job_v1_batch_jobs__batch_job_id__get",
+            "batch_jobs_retrieve",
             models.GetBatchJobV1Response,
             {"batch_job_id": batch_job_id},
             None,
         )
         return cast("models.GetBatchJobV1Response", answer)
 
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
+    async def batch_jobs_update(
         self,
         *,
         batch_job_id: str,
         body: models.UpdateBatchJobV1Request,
     ) -> models.UpdateBatchJobV1Response:
         answer = self.engine.answer(
-            "update_batch_job_v1_batch_jobs__batch_job_id__put",
+            "batch_jobs_update",
             models.UpdateBatchJobV1Response,
             {"batch_job_id": batch_job_id},
             body,

@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "chat_completion_v2_chat_completions_post": {
+    "chat_completions_create": {
         "id": "id-136",
         "choices": [
             {"finish_reason": "stop", "index": 49, "message": {"content": "content-510", "refusal": "refusal-114", "tool_calls": [{"id": "id-577", "type": "function", "function": {"name": "name-522", "arguments": "arguments-222"}}, {"id": "id-441", "type": "function", "function": {"name": "name-202", "arguments": "arguments-432"}}], "annotations": [{"type": "url_citation", "url_citation": {"end_index": 90, "start_index": 74, "url": "https://example.com/url-948", "title": "title-499"}}], "role": "assistant", "function_call": {"arguments": "arguments-186", "name": "name-740"}, "audio": {"id": "id-838", "expires_at": 62, "data": "data-469", "transcript": "transcript-544"}}, "logprobs": {"content": [{"token": "token-983", "logprob": 1.9, "bytes": [41, 89], "top_logprobs": [{"token": "token-419", "logprob": 14.4, "bytes": [28, 63]}, {"token": "token-311", "logprob": 90.7, "bytes": [40]}]}, {"token": "token-797", "logprob": 56.9, "bytes": [22], "top_logprobs": [{"token": "token-311", "logprob": 90.7, "bytes": [40]}, {"token": "token-126", "logprob": 75.4, "bytes": [60, 37, 36]}, {"token": "token-162", "logprob": 23.5, "bytes": [93, 85, 23]}]}], "refusal": [{"token": "token-983", "logprob": 1.9, "bytes": [41, 89], "top_logprobs": [{"token": "token-419", "logprob": 14.4, "bytes": [28, 63]}, {"token": "token-311", "logprob": 90.7, "bytes": [40]}]}]}},
@@ -41,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "chat_completion_v2_chat_completions_post": [
+    "chat_completions_create": [
         {
             "id": "id-736",
             "choices": [{"delta": {"content": "content-781", "function_call": {"arguments": "arguments-824", "name": "name-796"}, "tool_calls": [{"index": 72, "id": "id-561", "type": "function", "function": {"name": "name-732", "arguments": "arguments-83"}}, {"index": 70, "id": "id-187", "type": "function", "function": {"name": "name-148", "arguments": "arguments-246"}}, {"index": 69, "id": "id-112", "type": "function", "function": {"name": "name-133", "arguments": "arguments-972"}}], "role": "developer", "refusal": "refusal-223"}, "logprobs": {"content": [{"token": "token-983", "logprob": 1.9, "bytes": [41, 89], "top_logprobs": [{"token": "token-419", "logprob": 14.4, "bytes": [28, 63]}, {"token": "token-311", "logprob": 90.7, "bytes": [40]}]}, {"token": "token-797", "logprob": 56.9, "bytes": [22], "top_logprobs": [{"token": "token-311", "logprob": 90.7, "bytes": [40]}, {"token": "token-126", "logprob": 75.4, "bytes": [60, 37, 36]}, {"token": "token-162", "logprob": 23.5, "bytes": [93, 85, 23]}]}], "refusal": [{"token": "token-983", "logprob": 1.9, "bytes": [41, 89], "top_logprobs": [{"token": "token-419", "logprob": 14.4, "bytes": [28, 63]}, {"token": "token-311", "logprob": 90.7, "bytes": [40]}]}]}, "finish_reason": "stop", "index": 45}],
@@ -81,10 +81,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "chat_completion_v2_chat_completions_post": (
+    "chat_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockChatService:
@@ -93,7 +97,7 @@ class MockChatService:
 
     engine: MockEngine
 
-    async def chat_completion_v2_chat_completions_post(
+    async def chat_completions_create(
         self,
         *,
         body: models.ChatCompletionV2Request,
@@ -105,13 +109,13 @@ class MockChatService:
     ):
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "chat_completion_v2_chat_completions_post",
+                "chat_completions_create",
                 models.CreateChatCompletionStreamResponse,
                 {},
                 body,
             )
         answer = self.engine.answer(
-            "chat_completion_v2_chat_completions_post",
+            "chat_completions_create",
             models.CreateChatCompletionResponse
             | models.CreateChatCompletionStreamResponse
             | models.ChatCompletionV2StreamErrorChunk,

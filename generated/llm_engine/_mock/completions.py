@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "completion_v2_completions_post": {
+    "completions_create": {
         "id": "id-233",
         "choices": [
             {"finish_reason": "stop", "index": 58, "logprobs": {"text_offset": [98, 15], "token_logprobs": [45.6, 91.5], "tokens": ["tokens-987", "tokens-539", "tokens-851"], "top_logprobs": [{"key": 22.7}]}, "text": "text-570"},
@@ -41,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "completion_v2_completions_post": [
+    "completions_create": [
         {
             "id": "id-233",
             "choices": [{"finish_reason": "stop", "index": 58, "logprobs": {"text_offset": [98, 15], "token_logprobs": [45.6, 91.5], "tokens": ["tokens-987", "tokens-539", "tokens-851"], "top_logprobs": [{"key": 22.7}]}, "text": "text-570"}, {"finish_reason": "stop", "index": 92, "logprobs": {"text_offset": [40], "token_logprobs": [35.4, 82.4, 67.8], "tokens": ["tokens-887", "tokens-680"], "top_logprobs": [{"key": 72.9}, {"key": 67.1}]}, "text": "text-262"}, {"finish_reason": "stop", "index": 88, "logprobs": {"text_offset": [49], "token_logprobs": [15.5], "tokens": ["tokens-909"], "top_logprobs": [{"key": 60.0}, {"key": 6.5}, {"key": 90.0}]}, "text": "text-359"}],
@@ -78,10 +78,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "completion_v2_completions_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "completions_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockCompletionsService:
@@ -90,7 +92,7 @@ class MockCompletionsService:
 
     engine: MockEngine
 
-    async def completion_v2_completions_post(
+    async def completions_create(
         self,
         *,
         body: models.CompletionV2Request,
@@ -101,13 +103,10 @@ class MockCompletionsService:
     ):
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "completion_v2_completions_post",
-                models.CreateCompletionResponse,
-                {},
-                body,
+                "completions_create", models.CreateCompletionResponse, {}, body
             )
         answer = self.engine.answer(
-            "completion_v2_completions_post",
+            "completions_create",
             models.CreateCompletionResponse | models.CompletionV2StreamErrorChunk,
             {},
             body,

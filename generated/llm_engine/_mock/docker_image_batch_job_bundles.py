@@ -15,16 +15,16 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": {
+    "docker_image_batch_job_bundles_list": {
         "docker_image_batch_job_bundles": [
             {"id": "id-341", "name": "name-621", "created_at": "2024-10-24T12:24:49Z", "image_repository": "image_repository-736", "image_tag": "image_tag-982", "command": ["command-261", "command-897", "command-48"], "env": {"key": "env-683"}, "mount_location": "mount_location-540", "cpus": "cpus-361", "memory": "memory-42", "storage": "storage-703", "gpus": 58, "gpu_type": "gpu_type-932", "public": true},
             {"id": "id-108", "name": "name-178", "created_at": "2024-03-28T03:13:54Z", "image_repository": "image_repository-893", "image_tag": "image_tag-570", "command": ["command-454", "command-484"], "env": {"key": "env-965"}, "mount_location": "mount_location-465", "cpus": "cpus-58", "memory": "memory-432", "storage": "storage-216", "gpus": 16, "gpu_type": "gpu_type-760", "public": false}
         ]
     },
-    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": {
+    "docker_image_batch_job_bundles_create": {
         "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-650"
     },
-    "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get": {
+    "docker_image_batch_job_bundles_latest_list": {
         "id": "id-341",
         "name": "name-621",
         "created_at": "2024-10-24T12:24:49Z",
@@ -46,7 +46,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "gpu_type": "gpu_type-932",
         "public": true
     },
-    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": {
+    "docker_image_batch_job_bundles_retrieve": {
         "id": "id-341",
         "name": "name-621",
         "created_at": "2024-10-24T12:24:49Z",
@@ -76,18 +76,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": Role(
+    "docker_image_batch_job_bundles_list": Role(
         action="list",
         collection="/v1/docker-image-batch-job-bundles",
         id_field="id",
         items_field="docker_image_batch_job_bundles",
     ),
-    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": Role(
+    "docker_image_batch_job_bundles_create": Role(
         action="create",
         collection="/v1/docker-image-batch-job-bundles",
         id_field="docker_image_batch_job_bundle_id",
     ),
-    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": Role(
+    "docker_image_batch_job_bundles_retrieve": Role(
         action="get",
         collection="/v1/docker-image-batch-job-bundles",
         id_field="id",
@@ -97,19 +97,23 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get": (
+    "docker_image_batch_job_bundles_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post": (
+    "docker_image_batch_job_bundles_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get": (
+    "docker_image_batch_job_bundles_latest_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get": (
+    "docker_image_batch_job_bundles_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockDockerImageBatchJobBundlesService:
@@ -118,53 +122,53 @@ class MockDockerImageBatchJobBundlesService:
 
     engine: MockEngine
 
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+    async def docker_image_batch_job_bundles_list(
         self,
         *,
         bundle_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListDockerImageBatchJobBundleV1Response:
         answer = self.engine.answer(
-            "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get",
+            "docker_image_batch_job_bundles_list",
             models.ListDockerImageBatchJobBundleV1Response,
             {},
             None,
         )
         return cast("models.ListDockerImageBatchJobBundleV1Response", answer)
 
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
+    async def docker_image_batch_job_bundles_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobBundleV1Request,
     ) -> models.CreateDockerImageBatchJobBundleV1Response:
         answer = self.engine.answer(
-            "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post",
+            "docker_image_batch_job_bundles_create",
             models.CreateDockerImageBatchJobBundleV1Response,
             {},
             body,
         )
         return cast("models.CreateDockerImageBatchJobBundleV1Response", answer)
 
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+    async def docker_image_batch_job_bundles_latest_list(
         self,
         *,
         bundle_name: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
         answer = self.engine.answer(
-            "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get",
+            "docker_image_batch_job_bundles_latest_list",
             models.DockerImageBatchJobBundleV1Response,
             {},
             None,
         )
         return cast("models.DockerImageBatchJobBundleV1Response", answer)
 
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+    async def docker_image_batch_job_bundles_retrieve(
         self,
         *,
         docker_image_batch_job_bundle_id: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
         answer = self.engine.answer(
-            "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get",
+            "docker_image_batch_job_bundles_retrieve",
             models.DockerImageBatchJobBundleV1Response,
             {"docker_image_batch_job_bundle_id": docker_image_batch_job_bundle_id},
             None,

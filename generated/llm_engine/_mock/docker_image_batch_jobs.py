@@ -15,18 +15,18 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": {
+    "docker_image_batch_jobs_list": {
         "jobs": [
             {"id": "id-241", "created_by": "created_by-533", "owner": "owner-969", "created_at": "2024-05-01T17:02:43Z", "completed_at": "2024-01-31T00:38:39Z", "status": "PENDING", "annotations": {"key": "annotations-51"}, "override_job_max_runtime_s": 29, "num_workers": 4}
         ]
     },
-    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": {
+    "docker_image_batch_jobs_create": {
         "job_id": "job_id-285"
     },
-    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": {
+    "docker_image_batch_jobs_retrieve": {
         "status": "PENDING"
     },
-    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": {
+    "docker_image_batch_jobs_update": {
         "success": true
     }
 }
@@ -37,23 +37,23 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": Role(
+    "docker_image_batch_jobs_list": Role(
         action="list",
         collection="/v1/docker-image-batch-jobs",
         id_field="id",
         items_field="jobs",
     ),
-    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": Role(
+    "docker_image_batch_jobs_create": Role(
         action="create",
         collection="/v1/docker-image-batch-jobs",
         id_field="job_id",
     ),
-    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": Role(
+    "docker_image_batch_jobs_retrieve": Role(
         action="get",
         collection="/v1/docker-image-batch-jobs",
         id_param="batch_job_id",
     ),
-    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": Role(
+    "docker_image_batch_jobs_update": Role(
         action="update",
         collection="/v1/docker-image-batch-jobs",
         id_param="batch_job_id",
@@ -62,19 +62,23 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get": (
+    "docker_image_batch_jobs_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_docker_image_batch_job_v1_docker_image_batch_jobs_post": (
+    "docker_image_batch_jobs_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get": (
+    "docker_image_batch_jobs_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put": (
+    "docker_image_batch_jobs_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockDockerImageBatchJobsService:
@@ -83,53 +87,53 @@ class MockDockerImageBatchJobsService:
 
     engine: MockEngine
 
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
+    async def docker_image_batch_jobs_list(
         self,
         *,
         trigger_id: str | None,
     ) -> models.ListDockerImageBatchJobsV1Response:
         answer = self.engine.answer(
-            "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get",
+            "docker_image_batch_jobs_list",
             models.ListDockerImageBatchJobsV1Response,
             {},
             None,
         )
         return cast("models.ListDockerImageBatchJobsV1Response", answer)
 
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
+    async def docker_image_batch_jobs_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobV1Request,
     ) -> models.CreateDockerImageBatchJobV1Response:
         answer = self.engine.answer(
-            "create_docker_image_batch_job_v1_docker_image_batch_jobs_post",
+            "docker_image_batch_jobs_create",
             models.CreateDockerImageBatchJobV1Response,
             {},
             body,
         )
         return cast("models.CreateDockerImageBatchJobV1Response", answer)
 
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+    async def docker_image_batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetDockerImageBatchJobV1Response:
         answer = self.engine.answer(
-            "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get",
+            "docker_image_batch_jobs_retrieve",
             models.GetDockerImageBatchJobV1Response,
             {"batch_job_id": batch_job_id},
             None,
         )
         return cast("models.GetDockerImageBatchJobV1Response", answer)
 
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+    async def docker_image_batch_jobs_update(
         self,
         *,
         batch_job_id: str,
         body: models.UpdateDockerImageBatchJobV1Request,
     ) -> models.UpdateDockerImageBatchJobV1Response:
         answer = self.engine.answer(
-            "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put",
+            "docker_image_batch_jobs_update",
             models.UpdateDockerImageBatchJobV1Response,
             {"batch_job_id": batch_job_id},
             body,

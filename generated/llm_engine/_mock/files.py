@@ -17,23 +17,23 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_files_v1_files_get": {
+    "files_list": {
         "files": [
             {"id": "id-608", "filename": "filename-16", "size": 93}
         ]
     },
-    "upload_file_v1_files_post": {
+    "files_upload": {
         "id": "id-781"
     },
-    "get_file_v1_files__file_id__get": {
+    "files_retrieve": {
         "id": "id-608",
         "filename": "filename-16",
         "size": 93
     },
-    "delete_file_v1_files__file_id__delete": {
+    "files_delete": {
         "deleted": false
     },
-    "get_file_content_v1_files__file_id__content_get": {
+    "files_content": {
         "id": "id-95",
         "content": "content-247"
     }
@@ -45,24 +45,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_files_v1_files_get": Role(
+    "files_list": Role(
         action="list",
         collection="/v1/files",
         id_field="id",
         items_field="files",
     ),
-    "upload_file_v1_files_post": Role(
+    "files_upload": Role(
         action="create",
         collection="/v1/files",
         id_field="id",
     ),
-    "get_file_v1_files__file_id__get": Role(
+    "files_retrieve": Role(
         action="get",
         collection="/v1/files",
         id_field="id",
         id_param="file_id",
     ),
-    "delete_file_v1_files__file_id__delete": Role(
+    "files_delete": Role(
         action="delete",
         collection="/v1/files",
         id_param="file_id",
@@ -71,22 +71,16 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_files_v1_files_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "upload_file_v1_files_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_file_v1_files__file_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "delete_file_v1_files__file_id__delete": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_file_content_v1_files__file_id__content_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "files_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "files_upload": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "files_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "files_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "files_content": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockFilesService:
@@ -95,59 +89,46 @@ class MockFilesService:
 
     engine: MockEngine
 
-    async def list_files_v1_files_get(
+    async def files_list(
         self,
     ) -> models.ListFilesResponse:
-        answer = self.engine.answer(
-            "list_files_v1_files_get", models.ListFilesResponse, {}, None
-        )
+        answer = self.engine.answer("files_list", models.ListFilesResponse, {}, None)
         return cast("models.ListFilesResponse", answer)
 
-    async def upload_file_v1_files_post(
+    async def files_upload(
         self,
         *,
         file: UploadFile,
     ) -> models.UploadFileResponse:
-        answer = self.engine.answer(
-            "upload_file_v1_files_post", models.UploadFileResponse, {}, None
-        )
+        answer = self.engine.answer("files_upload", models.UploadFileResponse, {}, None)
         return cast("models.UploadFileResponse", answer)
 
-    async def get_file_v1_files__file_id__get(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
     ) -> models.GetFileResponse:
         answer = self.engine.answer(
-            "get_file_v1_files__file_id__get",
-            models.GetFileResponse,
-            {"file_id": file_id},
-            None,
+            "files_retrieve", models.GetFileResponse, {"file_id": file_id}, None
         )
         return cast("models.GetFileResponse", answer)
 
-    async def delete_file_v1_files__file_id__delete(
+    async def files_delete(
         self,
         *,
         file_id: str,
     ) -> models.DeleteFileResponse:
         answer = self.engine.answer(
-            "delete_file_v1_files__file_id__delete",
-            models.DeleteFileResponse,
-            {"file_id": file_id},
-            None,
+            "files_delete", models.DeleteFileResponse, {"file_id": file_id}, None
         )
         return cast("models.DeleteFileResponse", answer)
 
-    async def get_file_content_v1_files__file_id__content_get(
+    async def files_content(
         self,
         *,
         file_id: str,
     ) -> models.GetFileContentResponse:
         answer = self.engine.answer(
-            "get_file_content_v1_files__file_id__content_get",
-            models.GetFileContentResponse,
-            {"file_id": file_id},
-            None,
+            "files_content", models.GetFileContentResponse, {"file_id": file_id}, None
         )
         return cast("models.GetFileContentResponse", answer)

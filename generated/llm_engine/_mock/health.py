@@ -14,9 +14,9 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "healthcheck_healthcheck_get": {},
-    "healthcheck_healthz_get": {},
-    "healthcheck_readyz_get": {}
+    "health_check": {},
+    "health_healthz": {},
+    "health_readyz": {}
 }
 """)
 
@@ -28,16 +28,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "healthcheck_healthcheck_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "healthcheck_healthz_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "healthcheck_readyz_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "health_check": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "health_healthz": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "health_readyz": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockHealthService:
@@ -46,20 +44,20 @@ class MockHealthService:
 
     engine: MockEngine
 
-    async def healthcheck_healthcheck_get(
+    async def health_check(
         self,
     ) -> Any:
-        answer = self.engine.answer("healthcheck_healthcheck_get", Any, {}, None)
+        answer = self.engine.answer("health_check", Any, {}, None)
         return cast("Any", answer)
 
-    async def healthcheck_healthz_get(
+    async def health_healthz(
         self,
     ) -> Any:
-        answer = self.engine.answer("healthcheck_healthz_get", Any, {}, None)
+        answer = self.engine.answer("health_healthz", Any, {}, None)
         return cast("Any", answer)
 
-    async def healthcheck_readyz_get(
+    async def health_readyz(
         self,
     ) -> Any:
-        answer = self.engine.answer("healthcheck_readyz_get", Any, {}, None)
+        answer = self.engine.answer("health_readyz", Any, {}, None)
         return cast("Any", answer)

@@ -16,15 +16,15 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_model_endpoints_v1_llm_model_endpoints_get": {
+    "llm_model_endpoints_list": {
         "model_endpoints": [
             {"id": "id-812", "name": "name-101", "model_name": "model_name-122", "source": "hugging_face", "status": "READY", "inference_framework": "deepspeed", "inference_framework_image_tag": "inference_framework_imag-688", "num_shards": 81, "quantize": "bitsandbytes", "checkpoint_path": "checkpoint_path-522", "chat_template_override": "chat_template_override-471", "task_expires_seconds": 45, "queue_message_timeout_seconds": 44, "spec": {"id": "id-91", "name": "name-906", "endpoint_type": "streaming", "destination": "destination-531", "deployment_name": "deployment_name-269", "metadata": {}, "bundle_name": "bundle_name-153", "status": "READY", "post_inference_hooks": ["post_inference_hooks-58", "post_inference_hooks-760", "post_inference_hooks-932"], "default_callback_url": "https://example.com/default-callback-url-332", "default_callback_auth": {"kind": "basic", "username": "username-618", "password": "password-115"}, "labels": {"key": "labels-106"}, "aws_role": "aws_role-411", "results_s3_bucket": "results_s3_bucket-451", "created_by": "created_by-50", "created_at": "2024-10-21T18:02:46Z", "last_updated_at": "2024-02-16T21:06:28Z", "deployment_state": {"min_workers": 24, "max_workers": 93, "per_worker": 48, "concurrent_requests_per_worker": 12, "forwarder_max_concurrency": 20, "available_workers": 79, "unavailable_workers": 98}, "resource_state": {"cpus": "cpus-875", "gpus": 79, "memory": "memory-630", "gpu_type": "nvidia-tesla-t4", "storage": "storage-619", "nodes_per_worker": 66, "optimize_costs": true}, "num_queued_items": 86, "public_inference": false, "task_expires_seconds": 45, "queue_message_timeout_seconds": 86}}
         ]
     },
-    "create_model_endpoint_v1_llm_model_endpoints_post": {
+    "llm_model_endpoints_create": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-26"
     },
-    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": {
+    "llm_model_endpoints_retrieve": {
         "id": "id-812",
         "name": "name-101",
         "model_name": "model_name-122",
@@ -64,13 +64,13 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "queue_message_timeout_seconds": 86
         }
     },
-    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": {
+    "llm_model_endpoints_update": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-983"
     },
-    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": {
+    "llm_model_endpoints_delete": {
         "deleted": true
     },
-    "create_completion_sync_task_v1_llm_completions_sync_post": {
+    "llm_completions_create": {
         "request_id": "request_id-557",
         "output": {
             "text": "text-37",
@@ -79,7 +79,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "tokens": [{"token": "token-220", "log_prob": 29.1}, {"token": "token-343", "log_prob": 64.1}, {"token": "token-260", "log_prob": 80.8}]
         }
     },
-    "create_completion_stream_task_v1_llm_completions_stream_post": {
+    "llm_completions_stream": {
         "request_id": "request_id-880",
         "output": {
             "text": "text-645",
@@ -90,33 +90,33 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         },
         "error": null
     },
-    "list_fine_tunes_v1_llm_fine_tunes_get": {
+    "llm_fine_tunes_list": {
         "jobs": [
             {"id": "id-596", "fine_tuned_model": "fine_tuned_model-236", "status": "PENDING"}
         ]
     },
-    "create_fine_tune_v1_llm_fine_tunes_post": {
+    "llm_fine_tunes_create": {
         "id": "id-831"
     },
-    "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": {
+    "llm_fine_tunes_retrieve": {
         "id": "id-596",
         "fine_tuned_model": "fine_tuned_model-236",
         "status": "PENDING"
     },
-    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": {
+    "llm_fine_tunes_cancel": {
         "success": false
     },
-    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": {
+    "llm_fine_tunes_events_list": {
         "events": [
             {"timestamp": 12.2, "message": "message-198", "level": "level-344"}
         ]
     },
-    "download_model_endpoint_v1_llm_model_endpoints_download_post": {
+    "llm_model_endpoints_download": {
         "urls": {
             "key": "urls-405"
         }
     },
-    "create_batch_completions_v1_llm_batch_completions_post": {
+    "llm_batch_completions_create": {
         "job_id": "job_id-213"
     }
 }
@@ -125,7 +125,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "create_completion_stream_task_v1_llm_completions_stream_post": [
+    "llm_completions_stream": [
         {
             "request_id": "request_id-880",
             "output": {"text": "text-645", "finished": true, "num_prompt_tokens": 28, "num_completion_tokens": 24, "token": {"token": "token-220", "log_prob": 29.1}},
@@ -147,44 +147,44 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_model_endpoints_v1_llm_model_endpoints_get": Role(
+    "llm_model_endpoints_list": Role(
         action="list",
         collection="/v1/llm/model-endpoints",
         id_field="name",
         items_field="model_endpoints",
     ),
-    "create_model_endpoint_v1_llm_model_endpoints_post": Role(
+    "llm_model_endpoints_create": Role(
         action="create",
         collection="/v1/llm/model-endpoints",
     ),
-    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": Role(
+    "llm_model_endpoints_retrieve": Role(
         action="get",
         collection="/v1/llm/model-endpoints",
         id_field="name",
         id_param="model_endpoint_name",
     ),
-    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": Role(
+    "llm_model_endpoints_update": Role(
         action="update",
         collection="/v1/llm/model-endpoints",
         id_param="model_endpoint_name",
     ),
-    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": Role(
+    "llm_model_endpoints_delete": Role(
         action="delete",
         collection="/v1/llm/model-endpoints",
         id_param="model_endpoint_name",
     ),
-    "list_fine_tunes_v1_llm_fine_tunes_get": Role(
+    "llm_fine_tunes_list": Role(
         action="list",
         collection="/v1/llm/fine-tunes",
         id_field="id",
         items_field="jobs",
     ),
-    "create_fine_tune_v1_llm_fine_tunes_post": Role(
+    "llm_fine_tunes_create": Role(
         action="create",
         collection="/v1/llm/fine-tunes",
         id_field="id",
     ),
-    "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": Role(
+    "llm_fine_tunes_retrieve": Role(
         action="get",
         collection="/v1/llm/fine-tunes",
         id_field="id",
@@ -194,49 +194,51 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_model_endpoints_v1_llm_model_endpoints_get": (
+    "llm_model_endpoints_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_model_endpoint_v1_llm_model_endpoints_post": (
+    "llm_model_endpoints_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get": (
+    "llm_model_endpoints_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put": (
+    "llm_model_endpoints_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete": (
+    "llm_model_endpoints_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_completion_sync_task_v1_llm_completions_sync_post": (
+    "llm_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_completion_stream_task_v1_llm_completions_stream_post": (
+    "llm_completions_stream": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "list_fine_tunes_v1_llm_fine_tunes_get": (
+    "llm_fine_tunes_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "llm_fine_tunes_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_fine_tune_v1_llm_fine_tunes_post": (
+    "llm_fine_tunes_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get": (
+    "llm_fine_tunes_cancel": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put": (
+    "llm_fine_tunes_events_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get": (
+    "llm_model_endpoints_download": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "download_model_endpoint_v1_llm_model_endpoints_download_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "create_batch_completions_v1_llm_batch_completions_post": (
+    "llm_batch_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockLlmService:
@@ -245,183 +247,165 @@ class MockLlmService:
 
     engine: MockEngine
 
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
+    async def llm_model_endpoints_list(
         self,
         *,
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListLLMModelEndpointsV1Response:
         answer = self.engine.answer(
-            "list_model_endpoints_v1_llm_model_endpoints_get",
-            models.ListLLMModelEndpointsV1Response,
-            {},
-            None,
+            "llm_model_endpoints_list", models.ListLLMModelEndpointsV1Response, {}, None
         )
         return cast("models.ListLLMModelEndpointsV1Response", answer)
 
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
+    async def llm_model_endpoints_create(
         self,
         *,
         body: models.CreateLLMModelEndpointV1Request,
     ) -> models.CreateLLMModelEndpointV1Response:
         answer = self.engine.answer(
-            "create_model_endpoint_v1_llm_model_endpoints_post",
+            "llm_model_endpoints_create",
             models.CreateLLMModelEndpointV1Response,
             {},
             body,
         )
         return cast("models.CreateLLMModelEndpointV1Response", answer)
 
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+    async def llm_model_endpoints_retrieve(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.GetLLMModelEndpointV1Response:
         answer = self.engine.answer(
-            "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get",
+            "llm_model_endpoints_retrieve",
             models.GetLLMModelEndpointV1Response,
             {"model_endpoint_name": model_endpoint_name},
             None,
         )
         return cast("models.GetLLMModelEndpointV1Response", answer)
 
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+    async def llm_model_endpoints_update(
         self,
         *,
         model_endpoint_name: str,
         body: models.UpdateLLMModelEndpointV1Request,
     ) -> models.UpdateLLMModelEndpointV1Response:
         answer = self.engine.answer(
-            "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put",
+            "llm_model_endpoints_update",
             models.UpdateLLMModelEndpointV1Response,
             {"model_endpoint_name": model_endpoint_name},
             body,
         )
         return cast("models.UpdateLLMModelEndpointV1Response", answer)
 
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+    async def llm_model_endpoints_delete(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.DeleteLLMEndpointResponse:
         answer = self.engine.answer(
-            "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete",
+            "llm_model_endpoints_delete",
             models.DeleteLLMEndpointResponse,
             {"model_endpoint_name": model_endpoint_name},
             None,
         )
         return cast("models.DeleteLLMEndpointResponse", answer)
 
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
+    async def llm_completions_create(
         self,
         *,
         model_endpoint_name: str,
         body: models.CompletionSyncV1Request,
     ) -> models.CompletionSyncV1Response:
         answer = self.engine.answer(
-            "create_completion_sync_task_v1_llm_completions_sync_post",
-            models.CompletionSyncV1Response,
-            {},
-            body,
+            "llm_completions_create", models.CompletionSyncV1Response, {}, body
         )
         return cast("models.CompletionSyncV1Response", answer)
 
-    def create_completion_stream_task_v1_llm_completions_stream_post(
+    def llm_completions_stream(
         self,
         *,
         model_endpoint_name: str,
         body: models.CompletionStreamV1Request,
     ) -> AsyncIterator[models.CompletionStreamV1Response]:
         return self.engine.stream(
-            "create_completion_stream_task_v1_llm_completions_stream_post",
-            models.CompletionStreamV1Response,
-            {},
-            body,
+            "llm_completions_stream", models.CompletionStreamV1Response, {}, body
         )
 
-    async def list_fine_tunes_v1_llm_fine_tunes_get(
+    async def llm_fine_tunes_list(
         self,
     ) -> models.ListFineTunesResponse:
         answer = self.engine.answer(
-            "list_fine_tunes_v1_llm_fine_tunes_get",
-            models.ListFineTunesResponse,
-            {},
-            None,
+            "llm_fine_tunes_list", models.ListFineTunesResponse, {}, None
         )
         return cast("models.ListFineTunesResponse", answer)
 
-    async def create_fine_tune_v1_llm_fine_tunes_post(
+    async def llm_fine_tunes_create(
         self,
         *,
         body: models.CreateFineTuneRequest,
     ) -> models.CreateFineTuneResponse:
         answer = self.engine.answer(
-            "create_fine_tune_v1_llm_fine_tunes_post",
-            models.CreateFineTuneResponse,
-            {},
-            body,
+            "llm_fine_tunes_create", models.CreateFineTuneResponse, {}, body
         )
         return cast("models.CreateFineTuneResponse", answer)
 
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
+    async def llm_fine_tunes_retrieve(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneResponse:
         answer = self.engine.answer(
-            "get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get",
+            "llm_fine_tunes_retrieve",
             models.GetFineTuneResponse,
             {"fine_tune_id": fine_tune_id},
             None,
         )
         return cast("models.GetFineTuneResponse", answer)
 
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
+    async def llm_fine_tunes_cancel(
         self,
         *,
         fine_tune_id: str,
     ) -> models.CancelFineTuneResponse:
         answer = self.engine.answer(
-            "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put",
+            "llm_fine_tunes_cancel",
             models.CancelFineTuneResponse,
             {"fine_tune_id": fine_tune_id},
             None,
         )
         return cast("models.CancelFineTuneResponse", answer)
 
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
+    async def llm_fine_tunes_events_list(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneEventsResponse:
         answer = self.engine.answer(
-            "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get",
+            "llm_fine_tunes_events_list",
             models.GetFineTuneEventsResponse,
             {"fine_tune_id": fine_tune_id},
             None,
         )
         return cast("models.GetFineTuneEventsResponse", answer)
 
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
+    async def llm_model_endpoints_download(
         self,
         *,
         body: models.ModelDownloadRequest,
     ) -> models.ModelDownloadResponse:
         answer = self.engine.answer(
-            "download_model_endpoint_v1_llm_model_endpoints_download_post",
-            models.ModelDownloadResponse,
-            {},
-            body,
+            "llm_model_endpoints_download", models.ModelDownloadResponse, {}, body
         )
         return cast("models.ModelDownloadResponse", answer)
 
-    async def create_batch_completions_v1_llm_batch_completions_post(
+    async def llm_batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV1Request,
     ) -> models.CreateBatchCompletionsV1Response:
         answer = self.engine.answer(
-            "create_batch_completions_v1_llm_batch_completions_post",
+            "llm_batch_completions_create",
             models.CreateBatchCompletionsV1Response,
             {},
             body,

@@ -15,20 +15,20 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_model_bundles_v1_model_bundles_get": {
+    "model_bundles_list": {
         "model_bundles": [
             {"id": "id-380", "name": "name-1", "location": "location-554", "requirements": ["requirements-149", "requirements-952"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-622", "tensorflow_version": "tensorflow_version-738", "ecr_repo": "ecr_repo-420", "image_tag": "image_tag-299"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-07-27T04:14:16Z", "model_artifact_ids": ["model_artifact_ids-427", "model_artifact_ids-160"], "schema_location": "schema_location-411"},
             {"id": "id-824", "name": "name-99", "location": "location-618", "requirements": ["requirements-992", "requirements-570", "requirements-541"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-255", "tensorflow_version": "tensorflow_version-268", "ecr_repo": "ecr_repo-31", "image_tag": "image_tag-350"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-09-27T07:35:36Z", "model_artifact_ids": ["model_artifact_ids-865", "model_artifact_ids-72"], "schema_location": "schema_location-660"},
             {"id": "id-521", "name": "name-967", "location": "location-636", "requirements": ["requirements-831"], "env_params": {"framework_type": "pytorch", "pytorch_image_tag": "pytorch_image_tag-157", "tensorflow_version": "tensorflow_version-340", "ecr_repo": "ecr_repo-172", "image_tag": "image_tag-434"}, "packaging_type": "cloudpickle", "metadata": {}, "app_config": {}, "created_at": "2024-01-07T06:24:43Z", "model_artifact_ids": ["model_artifact_ids-811", "model_artifact_ids-829", "model_artifact_ids-817"], "schema_location": "schema_location-476"}
         ]
     },
-    "create_model_bundle_v1_model_bundles_post": {
+    "model_bundles_create": {
         "model_bundle_id": "model_bundle_id-481"
     },
-    "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post": {
+    "model_bundles_clone_with_changes_create": {
         "model_bundle_id": "model_bundle_id-481"
     },
-    "get_latest_model_bundle_v1_model_bundles_latest_get": {
+    "model_bundles_latest_list": {
         "id": "id-380",
         "name": "name-1",
         "location": "location-554",
@@ -53,7 +53,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         ],
         "schema_location": "schema_location-411"
     },
-    "get_model_bundle_v1_model_bundles__model_bundle_id__get": {
+    "model_bundles_retrieve": {
         "id": "id-380",
         "name": "name-1",
         "location": "location-554",
@@ -78,19 +78,19 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         ],
         "schema_location": "schema_location-411"
     },
-    "list_model_bundles_v2_model_bundles_get": {
+    "model_bundles_list_v2": {
         "model_bundles": [
             {"id": "id-409", "name": "name-438", "metadata": {}, "created_at": "2024-07-03T15:31:10Z", "model_artifact_ids": ["model_artifact_ids-596"], "schema_location": "schema_location-38", "flavor": {"flavor": "cloudpickle_artifact", "requirements": ["requirements-749", "requirements-538", "requirements-417"], "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-507", "image_tag": "image_tag-295"}, "app_config": {}, "location": "location-466", "load_predict_fn": "load_predict_fn-477", "load_model_fn": "load_model_fn-557"}},
             {"id": "id-777", "name": "name-841", "metadata": {}, "created_at": "2024-04-06T15:36:14Z", "model_artifact_ids": ["model_artifact_ids-40", "model_artifact_ids-324", "model_artifact_ids-401"], "schema_location": "schema_location-25", "flavor": {"flavor": "cloudpickle_artifact", "requirements": ["requirements-820"], "framework": {"framework_type": "custom_base_image", "image_repository": "image_repository-157", "image_tag": "image_tag-171"}, "app_config": {}, "location": "location-735", "load_predict_fn": "load_predict_fn-237", "load_model_fn": "load_model_fn-756"}}
         ]
     },
-    "create_model_bundle_v2_model_bundles_post": {
+    "model_bundles_create_v2": {
         "model_bundle_id": "model_bundle_id-180"
     },
-    "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post": {
+    "model_bundles_clone_with_changes_create_v2": {
         "model_bundle_id": "model_bundle_id-180"
     },
-    "get_latest_model_bundle_v2_model_bundles_latest_get": {
+    "model_bundles_latest_list_v2": {
         "id": "id-409",
         "name": "name-438",
         "metadata": {},
@@ -109,7 +109,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "load_model_fn": "load_model_fn-557"
         }
     },
-    "get_model_bundle_v2_model_bundles__model_bundle_id__get": {
+    "model_bundles_retrieve_v2": {
         "id": "id-409",
         "name": "name-438",
         "metadata": {},
@@ -136,35 +136,35 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_model_bundles_v1_model_bundles_get": Role(
+    "model_bundles_list": Role(
         action="list",
         collection="/v1/model-bundles",
         id_field="id",
         items_field="model_bundles",
     ),
-    "create_model_bundle_v1_model_bundles_post": Role(
+    "model_bundles_create": Role(
         action="create",
         collection="/v1/model-bundles",
         id_field="model_bundle_id",
     ),
-    "get_model_bundle_v1_model_bundles__model_bundle_id__get": Role(
+    "model_bundles_retrieve": Role(
         action="get",
         collection="/v1/model-bundles",
         id_field="id",
         id_param="model_bundle_id",
     ),
-    "list_model_bundles_v2_model_bundles_get": Role(
+    "model_bundles_list_v2": Role(
         action="list",
         collection="/v2/model-bundles",
         id_field="id",
         items_field="model_bundles",
     ),
-    "create_model_bundle_v2_model_bundles_post": Role(
+    "model_bundles_create_v2": Role(
         action="create",
         collection="/v2/model-bundles",
         id_field="model_bundle_id",
     ),
-    "get_model_bundle_v2_model_bundles__model_bundle_id__get": Role(
+    "model_bundles_retrieve_v2": Role(
         action="get",
         collection="/v2/model-bundles",
         id_field="id",
@@ -174,37 +174,37 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_model_bundles_v1_model_bundles_get": (
+    "model_bundles_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_bundles_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_bundles_clone_with_changes_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_model_bundle_v1_model_bundles_post": (
+    "model_bundles_latest_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post": (
+    "model_bundles_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_latest_model_bundle_v1_model_bundles_latest_get": (
+    "model_bundles_list_v2": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_bundle_v1_model_bundles__model_bundle_id__get": (
+    "model_bundles_create_v2": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "list_model_bundles_v2_model_bundles_get": (
+    "model_bundles_clone_with_changes_create_v2": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_model_bundle_v2_model_bundles_post": (
+    "model_bundles_latest_list_v2": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_latest_model_bundle_v2_model_bundles_latest_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_model_bundle_v2_model_bundles__model_bundle_id__get": (
+    "model_bundles_retrieve_v2": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockModelBundlesService:
@@ -213,132 +213,114 @@ class MockModelBundlesService:
 
     engine: MockEngine
 
-    async def list_model_bundles_v1_model_bundles_get(
+    async def model_bundles_list(
         self,
         *,
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV1Response:
         answer = self.engine.answer(
-            "list_model_bundles_v1_model_bundles_get",
-            models.ListModelBundlesV1Response,
-            {},
-            None,
+            "model_bundles_list", models.ListModelBundlesV1Response, {}, None
         )
         return cast("models.ListModelBundlesV1Response", answer)
 
-    async def create_model_bundle_v1_model_bundles_post(
+    async def model_bundles_create(
         self,
         *,
         body: models.CreateModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
         answer = self.engine.answer(
-            "create_model_bundle_v1_model_bundles_post",
-            models.CreateModelBundleV1Response,
-            {},
-            body,
+            "model_bundles_create", models.CreateModelBundleV1Response, {}, body
         )
         return cast("models.CreateModelBundleV1Response", answer)
 
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create(
         self,
         *,
         body: models.CloneModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
         answer = self.engine.answer(
-            "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post",
+            "model_bundles_clone_with_changes_create",
             models.CreateModelBundleV1Response,
             {},
             body,
         )
         return cast("models.CreateModelBundleV1Response", answer)
 
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
+    async def model_bundles_latest_list(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV1Response:
         answer = self.engine.answer(
-            "get_latest_model_bundle_v1_model_bundles_latest_get",
-            models.ModelBundleV1Response,
-            {},
-            None,
+            "model_bundles_latest_list", models.ModelBundleV1Response, {}, None
         )
         return cast("models.ModelBundleV1Response", answer)
 
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV1Response:
         answer = self.engine.answer(
-            "get_model_bundle_v1_model_bundles__model_bundle_id__get",
+            "model_bundles_retrieve",
             models.ModelBundleV1Response,
             {"model_bundle_id": model_bundle_id},
             None,
         )
         return cast("models.ModelBundleV1Response", answer)
 
-    async def list_model_bundles_v2_model_bundles_get(
+    async def model_bundles_list_v2(
         self,
         *,
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV2Response:
         answer = self.engine.answer(
-            "list_model_bundles_v2_model_bundles_get",
-            models.ListModelBundlesV2Response,
-            {},
-            None,
+            "model_bundles_list_v2", models.ListModelBundlesV2Response, {}, None
         )
         return cast("models.ListModelBundlesV2Response", answer)
 
-    async def create_model_bundle_v2_model_bundles_post(
+    async def model_bundles_create_v2(
         self,
         *,
         body: models.CreateModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
         answer = self.engine.answer(
-            "create_model_bundle_v2_model_bundles_post",
-            models.CreateModelBundleV2Response,
-            {},
-            body,
+            "model_bundles_create_v2", models.CreateModelBundleV2Response, {}, body
         )
         return cast("models.CreateModelBundleV2Response", answer)
 
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create_v2(
         self,
         *,
         body: models.CloneModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
         answer = self.engine.answer(
-            "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post",
+            "model_bundles_clone_with_changes_create_v2",
             models.CreateModelBundleV2Response,
             {},
             body,
         )
         return cast("models.CreateModelBundleV2Response", answer)
 
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
+    async def model_bundles_latest_list_v2(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV2Response:
         answer = self.engine.answer(
-            "get_latest_model_bundle_v2_model_bundles_latest_get",
-            models.ModelBundleV2Response,
-            {},
-            None,
+            "model_bundles_latest_list_v2", models.ModelBundleV2Response, {}, None
         )
         return cast("models.ModelBundleV2Response", answer)
 
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve_v2(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV2Response:
         answer = self.engine.answer(
-            "get_model_bundle_v2_model_bundles__model_bundle_id__get",
+            "model_bundles_retrieve_v2",
             models.ModelBundleV2Response,
             {"model_bundle_id": model_bundle_id},
             None,

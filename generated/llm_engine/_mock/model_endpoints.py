@@ -15,16 +15,16 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_model_endpoints_v1_model_endpoints_get": {
+    "model_endpoints_list": {
         "model_endpoints": [
             {"id": "id-91", "name": "name-906", "endpoint_type": "streaming", "destination": "destination-531", "deployment_name": "deployment_name-269", "metadata": {}, "bundle_name": "bundle_name-153", "status": "READY", "post_inference_hooks": ["post_inference_hooks-58", "post_inference_hooks-760", "post_inference_hooks-932"], "default_callback_url": "https://example.com/default-callback-url-332", "default_callback_auth": {"kind": "basic", "username": "username-618", "password": "password-115"}, "labels": {"key": "labels-106"}, "aws_role": "aws_role-411", "results_s3_bucket": "results_s3_bucket-451", "created_by": "created_by-50", "created_at": "2024-10-21T18:02:46Z", "last_updated_at": "2024-02-16T21:06:28Z", "deployment_state": {"min_workers": 24, "max_workers": 93, "per_worker": 48, "concurrent_requests_per_worker": 12, "forwarder_max_concurrency": 20, "available_workers": 79, "unavailable_workers": 98}, "resource_state": {"cpus": "cpus-875", "gpus": 79, "memory": "memory-630", "gpu_type": "nvidia-tesla-t4", "storage": "storage-619", "nodes_per_worker": 66, "optimize_costs": true}, "num_queued_items": 86, "public_inference": false, "task_expires_seconds": 45, "queue_message_timeout_seconds": 86},
             {"id": "id-394", "name": "name-925", "endpoint_type": "streaming", "destination": "destination-910", "deployment_name": "deployment_name-393", "metadata": {}, "bundle_name": "bundle_name-317", "status": "READY", "post_inference_hooks": ["post_inference_hooks-312"], "default_callback_url": "https://example.com/default-callback-url-786", "default_callback_auth": {"kind": "basic", "username": "username-219", "password": "password-791"}, "labels": {"key": "labels-399"}, "aws_role": "aws_role-573", "results_s3_bucket": "results_s3_bucket-183", "created_by": "created_by-370", "created_at": "2024-03-11T19:57:02Z", "last_updated_at": "2024-04-13T10:11:46Z", "deployment_state": {"min_workers": 6, "max_workers": 71, "per_worker": 44, "concurrent_requests_per_worker": 5, "forwarder_max_concurrency": 19, "available_workers": 49, "unavailable_workers": 29}, "resource_state": {"cpus": "cpus-387", "gpus": 31, "memory": "memory-722", "gpu_type": "nvidia-tesla-t4", "storage": "storage-524", "nodes_per_worker": 86, "optimize_costs": true}, "num_queued_items": 38, "public_inference": false, "task_expires_seconds": 57, "queue_message_timeout_seconds": 82}
         ]
     },
-    "create_model_endpoint_v1_model_endpoints_post": {
+    "model_endpoints_create": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-897"
     },
-    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": {
+    "model_endpoints_retrieve": {
         "id": "id-91",
         "name": "name-906",
         "endpoint_type": "streaming",
@@ -75,17 +75,17 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "task_expires_seconds": 45,
         "queue_message_timeout_seconds": 86
     },
-    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": {
+    "model_endpoints_update": {
         "endpoint_creation_task_id": "endpoint_creation_task_i-428"
     },
-    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": {
+    "model_endpoints_delete": {
         "deleted": true
     },
-    "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post": {
+    "model_endpoints_restart": {
         "restarted": true
     },
-    "get_model_endpoints_schema_v1_model_endpoints_schema_json_get": {},
-    "get_model_endpoints_api_v1_model_endpoints_api_get": {}
+    "model_endpoints_schema": {},
+    "model_endpoints_api": {}
 }
 """)
 
@@ -94,29 +94,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_model_endpoints_v1_model_endpoints_get": Role(
+    "model_endpoints_list": Role(
         action="list",
         collection="/v1/model-endpoints",
         id_field="id",
         items_field="model_endpoints",
     ),
-    "create_model_endpoint_v1_model_endpoints_post": Role(
+    "model_endpoints_create": Role(
         action="create",
         collection="/v1/model-endpoints",
         id_field="endpoint_creation_task_id",
     ),
-    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": Role(
+    "model_endpoints_retrieve": Role(
         action="get",
         collection="/v1/model-endpoints",
         id_field="id",
         id_param="model_endpoint_id",
     ),
-    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": Role(
+    "model_endpoints_update": Role(
         action="update",
         collection="/v1/model-endpoints",
         id_param="model_endpoint_id",
     ),
-    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": Role(
+    "model_endpoints_delete": Role(
         action="delete",
         collection="/v1/model-endpoints",
         id_param="model_endpoint_id",
@@ -125,31 +125,31 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_model_endpoints_v1_model_endpoints_get": (
+    "model_endpoints_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_endpoints_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "create_model_endpoint_v1_model_endpoints_post": (
+    "model_endpoints_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get": (
+    "model_endpoints_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put": (
+    "model_endpoints_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete": (
+    "model_endpoints_restart": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post": (
+    "model_endpoints_schema": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_endpoints_schema_v1_model_endpoints_schema_json_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_model_endpoints_api_v1_model_endpoints_api_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "model_endpoints_api": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockModelEndpointsService:
@@ -158,101 +158,88 @@ class MockModelEndpointsService:
 
     engine: MockEngine
 
-    async def list_model_endpoints_v1_model_endpoints_get(
+    async def model_endpoints_list(
         self,
         *,
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListModelEndpointsV1Response:
         answer = self.engine.answer(
-            "list_model_endpoints_v1_model_endpoints_get",
-            models.ListModelEndpointsV1Response,
-            {},
-            None,
+            "model_endpoints_list", models.ListModelEndpointsV1Response, {}, None
         )
         return cast("models.ListModelEndpointsV1Response", answer)
 
-    async def create_model_endpoint_v1_model_endpoints_post(
+    async def model_endpoints_create(
         self,
         *,
         body: models.CreateModelEndpointV1Request,
     ) -> models.CreateModelEndpointV1Response:
         answer = self.engine.answer(
-            "create_model_endpoint_v1_model_endpoints_post",
-            models.CreateModelEndpointV1Response,
-            {},
-            body,
+            "model_endpoints_create", models.CreateModelEndpointV1Response, {}, body
         )
         return cast("models.CreateModelEndpointV1Response", answer)
 
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
+    async def model_endpoints_retrieve(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.GetModelEndpointV1Response:
         answer = self.engine.answer(
-            "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get",
+            "model_endpoints_retrieve",
             models.GetModelEndpointV1Response,
             {"model_endpoint_id": model_endpoint_id},
             None,
         )
         return cast("models.GetModelEndpointV1Response", answer)
 
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+    async def model_endpoints_update(
         self,
         *,
         model_endpoint_id: str,
         body: models.UpdateModelEndpointV1Request,
     ) -> models.UpdateModelEndpointV1Response:
         answer = self.engine.answer(
-            "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put",
+            "model_endpoints_update",
             models.UpdateModelEndpointV1Response,
             {"model_endpoint_id": model_endpoint_id},
             body,
         )
         return cast("models.UpdateModelEndpointV1Response", answer)
 
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+    async def model_endpoints_delete(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.DeleteModelEndpointV1Response:
         answer = self.engine.answer(
-            "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete",
+            "model_endpoints_delete",
             models.DeleteModelEndpointV1Response,
             {"model_endpoint_id": model_endpoint_id},
             None,
         )
         return cast("models.DeleteModelEndpointV1Response", answer)
 
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+    async def model_endpoints_restart(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.RestartModelEndpointV1Response:
         answer = self.engine.answer(
-            "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post",
+            "model_endpoints_restart",
             models.RestartModelEndpointV1Response,
             {"model_endpoint_id": model_endpoint_id},
             None,
         )
         return cast("models.RestartModelEndpointV1Response", answer)
 
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
+    async def model_endpoints_schema(
         self,
     ) -> Any:
-        answer = self.engine.answer(
-            "get_model_endpoints_schema_v1_model_endpoints_schema_json_get",
-            Any,
-            {},
-            None,
-        )
+        answer = self.engine.answer("model_endpoints_schema", Any, {}, None)
         return cast("Any", answer)
 
-    async def get_model_endpoints_api_v1_model_endpoints_api_get(
+    async def model_endpoints_api(
         self,
     ) -> Any:
-        answer = self.engine.answer(
-            "get_model_endpoints_api_v1_model_endpoints_api_get", Any, {}, None
-        )
+        answer = self.engine.answer("model_endpoints_api", Any, {}, None)
         return cast("Any", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_streaming_inference_task_v1_streaming_tasks_post": {}
+    "streaming_tasks_create": {}
 }
 """)
 
@@ -27,10 +27,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_streaming_inference_task_v1_streaming_tasks_post": (
+    "streaming_tasks_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockStreamingTasksService:
@@ -39,13 +43,11 @@ class MockStreamingTasksService:
 
     engine: MockEngine
 
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
+    async def streaming_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> Any:
-        answer = self.engine.answer(
-            "create_streaming_inference_task_v1_streaming_tasks_post", Any, {}, body
-        )
+        answer = self.engine.answer("streaming_tasks_create", Any, {}, body)
         return cast("Any", answer)

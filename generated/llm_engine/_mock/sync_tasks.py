@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_sync_inference_task_v1_sync_tasks_post": {
+    "sync_tasks_create": {
         "status": "PENDING",
         "result": {},
         "traceback": "traceback-172",
@@ -32,10 +32,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_sync_inference_task_v1_sync_tasks_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "sync_tasks_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockSyncTasksService:
@@ -44,16 +46,13 @@ class MockSyncTasksService:
 
     engine: MockEngine
 
-    async def create_sync_inference_task_v1_sync_tasks_post(
+    async def sync_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> models.SyncEndpointPredictV1Response:
         answer = self.engine.answer(
-            "create_sync_inference_task_v1_sync_tasks_post",
-            models.SyncEndpointPredictV1Response,
-            {},
-            body,
+            "sync_tasks_create", models.SyncEndpointPredictV1Response, {}, body
         )
         return cast("models.SyncEndpointPredictV1Response", answer)

@@ -15,15 +15,15 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_triggers_v1_triggers_get": {
+    "triggers_list": {
         "triggers": [
             {"id": "id-549", "name": "name-327", "owner": "owner-716", "created_by": "created_by-550", "created_at": "2024-10-13T04:47:02Z", "cron_schedule": "cron_schedule-498", "docker_image_batch_job_bundle_id": "docker_image_batch_job_b-321", "default_job_config": {}, "default_job_metadata": {"key": "default_job_metadata-538"}}
         ]
     },
-    "create_trigger_v1_triggers_post": {
+    "triggers_create": {
         "trigger_id": "trigger_id-951"
     },
-    "get_trigger_v1_triggers__trigger_id__get": {
+    "triggers_retrieve": {
         "id": "id-549",
         "name": "name-327",
         "owner": "owner-716",
@@ -36,10 +36,10 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "key": "default_job_metadata-538"
         }
     },
-    "update_trigger_v1_triggers__trigger_id__put": {
+    "triggers_update": {
         "success": true
     },
-    "delete_trigger_v1_triggers__trigger_id__delete": {
+    "triggers_delete": {
         "success": false
     }
 }
@@ -50,29 +50,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_triggers_v1_triggers_get": Role(
+    "triggers_list": Role(
         action="list",
         collection="/v1/triggers",
         id_field="id",
         items_field="triggers",
     ),
-    "create_trigger_v1_triggers_post": Role(
+    "triggers_create": Role(
         action="create",
         collection="/v1/triggers",
         id_field="trigger_id",
     ),
-    "get_trigger_v1_triggers__trigger_id__get": Role(
+    "triggers_retrieve": Role(
         action="get",
         collection="/v1/triggers",
         id_field="id",
         id_param="trigger_id",
     ),
-    "update_trigger_v1_triggers__trigger_id__put": Role(
+    "triggers_update": Role(
         action="update",
         collection="/v1/triggers",
         id_param="trigger_id",
     ),
-    "delete_trigger_v1_triggers__trigger_id__delete": Role(
+    "triggers_delete": Role(
         action="delete",
         collection="/v1/triggers",
         id_param="trigger_id",
@@ -81,22 +81,16 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_triggers_v1_triggers_get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "create_trigger_v1_triggers_post": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "get_trigger_v1_triggers__trigger_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "update_trigger_v1_triggers__trigger_id__put": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "delete_trigger_v1_triggers__trigger_id__delete": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "triggers_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "triggers_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "triggers_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "triggers_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "triggers_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTriggersService:
@@ -105,58 +99,58 @@ class MockTriggersService:
 
     engine: MockEngine
 
-    async def list_triggers_v1_triggers_get(
+    async def triggers_list(
         self,
     ) -> models.ListTriggersV1Response:
         answer = self.engine.answer(
-            "list_triggers_v1_triggers_get", models.ListTriggersV1Response, {}, None
+            "triggers_list", models.ListTriggersV1Response, {}, None
         )
         return cast("models.ListTriggersV1Response", answer)
 
-    async def create_trigger_v1_triggers_post(
+    async def triggers_create(
         self,
         *,
         body: models.CreateTriggerV1Request,
     ) -> models.CreateTriggerV1Response:
         answer = self.engine.answer(
-            "create_trigger_v1_triggers_post", models.CreateTriggerV1Response, {}, body
+            "triggers_create", models.CreateTriggerV1Response, {}, body
         )
         return cast("models.CreateTriggerV1Response", answer)
 
-    async def get_trigger_v1_triggers__trigger_id__get(
+    async def triggers_retrieve(
         self,
         *,
         trigger_id: str,
     ) -> models.GetTriggerV1Response:
         answer = self.engine.answer(
-            "get_trigger_v1_triggers__trigger_id__get",
+            "triggers_retrieve",
             models.GetTriggerV1Response,
             {"trigger_id": trigger_id},
             None,
         )
         return cast("models.GetTriggerV1Response", answer)
 
-    async def update_trigger_v1_triggers__trigger_id__put(
+    async def triggers_update(
         self,
         *,
         trigger_id: str,
         body: models.UpdateTriggerV1Request,
     ) -> models.UpdateTriggerV1Response:
         answer = self.engine.answer(
-            "update_trigger_v1_triggers__trigger_id__put",
+            "triggers_update",
             models.UpdateTriggerV1Response,
             {"trigger_id": trigger_id},
             body,
         )
         return cast("models.UpdateTriggerV1Response", answer)
 
-    async def delete_trigger_v1_triggers__trigger_id__delete(
+    async def triggers_delete(
         self,
         *,
         trigger_id: str,
     ) -> models.DeleteTriggerV1Response:
         answer = self.engine.answer(
-            "delete_trigger_v1_triggers__trigger_id__delete",
+            "triggers_delete",
             models.DeleteTriggerV1Response,
             {"trigger_id": trigger_id},
             None,

@@ -9,7 +9,7 @@ events of streams.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -107,9 +107,3 @@ async def _sse(
 
 def _stream(chunks: AsyncIterator[Any], terminator: str | None) -> StreamingResponse:
     return StreamingResponse(_sse(chunks, terminator), media_type="text/event-stream")
-
-
-async def _call(operation: Callable[[], Awaitable[Any]]) -> Any:
-    """``await operation()``, for the routes whose ``result = await service.<name>()`` would
-    not fit on a line (black and ruff format break that line differently)."""
-    return await operation()

@@ -22,7 +22,7 @@ class AsyncTasksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_async_inference_task_v1_async_tasks_post(
+    async def async_tasks_create(
         self,
         *,
         model_endpoint_id: str,
@@ -31,7 +31,7 @@ class AsyncTasksService(Protocol):
         """Create Async Inference Task"""
         ...
 
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
+    async def async_tasks_retrieve(
         self,
         *,
         task_id: str,
@@ -43,25 +43,23 @@ class AsyncTasksService(Protocol):
 class BaseAsyncTasksService:
     """The async_tasks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_async_inference_task_v1_async_tasks_post(
+    async def async_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.EndpointPredictV1Request,
     ) -> models.CreateAsyncTaskV1Response:
-        raise NotImplementedError("create_async_inference_task_v1_async_tasks_post")
+        raise NotImplementedError("async_tasks_create")
 
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
+    async def async_tasks_retrieve(
         self,
         *,
         task_id: str,
     ) -> models.GetAsyncTaskV1Response:
-        raise NotImplementedError(
-            "get_async_inference_task_v1_async_tasks__task_id__get"
-        )
+        raise NotImplementedError("async_tasks_retrieve")
 
 
-def add_create_async_inference_task_v1_async_tasks_post(
+def add_async_tasks_create(
     router: APIRouter,
     service: AsyncTasksService,
 ) -> None:
@@ -82,17 +80,17 @@ def add_create_async_inference_task_v1_async_tasks_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_async_inference_task_v1_async_tasks_post(
+    async def async_tasks_create(
         model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
         body: Annotated[models.EndpointPredictV1Request, Body()],
     ) -> Any:
-        result = await service.create_async_inference_task_v1_async_tasks_post(
+        result = await service.async_tasks_create(
             model_endpoint_id=model_endpoint_id, body=body
         )
         return result
 
 
-def add_get_async_inference_task_v1_async_tasks__task_id__get(
+def add_async_tasks_retrieve(
     router: APIRouter,
     service: AsyncTasksService,
 ) -> None:
@@ -113,10 +111,8 @@ def add_get_async_inference_task_v1_async_tasks__task_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_async_inference_task_v1_async_tasks__task_id__get(
+    async def async_tasks_retrieve(
         task_id: Annotated[str, Path(alias="task_id")],
     ) -> Any:
-        result = await service.get_async_inference_task_v1_async_tasks__task_id__get(
-            task_id=task_id
-        )
+        result = await service.async_tasks_retrieve(task_id=task_id)
         return result

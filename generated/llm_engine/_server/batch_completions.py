@@ -22,7 +22,7 @@ class BatchCompletionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def batch_completions_v2_batch_completions_post(
+    async def batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV2Request,
@@ -30,7 +30,7 @@ class BatchCompletionsService(Protocol):
         """Batch Completions"""
         ...
 
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
+    async def batch_completions_retrieve(
         self,
         *,
         batch_completion_id: str,
@@ -38,7 +38,7 @@ class BatchCompletionsService(Protocol):
         """Get Batch Completion"""
         ...
 
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
+    async def batch_completions_update(
         self,
         *,
         batch_completion_id: str,
@@ -47,7 +47,7 @@ class BatchCompletionsService(Protocol):
         """Update Batch Completion"""
         ...
 
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+    async def batch_completions_cancel(
         self,
         *,
         batch_completion_id: str,
@@ -59,43 +59,37 @@ class BatchCompletionsService(Protocol):
 class BaseBatchCompletionsService:
     """The batch_completions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def batch_completions_v2_batch_completions_post(
+    async def batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV2Request,
     ) -> models.BatchCompletionsJob:
-        raise NotImplementedError("batch_completions_v2_batch_completions_post")
+        raise NotImplementedError("batch_completions_create")
 
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
+    async def batch_completions_retrieve(
         self,
         *,
         batch_completion_id: str,
     ) -> models.GetBatchCompletionV2Response:
-        raise NotImplementedError(
-            "get_batch_completion_v2_batch_completions__batch_completion_id__get"
-        )
+        raise NotImplementedError("batch_completions_retrieve")
 
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
+    async def batch_completions_update(
         self,
         *,
         batch_completion_id: str,
         body: models.UpdateBatchCompletionsV2Request,
     ) -> models.UpdateBatchCompletionsV2Response:
-        raise NotImplementedError(
-            "update_batch_completion_v2_batch_completions__batch_completion_id__post"
-        )
+        raise NotImplementedError("batch_completions_update")
 
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+    async def batch_completions_cancel(
         self,
         *,
         batch_completion_id: str,
     ) -> models.CancelBatchCompletionsV2Response:
-        raise NotImplementedError(
-            "cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post"
-        )
+        raise NotImplementedError("batch_completions_cancel")
 
 
-def add_batch_completions_v2_batch_completions_post(
+def add_batch_completions_create(
     router: APIRouter,
     service: BatchCompletionsService,
 ) -> None:
@@ -115,14 +109,14 @@ def add_batch_completions_v2_batch_completions_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def batch_completions_v2_batch_completions_post(
+    async def batch_completions_create(
         body: Annotated[models.CreateBatchCompletionsV2Request, Body()],
     ) -> Any:
-        result = await service.batch_completions_v2_batch_completions_post(body=body)
+        result = await service.batch_completions_create(body=body)
         return result
 
 
-def add_get_batch_completion_v2_batch_completions__batch_completion_id__get(
+def add_batch_completions_retrieve(
     router: APIRouter,
     service: BatchCompletionsService,
 ) -> None:
@@ -142,16 +136,16 @@ def add_get_batch_completion_v2_batch_completions__batch_completion_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_batch_completion_v2_batch_completions__batch_completion_id__get(
+    async def batch_completions_retrieve(
         batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
     ) -> Any:
-        result = await service.get_batch_completion_v2_batch_completions__batch_completion_id__get(
+        result = await service.batch_completions_retrieve(
             batch_completion_id=batch_completion_id
         )
         return result
 
 
-def add_update_batch_completion_v2_batch_completions__batch_completion_id__post(
+def add_batch_completions_update(
     router: APIRouter,
     service: BatchCompletionsService,
 ) -> None:
@@ -171,17 +165,17 @@ def add_update_batch_completion_v2_batch_completions__batch_completion_id__post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_batch_completion_v2_batch_completions__batch_completion_id__post(
+    async def batch_completions_update(
         batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
         body: Annotated[models.UpdateBatchCompletionsV2Request, Body()],
     ) -> Any:
-        result = await service.update_batch_completion_v2_batch_completions__batch_completion_id__post(
+        result = await service.batch_completions_update(
             batch_completion_id=batch_completion_id, body=body
         )
         return result
 
 
-def add_cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+def add_batch_completions_cancel(
     router: APIRouter,
     service: BatchCompletionsService,
 ) -> None:
@@ -201,10 +195,10 @@ def add_cancel_batch_completion_v2_batch_completions__batch_completion_id__actio
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+    async def batch_completions_cancel(
         batch_completion_id: Annotated[str, Path(alias="batch_completion_id")],
     ) -> Any:
-        result = await service.cancel_batch_completion_v2_batch_completions__batch_completion_id__actions_cancel_post(
+        result = await service.batch_completions_cancel(
             batch_completion_id=batch_completion_id
         )
         return result

@@ -22,7 +22,7 @@ class BatchJobsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_batch_job_v1_batch_jobs_post(
+    async def batch_jobs_create(
         self,
         *,
         body: models.CreateBatchJobV1Request,
@@ -30,7 +30,7 @@ class BatchJobsService(Protocol):
         """Create Batch Job"""
         ...
 
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
+    async def batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
@@ -38,7 +38,7 @@ class BatchJobsService(Protocol):
         """Get Batch Job"""
         ...
 
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
+    async def batch_jobs_update(
         self,
         *,
         batch_job_id: str,
@@ -51,30 +51,30 @@ class BatchJobsService(Protocol):
 class BaseBatchJobsService:
     """The batch_jobs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_batch_job_v1_batch_jobs_post(
+    async def batch_jobs_create(
         self,
         *,
         body: models.CreateBatchJobV1Request,
     ) -> models.CreateBatchJobV1Response:
-        raise NotImplementedError("create_batch_job_v1_batch_jobs_post")
+        raise NotImplementedError("batch_jobs_create")
 
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
+    async def batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetBatchJobV1Response:
-        raise NotImplementedError("get_batch_job_v1_batch_jobs__batch_job_id__get")
+        raise NotImplementedError("batch_jobs_retrieve")
 
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
+    async def batch_jobs_update(
         self,
         *,
         batch_job_id: str,
         body: models.UpdateBatchJobV1Request,
     ) -> models.UpdateBatchJobV1Response:
-        raise NotImplementedError("update_batch_job_v1_batch_jobs__batch_job_id__put")
+        raise NotImplementedError("batch_jobs_update")
 
 
-def add_create_batch_job_v1_batch_jobs_post(
+def add_batch_jobs_create(
     router: APIRouter,
     service: BatchJobsService,
 ) -> None:
@@ -95,14 +95,14 @@ def add_create_batch_job_v1_batch_jobs_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_batch_job_v1_batch_jobs_post(
+    async def batch_jobs_create(
         body: Annotated[models.CreateBatchJobV1Request, Body()],
     ) -> Any:
-        result = await service.create_batch_job_v1_batch_jobs_post(body=body)
+        result = await service.batch_jobs_create(body=body)
         return result
 
 
-def add_get_batch_job_v1_batch_jobs__batch_job_id__get(
+def add_batch_jobs_retrieve(
     router: APIRouter,
     service: BatchJobsService,
 ) -> None:
@@ -123,16 +123,14 @@ def add_get_batch_job_v1_batch_jobs__batch_job_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_batch_job_v1_batch_jobs__batch_job_id__get(
+    async def batch_jobs_retrieve(
         batch_job_id: Annotated[str, Path(alias="batch_job_id")],
     ) -> Any:
-        result = await service.get_batch_job_v1_batch_jobs__batch_job_id__get(
-            batch_job_id=batch_job_id
-        )
+        result = await service.batch_jobs_retrieve(batch_job_id=batch_job_id)
         return result
 
 
-def add_update_batch_job_v1_batch_jobs__batch_job_id__put(
+def add_batch_jobs_update(
     router: APIRouter,
     service: BatchJobsService,
 ) -> None:
@@ -153,11 +151,9 @@ def add_update_batch_job_v1_batch_jobs__batch_job_id__put(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_batch_job_v1_batch_jobs__batch_job_id__put(
+    async def batch_jobs_update(
         batch_job_id: Annotated[str, Path(alias="batch_job_id")],
         body: Annotated[models.UpdateBatchJobV1Request, Body()],
     ) -> Any:
-        result = await service.update_batch_job_v1_batch_jobs__batch_job_id__put(
-            batch_job_id=batch_job_id, body=body
-        )
+        result = await service.batch_jobs_update(batch_job_id=batch_job_id, body=body)
         return result

@@ -23,7 +23,7 @@ class ChatService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def chat_completion_v2_chat_completions_post(
+    async def chat_completions_create(
         self,
         *,
         body: models.ChatCompletionV2Request,
@@ -40,7 +40,7 @@ class ChatService(Protocol):
 class BaseChatService:
     """The chat operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def chat_completion_v2_chat_completions_post(
+    async def chat_completions_create(
         self,
         *,
         body: models.ChatCompletionV2Request,
@@ -50,10 +50,10 @@ class BaseChatService:
         | models.ChatCompletionV2StreamErrorChunk
         | AsyncIterator[models.CreateChatCompletionStreamResponse]
     ):
-        raise NotImplementedError("chat_completion_v2_chat_completions_post")
+        raise NotImplementedError("chat_completions_create")
 
 
-def add_chat_completion_v2_chat_completions_post(
+def add_chat_completions_create(
     router: APIRouter,
     service: ChatService,
 ) -> None:
@@ -101,10 +101,10 @@ def add_chat_completion_v2_chat_completions_post(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def chat_completion_v2_chat_completions_post(
+    async def chat_completions_create(
         body: Annotated[models.ChatCompletionV2Request, Body()],
     ) -> Any:
-        result = await service.chat_completion_v2_chat_completions_post(body=body)
+        result = await service.chat_completions_create(body=body)
         if isinstance(result, AsyncIterator):
             return _stream(result, "[DONE]")
         return result

@@ -23,7 +23,7 @@ class CompletionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def completion_v2_completions_post(
+    async def completions_create(
         self,
         *,
         body: models.CompletionV2Request,
@@ -39,7 +39,7 @@ class CompletionsService(Protocol):
 class BaseCompletionsService:
     """The completions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def completion_v2_completions_post(
+    async def completions_create(
         self,
         *,
         body: models.CompletionV2Request,
@@ -48,10 +48,10 @@ class BaseCompletionsService:
         | models.CompletionV2StreamErrorChunk
         | AsyncIterator[models.CreateCompletionResponse]
     ):
-        raise NotImplementedError("completion_v2_completions_post")
+        raise NotImplementedError("completions_create")
 
 
-def add_completion_v2_completions_post(
+def add_completions_create(
     router: APIRouter,
     service: CompletionsService,
 ) -> None:
@@ -98,10 +98,10 @@ def add_completion_v2_completions_post(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def completion_v2_completions_post(
+    async def completions_create(
         body: Annotated[models.CompletionV2Request, Body()],
     ) -> Any:
-        result = await service.completion_v2_completions_post(body=body)
+        result = await service.completions_create(body=body)
         if isinstance(result, AsyncIterator):
             return _stream(result, "[DONE]")
         return result

@@ -22,7 +22,7 @@ class DockerImageBatchJobBundlesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+    async def docker_image_batch_job_bundles_list(
         self,
         *,
         bundle_name: str | None,
@@ -31,7 +31,7 @@ class DockerImageBatchJobBundlesService(Protocol):
         """List Docker Image Batch Job Model Bundles"""
         ...
 
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
+    async def docker_image_batch_job_bundles_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobBundleV1Request,
@@ -39,7 +39,7 @@ class DockerImageBatchJobBundlesService(Protocol):
         """Create Docker Image Batch Job Bundle"""
         ...
 
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+    async def docker_image_batch_job_bundles_latest_list(
         self,
         *,
         bundle_name: str,
@@ -47,7 +47,7 @@ class DockerImageBatchJobBundlesService(Protocol):
         """Get Latest Docker Image Batch Job Bundle"""
         ...
 
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+    async def docker_image_batch_job_bundles_retrieve(
         self,
         *,
         docker_image_batch_job_bundle_id: str,
@@ -59,45 +59,37 @@ class DockerImageBatchJobBundlesService(Protocol):
 class BaseDockerImageBatchJobBundlesService:
     """The docker_image_batch_job_bundles operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+    async def docker_image_batch_job_bundles_list(
         self,
         *,
         bundle_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListDockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get"
-        )
+        raise NotImplementedError("docker_image_batch_job_bundles_list")
 
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
+    async def docker_image_batch_job_bundles_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobBundleV1Request,
     ) -> models.CreateDockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post"
-        )
+        raise NotImplementedError("docker_image_batch_job_bundles_create")
 
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+    async def docker_image_batch_job_bundles_latest_list(
         self,
         *,
         bundle_name: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get"
-        )
+        raise NotImplementedError("docker_image_batch_job_bundles_latest_list")
 
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+    async def docker_image_batch_job_bundles_retrieve(
         self,
         *,
         docker_image_batch_job_bundle_id: str,
     ) -> models.DockerImageBatchJobBundleV1Response:
-        raise NotImplementedError(
-            "get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get"
-        )
+        raise NotImplementedError("docker_image_batch_job_bundles_retrieve")
 
 
-def add_list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+def add_docker_image_batch_job_bundles_list(
     router: APIRouter,
     service: DockerImageBatchJobBundlesService,
 ) -> None:
@@ -118,19 +110,19 @@ def add_list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bund
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+    async def docker_image_batch_job_bundles_list(
         bundle_name: Annotated[str | None, Query(alias="bundle_name")] = None,
         order_by: Annotated[
             models.ModelBundleOrderBy | None, Query(alias="order_by")
         ] = None,
     ) -> Any:
-        result = await service.list_docker_image_batch_job_model_bundles_v1_docker_image_batch_job_bundles_get(
+        result = await service.docker_image_batch_job_bundles_list(
             bundle_name=bundle_name, order_by=order_by
         )
         return result
 
 
-def add_create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
+def add_docker_image_batch_job_bundles_create(
     router: APIRouter,
     service: DockerImageBatchJobBundlesService,
 ) -> None:
@@ -151,16 +143,14 @@ def add_create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_p
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
+    async def docker_image_batch_job_bundles_create(
         body: Annotated[models.CreateDockerImageBatchJobBundleV1Request, Body()],
     ) -> Any:
-        result = await service.create_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_post(
-            body=body
-        )
+        result = await service.docker_image_batch_job_bundles_create(body=body)
         return result
 
 
-def add_get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+def add_docker_image_batch_job_bundles_latest_list(
     router: APIRouter,
     service: DockerImageBatchJobBundlesService,
 ) -> None:
@@ -181,16 +171,16 @@ def add_get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundl
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+    async def docker_image_batch_job_bundles_latest_list(
         bundle_name: Annotated[str, Query(alias="bundle_name")],
     ) -> Any:
-        result = await service.get_latest_docker_image_batch_job_bundle_v1_docker_image_batch_job_bundles_latest_get(
+        result = await service.docker_image_batch_job_bundles_latest_list(
             bundle_name=bundle_name
         )
         return result
 
 
-def add_get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+def add_docker_image_batch_job_bundles_retrieve(
     router: APIRouter,
     service: DockerImageBatchJobBundlesService,
 ) -> None:
@@ -211,12 +201,12 @@ def add_get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundle
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+    async def docker_image_batch_job_bundles_retrieve(
         docker_image_batch_job_bundle_id: Annotated[
             str, Path(alias="docker_image_batch_job_bundle_id")
         ],
     ) -> Any:
-        result = await service.get_docker_image_batch_job_model_bundle_v1_docker_image_batch_job_bundles__docker_image_batch_job_bundle_id__get(
+        result = await service.docker_image_batch_job_bundles_retrieve(
             docker_image_batch_job_bundle_id=docker_image_batch_job_bundle_id
         )
         return result

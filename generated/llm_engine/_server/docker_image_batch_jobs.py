@@ -22,7 +22,7 @@ class DockerImageBatchJobsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
+    async def docker_image_batch_jobs_list(
         self,
         *,
         trigger_id: str | None,
@@ -30,7 +30,7 @@ class DockerImageBatchJobsService(Protocol):
         """List Docker Image Batch Jobs"""
         ...
 
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
+    async def docker_image_batch_jobs_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobV1Request,
@@ -38,7 +38,7 @@ class DockerImageBatchJobsService(Protocol):
         """Create Docker Image Batch Job"""
         ...
 
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+    async def docker_image_batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
@@ -46,7 +46,7 @@ class DockerImageBatchJobsService(Protocol):
         """Get Docker Image Batch Job"""
         ...
 
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+    async def docker_image_batch_jobs_update(
         self,
         *,
         batch_job_id: str,
@@ -59,45 +59,37 @@ class DockerImageBatchJobsService(Protocol):
 class BaseDockerImageBatchJobsService:
     """The docker_image_batch_jobs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
+    async def docker_image_batch_jobs_list(
         self,
         *,
         trigger_id: str | None,
     ) -> models.ListDockerImageBatchJobsV1Response:
-        raise NotImplementedError(
-            "list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get"
-        )
+        raise NotImplementedError("docker_image_batch_jobs_list")
 
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
+    async def docker_image_batch_jobs_create(
         self,
         *,
         body: models.CreateDockerImageBatchJobV1Request,
     ) -> models.CreateDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "create_docker_image_batch_job_v1_docker_image_batch_jobs_post"
-        )
+        raise NotImplementedError("docker_image_batch_jobs_create")
 
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+    async def docker_image_batch_jobs_retrieve(
         self,
         *,
         batch_job_id: str,
     ) -> models.GetDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get"
-        )
+        raise NotImplementedError("docker_image_batch_jobs_retrieve")
 
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+    async def docker_image_batch_jobs_update(
         self,
         *,
         batch_job_id: str,
         body: models.UpdateDockerImageBatchJobV1Request,
     ) -> models.UpdateDockerImageBatchJobV1Response:
-        raise NotImplementedError(
-            "update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put"
-        )
+        raise NotImplementedError("docker_image_batch_jobs_update")
 
 
-def add_list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
+def add_docker_image_batch_jobs_list(
     router: APIRouter,
     service: DockerImageBatchJobsService,
 ) -> None:
@@ -118,18 +110,14 @@ def add_list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
+    async def docker_image_batch_jobs_list(
         trigger_id: Annotated[str | None, Query(alias="trigger_id")] = None,
     ) -> Any:
-        result = (
-            await service.list_docker_image_batch_jobs_v1_docker_image_batch_jobs_get(
-                trigger_id=trigger_id
-            )
-        )
+        result = await service.docker_image_batch_jobs_list(trigger_id=trigger_id)
         return result
 
 
-def add_create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
+def add_docker_image_batch_jobs_create(
     router: APIRouter,
     service: DockerImageBatchJobsService,
 ) -> None:
@@ -149,18 +137,14 @@ def add_create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
+    async def docker_image_batch_jobs_create(
         body: Annotated[models.CreateDockerImageBatchJobV1Request, Body()],
     ) -> Any:
-        result = (
-            await service.create_docker_image_batch_job_v1_docker_image_batch_jobs_post(
-                body=body
-            )
-        )
+        result = await service.docker_image_batch_jobs_create(body=body)
         return result
 
 
-def add_get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+def add_docker_image_batch_jobs_retrieve(
     router: APIRouter,
     service: DockerImageBatchJobsService,
 ) -> None:
@@ -180,16 +164,16 @@ def add_get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+    async def docker_image_batch_jobs_retrieve(
         batch_job_id: Annotated[str, Path(alias="batch_job_id")],
     ) -> Any:
-        result = await service.get_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__get(
+        result = await service.docker_image_batch_jobs_retrieve(
             batch_job_id=batch_job_id
         )
         return result
 
 
-def add_update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+def add_docker_image_batch_jobs_update(
     router: APIRouter,
     service: DockerImageBatchJobsService,
 ) -> None:
@@ -209,11 +193,11 @@ def add_update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+    async def docker_image_batch_jobs_update(
         batch_job_id: Annotated[str, Path(alias="batch_job_id")],
         body: Annotated[models.UpdateDockerImageBatchJobV1Request, Body()],
     ) -> Any:
-        result = await service.update_docker_image_batch_job_v1_docker_image_batch_jobs__batch_job_id__put(
+        result = await service.docker_image_batch_jobs_update(
             batch_job_id=batch_job_id, body=body
         )
         return result

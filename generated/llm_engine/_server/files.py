@@ -22,13 +22,13 @@ class FilesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_files_v1_files_get(
+    async def files_list(
         self,
     ) -> models.ListFilesResponse:
         """List Files"""
         ...
 
-    async def upload_file_v1_files_post(
+    async def files_upload(
         self,
         *,
         file: UploadFile,
@@ -36,7 +36,7 @@ class FilesService(Protocol):
         """Upload File"""
         ...
 
-    async def get_file_v1_files__file_id__get(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
@@ -44,7 +44,7 @@ class FilesService(Protocol):
         """Get File"""
         ...
 
-    async def delete_file_v1_files__file_id__delete(
+    async def files_delete(
         self,
         *,
         file_id: str,
@@ -52,7 +52,7 @@ class FilesService(Protocol):
         """Delete File"""
         ...
 
-    async def get_file_content_v1_files__file_id__content_get(
+    async def files_content(
         self,
         *,
         file_id: str,
@@ -64,41 +64,41 @@ class FilesService(Protocol):
 class BaseFilesService:
     """The files operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_files_v1_files_get(
+    async def files_list(
         self,
     ) -> models.ListFilesResponse:
-        raise NotImplementedError("list_files_v1_files_get")
+        raise NotImplementedError("files_list")
 
-    async def upload_file_v1_files_post(
+    async def files_upload(
         self,
         *,
         file: UploadFile,
     ) -> models.UploadFileResponse:
-        raise NotImplementedError("upload_file_v1_files_post")
+        raise NotImplementedError("files_upload")
 
-    async def get_file_v1_files__file_id__get(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
     ) -> models.GetFileResponse:
-        raise NotImplementedError("get_file_v1_files__file_id__get")
+        raise NotImplementedError("files_retrieve")
 
-    async def delete_file_v1_files__file_id__delete(
+    async def files_delete(
         self,
         *,
         file_id: str,
     ) -> models.DeleteFileResponse:
-        raise NotImplementedError("delete_file_v1_files__file_id__delete")
+        raise NotImplementedError("files_delete")
 
-    async def get_file_content_v1_files__file_id__content_get(
+    async def files_content(
         self,
         *,
         file_id: str,
     ) -> models.GetFileContentResponse:
-        raise NotImplementedError("get_file_content_v1_files__file_id__content_get")
+        raise NotImplementedError("files_content")
 
 
-def add_list_files_v1_files_get(
+def add_files_list(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -112,12 +112,12 @@ def add_list_files_v1_files_get(
         response_description="Successful Response",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_files_v1_files_get() -> Any:
-        result = await service.list_files_v1_files_get()
+    async def files_list() -> Any:
+        result = await service.files_list()
         return result
 
 
-def add_upload_file_v1_files_post(
+def add_files_upload(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -137,14 +137,14 @@ def add_upload_file_v1_files_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def upload_file_v1_files_post(
+    async def files_upload(
         file: Annotated[UploadFile, File(alias="file")],
     ) -> Any:
-        result = await service.upload_file_v1_files_post(file=file)
+        result = await service.files_upload(file=file)
         return result
 
 
-def add_get_file_v1_files__file_id__get(
+def add_files_retrieve(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -164,14 +164,14 @@ def add_get_file_v1_files__file_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_file_v1_files__file_id__get(
+    async def files_retrieve(
         file_id: Annotated[str, Path(alias="file_id")],
     ) -> Any:
-        result = await service.get_file_v1_files__file_id__get(file_id=file_id)
+        result = await service.files_retrieve(file_id=file_id)
         return result
 
 
-def add_delete_file_v1_files__file_id__delete(
+def add_files_delete(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -191,14 +191,14 @@ def add_delete_file_v1_files__file_id__delete(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_file_v1_files__file_id__delete(
+    async def files_delete(
         file_id: Annotated[str, Path(alias="file_id")],
     ) -> Any:
-        result = await service.delete_file_v1_files__file_id__delete(file_id=file_id)
+        result = await service.files_delete(file_id=file_id)
         return result
 
 
-def add_get_file_content_v1_files__file_id__content_get(
+def add_files_content(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -219,10 +219,8 @@ def add_get_file_content_v1_files__file_id__content_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_file_content_v1_files__file_id__content_get(
+    async def files_content(
         file_id: Annotated[str, Path(alias="file_id")],
     ) -> Any:
-        result = await service.get_file_content_v1_files__file_id__content_get(
-            file_id=file_id
-        )
+        result = await service.files_content(file_id=file_id)
         return result

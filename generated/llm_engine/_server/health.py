@@ -19,19 +19,19 @@ class HealthService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def healthcheck_healthcheck_get(
+    async def health_check(
         self,
     ) -> Any:
         """Healthcheck"""
         ...
 
-    async def healthcheck_healthz_get(
+    async def health_healthz(
         self,
     ) -> Any:
         """Healthcheck"""
         ...
 
-    async def healthcheck_readyz_get(
+    async def health_readyz(
         self,
     ) -> Any:
         """Healthcheck"""
@@ -41,23 +41,23 @@ class HealthService(Protocol):
 class BaseHealthService:
     """The health operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def healthcheck_healthcheck_get(
+    async def health_check(
         self,
     ) -> Any:
-        raise NotImplementedError("healthcheck_healthcheck_get")
+        raise NotImplementedError("health_check")
 
-    async def healthcheck_healthz_get(
+    async def health_healthz(
         self,
     ) -> Any:
-        raise NotImplementedError("healthcheck_healthz_get")
+        raise NotImplementedError("health_healthz")
 
-    async def healthcheck_readyz_get(
+    async def health_readyz(
         self,
     ) -> Any:
-        raise NotImplementedError("healthcheck_readyz_get")
+        raise NotImplementedError("health_readyz")
 
 
-def add_healthcheck_healthcheck_get(
+def add_health_check(
     router: APIRouter,
     service: HealthService,
 ) -> None:
@@ -71,12 +71,12 @@ def add_healthcheck_healthcheck_get(
         status_code=200,
         response_description="Successful Response",
     )
-    async def healthcheck_healthcheck_get() -> Any:
-        result = await service.healthcheck_healthcheck_get()
+    async def health_check() -> Any:
+        result = await service.health_check()
         return result
 
 
-def add_healthcheck_healthz_get(
+def add_health_healthz(
     router: APIRouter,
     service: HealthService,
 ) -> None:
@@ -90,12 +90,12 @@ def add_healthcheck_healthz_get(
         status_code=200,
         response_description="Successful Response",
     )
-    async def healthcheck_healthz_get() -> Any:
-        result = await service.healthcheck_healthz_get()
+    async def health_healthz() -> Any:
+        result = await service.health_healthz()
         return result
 
 
-def add_healthcheck_readyz_get(
+def add_health_readyz(
     router: APIRouter,
     service: HealthService,
 ) -> None:
@@ -109,6 +109,6 @@ def add_healthcheck_readyz_get(
         status_code=200,
         response_description="Successful Response",
     )
-    async def healthcheck_readyz_get() -> Any:
-        result = await service.healthcheck_readyz_get()
+    async def health_readyz() -> Any:
+        result = await service.health_readyz()
         return result

@@ -23,7 +23,7 @@ class LlmService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
+    async def llm_model_endpoints_list(
         self,
         *,
         name: str | None,
@@ -32,7 +32,7 @@ class LlmService(Protocol):
         """List Model Endpoints"""
         ...
 
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
+    async def llm_model_endpoints_create(
         self,
         *,
         body: models.CreateLLMModelEndpointV1Request,
@@ -40,7 +40,7 @@ class LlmService(Protocol):
         """Create Model Endpoint"""
         ...
 
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+    async def llm_model_endpoints_retrieve(
         self,
         *,
         model_endpoint_name: str,
@@ -48,7 +48,7 @@ class LlmService(Protocol):
         """Get Model Endpoint"""
         ...
 
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+    async def llm_model_endpoints_update(
         self,
         *,
         model_endpoint_name: str,
@@ -57,7 +57,7 @@ class LlmService(Protocol):
         """Update Model Endpoint"""
         ...
 
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+    async def llm_model_endpoints_delete(
         self,
         *,
         model_endpoint_name: str,
@@ -65,7 +65,7 @@ class LlmService(Protocol):
         """Delete Llm Model Endpoint"""
         ...
 
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
+    async def llm_completions_create(
         self,
         *,
         model_endpoint_name: str,
@@ -74,7 +74,7 @@ class LlmService(Protocol):
         """Create Completion Sync Task"""
         ...
 
-    def create_completion_stream_task_v1_llm_completions_stream_post(
+    def llm_completions_stream(
         self,
         *,
         model_endpoint_name: str,
@@ -83,13 +83,13 @@ class LlmService(Protocol):
         """Create Completion Stream Task"""
         ...
 
-    async def list_fine_tunes_v1_llm_fine_tunes_get(
+    async def llm_fine_tunes_list(
         self,
     ) -> models.ListFineTunesResponse:
         """List Fine Tunes"""
         ...
 
-    async def create_fine_tune_v1_llm_fine_tunes_post(
+    async def llm_fine_tunes_create(
         self,
         *,
         body: models.CreateFineTuneRequest,
@@ -97,7 +97,7 @@ class LlmService(Protocol):
         """Create Fine Tune"""
         ...
 
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
+    async def llm_fine_tunes_retrieve(
         self,
         *,
         fine_tune_id: str,
@@ -105,7 +105,7 @@ class LlmService(Protocol):
         """Get Fine Tune"""
         ...
 
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
+    async def llm_fine_tunes_cancel(
         self,
         *,
         fine_tune_id: str,
@@ -113,7 +113,7 @@ class LlmService(Protocol):
         """Cancel Fine Tune"""
         ...
 
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
+    async def llm_fine_tunes_events_list(
         self,
         *,
         fine_tune_id: str,
@@ -121,7 +121,7 @@ class LlmService(Protocol):
         """Get Fine Tune Events"""
         ...
 
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
+    async def llm_model_endpoints_download(
         self,
         *,
         body: models.ModelDownloadRequest,
@@ -129,7 +129,7 @@ class LlmService(Protocol):
         """Download Model Endpoint"""
         ...
 
-    async def create_batch_completions_v1_llm_batch_completions_post(
+    async def llm_batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV1Request,
@@ -141,126 +141,108 @@ class LlmService(Protocol):
 class BaseLlmService:
     """The llm operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
+    async def llm_model_endpoints_list(
         self,
         *,
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListLLMModelEndpointsV1Response:
-        raise NotImplementedError("list_model_endpoints_v1_llm_model_endpoints_get")
+        raise NotImplementedError("llm_model_endpoints_list")
 
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
+    async def llm_model_endpoints_create(
         self,
         *,
         body: models.CreateLLMModelEndpointV1Request,
     ) -> models.CreateLLMModelEndpointV1Response:
-        raise NotImplementedError("create_model_endpoint_v1_llm_model_endpoints_post")
+        raise NotImplementedError("llm_model_endpoints_create")
 
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+    async def llm_model_endpoints_retrieve(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.GetLLMModelEndpointV1Response:
-        raise NotImplementedError(
-            "get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get"
-        )
+        raise NotImplementedError("llm_model_endpoints_retrieve")
 
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+    async def llm_model_endpoints_update(
         self,
         *,
         model_endpoint_name: str,
         body: models.UpdateLLMModelEndpointV1Request,
     ) -> models.UpdateLLMModelEndpointV1Response:
-        raise NotImplementedError(
-            "update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put"
-        )
+        raise NotImplementedError("llm_model_endpoints_update")
 
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+    async def llm_model_endpoints_delete(
         self,
         *,
         model_endpoint_name: str,
     ) -> models.DeleteLLMEndpointResponse:
-        raise NotImplementedError(
-            "delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete"
-        )
+        raise NotImplementedError("llm_model_endpoints_delete")
 
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
+    async def llm_completions_create(
         self,
         *,
         model_endpoint_name: str,
         body: models.CompletionSyncV1Request,
     ) -> models.CompletionSyncV1Response:
-        raise NotImplementedError(
-            "create_completion_sync_task_v1_llm_completions_sync_post"
-        )
+        raise NotImplementedError("llm_completions_create")
 
-    def create_completion_stream_task_v1_llm_completions_stream_post(
+    def llm_completions_stream(
         self,
         *,
         model_endpoint_name: str,
         body: models.CompletionStreamV1Request,
     ) -> AsyncIterator[models.CompletionStreamV1Response]:
-        raise NotImplementedError(
-            "create_completion_stream_task_v1_llm_completions_stream_post"
-        )
+        raise NotImplementedError("llm_completions_stream")
 
-    async def list_fine_tunes_v1_llm_fine_tunes_get(
+    async def llm_fine_tunes_list(
         self,
     ) -> models.ListFineTunesResponse:
-        raise NotImplementedError("list_fine_tunes_v1_llm_fine_tunes_get")
+        raise NotImplementedError("llm_fine_tunes_list")
 
-    async def create_fine_tune_v1_llm_fine_tunes_post(
+    async def llm_fine_tunes_create(
         self,
         *,
         body: models.CreateFineTuneRequest,
     ) -> models.CreateFineTuneResponse:
-        raise NotImplementedError("create_fine_tune_v1_llm_fine_tunes_post")
+        raise NotImplementedError("llm_fine_tunes_create")
 
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
+    async def llm_fine_tunes_retrieve(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneResponse:
-        raise NotImplementedError("get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get")
+        raise NotImplementedError("llm_fine_tunes_retrieve")
 
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
+    async def llm_fine_tunes_cancel(
         self,
         *,
         fine_tune_id: str,
     ) -> models.CancelFineTuneResponse:
-        raise NotImplementedError(
-            "cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put"
-        )
+        raise NotImplementedError("llm_fine_tunes_cancel")
 
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
+    async def llm_fine_tunes_events_list(
         self,
         *,
         fine_tune_id: str,
     ) -> models.GetFineTuneEventsResponse:
-        raise NotImplementedError(
-            "get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get"
-        )
+        raise NotImplementedError("llm_fine_tunes_events_list")
 
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
+    async def llm_model_endpoints_download(
         self,
         *,
         body: models.ModelDownloadRequest,
     ) -> models.ModelDownloadResponse:
-        raise NotImplementedError(
-            "download_model_endpoint_v1_llm_model_endpoints_download_post"
-        )
+        raise NotImplementedError("llm_model_endpoints_download")
 
-    async def create_batch_completions_v1_llm_batch_completions_post(
+    async def llm_batch_completions_create(
         self,
         *,
         body: models.CreateBatchCompletionsV1Request,
     ) -> models.CreateBatchCompletionsV1Response:
-        raise NotImplementedError(
-            "create_batch_completions_v1_llm_batch_completions_post"
-        )
+        raise NotImplementedError("llm_batch_completions_create")
 
 
-def add_list_model_endpoints_v1_llm_model_endpoints_get(
+def add_llm_model_endpoints_list(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -281,19 +263,17 @@ def add_list_model_endpoints_v1_llm_model_endpoints_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_model_endpoints_v1_llm_model_endpoints_get(
+    async def llm_model_endpoints_list(
         name: Annotated[str | None, Query(alias="name")] = None,
         order_by: Annotated[
             models.ModelEndpointOrderBy | None, Query(alias="order_by")
         ] = None,
     ) -> Any:
-        result = await service.list_model_endpoints_v1_llm_model_endpoints_get(
-            name=name, order_by=order_by
-        )
+        result = await service.llm_model_endpoints_list(name=name, order_by=order_by)
         return result
 
 
-def add_create_model_endpoint_v1_llm_model_endpoints_post(
+def add_llm_model_endpoints_create(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -313,16 +293,14 @@ def add_create_model_endpoint_v1_llm_model_endpoints_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_model_endpoint_v1_llm_model_endpoints_post(
+    async def llm_model_endpoints_create(
         body: Annotated[models.CreateLLMModelEndpointV1Request, Body()],
     ) -> Any:
-        result = await service.create_model_endpoint_v1_llm_model_endpoints_post(
-            body=body
-        )
+        result = await service.llm_model_endpoints_create(body=body)
         return result
 
 
-def add_get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+def add_llm_model_endpoints_retrieve(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -343,16 +321,16 @@ def add_get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+    async def llm_model_endpoints_retrieve(
         model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
     ) -> Any:
-        result = await service.get_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__get(
+        result = await service.llm_model_endpoints_retrieve(
             model_endpoint_name=model_endpoint_name
         )
         return result
 
 
-def add_update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+def add_llm_model_endpoints_update(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -373,17 +351,17 @@ def add_update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+    async def llm_model_endpoints_update(
         model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
         body: Annotated[models.UpdateLLMModelEndpointV1Request, Body()],
     ) -> Any:
-        result = await service.update_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__put(
+        result = await service.llm_model_endpoints_update(
             model_endpoint_name=model_endpoint_name, body=body
         )
         return result
 
 
-def add_delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+def add_llm_model_endpoints_delete(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -403,16 +381,16 @@ def add_delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__d
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+    async def llm_model_endpoints_delete(
         model_endpoint_name: Annotated[str, Path(alias="model_endpoint_name")],
     ) -> Any:
-        result = await service.delete_llm_model_endpoint_v1_llm_model_endpoints__model_endpoint_name__delete(
+        result = await service.llm_model_endpoints_delete(
             model_endpoint_name=model_endpoint_name
         )
         return result
 
 
-def add_create_completion_sync_task_v1_llm_completions_sync_post(
+def add_llm_completions_create(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -433,17 +411,17 @@ def add_create_completion_sync_task_v1_llm_completions_sync_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_completion_sync_task_v1_llm_completions_sync_post(
+    async def llm_completions_create(
         model_endpoint_name: Annotated[str, Query(alias="model_endpoint_name")],
         body: Annotated[models.CompletionSyncV1Request, Body()],
     ) -> Any:
-        result = await service.create_completion_sync_task_v1_llm_completions_sync_post(
+        result = await service.llm_completions_create(
             model_endpoint_name=model_endpoint_name, body=body
         )
         return result
 
 
-def add_create_completion_stream_task_v1_llm_completions_stream_post(
+def add_llm_completions_stream(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -485,19 +463,19 @@ def add_create_completion_stream_task_v1_llm_completions_stream_post(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_completion_stream_task_v1_llm_completions_stream_post(
+    async def llm_completions_stream(
         model_endpoint_name: Annotated[str, Query(alias="model_endpoint_name")],
         body: Annotated[models.CompletionStreamV1Request, Body()],
     ) -> Any:
         return _stream(
-            service.create_completion_stream_task_v1_llm_completions_stream_post(
+            service.llm_completions_stream(
                 model_endpoint_name=model_endpoint_name, body=body
             ),
             None,
         )
 
 
-def add_list_fine_tunes_v1_llm_fine_tunes_get(
+def add_llm_fine_tunes_list(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -511,12 +489,12 @@ def add_list_fine_tunes_v1_llm_fine_tunes_get(
         response_description="Successful Response",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_fine_tunes_v1_llm_fine_tunes_get() -> Any:
-        result = await service.list_fine_tunes_v1_llm_fine_tunes_get()
+    async def llm_fine_tunes_list() -> Any:
+        result = await service.llm_fine_tunes_list()
         return result
 
 
-def add_create_fine_tune_v1_llm_fine_tunes_post(
+def add_llm_fine_tunes_create(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -536,14 +514,14 @@ def add_create_fine_tune_v1_llm_fine_tunes_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_fine_tune_v1_llm_fine_tunes_post(
+    async def llm_fine_tunes_create(
         body: Annotated[models.CreateFineTuneRequest, Body()],
     ) -> Any:
-        result = await service.create_fine_tune_v1_llm_fine_tunes_post(body=body)
+        result = await service.llm_fine_tunes_create(body=body)
         return result
 
 
-def add_get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
+def add_llm_fine_tunes_retrieve(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -563,16 +541,14 @@ def add_get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
+    async def llm_fine_tunes_retrieve(
         fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
     ) -> Any:
-        result = await service.get_fine_tune_v1_llm_fine_tunes__fine_tune_id__get(
-            fine_tune_id=fine_tune_id
-        )
+        result = await service.llm_fine_tunes_retrieve(fine_tune_id=fine_tune_id)
         return result
 
 
-def add_cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
+def add_llm_fine_tunes_cancel(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -592,18 +568,14 @@ def add_cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
+    async def llm_fine_tunes_cancel(
         fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
     ) -> Any:
-        result = (
-            await service.cancel_fine_tune_v1_llm_fine_tunes__fine_tune_id__cancel_put(
-                fine_tune_id=fine_tune_id
-            )
-        )
+        result = await service.llm_fine_tunes_cancel(fine_tune_id=fine_tune_id)
         return result
 
 
-def add_get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
+def add_llm_fine_tunes_events_list(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -623,16 +595,14 @@ def add_get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
+    async def llm_fine_tunes_events_list(
         fine_tune_id: Annotated[str, Path(alias="fine_tune_id")],
     ) -> Any:
-        result = await service.get_fine_tune_events_v1_llm_fine_tunes__fine_tune_id__events_get(
-            fine_tune_id=fine_tune_id
-        )
+        result = await service.llm_fine_tunes_events_list(fine_tune_id=fine_tune_id)
         return result
 
 
-def add_download_model_endpoint_v1_llm_model_endpoints_download_post(
+def add_llm_model_endpoints_download(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -652,18 +622,14 @@ def add_download_model_endpoint_v1_llm_model_endpoints_download_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def download_model_endpoint_v1_llm_model_endpoints_download_post(
+    async def llm_model_endpoints_download(
         body: Annotated[models.ModelDownloadRequest, Body()],
     ) -> Any:
-        result = (
-            await service.download_model_endpoint_v1_llm_model_endpoints_download_post(
-                body=body
-            )
-        )
+        result = await service.llm_model_endpoints_download(body=body)
         return result
 
 
-def add_create_batch_completions_v1_llm_batch_completions_post(
+def add_llm_batch_completions_create(
     router: APIRouter,
     service: LlmService,
 ) -> None:
@@ -683,10 +649,8 @@ def add_create_batch_completions_v1_llm_batch_completions_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_batch_completions_v1_llm_batch_completions_post(
+    async def llm_batch_completions_create(
         body: Annotated[models.CreateBatchCompletionsV1Request, Body()],
     ) -> Any:
-        result = await service.create_batch_completions_v1_llm_batch_completions_post(
-            body=body
-        )
+        result = await service.llm_batch_completions_create(body=body)
         return result

@@ -22,7 +22,7 @@ class ModelBundlesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_model_bundles_v1_model_bundles_get(
+    async def model_bundles_list(
         self,
         *,
         model_name: str | None,
@@ -31,7 +31,7 @@ class ModelBundlesService(Protocol):
         """List Model Bundles"""
         ...
 
-    async def create_model_bundle_v1_model_bundles_post(
+    async def model_bundles_create(
         self,
         *,
         body: models.CreateModelBundleV1Request,
@@ -39,7 +39,7 @@ class ModelBundlesService(Protocol):
         """Create Model Bundle"""
         ...
 
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create(
         self,
         *,
         body: models.CloneModelBundleV1Request,
@@ -47,7 +47,7 @@ class ModelBundlesService(Protocol):
         """Clone Model Bundle With Changes"""
         ...
 
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
+    async def model_bundles_latest_list(
         self,
         *,
         model_name: str,
@@ -55,7 +55,7 @@ class ModelBundlesService(Protocol):
         """Get Latest Model Bundle"""
         ...
 
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve(
         self,
         *,
         model_bundle_id: str,
@@ -63,7 +63,7 @@ class ModelBundlesService(Protocol):
         """Get Model Bundle"""
         ...
 
-    async def list_model_bundles_v2_model_bundles_get(
+    async def model_bundles_list_v2(
         self,
         *,
         model_name: str | None,
@@ -72,7 +72,7 @@ class ModelBundlesService(Protocol):
         """List Model Bundles"""
         ...
 
-    async def create_model_bundle_v2_model_bundles_post(
+    async def model_bundles_create_v2(
         self,
         *,
         body: models.CreateModelBundleV2Request,
@@ -80,7 +80,7 @@ class ModelBundlesService(Protocol):
         """Create Model Bundle"""
         ...
 
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create_v2(
         self,
         *,
         body: models.CloneModelBundleV2Request,
@@ -88,7 +88,7 @@ class ModelBundlesService(Protocol):
         """Clone Model Bundle With Changes"""
         ...
 
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
+    async def model_bundles_latest_list_v2(
         self,
         *,
         model_name: str,
@@ -96,7 +96,7 @@ class ModelBundlesService(Protocol):
         """Get Latest Model Bundle"""
         ...
 
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve_v2(
         self,
         *,
         model_bundle_id: str,
@@ -108,88 +108,80 @@ class ModelBundlesService(Protocol):
 class BaseModelBundlesService:
     """The model_bundles operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_model_bundles_v1_model_bundles_get(
+    async def model_bundles_list(
         self,
         *,
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV1Response:
-        raise NotImplementedError("list_model_bundles_v1_model_bundles_get")
+        raise NotImplementedError("model_bundles_list")
 
-    async def create_model_bundle_v1_model_bundles_post(
+    async def model_bundles_create(
         self,
         *,
         body: models.CreateModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
-        raise NotImplementedError("create_model_bundle_v1_model_bundles_post")
+        raise NotImplementedError("model_bundles_create")
 
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create(
         self,
         *,
         body: models.CloneModelBundleV1Request,
     ) -> models.CreateModelBundleV1Response:
-        raise NotImplementedError(
-            "clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post"
-        )
+        raise NotImplementedError("model_bundles_clone_with_changes_create")
 
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
+    async def model_bundles_latest_list(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV1Response:
-        raise NotImplementedError("get_latest_model_bundle_v1_model_bundles_latest_get")
+        raise NotImplementedError("model_bundles_latest_list")
 
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV1Response:
-        raise NotImplementedError(
-            "get_model_bundle_v1_model_bundles__model_bundle_id__get"
-        )
+        raise NotImplementedError("model_bundles_retrieve")
 
-    async def list_model_bundles_v2_model_bundles_get(
+    async def model_bundles_list_v2(
         self,
         *,
         model_name: str | None,
         order_by: models.ModelBundleOrderBy | None,
     ) -> models.ListModelBundlesV2Response:
-        raise NotImplementedError("list_model_bundles_v2_model_bundles_get")
+        raise NotImplementedError("model_bundles_list_v2")
 
-    async def create_model_bundle_v2_model_bundles_post(
+    async def model_bundles_create_v2(
         self,
         *,
         body: models.CreateModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
-        raise NotImplementedError("create_model_bundle_v2_model_bundles_post")
+        raise NotImplementedError("model_bundles_create_v2")
 
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create_v2(
         self,
         *,
         body: models.CloneModelBundleV2Request,
     ) -> models.CreateModelBundleV2Response:
-        raise NotImplementedError(
-            "clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post"
-        )
+        raise NotImplementedError("model_bundles_clone_with_changes_create_v2")
 
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
+    async def model_bundles_latest_list_v2(
         self,
         *,
         model_name: str,
     ) -> models.ModelBundleV2Response:
-        raise NotImplementedError("get_latest_model_bundle_v2_model_bundles_latest_get")
+        raise NotImplementedError("model_bundles_latest_list_v2")
 
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve_v2(
         self,
         *,
         model_bundle_id: str,
     ) -> models.ModelBundleV2Response:
-        raise NotImplementedError(
-            "get_model_bundle_v2_model_bundles__model_bundle_id__get"
-        )
+        raise NotImplementedError("model_bundles_retrieve_v2")
 
 
-def add_list_model_bundles_v1_model_bundles_get(
+def add_model_bundles_list(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -210,19 +202,19 @@ def add_list_model_bundles_v1_model_bundles_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_model_bundles_v1_model_bundles_get(
+    async def model_bundles_list(
         model_name: Annotated[str | None, Query(alias="model_name")] = None,
         order_by: Annotated[
             models.ModelBundleOrderBy | None, Query(alias="order_by")
         ] = None,
     ) -> Any:
-        result = await service.list_model_bundles_v1_model_bundles_get(
+        result = await service.model_bundles_list(
             model_name=model_name, order_by=order_by
         )
         return result
 
 
-def add_create_model_bundle_v1_model_bundles_post(
+def add_model_bundles_create(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -243,14 +235,14 @@ def add_create_model_bundle_v1_model_bundles_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_model_bundle_v1_model_bundles_post(
+    async def model_bundles_create(
         body: Annotated[models.CreateModelBundleV1Request, Body()],
     ) -> Any:
-        result = await service.create_model_bundle_v1_model_bundles_post(body=body)
+        result = await service.model_bundles_create(body=body)
         return result
 
 
-def add_clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
+def add_model_bundles_clone_with_changes_create(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -271,16 +263,14 @@ def add_clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create(
         body: Annotated[models.CloneModelBundleV1Request, Body()],
     ) -> Any:
-        result = await service.clone_model_bundle_with_changes_v1_model_bundles_clone_with_changes_post(
-            body=body
-        )
+        result = await service.model_bundles_clone_with_changes_create(body=body)
         return result
 
 
-def add_get_latest_model_bundle_v1_model_bundles_latest_get(
+def add_model_bundles_latest_list(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -301,16 +291,14 @@ def add_get_latest_model_bundle_v1_model_bundles_latest_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_latest_model_bundle_v1_model_bundles_latest_get(
+    async def model_bundles_latest_list(
         model_name: Annotated[str, Query(alias="model_name")],
     ) -> Any:
-        result = await service.get_latest_model_bundle_v1_model_bundles_latest_get(
-            model_name=model_name
-        )
+        result = await service.model_bundles_latest_list(model_name=model_name)
         return result
 
 
-def add_get_model_bundle_v1_model_bundles__model_bundle_id__get(
+def add_model_bundles_retrieve(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -331,16 +319,14 @@ def add_get_model_bundle_v1_model_bundles__model_bundle_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_bundle_v1_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve(
         model_bundle_id: Annotated[str, Path(alias="model_bundle_id")],
     ) -> Any:
-        result = await service.get_model_bundle_v1_model_bundles__model_bundle_id__get(
-            model_bundle_id=model_bundle_id
-        )
+        result = await service.model_bundles_retrieve(model_bundle_id=model_bundle_id)
         return result
 
 
-def add_list_model_bundles_v2_model_bundles_get(
+def add_model_bundles_list_v2(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -361,19 +347,19 @@ def add_list_model_bundles_v2_model_bundles_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_model_bundles_v2_model_bundles_get(
+    async def model_bundles_list_v2(
         model_name: Annotated[str | None, Query(alias="model_name")] = None,
         order_by: Annotated[
             models.ModelBundleOrderBy | None, Query(alias="order_by")
         ] = None,
     ) -> Any:
-        result = await service.list_model_bundles_v2_model_bundles_get(
+        result = await service.model_bundles_list_v2(
             model_name=model_name, order_by=order_by
         )
         return result
 
 
-def add_create_model_bundle_v2_model_bundles_post(
+def add_model_bundles_create_v2(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -394,14 +380,14 @@ def add_create_model_bundle_v2_model_bundles_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_model_bundle_v2_model_bundles_post(
+    async def model_bundles_create_v2(
         body: Annotated[models.CreateModelBundleV2Request, Body()],
     ) -> Any:
-        result = await service.create_model_bundle_v2_model_bundles_post(body=body)
+        result = await service.model_bundles_create_v2(body=body)
         return result
 
 
-def add_clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
+def add_model_bundles_clone_with_changes_create_v2(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -422,16 +408,14 @@ def add_clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
+    async def model_bundles_clone_with_changes_create_v2(
         body: Annotated[models.CloneModelBundleV2Request, Body()],
     ) -> Any:
-        result = await service.clone_model_bundle_with_changes_v2_model_bundles_clone_with_changes_post(
-            body=body
-        )
+        result = await service.model_bundles_clone_with_changes_create_v2(body=body)
         return result
 
 
-def add_get_latest_model_bundle_v2_model_bundles_latest_get(
+def add_model_bundles_latest_list_v2(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -452,16 +436,14 @@ def add_get_latest_model_bundle_v2_model_bundles_latest_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_latest_model_bundle_v2_model_bundles_latest_get(
+    async def model_bundles_latest_list_v2(
         model_name: Annotated[str, Query(alias="model_name")],
     ) -> Any:
-        result = await service.get_latest_model_bundle_v2_model_bundles_latest_get(
-            model_name=model_name
-        )
+        result = await service.model_bundles_latest_list_v2(model_name=model_name)
         return result
 
 
-def add_get_model_bundle_v2_model_bundles__model_bundle_id__get(
+def add_model_bundles_retrieve_v2(
     router: APIRouter,
     service: ModelBundlesService,
 ) -> None:
@@ -482,10 +464,10 @@ def add_get_model_bundle_v2_model_bundles__model_bundle_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_bundle_v2_model_bundles__model_bundle_id__get(
+    async def model_bundles_retrieve_v2(
         model_bundle_id: Annotated[str, Path(alias="model_bundle_id")],
     ) -> Any:
-        result = await service.get_model_bundle_v2_model_bundles__model_bundle_id__get(
+        result = await service.model_bundles_retrieve_v2(
             model_bundle_id=model_bundle_id
         )
         return result

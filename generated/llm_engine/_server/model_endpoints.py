@@ -13,7 +13,7 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, Body, Depends, Path, Query
 
 from .. import models
-from . import _call, require_credentials_1, verify_credentials
+from . import require_credentials_1, verify_credentials
 
 
 class ModelEndpointsService(Protocol):
@@ -22,7 +22,7 @@ class ModelEndpointsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_model_endpoints_v1_model_endpoints_get(
+    async def model_endpoints_list(
         self,
         *,
         name: str | None,
@@ -31,7 +31,7 @@ class ModelEndpointsService(Protocol):
         """List Model Endpoints"""
         ...
 
-    async def create_model_endpoint_v1_model_endpoints_post(
+    async def model_endpoints_create(
         self,
         *,
         body: models.CreateModelEndpointV1Request,
@@ -39,7 +39,7 @@ class ModelEndpointsService(Protocol):
         """Create Model Endpoint"""
         ...
 
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
+    async def model_endpoints_retrieve(
         self,
         *,
         model_endpoint_id: str,
@@ -47,7 +47,7 @@ class ModelEndpointsService(Protocol):
         """Get Model Endpoint"""
         ...
 
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+    async def model_endpoints_update(
         self,
         *,
         model_endpoint_id: str,
@@ -56,7 +56,7 @@ class ModelEndpointsService(Protocol):
         """Update Model Endpoint"""
         ...
 
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+    async def model_endpoints_delete(
         self,
         *,
         model_endpoint_id: str,
@@ -64,7 +64,7 @@ class ModelEndpointsService(Protocol):
         """Delete Model Endpoint"""
         ...
 
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+    async def model_endpoints_restart(
         self,
         *,
         model_endpoint_id: str,
@@ -72,13 +72,13 @@ class ModelEndpointsService(Protocol):
         """Restart Model Endpoint"""
         ...
 
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
+    async def model_endpoints_schema(
         self,
     ) -> Any:
         """Get Model Endpoints Schema"""
         ...
 
-    async def get_model_endpoints_api_v1_model_endpoints_api_get(
+    async def model_endpoints_api(
         self,
     ) -> Any:
         """Get Model Endpoints Api"""
@@ -88,72 +88,62 @@ class ModelEndpointsService(Protocol):
 class BaseModelEndpointsService:
     """The model_endpoints operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_model_endpoints_v1_model_endpoints_get(
+    async def model_endpoints_list(
         self,
         *,
         name: str | None,
         order_by: models.ModelEndpointOrderBy | None,
     ) -> models.ListModelEndpointsV1Response:
-        raise NotImplementedError("list_model_endpoints_v1_model_endpoints_get")
+        raise NotImplementedError("model_endpoints_list")
 
-    async def create_model_endpoint_v1_model_endpoints_post(
+    async def model_endpoints_create(
         self,
         *,
         body: models.CreateModelEndpointV1Request,
     ) -> models.CreateModelEndpointV1Response:
-        raise NotImplementedError("create_model_endpoint_v1_model_endpoints_post")
+        raise NotImplementedError("model_endpoints_create")
 
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
+    async def model_endpoints_retrieve(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.GetModelEndpointV1Response:
-        raise NotImplementedError(
-            "get_model_endpoint_v1_model_endpoints__model_endpoint_id__get"
-        )
+        raise NotImplementedError("model_endpoints_retrieve")
 
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+    async def model_endpoints_update(
         self,
         *,
         model_endpoint_id: str,
         body: models.UpdateModelEndpointV1Request,
     ) -> models.UpdateModelEndpointV1Response:
-        raise NotImplementedError(
-            "update_model_endpoint_v1_model_endpoints__model_endpoint_id__put"
-        )
+        raise NotImplementedError("model_endpoints_update")
 
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+    async def model_endpoints_delete(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.DeleteModelEndpointV1Response:
-        raise NotImplementedError(
-            "delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete"
-        )
+        raise NotImplementedError("model_endpoints_delete")
 
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+    async def model_endpoints_restart(
         self,
         *,
         model_endpoint_id: str,
     ) -> models.RestartModelEndpointV1Response:
-        raise NotImplementedError(
-            "restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post"
-        )
+        raise NotImplementedError("model_endpoints_restart")
 
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
+    async def model_endpoints_schema(
         self,
     ) -> Any:
-        raise NotImplementedError(
-            "get_model_endpoints_schema_v1_model_endpoints_schema_json_get"
-        )
+        raise NotImplementedError("model_endpoints_schema")
 
-    async def get_model_endpoints_api_v1_model_endpoints_api_get(
+    async def model_endpoints_api(
         self,
     ) -> Any:
-        raise NotImplementedError("get_model_endpoints_api_v1_model_endpoints_api_get")
+        raise NotImplementedError("model_endpoints_api")
 
 
-def add_list_model_endpoints_v1_model_endpoints_get(
+def add_model_endpoints_list(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -174,19 +164,17 @@ def add_list_model_endpoints_v1_model_endpoints_get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_model_endpoints_v1_model_endpoints_get(
+    async def model_endpoints_list(
         name: Annotated[str | None, Query(alias="name")] = None,
         order_by: Annotated[
             models.ModelEndpointOrderBy | None, Query(alias="order_by")
         ] = None,
     ) -> Any:
-        result = await service.list_model_endpoints_v1_model_endpoints_get(
-            name=name, order_by=order_by
-        )
+        result = await service.model_endpoints_list(name=name, order_by=order_by)
         return result
 
 
-def add_create_model_endpoint_v1_model_endpoints_post(
+def add_model_endpoints_create(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -207,14 +195,14 @@ def add_create_model_endpoint_v1_model_endpoints_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_model_endpoint_v1_model_endpoints_post(
+    async def model_endpoints_create(
         body: Annotated[models.CreateModelEndpointV1Request, Body()],
     ) -> Any:
-        result = await service.create_model_endpoint_v1_model_endpoints_post(body=body)
+        result = await service.model_endpoints_create(body=body)
         return result
 
 
-def add_get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
+def add_model_endpoints_retrieve(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -235,18 +223,16 @@ def add_get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
+    async def model_endpoints_retrieve(
         model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
     ) -> Any:
-        result = (
-            await service.get_model_endpoint_v1_model_endpoints__model_endpoint_id__get(
-                model_endpoint_id=model_endpoint_id
-            )
+        result = await service.model_endpoints_retrieve(
+            model_endpoint_id=model_endpoint_id
         )
         return result
 
 
-def add_update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+def add_model_endpoints_update(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -267,17 +253,17 @@ def add_update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+    async def model_endpoints_update(
         model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
         body: Annotated[models.UpdateModelEndpointV1Request, Body()],
     ) -> Any:
-        result = await service.update_model_endpoint_v1_model_endpoints__model_endpoint_id__put(
+        result = await service.model_endpoints_update(
             model_endpoint_id=model_endpoint_id, body=body
         )
         return result
 
 
-def add_delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+def add_model_endpoints_delete(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -298,16 +284,16 @@ def add_delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+    async def model_endpoints_delete(
         model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
     ) -> Any:
-        result = await service.delete_model_endpoint_v1_model_endpoints__model_endpoint_id__delete(
+        result = await service.model_endpoints_delete(
             model_endpoint_id=model_endpoint_id
         )
         return result
 
 
-def add_restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+def add_model_endpoints_restart(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -328,16 +314,16 @@ def add_restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_po
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+    async def model_endpoints_restart(
         model_endpoint_id: Annotated[str, Path(alias="model_endpoint_id")],
     ) -> Any:
-        result = await service.restart_model_endpoint_v1_model_endpoints__model_endpoint_id__restart_post(
+        result = await service.model_endpoints_restart(
             model_endpoint_id=model_endpoint_id
         )
         return result
 
 
-def add_get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
+def add_model_endpoints_schema(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -352,14 +338,12 @@ def add_get_model_endpoints_schema_v1_model_endpoints_schema_json_get(
         response_description="Successful Response",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_endpoints_schema_v1_model_endpoints_schema_json_get() -> Any:
-        result = await _call(
-            service.get_model_endpoints_schema_v1_model_endpoints_schema_json_get
-        )
+    async def model_endpoints_schema() -> Any:
+        result = await service.model_endpoints_schema()
         return result
 
 
-def add_get_model_endpoints_api_v1_model_endpoints_api_get(
+def add_model_endpoints_api(
     router: APIRouter,
     service: ModelEndpointsService,
 ) -> None:
@@ -374,6 +358,6 @@ def add_get_model_endpoints_api_v1_model_endpoints_api_get(
         response_description="Successful Response",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_endpoints_api_v1_model_endpoints_api_get() -> Any:
-        result = await service.get_model_endpoints_api_v1_model_endpoints_api_get()
+    async def model_endpoints_api() -> Any:
+        result = await service.model_endpoints_api()
         return result

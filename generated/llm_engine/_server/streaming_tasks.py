@@ -22,7 +22,7 @@ class StreamingTasksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
+    async def streaming_tasks_create(
         self,
         *,
         model_endpoint_id: str,
@@ -35,18 +35,16 @@ class StreamingTasksService(Protocol):
 class BaseStreamingTasksService:
     """The streaming_tasks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
+    async def streaming_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> Any:
-        raise NotImplementedError(
-            "create_streaming_inference_task_v1_streaming_tasks_post"
-        )
+        raise NotImplementedError("streaming_tasks_create")
 
 
-def add_create_streaming_inference_task_v1_streaming_tasks_post(
+def add_streaming_tasks_create(
     router: APIRouter,
     service: StreamingTasksService,
 ) -> None:
@@ -67,11 +65,11 @@ def add_create_streaming_inference_task_v1_streaming_tasks_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_streaming_inference_task_v1_streaming_tasks_post(
+    async def streaming_tasks_create(
         model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
         body: Annotated[models.SyncEndpointPredictV1Request, Body()],
     ) -> Any:
-        result = await service.create_streaming_inference_task_v1_streaming_tasks_post(
+        result = await service.streaming_tasks_create(
             model_endpoint_id=model_endpoint_id, body=body
         )
         return result

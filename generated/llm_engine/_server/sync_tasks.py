@@ -22,7 +22,7 @@ class SyncTasksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_sync_inference_task_v1_sync_tasks_post(
+    async def sync_tasks_create(
         self,
         *,
         model_endpoint_id: str,
@@ -35,16 +35,16 @@ class SyncTasksService(Protocol):
 class BaseSyncTasksService:
     """The sync_tasks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_sync_inference_task_v1_sync_tasks_post(
+    async def sync_tasks_create(
         self,
         *,
         model_endpoint_id: str,
         body: models.SyncEndpointPredictV1Request,
     ) -> models.SyncEndpointPredictV1Response:
-        raise NotImplementedError("create_sync_inference_task_v1_sync_tasks_post")
+        raise NotImplementedError("sync_tasks_create")
 
 
-def add_create_sync_inference_task_v1_sync_tasks_post(
+def add_sync_tasks_create(
     router: APIRouter,
     service: SyncTasksService,
 ) -> None:
@@ -65,11 +65,11 @@ def add_create_sync_inference_task_v1_sync_tasks_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_sync_inference_task_v1_sync_tasks_post(
+    async def sync_tasks_create(
         model_endpoint_id: Annotated[str, Query(alias="model_endpoint_id")],
         body: Annotated[models.SyncEndpointPredictV1Request, Body()],
     ) -> Any:
-        result = await service.create_sync_inference_task_v1_sync_tasks_post(
+        result = await service.sync_tasks_create(
             model_endpoint_id=model_endpoint_id, body=body
         )
         return result

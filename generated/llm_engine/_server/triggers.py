@@ -22,13 +22,13 @@ class TriggersService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_triggers_v1_triggers_get(
+    async def triggers_list(
         self,
     ) -> models.ListTriggersV1Response:
         """List Triggers"""
         ...
 
-    async def create_trigger_v1_triggers_post(
+    async def triggers_create(
         self,
         *,
         body: models.CreateTriggerV1Request,
@@ -36,7 +36,7 @@ class TriggersService(Protocol):
         """Create Trigger"""
         ...
 
-    async def get_trigger_v1_triggers__trigger_id__get(
+    async def triggers_retrieve(
         self,
         *,
         trigger_id: str,
@@ -44,7 +44,7 @@ class TriggersService(Protocol):
         """Get Trigger"""
         ...
 
-    async def update_trigger_v1_triggers__trigger_id__put(
+    async def triggers_update(
         self,
         *,
         trigger_id: str,
@@ -53,7 +53,7 @@ class TriggersService(Protocol):
         """Update Trigger"""
         ...
 
-    async def delete_trigger_v1_triggers__trigger_id__delete(
+    async def triggers_delete(
         self,
         *,
         trigger_id: str,
@@ -65,42 +65,42 @@ class TriggersService(Protocol):
 class BaseTriggersService:
     """The triggers operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_triggers_v1_triggers_get(
+    async def triggers_list(
         self,
     ) -> models.ListTriggersV1Response:
-        raise NotImplementedError("list_triggers_v1_triggers_get")
+        raise NotImplementedError("triggers_list")
 
-    async def create_trigger_v1_triggers_post(
+    async def triggers_create(
         self,
         *,
         body: models.CreateTriggerV1Request,
     ) -> models.CreateTriggerV1Response:
-        raise NotImplementedError("create_trigger_v1_triggers_post")
+        raise NotImplementedError("triggers_create")
 
-    async def get_trigger_v1_triggers__trigger_id__get(
+    async def triggers_retrieve(
         self,
         *,
         trigger_id: str,
     ) -> models.GetTriggerV1Response:
-        raise NotImplementedError("get_trigger_v1_triggers__trigger_id__get")
+        raise NotImplementedError("triggers_retrieve")
 
-    async def update_trigger_v1_triggers__trigger_id__put(
+    async def triggers_update(
         self,
         *,
         trigger_id: str,
         body: models.UpdateTriggerV1Request,
     ) -> models.UpdateTriggerV1Response:
-        raise NotImplementedError("update_trigger_v1_triggers__trigger_id__put")
+        raise NotImplementedError("triggers_update")
 
-    async def delete_trigger_v1_triggers__trigger_id__delete(
+    async def triggers_delete(
         self,
         *,
         trigger_id: str,
     ) -> models.DeleteTriggerV1Response:
-        raise NotImplementedError("delete_trigger_v1_triggers__trigger_id__delete")
+        raise NotImplementedError("triggers_delete")
 
 
-def add_list_triggers_v1_triggers_get(
+def add_triggers_list(
     router: APIRouter,
     service: TriggersService,
 ) -> None:
@@ -115,12 +115,12 @@ def add_list_triggers_v1_triggers_get(
         response_description="Successful Response",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_triggers_v1_triggers_get() -> Any:
-        result = await service.list_triggers_v1_triggers_get()
+    async def triggers_list() -> Any:
+        result = await service.triggers_list()
         return result
 
 
-def add_create_trigger_v1_triggers_post(
+def add_triggers_create(
     router: APIRouter,
     service: TriggersService,
 ) -> None:
@@ -141,14 +141,14 @@ def add_create_trigger_v1_triggers_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def create_trigger_v1_triggers_post(
+    async def triggers_create(
         body: Annotated[models.CreateTriggerV1Request, Body()],
     ) -> Any:
-        result = await service.create_trigger_v1_triggers_post(body=body)
+        result = await service.triggers_create(body=body)
         return result
 
 
-def add_get_trigger_v1_triggers__trigger_id__get(
+def add_triggers_retrieve(
     router: APIRouter,
     service: TriggersService,
 ) -> None:
@@ -169,16 +169,14 @@ def add_get_trigger_v1_triggers__trigger_id__get(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_trigger_v1_triggers__trigger_id__get(
+    async def triggers_retrieve(
         trigger_id: Annotated[str, Path(alias="trigger_id")],
     ) -> Any:
-        result = await service.get_trigger_v1_triggers__trigger_id__get(
-            trigger_id=trigger_id
-        )
+        result = await service.triggers_retrieve(trigger_id=trigger_id)
         return result
 
 
-def add_update_trigger_v1_triggers__trigger_id__put(
+def add_triggers_update(
     router: APIRouter,
     service: TriggersService,
 ) -> None:
@@ -199,17 +197,15 @@ def add_update_trigger_v1_triggers__trigger_id__put(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def update_trigger_v1_triggers__trigger_id__put(
+    async def triggers_update(
         trigger_id: Annotated[str, Path(alias="trigger_id")],
         body: Annotated[models.UpdateTriggerV1Request, Body()],
     ) -> Any:
-        result = await service.update_trigger_v1_triggers__trigger_id__put(
-            trigger_id=trigger_id, body=body
-        )
+        result = await service.triggers_update(trigger_id=trigger_id, body=body)
         return result
 
 
-def add_delete_trigger_v1_triggers__trigger_id__delete(
+def add_triggers_delete(
     router: APIRouter,
     service: TriggersService,
 ) -> None:
@@ -230,10 +226,8 @@ def add_delete_trigger_v1_triggers__trigger_id__delete(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_trigger_v1_triggers__trigger_id__delete(
+    async def triggers_delete(
         trigger_id: Annotated[str, Path(alias="trigger_id")],
     ) -> Any:
-        result = await service.delete_trigger_v1_triggers__trigger_id__delete(
-            trigger_id=trigger_id
-        )
+        result = await service.triggers_delete(trigger_id=trigger_id)
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_accounts": {
+    "accounts_create": {
         "account_id": "account_id-226"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_accounts": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "accounts_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockAccountsService:
@@ -39,12 +43,12 @@ class MockAccountsService:
 
     engine: MockEngine
 
-    async def post_accounts(
+    async def accounts_create(
         self,
         *,
         body: models.CreateAccountRequest,
     ) -> models.CreateAccountResponse:
         answer = self.engine.answer(
-            "post_accounts", models.CreateAccountResponse, {}, body
+            "accounts_create", models.CreateAccountResponse, {}, body
         )
         return cast("models.CreateAccountResponse", answer)

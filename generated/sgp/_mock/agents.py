@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v2_agents_execute": {
+    "agents_execute": {
         "action": "tool_request",
         "context": {
             "content": "content-819",
@@ -33,10 +33,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_agents_execute": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "agents_execute": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockAgentsService:
@@ -45,12 +47,12 @@ class MockAgentsService:
 
     engine: MockEngine
 
-    async def post_v2_agents_execute(
+    async def agents_execute(
         self,
         *,
         body: models.ExecuteAgentRequest,
     ) -> models.ExecuteAgentResponse:
         answer = self.engine.answer(
-            "post_v2_agents_execute", models.ExecuteAgentResponse, {}, body
+            "agents_execute", models.ExecuteAgentResponse, {}, body
         )
         return cast("models.ExecuteAgentResponse", answer)

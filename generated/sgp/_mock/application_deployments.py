@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_application_deployments": {
+    "application_deployments_list": {
         "items": [
             {"id": "id-482", "name": "name-248", "endpoint": "endpoint-461", "application_variant_id": "application_variant_id-523", "status": "PENDING", "is_active": false, "account_id": "account_id-146", "created_by_user_id": "created_by_user_id-488", "created_at": "2024-05-15T17:13:04Z"},
             {"id": "id-436", "name": "name-796", "endpoint": "endpoint-471", "application_variant_id": "application_variant_id-758", "status": "PENDING", "is_active": false, "account_id": "account_id-872", "created_by_user_id": "created_by_user_id-301", "created_at": "2024-06-20T22:51:27Z"},
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 41,
         "items_per_page": 51
     },
-    "post_application_deployments": {
+    "application_deployments_create": {
         "id": "id-482",
         "name": "name-248",
         "endpoint": "endpoint-461",
@@ -37,7 +37,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-488",
         "created_at": "2024-05-15T17:13:04Z"
     },
-    "get_application_deployments_application_deployment_id": {
+    "application_deployments_retrieve": {
         "id": "id-482",
         "name": "name-248",
         "endpoint": "endpoint-461",
@@ -48,7 +48,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-488",
         "created_at": "2024-05-15T17:13:04Z"
     },
-    "patch_application_deployments_application_deployment_id": {
+    "application_deployments_update": {
         "id": "id-482",
         "name": "name-248",
         "endpoint": "endpoint-461",
@@ -67,24 +67,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_application_deployments": Role(
+    "application_deployments_list": Role(
         action="list",
         collection="/v4/application-deployments",
         id_field="id",
         items_field="items",
     ),
-    "post_application_deployments": Role(
+    "application_deployments_create": Role(
         action="create",
         collection="/v4/application-deployments",
         id_field="id",
     ),
-    "get_application_deployments_application_deployment_id": Role(
+    "application_deployments_retrieve": Role(
         action="get",
         collection="/v4/application-deployments",
         id_field="id",
         id_param="application_deployment_id",
     ),
-    "patch_application_deployments_application_deployment_id": Role(
+    "application_deployments_update": Role(
         action="update",
         collection="/v4/application-deployments",
         id_field="id",
@@ -94,19 +94,23 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_application_deployments": (
+    "application_deployments_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_application_deployments": (
+    "application_deployments_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_application_deployments_application_deployment_id": (
+    "application_deployments_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_application_deployments_application_deployment_id": (
+    "application_deployments_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockApplicationDeploymentsService:
@@ -115,7 +119,7 @@ class MockApplicationDeploymentsService:
 
     engine: MockEngine
 
-    async def get_application_deployments(
+    async def application_deployments_list(
         self,
         *,
         page: int,
@@ -125,7 +129,7 @@ class MockApplicationDeploymentsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationDeploymentResponse:
         answer = self.engine.answer(
-            "get_application_deployments",
+            "application_deployments_list",
             models.PaginatedApplicationDeploymentResponse,
             {},
             None,
@@ -142,41 +146,41 @@ class MockApplicationDeploymentsService:
         )
         return cast("models.PaginatedApplicationDeploymentResponse", answer)
 
-    async def post_application_deployments(
+    async def application_deployments_create(
         self,
         *,
         body: models.ApplicationDeploymentRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationDeploymentResponse:
         answer = self.engine.answer(
-            "post_application_deployments",
+            "application_deployments_create",
             models.ApplicationDeploymentResponse,
             {},
             body,
         )
         return cast("models.ApplicationDeploymentResponse", answer)
 
-    async def get_application_deployments_application_deployment_id(
+    async def application_deployments_retrieve(
         self,
         *,
         application_deployment_id: str,
     ) -> models.ApplicationDeploymentResponse:
         answer = self.engine.answer(
-            "get_application_deployments_application_deployment_id",
+            "application_deployments_retrieve",
             models.ApplicationDeploymentResponse,
             {"application_deployment_id": application_deployment_id},
             None,
         )
         return cast("models.ApplicationDeploymentResponse", answer)
 
-    async def patch_application_deployments_application_deployment_id(
+    async def application_deployments_update(
         self,
         *,
         application_deployment_id: str,
         body: models.PartialApplicationDeploymentRequest,
     ) -> models.ApplicationDeploymentResponse:
         answer = self.engine.answer(
-            "patch_application_deployments_application_deployment_id",
+            "application_deployments_update",
             models.ApplicationDeploymentResponse,
             {"application_deployment_id": application_deployment_id},
             body,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_application_schemas": {
+    "application_schemas_retrieve": {
         "key": {
             "id": "id-719",
             "name": "name-40",
@@ -36,10 +36,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_application_schemas": (
+    "application_schemas_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockApplicationSchemasService:
@@ -48,13 +52,13 @@ class MockApplicationSchemasService:
 
     engine: MockEngine
 
-    async def get_application_schemas(
+    async def application_schemas_retrieve(
         self,
         *,
         version: models.ApplicationSchemaVersion,
     ) -> dict[str, models.ApplicationNodeSchemaRegistryRecord]:
         answer = self.engine.answer(
-            "get_application_schemas",
+            "application_schemas_retrieve",
             dict[str, models.ApplicationNodeSchemaRegistryRecord],
             {},
             None,

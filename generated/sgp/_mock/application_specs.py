@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_application_specs": {
+    "application_specs_list": {
         "items": [
             {"name": "name-427", "description": "description-13", "theme_id": "theme_id-508", "run_online_evaluation": false, "id": "id-318", "created_at": "2024-04-15T01:55:25Z", "account_id": "account_id-714", "created_by_user_id": "created_by_user_id-301", "archived_at": "2024-05-24T07:00:46Z"},
             {"name": "name-496", "description": "description-674", "theme_id": "theme_id-424", "run_online_evaluation": true, "id": "id-756", "created_at": "2024-08-19T19:44:44Z", "account_id": "account_id-610", "created_by_user_id": "created_by_user_id-899", "archived_at": "2024-02-01T08:58:13Z"}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 12,
         "items_per_page": 10
     },
-    "post_application_specs": {
+    "application_specs_create": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
@@ -36,7 +36,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-301",
         "archived_at": "2024-05-24T07:00:46Z"
     },
-    "get_application_specs_application_spec_id": {
+    "application_specs_retrieve": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
@@ -47,11 +47,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-301",
         "archived_at": "2024-05-24T07:00:46Z"
     },
-    "delete_application_specs_application_spec_id": {
+    "application_specs_delete": {
         "success": false,
         "count": 50
     },
-    "patch_application_specs_application_spec_id": {
+    "application_specs_update": {
         "name": "name-427",
         "description": "description-13",
         "theme_id": "theme_id-508",
@@ -70,29 +70,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_application_specs": Role(
+    "application_specs_list": Role(
         action="list",
         collection="/v4/application-specs",
         id_field="id",
         items_field="items",
     ),
-    "post_application_specs": Role(
+    "application_specs_create": Role(
         action="create",
         collection="/v4/application-specs",
         id_field="id",
     ),
-    "get_application_specs_application_spec_id": Role(
+    "application_specs_retrieve": Role(
         action="get",
         collection="/v4/application-specs",
         id_field="id",
         id_param="application_spec_id",
     ),
-    "delete_application_specs_application_spec_id": Role(
+    "application_specs_delete": Role(
         action="delete",
         collection="/v4/application-specs",
         id_param="application_spec_id",
     ),
-    "patch_application_specs_application_spec_id": Role(
+    "application_specs_update": Role(
         action="update",
         collection="/v4/application-specs",
         id_field="id",
@@ -102,22 +102,26 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_application_specs": (
+    "application_specs_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_application_specs": (
+    "application_specs_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_application_specs_application_spec_id": (
+    "application_specs_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_application_specs_application_spec_id": (
+    "application_specs_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_application_specs_application_spec_id": (
+    "application_specs_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockApplicationSpecsService:
@@ -126,7 +130,7 @@ class MockApplicationSpecsService:
 
     engine: MockEngine
 
-    async def get_application_specs(
+    async def application_specs_list(
         self,
         *,
         page: int,
@@ -136,7 +140,7 @@ class MockApplicationSpecsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationSpecResponse:
         answer = self.engine.answer(
-            "get_application_specs",
+            "application_specs_list",
             models.PaginatedApplicationSpecResponse,
             {},
             None,
@@ -153,51 +157,51 @@ class MockApplicationSpecsService:
         )
         return cast("models.PaginatedApplicationSpecResponse", answer)
 
-    async def post_application_specs(
+    async def application_specs_create(
         self,
         *,
         body: models.ApplicationSpecRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationSpecResponse:
         answer = self.engine.answer(
-            "post_application_specs", models.ApplicationSpecResponse, {}, body
+            "application_specs_create", models.ApplicationSpecResponse, {}, body
         )
         return cast("models.ApplicationSpecResponse", answer)
 
-    async def get_application_specs_application_spec_id(
+    async def application_specs_retrieve(
         self,
         *,
         application_spec_id: str,
     ) -> models.ApplicationSpecResponse:
         answer = self.engine.answer(
-            "get_application_specs_application_spec_id",
+            "application_specs_retrieve",
             models.ApplicationSpecResponse,
             {"application_spec_id": application_spec_id},
             None,
         )
         return cast("models.ApplicationSpecResponse", answer)
 
-    async def delete_application_specs_application_spec_id(
+    async def application_specs_delete(
         self,
         *,
         application_spec_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_application_specs_application_spec_id",
+            "application_specs_delete",
             models.DeleteResponse,
             {"application_spec_id": application_spec_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_application_specs_application_spec_id(
+    async def application_specs_update(
         self,
         *,
         application_spec_id: str,
         body: models.RestorablePartialApplicationSpecRequest,
     ) -> models.ApplicationSpecResponse:
         answer = self.engine.answer(
-            "patch_application_specs_application_spec_id",
+            "application_specs_update",
             models.ApplicationSpecResponse,
             {"application_spec_id": application_spec_id},
             body,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_applications_application_variant_id_threads_thread_id_process": {}
+    "application_threads_process": {}
 }
 """)
 
@@ -27,7 +27,7 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_applications_application_variant_id_threads_thread_id_process": (
+    "application_threads_process": (
         Fault(
             500,
             {
@@ -41,6 +41,10 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     ),
 }
 
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
+
 
 class MockApplicationThreadsService:
     """The application_threads operations of ``MockService``: answers from the tables above, through
@@ -48,7 +52,7 @@ class MockApplicationThreadsService:
 
     engine: MockEngine
 
-    async def post_applications_application_variant_id_threads_thread_id_process(
+    async def application_threads_process(
         self,
         *,
         application_variant_id: str,
@@ -57,7 +61,7 @@ class MockApplicationThreadsService:
         x_selected_account_id: str | None,
     ) -> Any:
         answer = self.engine.answer(
-            "post_applications_application_variant_id_threads_thread_id_process",
+            "application_threads_process",
             Any,
             {"application_variant_id": application_variant_id, "thread_id": thread_id},
             body,

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_application_variant_reports": {
+    "application_variant_reports_list": {
         "items": [
             {"async_jobs": [{"id": "id-121", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 58, "failed": 72, "pending": 2}, "job_metadata": {}, "created_at": "2024-01-26T21:33:00Z", "updated_at": "2024-12-10T14:49:04Z"}, {"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"}, {"id": "id-706", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 55, "failed": 40, "pending": 60}, "job_metadata": {}, "created_at": "2024-01-04T23:50:13Z", "updated_at": "2024-11-26T07:08:09Z"}], "application_spec_id": "application_spec_id-977", "application_variant_id": "application_variant_id-180", "id": "id-795", "created_at": "2024-02-13T11:38:51Z", "account_id": "account_id-24", "updated_at": "2024-12-30T07:11:35Z", "evaluation_datasets": [{"generation_status": "Pending", "evaluation_dataset_version_num": 75, "evaluation_dataset": {"name": "name-842", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-986", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-397", "created_at": "2024-04-20T14:04:00Z", "updated_at": "2024-05-29T11:47:08Z", "account_id": "account_id-129", "created_by_user_id": "created_by_user_id-636", "archived_at": "2024-02-20T03:47:58Z"}, "scored_test_case_count": 57}, {"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}], "score": 23.0, "category_scores": [{"category": "accuracy", "score": 47.8, "metric_scores": [{"metric_type": "answer-correctness", "score": 7.6, "category": "accuracy"}, {"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}]},
             {"async_jobs": [{"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"}], "application_spec_id": "application_spec_id-993", "application_variant_id": "application_variant_id-481", "id": "id-824", "created_at": "2024-02-22T01:36:54Z", "account_id": "account_id-125", "updated_at": "2024-10-12T04:04:42Z", "evaluation_datasets": [{"generation_status": "Pending", "evaluation_dataset_version_num": 87, "evaluation_dataset": {"name": "name-589", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-192", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-933", "created_at": "2024-10-30T17:51:09Z", "updated_at": "2024-10-17T19:47:45Z", "account_id": "account_id-954", "created_by_user_id": "created_by_user_id-153", "archived_at": "2024-10-19T20:52:54Z"}, "scored_test_case_count": 41}, {"generation_status": "Pending", "evaluation_dataset_version_num": 45, "evaluation_dataset": {"name": "name-792", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-373", "evaluation_dataset_metadata": {}, "out_of_date": false, "vendor": "scale", "id": "id-122", "created_at": "2024-01-25T11:26:21Z", "updated_at": "2024-11-13T13:31:29Z", "account_id": "account_id-931", "created_by_user_id": "created_by_user_id-949", "archived_at": "2024-12-27T15:54:27Z"}, "scored_test_case_count": 94}], "score": 19.9, "category_scores": [{"category": "accuracy", "score": 92.7, "metric_scores": [{"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}]}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 54,
         "items_per_page": 78
     },
-    "post_application_variant_reports": {
+    "application_variant_reports_create": {
         "application_spec_id": "application_spec_id-393",
         "application_variant_id": "application_variant_id-250",
         "id": "id-299",
@@ -41,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"category": "accuracy", "score": 47.8, "metric_scores": [{"metric_type": "answer-correctness", "score": 7.6, "category": "accuracy"}, {"metric_type": "answer-correctness", "score": 85.7, "category": "accuracy"}]}
         ]
     },
-    "get_application_variant_reports_application_variant_report_id": {
+    "application_variant_reports_retrieve": {
         "async_jobs": [
             {"id": "id-121", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 58, "failed": 72, "pending": 2}, "job_metadata": {}, "created_at": "2024-01-26T21:33:00Z", "updated_at": "2024-12-10T14:49:04Z"},
             {"id": "id-359", "job_type": "application-variant-report-generation", "status": "Pending", "progress": {"completed": 30, "failed": 81, "pending": 12}, "job_metadata": {}, "created_at": "2024-08-27T23:23:46Z", "updated_at": "2024-12-30T10:37:34Z"},
@@ -70,18 +70,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_application_variant_reports": Role(
+    "application_variant_reports_list": Role(
         action="list",
         collection="/v4/application-variant-reports",
         id_field="id",
         items_field="items",
     ),
-    "post_application_variant_reports": Role(
+    "application_variant_reports_create": Role(
         action="create",
         collection="/v4/application-variant-reports",
         id_field="id",
     ),
-    "get_application_variant_reports_application_variant_report_id": Role(
+    "application_variant_reports_retrieve": Role(
         action="get",
         collection="/v4/application-variant-reports",
         id_field="id",
@@ -91,16 +91,20 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_application_variant_reports": (
+    "application_variant_reports_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_application_variant_reports": (
+    "application_variant_reports_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_application_variant_reports_application_variant_report_id": (
+    "application_variant_reports_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockApplicationVariantReportsService:
@@ -109,7 +113,7 @@ class MockApplicationVariantReportsService:
 
     engine: MockEngine
 
-    async def get_application_variant_reports(
+    async def application_variant_reports_list(
         self,
         *,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
@@ -121,7 +125,7 @@ class MockApplicationVariantReportsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantReportWithScoresResponseWithViews:
         answer = self.engine.answer(
-            "get_application_variant_reports",
+            "application_variant_reports_list",
             models.PaginatedApplicationVariantReportWithScoresResponseWithViews,
             {},
             None,
@@ -141,28 +145,28 @@ class MockApplicationVariantReportsService:
             answer,
         )
 
-    async def post_application_variant_reports(
+    async def application_variant_reports_create(
         self,
         *,
         body: models.ApplicationVariantReportGenerationRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantReportWithScoresResponse:
         answer = self.engine.answer(
-            "post_application_variant_reports",
+            "application_variant_reports_create",
             models.ApplicationVariantReportWithScoresResponse,
             {},
             body,
         )
         return cast("models.ApplicationVariantReportWithScoresResponse", answer)
 
-    async def get_application_variant_reports_application_variant_report_id(
+    async def application_variant_reports_retrieve(
         self,
         *,
         application_variant_report_id: str,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
     ) -> models.ApplicationVariantReportWithScoresResponseWithViews:
         answer = self.engine.answer(
-            "get_application_variant_reports_application_variant_report_id",
+            "application_variant_reports_retrieve",
             models.ApplicationVariantReportWithScoresResponseWithViews,
             {"application_variant_report_id": application_variant_report_id},
             None,

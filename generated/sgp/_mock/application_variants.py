@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_application_variants": {
+    "application_variants_list": {
         "items": [
             {"version": "V0", "id": "id-115", "name": "name-309", "description": "description-58", "configuration": {"nodes": [{"id": "id-368", "application_node_schema_id": "text_input_schema", "configuration": {"key": {"value": {}}}}], "edges": [{"from_node": "from_node-997", "to_node": "to_node-993", "from_field": "from_field-199", "to_field": "to_field-400"}, {"from_node": "from_node-593", "to_node": "to_node-586", "from_field": "from_field-282", "to_field": "to_field-857"}, {"from_node": "from_node-687", "to_node": "to_node-525", "from_field": "from_field-63", "to_field": "to_field-179"}], "metadata": {}}, "application_spec_id": "application_spec_id-263", "account_id": "account_id-270", "created_by_user_id": "created_by_user_id-413", "created_at": "2024-12-04T18:30:40Z"}
         ],
@@ -24,7 +24,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 71,
         "items_per_page": 69
     },
-    "post_application_variants": {
+    "application_variants_create": {
         "version": "V0",
         "id": "id-115",
         "name": "name-309",
@@ -39,7 +39,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-413",
         "created_at": "2024-12-04T18:30:40Z"
     },
-    "get_application_variants_application_variant_id": {
+    "application_variants_retrieve": {
         "version": "V0",
         "id": "id-115",
         "name": "name-309",
@@ -54,11 +54,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-413",
         "created_at": "2024-12-04T18:30:40Z"
     },
-    "delete_application_variants_application_variant_id": {
+    "application_variants_delete": {
         "success": false,
         "count": 50
     },
-    "patch_application_variants_application_variant_id": {
+    "application_variants_patch": {
         "version": "V0",
         "id": "id-115",
         "name": "name-309",
@@ -73,7 +73,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-413",
         "created_at": "2024-12-04T18:30:40Z"
     },
-    "post_applications_application_variant_id_process": {}
+    "application_variants_process": {}
 }
 """)
 
@@ -82,29 +82,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_application_variants": Role(
+    "application_variants_list": Role(
         action="list",
         collection="/v4/application-variants",
         id_field="id",
         items_field="items",
     ),
-    "post_application_variants": Role(
+    "application_variants_create": Role(
         action="create",
         collection="/v4/application-variants",
         id_field="id",
     ),
-    "get_application_variants_application_variant_id": Role(
+    "application_variants_retrieve": Role(
         action="get",
         collection="/v4/application-variants",
         id_field="id",
         id_param="application_variant_id",
     ),
-    "delete_application_variants_application_variant_id": Role(
+    "application_variants_delete": Role(
         action="delete",
         collection="/v4/application-variants",
         id_param="application_variant_id",
     ),
-    "patch_application_variants_application_variant_id": Role(
+    "application_variants_patch": Role(
         action="update",
         collection="/v4/application-variants",
         id_field="id",
@@ -114,10 +114,10 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_application_variants": (
+    "application_variants_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_application_variants": (
+    "application_variants_create": (
         Fault(
             400,
             {
@@ -132,16 +132,16 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
             False,
         ),
     ),
-    "get_application_variants_application_variant_id": (
+    "application_variants_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_application_variants_application_variant_id": (
+    "application_variants_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_application_variants_application_variant_id": (
+    "application_variants_patch": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_applications_application_variant_id_process": (
+    "application_variants_process": (
         Fault(
             500,
             {
@@ -155,6 +155,22 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     ),
 }
 
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    "application_variants_create": {
+        "400": {
+            "errors": [
+                {
+                    "error_code": "INVALID_APPLICATION_NO_INPUT_NODE",
+                    "message": "message-363",
+                }
+            ],
+            "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+        },
+    },
+}
+
 
 class MockApplicationVariantsService:
     """The application_variants operations of ``MockService``: answers from the tables above, through
@@ -162,7 +178,7 @@ class MockApplicationVariantsService:
 
     engine: MockEngine
 
-    async def get_application_variants(
+    async def application_variants_list(
         self,
         *,
         page: int,
@@ -172,7 +188,7 @@ class MockApplicationVariantsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantResponse:
         answer = self.engine.answer(
-            "get_application_variants",
+            "application_variants_list",
             models.PaginatedApplicationVariantResponse,
             {},
             None,
@@ -189,58 +205,58 @@ class MockApplicationVariantsService:
         )
         return cast("models.PaginatedApplicationVariantResponse", answer)
 
-    async def post_application_variants(
+    async def application_variants_create(
         self,
         *,
         body: models.ApplicationVariantRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantResponse:
         answer = self.engine.answer(
-            "post_application_variants", models.ApplicationVariantResponse, {}, body
+            "application_variants_create", models.ApplicationVariantResponse, {}, body
         )
         return cast("models.ApplicationVariantResponse", answer)
 
-    async def get_application_variants_application_variant_id(
+    async def application_variants_retrieve(
         self,
         *,
         application_variant_id: str,
     ) -> models.ApplicationVariantResponse:
         answer = self.engine.answer(
-            "get_application_variants_application_variant_id",
+            "application_variants_retrieve",
             models.ApplicationVariantResponse,
             {"application_variant_id": application_variant_id},
             None,
         )
         return cast("models.ApplicationVariantResponse", answer)
 
-    async def delete_application_variants_application_variant_id(
+    async def application_variants_delete(
         self,
         *,
         application_variant_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_application_variants_application_variant_id",
+            "application_variants_delete",
             models.DeleteResponse,
             {"application_variant_id": application_variant_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_application_variants_application_variant_id(
+    async def application_variants_patch(
         self,
         *,
         application_variant_id: str,
         body: models.PatchApplicationVariantRequest,
     ) -> models.ApplicationVariantResponse:
         answer = self.engine.answer(
-            "patch_application_variants_application_variant_id",
+            "application_variants_patch",
             models.ApplicationVariantResponse,
             {"application_variant_id": application_variant_id},
             body,
         )
         return cast("models.ApplicationVariantResponse", answer)
 
-    async def post_applications_application_variant_id_process(
+    async def application_variants_process(
         self,
         *,
         application_variant_id: str,
@@ -248,7 +264,7 @@ class MockApplicationVariantsService:
         x_selected_account_id: str | None,
     ) -> Any:
         answer = self.engine.answer(
-            "post_applications_application_variant_id_process",
+            "application_variants_process",
             Any,
             {"application_variant_id": application_variant_id},
             body,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_application_with_variant": {
+    "application_with_variant_create": {
         "version": "V0",
         "id": "id-115",
         "name": "name-309",
@@ -41,10 +41,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_application_with_variant": (
+    "application_with_variant_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockApplicationWithVariantService:
@@ -53,12 +57,15 @@ class MockApplicationWithVariantService:
 
     engine: MockEngine
 
-    async def post_application_with_variant(
+    async def application_with_variant_create(
         self,
         *,
         body: models.CreateApplicationWithVariantRequest,
     ) -> models.ApplicationVariantResponse:
         answer = self.engine.answer(
-            "post_application_with_variant", models.ApplicationVariantResponse, {}, body
+            "application_with_variant_create",
+            models.ApplicationVariantResponse,
+            {},
+            body,
         )
         return cast("models.ApplicationVariantResponse", answer)

@@ -17,9 +17,9 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_applications_process": {},
-    "post_applications_validate": {},
-    "get_applications_application_variant_id_threads": [
+    "applications_process": {},
+    "applications_validate": {},
+    "applications_chat_threads_list": [
         {
             "id": "id-346",
             "title": "title-576",
@@ -51,7 +51,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "updated_at": "2024-02-19T18:34:44Z"
         }
     ],
-    "post_applications_application_variant_id_threads": {
+    "applications_chat_threads_create": {
         "id": "id-346",
         "title": "title-576",
         "application_variant_id": "application_variant_id-335",
@@ -61,7 +61,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "archived_at": "2024-01-03T16:11:07Z",
         "updated_at": "2024-02-23T06:37:43Z"
     },
-    "post_applications_upload_files": [
+    "applications_upload_files": [
         {
             "id": "id-369",
             "file_name": "file_name-919",
@@ -90,18 +90,18 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "created_at": "2024-04-09T13:52:01Z"
         }
     ],
-    "get_dashboards_dashboard_id": {
+    "applications_dashboards_retrieve": {
         "id": "id-967",
         "title": "title-419",
         "visualizations": [
             {"id": "id-274", "title": "title-401", "type": "scalar", "metric_id": "total_requests", "metadata": {"is_variant_specific_metric": true, "label_title_map": {"key": "label_title_map-470"}, "label_color_map": {"key": "label_color_map-377"}}}
         ]
     },
-    "get_metrics_scalar_metric_id": {
+    "applications_metrics_scalar_retrieve": {
         "value": 61.5,
         "unit": "unit-619"
     },
-    "get_metrics_timeseries_metric_id": {
+    "applications_metrics_timeseries_retrieve": {
         "bins": [
             "2024-12-31T22:53:38Z",
             "2024-02-24T02:39:22Z"
@@ -122,7 +122,7 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_applications_process": (
+    "applications_process": (
         Fault(
             500,
             {
@@ -134,7 +134,7 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
             False,
         ),
     ),
-    "post_applications_validate": (
+    "applications_validate": (
         Fault(
             400,
             {
@@ -149,24 +149,51 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
             False,
         ),
     ),
-    "get_applications_application_variant_id_threads": (
+    "applications_chat_threads_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_applications_application_variant_id_threads": (
+    "applications_chat_threads_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_applications_upload_files": (
+    "applications_upload_files": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_dashboards_dashboard_id": (
+    "applications_dashboards_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_metrics_scalar_metric_id": (
+    "applications_metrics_scalar_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_metrics_timeseries_metric_id": (
+    "applications_metrics_timeseries_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
+}
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    "applications_process": {
+        "400": {
+            "errors": [
+                {
+                    "error_code": "INVALID_APPLICATION_NO_INPUT_NODE",
+                    "message": "message-363",
+                }
+            ],
+            "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+        },
+    },
+    "applications_validate": {
+        "400": {
+            "errors": [
+                {
+                    "error_code": "INVALID_APPLICATION_NO_INPUT_NODE",
+                    "message": "message-363",
+                }
+            ],
+            "sgp_error_code": "APPLICATION_BUILDER_VALIDATION_ERROR",
+        },
+    },
 }
 
 
@@ -176,38 +203,38 @@ class MockApplicationsService:
 
     engine: MockEngine
 
-    async def post_applications_process(
+    async def applications_process(
         self,
         *,
         body: models.TestApplicationProcessingRequest,
     ) -> Any:
-        answer = self.engine.answer("post_applications_process", Any, {}, body)
+        answer = self.engine.answer("applications_process", Any, {}, body)
         return cast("Any", answer)
 
-    async def post_applications_validate(
+    async def applications_validate(
         self,
         *,
         body: models.ApplicationValidationRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        answer = self.engine.answer("post_applications_validate", Any, {}, body)
+        answer = self.engine.answer("applications_validate", Any, {}, body)
         return cast("Any", answer)
 
-    async def get_applications_application_variant_id_threads(
+    async def applications_chat_threads_list(
         self,
         *,
         application_variant_id: str,
         x_selected_account_id: str | None,
     ) -> list[models.ChatThreadResponse]:
         answer = self.engine.answer(
-            "get_applications_application_variant_id_threads",
+            "applications_chat_threads_list",
             list[models.ChatThreadResponse],
             {"application_variant_id": application_variant_id},
             None,
         )
         return cast("list[models.ChatThreadResponse]", answer)
 
-    async def post_applications_application_variant_id_threads(
+    async def applications_chat_threads_create(
         self,
         *,
         application_variant_id: str,
@@ -215,14 +242,14 @@ class MockApplicationsService:
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
         answer = self.engine.answer(
-            "post_applications_application_variant_id_threads",
+            "applications_chat_threads_create",
             models.ChatThreadResponse,
             {"application_variant_id": application_variant_id},
             body,
         )
         return cast("models.ChatThreadResponse", answer)
 
-    async def post_applications_upload_files(
+    async def applications_upload_files(
         self,
         *,
         files: list[UploadFile],
@@ -230,28 +257,25 @@ class MockApplicationsService:
         x_selected_account_id: str | None,
     ) -> list[models.ApplicationFileResponse]:
         answer = self.engine.answer(
-            "post_applications_upload_files",
-            list[models.ApplicationFileResponse],
-            {},
-            None,
+            "applications_upload_files", list[models.ApplicationFileResponse], {}, None
         )
         return cast("list[models.ApplicationFileResponse]", answer)
 
-    async def get_dashboards_dashboard_id(
+    async def applications_dashboards_retrieve(
         self,
         *,
         application_spec_id: str,
         dashboard_id: models.DashboardID,
     ) -> models.Dashboard:
         answer = self.engine.answer(
-            "get_dashboards_dashboard_id",
+            "applications_dashboards_retrieve",
             models.Dashboard,
             {"application_spec_id": application_spec_id, "dashboard_id": dashboard_id},
             None,
         )
         return cast("models.Dashboard", answer)
 
-    async def get_metrics_scalar_metric_id(
+    async def applications_metrics_scalar_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -263,14 +287,14 @@ class MockApplicationsService:
         x_selected_account_id: str | None,
     ) -> models.ScalarData:
         answer = self.engine.answer(
-            "get_metrics_scalar_metric_id",
+            "applications_metrics_scalar_retrieve",
             models.ScalarData,
             {"application_spec_id": application_spec_id, "metric_id": metric_id},
             None,
         )
         return cast("models.ScalarData", answer)
 
-    async def get_metrics_timeseries_metric_id(
+    async def applications_metrics_timeseries_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -282,7 +306,7 @@ class MockApplicationsService:
         x_selected_account_id: str | None,
     ) -> models.TimeseriesData:
         answer = self.engine.answer(
-            "get_metrics_timeseries_metric_id",
+            "applications_metrics_timeseries_retrieve",
             models.TimeseriesData,
             {"application_spec_id": application_spec_id, "metric_id": metric_id},
             None,

@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v2_chat_completions": {
+    "chat_completions_create": {
         "chat_completion": {
             "message": {"role": "user", "content": "content-565"},
             "finish_reason": "finish_reason-298"
@@ -33,7 +33,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "post_v2_chat_completions": [
+    "chat_completions_create": [
         {
             "chat_completion": {"message": {"role": "user", "content": "content-565"}, "finish_reason": "finish_reason-298"},
             "token_usage": {"prompt": 22, "completion": 11, "total": 31}
@@ -55,10 +55,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_chat_completions": (
+    "chat_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockChatCompletionsService:
@@ -67,7 +71,7 @@ class MockChatCompletionsService:
 
     engine: MockEngine
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.CreateChatCompletionRequest,
@@ -77,12 +81,9 @@ class MockChatCompletionsService:
     ):
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "post_v2_chat_completions",
-                models.CreateChatCompletionResponse,
-                {},
-                body,
+                "chat_completions_create", models.CreateChatCompletionResponse, {}, body
             )
         answer = self.engine.answer(
-            "post_v2_chat_completions", models.CreateChatCompletionResponse, {}, body
+            "chat_completions_create", models.CreateChatCompletionResponse, {}, body
         )
         return cast("models.CreateChatCompletionResponse", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_threads_thread_id_messages": {
+    "chat_threads_messages_retrieve": {
         "thread": {
             "id": "id-346",
             "title": "title-576",
@@ -30,8 +30,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"entry": {"id": "id-900", "input": {}, "output": {}, "aggregated": true, "application_spec_id": "application_spec_id-812", "application_variant_id": "application_variant_id-397", "start_timestamp": "2024-06-10T05:42:52Z", "duration_ms": 15, "operation_status": "SUCCESS", "operation_metadata": {}, "chat_thread_id": "chat_thread_id-25", "interaction_source": "EXTERNAL_AI", "created_at": "2024-09-12T19:47:46Z"}, "feedback": {"id": "id-954", "chat_thread_id": "chat_thread_id-655", "application_interaction_id": "application_interaction-339", "sentiment": "positive", "description": "description-692", "created_at": "2024-02-20T13:21:30Z"}}
         ]
     },
-    "delete_threads_thread_id": {},
-    "patch_threads_thread_id": {
+    "chat_threads_delete": {},
+    "chat_threads_update": {
         "id": "id-346",
         "title": "title-576",
         "application_variant_id": "application_variant_id-335",
@@ -41,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "archived_at": "2024-01-03T16:11:07Z",
         "updated_at": "2024-02-23T06:37:43Z"
     },
-    "patch_threads_thread_id_messages_application_interaction_id": {
+    "chat_threads_messages_update": {
         "id": "id-900",
         "input": {},
         "output": {},
@@ -56,7 +56,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "interaction_source": "EXTERNAL_AI",
         "created_at": "2024-09-12T19:47:46Z"
     },
-    "put_threads_thread_id_messages_application_interaction_id_feedback": {
+    "chat_threads_messages_feedback_update": {
         "id": "id-954",
         "chat_thread_id": "chat_thread_id-655",
         "application_interaction_id": "application_interaction-339",
@@ -64,7 +64,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "description": "description-692",
         "created_at": "2024-02-20T13:21:30Z"
     },
-    "delete_threads_thread_id_messages_application_interaction_id_feedback": {}
+    "chat_threads_messages_feedback_delete": {}
 }
 """)
 
@@ -76,25 +76,25 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_threads_thread_id_messages": (
+    "chat_threads_messages_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_threads_thread_id": (
+    "chat_threads_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "chat_threads_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "chat_threads_messages_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_threads_thread_id": (
+    "chat_threads_messages_feedback_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_threads_thread_id_messages_application_interaction_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "put_threads_thread_id_messages_application_interaction_id_feedback": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "delete_threads_thread_id_messages_application_interaction_id_feedback": (
+    "chat_threads_messages_feedback_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockChatThreadsService:
@@ -103,7 +103,7 @@ class MockChatThreadsService:
 
     engine: MockEngine
 
-    async def get_threads_thread_id_messages(
+    async def chat_threads_messages_retrieve(
         self,
         *,
         thread_id: str,
@@ -111,25 +111,25 @@ class MockChatThreadsService:
         x_selected_account_id: str | None,
     ) -> models.ChatThreadHistory:
         answer = self.engine.answer(
-            "get_threads_thread_id_messages",
+            "chat_threads_messages_retrieve",
             models.ChatThreadHistory,
             {"thread_id": thread_id},
             None,
         )
         return cast("models.ChatThreadHistory", answer)
 
-    async def delete_threads_thread_id(
+    async def chat_threads_delete(
         self,
         *,
         thread_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
         answer = self.engine.answer(
-            "delete_threads_thread_id", Any, {"thread_id": thread_id}, None
+            "chat_threads_delete", Any, {"thread_id": thread_id}, None
         )
         return cast("Any", answer)
 
-    async def patch_threads_thread_id(
+    async def chat_threads_update(
         self,
         *,
         thread_id: str,
@@ -137,14 +137,14 @@ class MockChatThreadsService:
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
         answer = self.engine.answer(
-            "patch_threads_thread_id",
+            "chat_threads_update",
             models.ChatThreadResponse,
             {"thread_id": thread_id},
             body,
         )
         return cast("models.ChatThreadResponse", answer)
 
-    async def patch_threads_thread_id_messages_application_interaction_id(
+    async def chat_threads_messages_update(
         self,
         *,
         thread_id: str,
@@ -154,7 +154,7 @@ class MockChatThreadsService:
         x_selected_account_id: str | None,
     ) -> models.ApplicationInteractionResponse:
         answer = self.engine.answer(
-            "patch_threads_thread_id_messages_application_interaction_id",
+            "chat_threads_messages_update",
             models.ApplicationInteractionResponse,
             {
                 "thread_id": thread_id,
@@ -164,7 +164,7 @@ class MockChatThreadsService:
         )
         return cast("models.ApplicationInteractionResponse", answer)
 
-    async def put_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_update(
         self,
         *,
         thread_id: str,
@@ -173,7 +173,7 @@ class MockChatThreadsService:
         x_selected_account_id: str | None,
     ) -> models.ChatThreadFeedbackResponse:
         answer = self.engine.answer(
-            "put_threads_thread_id_messages_application_interaction_id_feedback",
+            "chat_threads_messages_feedback_update",
             models.ChatThreadFeedbackResponse,
             {
                 "thread_id": thread_id,
@@ -183,7 +183,7 @@ class MockChatThreadsService:
         )
         return cast("models.ChatThreadFeedbackResponse", answer)
 
-    async def delete_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_delete(
         self,
         *,
         thread_id: str,
@@ -191,7 +191,7 @@ class MockChatThreadsService:
         x_selected_account_id: str | None,
     ) -> Any:
         answer = self.engine.answer(
-            "delete_threads_thread_id_messages_application_interaction_id_feedback",
+            "chat_threads_messages_feedback_delete",
             Any,
             {
                 "thread_id": thread_id,

@@ -15,13 +15,13 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v2_chunks_rank": {
+    "chunks_rank": {
         "relevant_chunks": [
             {"chunk_id": "chunk_id-369", "text": "text-332", "embedding": [2.4, 92.3, 22.9], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-86", "title": "title-640", "score": 89.5},
             {"chunk_id": "chunk_id-897", "text": "text-111", "embedding": [63.4], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-288", "title": "title-331", "score": 18.5}
         ]
     },
-    "post_v2_chunks_synthesis": {
+    "chunks_synthesis": {
         "response": "response-96",
         "source_nodes": [
             {"node": {"text": "text-761", "embedding": [100.0, 96.3, 95.9], "extra_info": {}, "relationships": {"key": {"node_id": "node_id-329", "node_type": "node_type-893", "metadata": {}, "hash": "hash-307"}}, "id_": "id-53", "hash": "hash-161", "start_char_idx": 64, "end_char_idx": 73}, "score": 52.1},
@@ -42,11 +42,13 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_chunks_rank": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_v2_chunks_synthesis": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "chunks_rank": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "chunks_synthesis": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockChunksService:
@@ -55,22 +57,20 @@ class MockChunksService:
 
     engine: MockEngine
 
-    async def post_v2_chunks_rank(
+    async def chunks_rank(
         self,
         *,
         body: models.ChunksRankRequest,
     ) -> models.ChunksRankResponse:
-        answer = self.engine.answer(
-            "post_v2_chunks_rank", models.ChunksRankResponse, {}, body
-        )
+        answer = self.engine.answer("chunks_rank", models.ChunksRankResponse, {}, body)
         return cast("models.ChunksRankResponse", answer)
 
-    async def post_v2_chunks_synthesis(
+    async def chunks_synthesis(
         self,
         *,
         body: models.SynthesizeChunksRequest,
     ) -> models.SynthesizeChunksResponse:
         answer = self.engine.answer(
-            "post_v2_chunks_synthesis", models.SynthesizeChunksResponse, {}, body
+            "chunks_synthesis", models.SynthesizeChunksResponse, {}, body
         )
         return cast("models.SynthesizeChunksResponse", answer)

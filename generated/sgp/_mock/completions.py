@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v2_completions": {
+    "completions_create": {
         "completion": {
             "text": "text-714",
             "finish_reason": "finish_reason-56",
@@ -34,7 +34,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "post_v2_completions": [
+    "completions_create": [
         {
             "completion": {"text": "text-714", "finish_reason": "finish_reason-56", "response_metadata": {}},
             "token_usage": {"prompt": 22, "completion": 11, "total": 31}
@@ -56,8 +56,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_completions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "completions_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockCompletionsService:
@@ -66,7 +70,7 @@ class MockCompletionsService:
 
     engine: MockEngine
 
-    async def post_v2_completions(
+    async def completions_create(
         self,
         *,
         body: models.CreateCompletionRequest,
@@ -75,9 +79,9 @@ class MockCompletionsService:
     ):
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "post_v2_completions", models.CreateCompletionResponse, {}, body
+                "completions_create", models.CreateCompletionResponse, {}, body
             )
         answer = self.engine.answer(
-            "post_v2_completions", models.CreateCompletionResponse, {}, body
+            "completions_create", models.CreateCompletionResponse, {}, body
         )
         return cast("models.CreateCompletionResponse", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_deployment_packages_account_id_install": {
+    "deployment_packages_install": {
         "package_installation": {
             "organization_id": "organization_id-18",
             "package_version_id": "package_version_id-675",
@@ -29,7 +29,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "created_by_user_id": "created_by_user_id-305"
         }
     },
-    "post_deployment_packages_account_id_copy_to_control_plane_hook": {
+    "deployment_packages_copy_to_control_plane_hook": {
         "package_id": "package_id-711",
         "package_name": "package_name-948",
         "result": {
@@ -38,7 +38,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "metadata": {}
         }
     },
-    "post_deployment_packages_account_id_install_async": {
+    "deployment_packages_install_async": {
         "deployment_package_job_id": "deployment_package_job_i-431",
         "account_id": "account_id-786"
     }
@@ -53,16 +53,20 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_deployment_packages_account_id_install": (
+    "deployment_packages_install": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_deployment_packages_account_id_copy_to_control_plane_hook": (
+    "deployment_packages_copy_to_control_plane_hook": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_deployment_packages_account_id_install_async": (
+    "deployment_packages_install_async": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockDeploymentPackagesService:
@@ -71,42 +75,42 @@ class MockDeploymentPackagesService:
 
     engine: MockEngine
 
-    async def post_deployment_packages_account_id_install(
+    async def deployment_packages_install(
         self,
         *,
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.InstallDeploymentPackageResponse:
         answer = self.engine.answer(
-            "post_deployment_packages_account_id_install",
+            "deployment_packages_install",
             models.InstallDeploymentPackageResponse,
             {"account_id": account_id},
             body,
         )
         return cast("models.InstallDeploymentPackageResponse", answer)
 
-    async def post_deployment_packages_account_id_copy_to_control_plane_hook(
+    async def deployment_packages_copy_to_control_plane_hook(
         self,
         *,
         account_id: str,
         body: models.CopyDeploymentPackageToControlPlaneHookRequest,
     ) -> models.CopyDeploymentPackageToControlPlaneHookResponse:
         answer = self.engine.answer(
-            "post_deployment_packages_account_id_copy_to_control_plane_hook",
+            "deployment_packages_copy_to_control_plane_hook",
             models.CopyDeploymentPackageToControlPlaneHookResponse,
             {"account_id": account_id},
             body,
         )
         return cast("models.CopyDeploymentPackageToControlPlaneHookResponse", answer)
 
-    async def post_deployment_packages_account_id_install_async(
+    async def deployment_packages_install_async(
         self,
         *,
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.DeploymentPackageJobResponse:
         answer = self.engine.answer(
-            "post_deployment_packages_account_id_install_async",
+            "deployment_packages_install_async",
             models.DeploymentPackageJobResponse,
             {"account_id": account_id},
             body,

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_evaluation_configs": {
+    "evaluation_configs_list": {
         "items": [
             {"evaluation_type": "studio", "question_set_id": "question_set_id-175", "studio_project_id": "studio_project_id-361", "id": "id-542", "created_at": "2024-02-14T11:46:27Z", "account_id": "account_id-187", "created_by_user_id": "created_by_user_id-489"},
             {"evaluation_type": "studio", "question_set_id": "question_set_id-50", "studio_project_id": "studio_project_id-662", "id": "id-309", "created_at": "2024-06-14T02:04:24Z", "account_id": "account_id-633", "created_by_user_id": "created_by_user_id-317"},
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 23,
         "items_per_page": 60
     },
-    "post_evaluation_configs": {
+    "evaluation_configs_create": {
         "evaluation_type": "studio",
         "question_set_id": "question_set_id-175",
         "studio_project_id": "studio_project_id-361",
@@ -35,7 +35,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-187",
         "created_by_user_id": "created_by_user_id-489"
     },
-    "get_evaluation_configs_evaluation_config_id": {
+    "evaluation_configs_retrieve": {
         "evaluation_type": "studio",
         "question_set_id": "question_set_id-175",
         "studio_project_id": "studio_project_id-361",
@@ -44,7 +44,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-187",
         "created_by_user_id": "created_by_user_id-489"
     },
-    "delete_evaluation_configs_evaluation_config_id": {
+    "evaluation_configs_delete": {
         "success": false,
         "count": 50
     }
@@ -56,24 +56,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_evaluation_configs": Role(
+    "evaluation_configs_list": Role(
         action="list",
         collection="/v4/evaluation-configs",
         id_field="id",
         items_field="items",
     ),
-    "post_evaluation_configs": Role(
+    "evaluation_configs_create": Role(
         action="create",
         collection="/v4/evaluation-configs",
         id_field="id",
     ),
-    "get_evaluation_configs_evaluation_config_id": Role(
+    "evaluation_configs_retrieve": Role(
         action="get",
         collection="/v4/evaluation-configs",
         id_field="id",
         id_param="evaluation_config_id",
     ),
-    "delete_evaluation_configs_evaluation_config_id": Role(
+    "evaluation_configs_delete": Role(
         action="delete",
         collection="/v4/evaluation-configs",
         id_param="evaluation_config_id",
@@ -82,19 +82,23 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_evaluation_configs": (
+    "evaluation_configs_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_configs": (
+    "evaluation_configs_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_configs_evaluation_config_id": (
+    "evaluation_configs_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_evaluation_configs_evaluation_config_id": (
+    "evaluation_configs_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockEvaluationConfigsService:
@@ -103,7 +107,7 @@ class MockEvaluationConfigsService:
 
     engine: MockEngine
 
-    async def get_evaluation_configs(
+    async def evaluation_configs_list(
         self,
         *,
         page: int,
@@ -112,7 +116,7 @@ class MockEvaluationConfigsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationConfigResponse:
         answer = self.engine.answer(
-            "get_evaluation_configs",
+            "evaluation_configs_list",
             models.PaginatedEvaluationConfigResponse,
             {},
             None,
@@ -129,37 +133,37 @@ class MockEvaluationConfigsService:
         )
         return cast("models.PaginatedEvaluationConfigResponse", answer)
 
-    async def post_evaluation_configs(
+    async def evaluation_configs_create(
         self,
         *,
         body: models.EvaluationConfigRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationConfigResponse:
         answer = self.engine.answer(
-            "post_evaluation_configs", models.EvaluationConfigResponse, {}, body
+            "evaluation_configs_create", models.EvaluationConfigResponse, {}, body
         )
         return cast("models.EvaluationConfigResponse", answer)
 
-    async def get_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_retrieve(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.EvaluationConfigResponse:
         answer = self.engine.answer(
-            "get_evaluation_configs_evaluation_config_id",
+            "evaluation_configs_retrieve",
             models.EvaluationConfigResponse,
             {"evaluation_config_id": evaluation_config_id},
             None,
         )
         return cast("models.EvaluationConfigResponse", answer)
 
-    async def delete_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_delete(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_evaluation_configs_evaluation_config_id",
+            "evaluation_configs_delete",
             models.DeleteResponse,
             {"evaluation_config_id": evaluation_config_id},
             None,

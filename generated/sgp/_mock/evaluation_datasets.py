@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_evaluation_datasets": {
+    "evaluation_datasets_list": {
         "items": [
             {"evaluation_dataset_versions": [{"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"}, {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}, {"num": 76, "evaluation_dataset_id": "evaluation_dataset_id-375", "draft": true, "published_at": "2024-09-23T15:06:43Z", "id": "id-506", "created_at": "2024-06-28T10:14:11Z", "account_id": "account_id-22", "created_by_user_id": "created_by_user_id-832", "archived_at": "2024-01-19T02:00:14Z"}], "name": "name-653", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-11", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-828", "created_at": "2024-06-30T18:43:23Z", "updated_at": "2024-08-02T00:30:31Z", "account_id": "account_id-544", "created_by_user_id": "created_by_user_id-936", "archived_at": "2024-03-31T09:50:50Z"},
             {"evaluation_dataset_versions": [{"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}, {"num": 86, "evaluation_dataset_id": "evaluation_dataset_id-42", "draft": false, "published_at": "2024-03-13T22:47:39Z", "id": "id-877", "created_at": "2024-11-05T10:14:39Z", "account_id": "account_id-772", "created_by_user_id": "created_by_user_id-448", "archived_at": "2024-01-23T21:25:29Z"}], "name": "name-590", "schema_type": "GENERATION", "knowledge_base_id": "knowledge_base_id-604", "evaluation_dataset_metadata": {}, "out_of_date": true, "vendor": "scale", "id": "id-780", "created_at": "2024-03-05T06:27:04Z", "updated_at": "2024-07-08T08:22:44Z", "account_id": "account_id-35", "created_by_user_id": "created_by_user_id-655", "archived_at": "2024-04-08T03:20:57Z"}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 49,
         "items_per_page": 55
     },
-    "post_evaluation_datasets": {
+    "evaluation_datasets_create": {
         "name": "name-842",
         "schema_type": "GENERATION",
         "knowledge_base_id": "knowledge_base_id-986",
@@ -39,7 +39,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-636",
         "archived_at": "2024-02-20T03:47:58Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id": {
+    "evaluation_datasets_retrieve": {
         "evaluation_dataset_versions": [
             {"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"},
             {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"},
@@ -58,11 +58,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-936",
         "archived_at": "2024-03-31T09:50:50Z"
     },
-    "delete_evaluation_datasets_evaluation_dataset_id": {
+    "evaluation_datasets_remove": {
         "success": false,
         "count": 50
     },
-    "patch_evaluation_datasets_evaluation_dataset_id": {
+    "evaluation_datasets_update": {
         "name": "name-842",
         "schema_type": "GENERATION",
         "knowledge_base_id": "knowledge_base_id-986",
@@ -76,7 +76,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-636",
         "archived_at": "2024-02-20T03:47:58Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
+    "evaluation_datasets_evaluation_dataset_versions_list": {
         "items": [
             {"num": 80, "evaluation_dataset_id": "evaluation_dataset_id-100", "draft": false, "published_at": "2024-06-13T05:04:33Z", "id": "id-998", "created_at": "2024-12-21T17:26:34Z", "account_id": "account_id-729", "created_by_user_id": "created_by_user_id-784", "archived_at": "2024-09-27T11:29:23Z"},
             {"num": 93, "evaluation_dataset_id": "evaluation_dataset_id-788", "draft": true, "published_at": "2024-09-18T20:07:46Z", "id": "id-658", "created_at": "2024-11-03T13:46:44Z", "account_id": "account_id-861", "created_by_user_id": "created_by_user_id-588", "archived_at": "2024-04-02T13:16:04Z"}
@@ -85,7 +85,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 25,
         "items_per_page": 79
     },
-    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": {
+    "evaluation_datasets_evaluation_dataset_versions_create": {
         "num": 80,
         "evaluation_dataset_id": "evaluation_dataset_id-100",
         "draft": false,
@@ -96,7 +96,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-784",
         "archived_at": "2024-09-27T11:29:23Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": {
+    "evaluation_datasets_evaluation_dataset_versions_retrieve": {
         "num": 80,
         "evaluation_dataset_id": "evaluation_dataset_id-100",
         "draft": false,
@@ -107,7 +107,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-784",
         "archived_at": "2024-09-27T11:29:23Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases": {
+    "evaluation_datasets_test_cases_list": {
         "items": [
             {"schema_type": "GENERATION", "evaluation_dataset_id": "evaluation_dataset_id-131", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "chat_history": {}, "autogenerated": false, "test_case_metadata": {}, "id": "id-589", "created_at": "2024-09-22T19:12:19Z", "account_id": "account_id-798", "created_by_user_id": "created_by_user_id-467", "archived_at": "2024-01-05T18:45:42Z"}
         ],
@@ -115,7 +115,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 10,
         "items_per_page": 69
     },
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases": {
+    "evaluation_datasets_test_cases_create": {
         "schema_type": "GENERATION",
         "evaluation_dataset_id": "evaluation_dataset_id-131",
         "test_case_data": {
@@ -133,7 +133,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-467",
         "archived_at": "2024-01-05T18:45:42Z"
     },
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": [
+    "evaluation_datasets_test_cases_batch": [
         {
             "schema_type": "GENERATION",
             "evaluation_dataset_id": "evaluation_dataset_id-131",
@@ -174,7 +174,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "archived_at": "2024-01-09T18:19:32Z"
         }
     ],
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
+    "evaluation_datasets_test_cases_retrieve": {
         "schema_type": "GENERATION",
         "evaluation_dataset_id": "evaluation_dataset_id-131",
         "test_case_data": {
@@ -192,11 +192,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-467",
         "archived_at": "2024-01-05T18:45:42Z"
     },
-    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
+    "evaluation_datasets_test_cases_delete": {
         "success": false,
         "count": 50
     },
-    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": {
+    "evaluation_datasets_test_cases_update": {
         "schema_type": "GENERATION",
         "evaluation_dataset_id": "evaluation_dataset_id-131",
         "test_case_data": {
@@ -214,7 +214,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-467",
         "archived_at": "2024-01-05T18:45:42Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num": {
+    "evaluation_datasets_test_cases_history_retrieve": {
         "schema_type": "GENERATION",
         "evaluation_dataset_id": "evaluation_dataset_id-131",
         "test_case_data": {
@@ -232,7 +232,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-467",
         "archived_at": "2024-01-05T18:45:42Z"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": {
+    "evaluation_datasets_test_cases_history_list": {
         "items": [
             {"schema_type": "GENERATION", "evaluation_dataset_id": "evaluation_dataset_id-131", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "chat_history": {}, "autogenerated": false, "test_case_metadata": {}, "id": "id-589", "created_at": "2024-09-22T19:12:19Z", "account_id": "account_id-798", "created_by_user_id": "created_by_user_id-467", "archived_at": "2024-01-05T18:45:42Z"}
         ],
@@ -240,11 +240,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 10,
         "items_per_page": 69
     },
-    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history": {
+    "evaluation_datasets_test_cases_history_delete": {
         "success": false,
         "count": 50
     },
-    "get_autogenerated_draft_test_cases": {
+    "evaluation_datasets_autogenerated_draft_test_cases_list": {
         "items": [
             {"evaluation_dataset_id": "evaluation_dataset_id-387", "schema_type": "GENERATION", "test_case_data": {"input": "input-657", "expected_output": "expected_output-346", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-853", "metadata": {}}, {"text": "text-149", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-646", "artifact_ids_filter-560", "artifact_ids_filter-521"]}, "approved": false, "topic_str": "topic_str-25", "content_metadata": {}, "id": "id-77", "account_id": "account_id-671", "created_at": "2024-11-06T05:32:25Z", "updated_at": "2024-02-27T07:57:57Z", "created_by_user_id": "created_by_user_id-148", "missing_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}, {"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}]},
             {"evaluation_dataset_id": "evaluation_dataset_id-34", "schema_type": "GENERATION", "test_case_data": {"input": "input-706", "expected_output": "expected_output-970", "expected_extra_info": {"schema_type": "CHUNKS", "chunks": [{"text": "text-149", "metadata": {}}, {"text": "text-59", "metadata": {}}, {"text": "text-746", "metadata": {}}]}, "artifact_ids_filter": ["artifact_ids_filter-554"]}, "approved": false, "topic_str": "topic_str-948", "content_metadata": {}, "id": "id-970", "account_id": "account_id-848", "created_at": "2024-06-19T02:04:21Z", "updated_at": "2024-08-25T10:32:41Z", "created_by_user_id": "created_by_user_id-859", "missing_chunks": [{"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}, {"chunk_text": "chunk_text-319", "artifact_id": "artifact_id-140", "artifact_name": "artifact_name-954", "artifact_content_modification_identifier": "artifact_content_modific-117"}]},
@@ -254,7 +254,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 5,
         "items_per_page": 95
     },
-    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": {
+    "evaluation_datasets_autogenerated_draft_test_cases_create": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
         "schema_type": "GENERATION",
         "test_case_data": {
@@ -272,7 +272,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "updated_at": "2024-07-05T03:59:44Z",
         "created_by_user_id": "created_by_user_id-925"
     },
-    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
+    "evaluation_datasets_autogenerated_draft_test_cases_retrieve": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
         "schema_type": "GENERATION",
         "test_case_data": {
@@ -290,11 +290,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "updated_at": "2024-07-05T03:59:44Z",
         "created_by_user_id": "created_by_user_id-925"
     },
-    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
+    "evaluation_datasets_autogenerated_draft_test_cases_delete": {
         "success": false,
         "count": 50
     },
-    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": {
+    "evaluation_datasets_autogenerated_draft_test_cases_update": {
         "evaluation_dataset_id": "evaluation_dataset_id-180",
         "schema_type": "GENERATION",
         "test_case_data": {
@@ -312,33 +312,33 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "updated_at": "2024-07-05T03:59:44Z",
         "created_by_user_id": "created_by_user_id-925"
     },
-    "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve": {
+    "evaluation_datasets_autogenerated_draft_test_cases_approve": {
         "autogenerated_draft_test_case_id": "autogenerated_draft_test-802",
         "success": false,
         "failed_chunks": [
             {"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}
         ]
     },
-    "post_publish": {
+    "evaluation_datasets_publish": {
         "success": false,
         "autogenerated_draft_test_cases": [
             {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]},
             {"autogenerated_draft_test_case_id": "autogenerated_draft_test-683", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-130", "artifact_id": "artifact_id-572", "artifact_name": "artifact_name-957", "artifact_content_modification_identifier": "artifact_content_modific-312"}, {"chunk_text": "chunk_text-319", "artifact_id": "artifact_id-140", "artifact_name": "artifact_name-954", "artifact_content_modification_identifier": "artifact_content_modific-117"}]}
         ]
     },
-    "post_approve_batch": {
+    "evaluation_datasets_approve_batch": {
         "success": true,
         "autogenerated_draft_test_cases": [
             {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]}
         ]
     },
-    "get_generation_jobs": {
+    "evaluation_datasets_generation_jobs_list": {
         "generation_jobs": [
             {"generation_job_id": "generation_job_id-211", "status": "Pending", "created_at": "2024-06-08T08:00:31Z", "updated_at": "2024-08-10T07:34:11Z", "num_test_cases": 49, "num_completed_test_cases": 69, "total_chunk_count": 15, "failure_reason": "failure_reason-520"},
             {"generation_job_id": "generation_job_id-251", "status": "Pending", "created_at": "2024-06-27T11:31:54Z", "updated_at": "2024-09-14T03:17:26Z", "num_test_cases": 65, "num_completed_test_cases": 32, "total_chunk_count": 98, "failure_reason": "failure_reason-209"}
         ]
     },
-    "post_generation_jobs": {
+    "evaluation_datasets_generation_jobs_create": {
         "generation_job_id": "generation_job_id-382",
         "status": "Pending",
         "created_at": "2024-04-14T16:22:32Z",
@@ -348,7 +348,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "total_chunk_count": 24,
         "failure_reason": "failure_reason-433"
     },
-    "get_generation_jobs_generation_job_id": {
+    "evaluation_datasets_generation_jobs_retrieve": {
         "generation_job_id": "generation_job_id-211",
         "status": "Pending",
         "created_at": "2024-06-08T08:00:31Z",
@@ -358,8 +358,8 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "total_chunk_count": 15,
         "failure_reason": "failure_reason-520"
     },
-    "post_generation_jobs_generation_job_id_cancel": {},
-    "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": {
+    "evaluation_datasets_generation_jobs_cancel": {},
+    "evaluation_datasets_evaluation_dataset_versions_publish": {
         "success": false,
         "autogenerated_draft_test_cases": [
             {"autogenerated_draft_test_case_id": "autogenerated_draft_test-802", "success": false, "failed_chunks": [{"chunk_text": "chunk_text-276", "artifact_id": "artifact_id-222", "artifact_name": "artifact_name-525", "artifact_content_modification_identifier": "artifact_content_modific-310"}]},
@@ -374,134 +374,134 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_evaluation_datasets": Role(
+    "evaluation_datasets_list": Role(
         action="list",
         collection="/v4/evaluation-datasets",
         id_field="id",
         items_field="items",
     ),
-    "post_evaluation_datasets": Role(
+    "evaluation_datasets_create": Role(
         action="create",
         collection="/v4/evaluation-datasets",
         id_field="id",
     ),
-    "get_evaluation_datasets_evaluation_dataset_id": Role(
+    "evaluation_datasets_retrieve": Role(
         action="get",
         collection="/v4/evaluation-datasets",
         id_field="id",
         id_param="evaluation_dataset_id",
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id": Role(
+    "evaluation_datasets_remove": Role(
         action="delete",
         collection="/v4/evaluation-datasets",
         id_param="evaluation_dataset_id",
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id": Role(
+    "evaluation_datasets_update": Role(
         action="update",
         collection="/v4/evaluation-datasets",
         id_field="id",
         id_param="evaluation_dataset_id",
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": Role(
+    "evaluation_datasets_evaluation_dataset_versions_list": Role(
         action="list",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
         id_field="id",
         items_field="items",
         scope=("evaluation_dataset_id",),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": Role(
+    "evaluation_datasets_evaluation_dataset_versions_create": Role(
         action="create",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
         id_field="id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": Role(
+    "evaluation_datasets_evaluation_dataset_versions_retrieve": Role(
         action="get",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/evaluation-dataset-versions",
         id_field="id",
         id_param="evaluation_dataset_version_id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases": Role(
+    "evaluation_datasets_test_cases_list": Role(
         action="list",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
         id_field="id",
         items_field="items",
         scope=("evaluation_dataset_id",),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases": Role(
+    "evaluation_datasets_test_cases_create": Role(
         action="create",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
         id_field="id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+    "evaluation_datasets_test_cases_retrieve": Role(
         action="get",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
         id_field="id",
         id_param="test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+    "evaluation_datasets_test_cases_delete": Role(
         action="delete",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
         id_param="test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": Role(
+    "evaluation_datasets_test_cases_update": Role(
         action="update",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/test-cases",
         id_field="id",
         id_param="test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_autogenerated_draft_test_cases": Role(
+    "evaluation_datasets_autogenerated_draft_test_cases_list": Role(
         action="list",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
         id_field="id",
         items_field="items",
         scope=("evaluation_dataset_id",),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": Role(
+    "evaluation_datasets_autogenerated_draft_test_cases_create": Role(
         action="create",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
         id_field="id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+    "evaluation_datasets_autogenerated_draft_test_cases_retrieve": Role(
         action="get",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
         id_field="id",
         id_param="autogenerated_draft_test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+    "evaluation_datasets_autogenerated_draft_test_cases_delete": Role(
         action="delete",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
         id_param="autogenerated_draft_test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": Role(
+    "evaluation_datasets_autogenerated_draft_test_cases_update": Role(
         action="update",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/autogenerated-draft-test-cases",
         id_field="id",
         id_param="autogenerated_draft_test_case_id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_generation_jobs": Role(
+    "evaluation_datasets_generation_jobs_list": Role(
         action="list",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
         id_field="generation_job_id",
         items_field="generation_jobs",
         scope=("evaluation_dataset_id",),
     ),
-    "post_generation_jobs": Role(
+    "evaluation_datasets_generation_jobs_create": Role(
         action="create",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
         id_field="generation_job_id",
         scope=("evaluation_dataset_id",),
     ),
-    "get_generation_jobs_generation_job_id": Role(
+    "evaluation_datasets_generation_jobs_retrieve": Role(
         action="get",
         collection="/v4/evaluation-datasets/{evaluation_dataset_id}/generation-jobs",
         id_field="generation_job_id",
@@ -512,89 +512,101 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_evaluation_datasets": (
+    "evaluation_datasets_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_datasets": (
+    "evaluation_datasets_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id": (
+    "evaluation_datasets_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id": (
+    "evaluation_datasets_remove": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id": (
+    "evaluation_datasets_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": (
+    "evaluation_datasets_evaluation_dataset_versions_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions": (
+    "evaluation_datasets_evaluation_dataset_versions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id": (
+    "evaluation_datasets_evaluation_dataset_versions_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases": (
+    "evaluation_datasets_test_cases_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases": (
+    "evaluation_datasets_test_cases_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch": (
+    "evaluation_datasets_test_cases_batch": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+    "evaluation_datasets_test_cases_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+    "evaluation_datasets_test_cases_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id": (
+    "evaluation_datasets_test_cases_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num": (
+    "evaluation_datasets_test_cases_history_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num": (
+    "evaluation_datasets_test_cases_history_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history": (
+    "evaluation_datasets_test_cases_history_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_autogenerated_draft_test_cases": (
+    "evaluation_datasets_autogenerated_draft_test_cases_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases": (
+    "evaluation_datasets_autogenerated_draft_test_cases_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+    "evaluation_datasets_autogenerated_draft_test_cases_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+    "evaluation_datasets_autogenerated_draft_test_cases_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id": (
+    "evaluation_datasets_autogenerated_draft_test_cases_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve": (
+    "evaluation_datasets_autogenerated_draft_test_cases_approve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_publish": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_approve_batch": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_generation_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_generation_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_generation_jobs_generation_job_id": (
+    "evaluation_datasets_publish": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_generation_jobs_generation_job_id_cancel": (
+    "evaluation_datasets_approve_batch": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish": (
+    "evaluation_datasets_generation_jobs_list": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "evaluation_datasets_generation_jobs_create": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "evaluation_datasets_generation_jobs_retrieve": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "evaluation_datasets_generation_jobs_cancel": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "evaluation_datasets_evaluation_dataset_versions_publish": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockEvaluationDatasetsService:
@@ -603,7 +615,7 @@ class MockEvaluationDatasetsService:
 
     engine: MockEngine
 
-    async def get_evaluation_datasets(
+    async def evaluation_datasets_list(
         self,
         *,
         view: list[models.EvaluationDatasetViewsOptions] | None,
@@ -614,7 +626,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetResponseWithViews:
         answer = self.engine.answer(
-            "get_evaluation_datasets",
+            "evaluation_datasets_list",
             models.PaginatedEvaluationDatasetResponseWithViews,
             {},
             None,
@@ -631,59 +643,59 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.PaginatedEvaluationDatasetResponseWithViews", answer)
 
-    async def post_evaluation_datasets(
+    async def evaluation_datasets_create(
         self,
         *,
         body: models.CreateEvaluationDatasetRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetResponse:
         answer = self.engine.answer(
-            "post_evaluation_datasets", models.EvaluationDatasetResponse, {}, body
+            "evaluation_datasets_create", models.EvaluationDatasetResponse, {}, body
         )
         return cast("models.EvaluationDatasetResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
         view: list[models.EvaluationDatasetViewsOptions] | None,
     ) -> models.EvaluationDatasetResponseWithViews:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id",
+            "evaluation_datasets_retrieve",
             models.EvaluationDatasetResponseWithViews,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
         )
         return cast("models.EvaluationDatasetResponseWithViews", answer)
 
-    async def delete_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_remove(
         self,
         *,
         evaluation_dataset_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_evaluation_datasets_evaluation_dataset_id",
+            "evaluation_datasets_remove",
             models.DeleteResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_update(
         self,
         *,
         evaluation_dataset_id: str,
         body: models.RestorablePatchEvaluationDatasetRequest,
     ) -> models.EvaluationDatasetResponse:
         answer = self.engine.answer(
-            "patch_evaluation_datasets_evaluation_dataset_id",
+            "evaluation_datasets_update",
             models.EvaluationDatasetResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.EvaluationDatasetResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -694,7 +706,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions",
+            "evaluation_datasets_evaluation_dataset_versions_list",
             models.PaginatedEvaluationDatasetVersionResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
@@ -711,7 +723,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.PaginatedEvaluationDatasetVersionResponse", answer)
 
-    async def post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -719,21 +731,21 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetVersionResponse:
         answer = self.engine.answer(
-            "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions",
+            "evaluation_datasets_evaluation_dataset_versions_create",
             models.EvaluationDatasetVersionResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.EvaluationDatasetVersionResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+    async def evaluation_datasets_evaluation_dataset_versions_retrieve(
         self,
         *,
         evaluation_dataset_version_id: str,
         evaluation_dataset_id: str,
     ) -> models.EvaluationDatasetVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id",
+            "evaluation_datasets_evaluation_dataset_versions_retrieve",
             models.EvaluationDatasetVersionResponse,
             {
                 "evaluation_dataset_version_id": evaluation_dataset_version_id,
@@ -743,7 +755,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.EvaluationDatasetVersionResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -754,7 +766,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases",
+            "evaluation_datasets_test_cases_list",
             models.PaginatedTestCaseVersionResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
@@ -771,7 +783,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.PaginatedTestCaseVersionResponse", answer)
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -779,14 +791,14 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.TestCaseVersionResponse:
         answer = self.engine.answer(
-            "post_evaluation_datasets_evaluation_dataset_id_test_cases",
+            "evaluation_datasets_test_cases_create",
             models.TestCaseVersionResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.TestCaseVersionResponse", answer)
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+    async def evaluation_datasets_test_cases_batch(
         self,
         *,
         evaluation_dataset_id: str,
@@ -794,21 +806,21 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> list[models.TestCaseVersionResponse]:
         answer = self.engine.answer(
-            "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch",
+            "evaluation_datasets_test_cases_batch",
             list[models.TestCaseVersionResponse],
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("list[models.TestCaseVersionResponse]", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_retrieve(
         self,
         *,
         test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            "evaluation_datasets_test_cases_retrieve",
             models.TestCaseVersionResponse,
             {
                 "test_case_id": test_case_id,
@@ -818,14 +830,14 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.TestCaseVersionResponse", answer)
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            "evaluation_datasets_test_cases_delete",
             models.DeleteResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -835,7 +847,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_update(
         self,
         *,
         test_case_id: str,
@@ -843,7 +855,7 @@ class MockEvaluationDatasetsService:
         body: models.RestorablePartialTestCaseVersionRequest,
     ) -> models.TestCaseVersionResponse:
         answer = self.engine.answer(
-            "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id",
+            "evaluation_datasets_test_cases_update",
             models.TestCaseVersionResponse,
             {
                 "test_case_id": test_case_id,
@@ -853,7 +865,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.TestCaseVersionResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+    async def evaluation_datasets_test_cases_history_retrieve(
         self,
         *,
         num: str,
@@ -861,7 +873,7 @@ class MockEvaluationDatasetsService:
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num",
+            "evaluation_datasets_test_cases_history_retrieve",
             models.TestCaseVersionResponse,
             {
                 "num": num,
@@ -872,7 +884,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.TestCaseVersionResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+    async def evaluation_datasets_test_cases_history_list(
         self,
         *,
         num: str,
@@ -883,7 +895,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num",
+            "evaluation_datasets_test_cases_history_list",
             models.PaginatedTestCaseVersionResponse,
             {"num": num, "evaluation_dataset_id": evaluation_dataset_id},
             None,
@@ -900,14 +912,14 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.PaginatedTestCaseVersionResponse", answer)
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+    async def evaluation_datasets_test_cases_history_delete(
         self,
         *,
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history",
+            "evaluation_datasets_test_cases_history_delete",
             models.DeleteResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -917,7 +929,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.DeleteResponse", answer)
 
-    async def get_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -927,7 +939,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.ListAutoGeneratedDraftTestCaseResponse:
         answer = self.engine.answer(
-            "get_autogenerated_draft_test_cases",
+            "evaluation_datasets_autogenerated_draft_test_cases_list",
             models.ListAutoGeneratedDraftTestCaseResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
@@ -944,7 +956,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.ListAutoGeneratedDraftTestCaseResponse", answer)
 
-    async def post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -952,21 +964,21 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         answer = self.engine.answer(
-            "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases",
+            "evaluation_datasets_autogenerated_draft_test_cases_create",
             models.AutoGeneratedDraftTestCaseResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
-    async def get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_retrieve(
         self,
         *,
         autogenerated_draft_test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         answer = self.engine.answer(
-            "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            "evaluation_datasets_autogenerated_draft_test_cases_retrieve",
             models.AutoGeneratedDraftTestCaseResponse,
             {
                 "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
@@ -976,14 +988,14 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
         autogenerated_draft_test_case_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            "evaluation_datasets_autogenerated_draft_test_cases_delete",
             models.DeleteResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -993,7 +1005,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_update(
         self,
         *,
         autogenerated_draft_test_case_id: str,
@@ -1001,7 +1013,7 @@ class MockEvaluationDatasetsService:
         body: models.PartialAutoGeneratedDraftTestCaseRequest,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         answer = self.engine.answer(
-            "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id",
+            "evaluation_datasets_autogenerated_draft_test_cases_update",
             models.AutoGeneratedDraftTestCaseResponse,
             {
                 "autogenerated_draft_test_case_id": autogenerated_draft_test_case_id,
@@ -1011,7 +1023,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.AutoGeneratedDraftTestCaseResponse", answer)
 
-    async def post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
+    async def evaluation_datasets_autogenerated_draft_test_cases_approve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1020,7 +1032,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.ApproveAutoGeneratedDraftTestCaseResponse:
         answer = self.engine.answer(
-            "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve",
+            "evaluation_datasets_autogenerated_draft_test_cases_approve",
             models.ApproveAutoGeneratedDraftTestCaseResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -1030,7 +1042,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.ApproveAutoGeneratedDraftTestCaseResponse", answer)
 
-    async def post_publish(
+    async def evaluation_datasets_publish(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1038,14 +1050,14 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
         answer = self.engine.answer(
-            "post_publish",
+            "evaluation_datasets_publish",
             models.PublishEvaluationDatasetDraftResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
         )
         return cast("models.PublishEvaluationDatasetDraftResponse", answer)
 
-    async def post_approve_batch(
+    async def evaluation_datasets_approve_batch(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1054,28 +1066,28 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseApproveBatchResponse:
         answer = self.engine.answer(
-            "post_approve_batch",
+            "evaluation_datasets_approve_batch",
             models.AutoGeneratedDraftTestCaseApproveBatchResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.AutoGeneratedDraftTestCaseApproveBatchResponse", answer)
 
-    async def get_generation_jobs(
+    async def evaluation_datasets_generation_jobs_list(
         self,
         *,
         evaluation_dataset_id: str,
         x_selected_account_id: str | None,
     ) -> models.ListEvaluationDatasetGenerationJobsResponse:
         answer = self.engine.answer(
-            "get_generation_jobs",
+            "evaluation_datasets_generation_jobs_list",
             models.ListEvaluationDatasetGenerationJobsResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             None,
         )
         return cast("models.ListEvaluationDatasetGenerationJobsResponse", answer)
 
-    async def post_generation_jobs(
+    async def evaluation_datasets_generation_jobs_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1083,14 +1095,14 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.CreateEvaluationDatasetGenerationJobResponse:
         answer = self.engine.answer(
-            "post_generation_jobs",
+            "evaluation_datasets_generation_jobs_create",
             models.CreateEvaluationDatasetGenerationJobResponse,
             {"evaluation_dataset_id": evaluation_dataset_id},
             body,
         )
         return cast("models.CreateEvaluationDatasetGenerationJobResponse", answer)
 
-    async def get_generation_jobs_generation_job_id(
+    async def evaluation_datasets_generation_jobs_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1098,7 +1110,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.GetEvaluationDatasetGenerationJobResponse:
         answer = self.engine.answer(
-            "get_generation_jobs_generation_job_id",
+            "evaluation_datasets_generation_jobs_retrieve",
             models.GetEvaluationDatasetGenerationJobResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -1108,7 +1120,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("models.GetEvaluationDatasetGenerationJobResponse", answer)
 
-    async def post_generation_jobs_generation_job_id_cancel(
+    async def evaluation_datasets_generation_jobs_cancel(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1116,7 +1128,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> Any:
         answer = self.engine.answer(
-            "post_generation_jobs_generation_job_id_cancel",
+            "evaluation_datasets_generation_jobs_cancel",
             Any,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,
@@ -1126,7 +1138,7 @@ class MockEvaluationDatasetsService:
         )
         return cast("Any", answer)
 
-    async def post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+    async def evaluation_datasets_evaluation_dataset_versions_publish(
         self,
         *,
         evaluation_dataset_id: str,
@@ -1135,7 +1147,7 @@ class MockEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
         answer = self.engine.answer(
-            "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish",
+            "evaluation_datasets_evaluation_dataset_versions_publish",
             models.PublishEvaluationDatasetDraftResponse,
             {
                 "evaluation_dataset_id": evaluation_dataset_id,

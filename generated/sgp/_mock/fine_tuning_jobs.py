@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_fine_tuning_jobs": {
+    "fine_tuning_jobs_list": {
         "items": [
             {"base_model_id": "base_model_id-804", "vendor_configuration": {"vendor": "LAUNCH", "hyperparameters": {}, "wandb_config": {}, "suffix": "suffix-614", "output": "output-37"}, "fine_tuned_model_id": "fine_tuned_model_id-478", "training_dataset_id": "training_dataset_id-922", "validation_dataset_id": "validation_dataset_id-917", "status": "PENDING", "id": "id-970", "created_at": "2024-02-19T15:21:49Z", "account_id": "account_id-327", "created_by_user_id": "created_by_user_id-854"},
             {"base_model_id": "base_model_id-304", "vendor_configuration": {"vendor": "LAUNCH", "hyperparameters": {}, "wandb_config": {}, "suffix": "suffix-121", "output": "output-192"}, "fine_tuned_model_id": "fine_tuned_model_id-73", "training_dataset_id": "training_dataset_id-462", "validation_dataset_id": "validation_dataset_id-798", "status": "PENDING", "id": "id-388", "created_at": "2024-03-30T12:00:29Z", "account_id": "account_id-814", "created_by_user_id": "created_by_user_id-162"},
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 39,
         "items_per_page": 72
     },
-    "post_fine_tuning_jobs": {
+    "fine_tuning_jobs_create": {
         "base_model_id": "base_model_id-804",
         "vendor_configuration": {
             "vendor": "LAUNCH",
@@ -44,7 +44,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-327",
         "created_by_user_id": "created_by_user_id-854"
     },
-    "get_fine_tuning_jobs_fine_tuning_job_id": {
+    "fine_tuning_jobs_retrieve": {
         "base_model_id": "base_model_id-804",
         "vendor_configuration": {
             "vendor": "LAUNCH",
@@ -62,11 +62,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-327",
         "created_by_user_id": "created_by_user_id-854"
     },
-    "delete_fine_tuning_jobs_fine_tuning_job_id": {
+    "fine_tuning_jobs_delete": {
         "success": false,
         "count": 50
     },
-    "get_fine_tuning_jobs_fine_tuning_job_id_events": [
+    "fine_tuning_jobs_events_list": [
         {
             "timestamp": 10.6,
             "message": "message-900",
@@ -91,24 +91,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_fine_tuning_jobs": Role(
+    "fine_tuning_jobs_list": Role(
         action="list",
         collection="/v4/fine-tuning-jobs",
         id_field="id",
         items_field="items",
     ),
-    "post_fine_tuning_jobs": Role(
+    "fine_tuning_jobs_create": Role(
         action="create",
         collection="/v4/fine-tuning-jobs",
         id_field="id",
     ),
-    "get_fine_tuning_jobs_fine_tuning_job_id": Role(
+    "fine_tuning_jobs_retrieve": Role(
         action="get",
         collection="/v4/fine-tuning-jobs",
         id_field="id",
         id_param="fine_tuning_job_id",
     ),
-    "delete_fine_tuning_jobs_fine_tuning_job_id": Role(
+    "fine_tuning_jobs_delete": Role(
         action="delete",
         collection="/v4/fine-tuning-jobs",
         id_param="fine_tuning_job_id",
@@ -117,20 +117,26 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_fine_tuning_jobs": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_fine_tuning_jobs": (
+    "fine_tuning_jobs_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_fine_tuning_jobs_fine_tuning_job_id": (
+    "fine_tuning_jobs_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_fine_tuning_jobs_fine_tuning_job_id": (
+    "fine_tuning_jobs_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_fine_tuning_jobs_fine_tuning_job_id_events": (
+    "fine_tuning_jobs_delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "fine_tuning_jobs_events_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockFineTuningJobsService:
@@ -139,7 +145,7 @@ class MockFineTuningJobsService:
 
     engine: MockEngine
 
-    async def get_fine_tuning_jobs(
+    async def fine_tuning_jobs_list(
         self,
         *,
         page: int,
@@ -148,7 +154,7 @@ class MockFineTuningJobsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedFineTuningJobResponse:
         answer = self.engine.answer(
-            "get_fine_tuning_jobs",
+            "fine_tuning_jobs_list",
             models.PaginatedFineTuningJobResponse,
             {},
             None,
@@ -165,50 +171,50 @@ class MockFineTuningJobsService:
         )
         return cast("models.PaginatedFineTuningJobResponse", answer)
 
-    async def post_fine_tuning_jobs(
+    async def fine_tuning_jobs_create(
         self,
         *,
         body: models.FineTuningJobRequest,
         x_selected_account_id: str | None,
     ) -> models.FineTuningJobResponse:
         answer = self.engine.answer(
-            "post_fine_tuning_jobs", models.FineTuningJobResponse, {}, body
+            "fine_tuning_jobs_create", models.FineTuningJobResponse, {}, body
         )
         return cast("models.FineTuningJobResponse", answer)
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_retrieve(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.FineTuningJobResponse:
         answer = self.engine.answer(
-            "get_fine_tuning_jobs_fine_tuning_job_id",
+            "fine_tuning_jobs_retrieve",
             models.FineTuningJobResponse,
             {"fine_tuning_job_id": fine_tuning_job_id},
             None,
         )
         return cast("models.FineTuningJobResponse", answer)
 
-    async def delete_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_delete(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_fine_tuning_jobs_fine_tuning_job_id",
+            "fine_tuning_jobs_delete",
             models.DeleteResponse,
             {"fine_tuning_job_id": fine_tuning_job_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id_events(
+    async def fine_tuning_jobs_events_list(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> list[models.FineTuningJobEvent]:
         answer = self.engine.answer(
-            "get_fine_tuning_jobs_fine_tuning_job_id_events",
+            "fine_tuning_jobs_events_list",
             list[models.FineTuningJobEvent],
             {"fine_tuning_job_id": fine_tuning_job_id},
             None,

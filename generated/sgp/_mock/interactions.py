@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post": {
+    "interactions_create": {
         "application_variant_id": "application_variant_id-811",
         "thread_id": "thread_id-299",
         "input": {
@@ -46,8 +46,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "interactions_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockInteractionsService:
@@ -56,11 +60,13 @@ class MockInteractionsService:
 
     engine: MockEngine
 
-    async def post(
+    async def interactions_create(
         self,
         *,
         body: models.InteractionRequest,
         x_selected_account_id: str | None,
     ) -> models.InteractionEntity:
-        answer = self.engine.answer("post", models.InteractionEntity, {}, body)
+        answer = self.engine.answer(
+            "interactions_create", models.InteractionEntity, {}, body
+        )
         return cast("models.InteractionEntity", answer)

@@ -16,8 +16,8 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": {},
-    "get_knowledge_base_data_sources": {
+    "knowledge_base_data_sources_verify": {},
+    "knowledge_base_data_sources_list": {
         "items": [
             {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"},
             {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"},
@@ -27,7 +27,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 50,
         "items_per_page": 75
     },
-    "post_knowledge_base_data_sources": {
+    "knowledge_base_data_sources_create": {
         "name": "name-565",
         "description": "description-783",
         "data_source_config": {
@@ -43,7 +43,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-260",
         "account_id": "account_id-562"
     },
-    "get_knowledge_base_data_sources_knowledge_base_data_source_id": {
+    "knowledge_base_data_sources_retrieve": {
         "name": "name-565",
         "description": "description-783",
         "data_source_config": {
@@ -59,11 +59,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-260",
         "account_id": "account_id-562"
     },
-    "delete_knowledge_base_data_sources_knowledge_base_data_source_id": {
+    "knowledge_base_data_sources_delete": {
         "success": false,
         "count": 50
     },
-    "patch_knowledge_base_data_sources_knowledge_base_data_source_id": {
+    "knowledge_base_data_sources_update": {
         "name": "name-565",
         "description": "description-783",
         "data_source_config": {
@@ -87,29 +87,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_knowledge_base_data_sources": Role(
+    "knowledge_base_data_sources_list": Role(
         action="list",
         collection="/v4/knowledge-base-data-sources",
         id_field="id",
         items_field="items",
     ),
-    "post_knowledge_base_data_sources": Role(
+    "knowledge_base_data_sources_create": Role(
         action="create",
         collection="/v4/knowledge-base-data-sources",
         id_field="id",
     ),
-    "get_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+    "knowledge_base_data_sources_retrieve": Role(
         action="get",
         collection="/v4/knowledge-base-data-sources",
         id_field="id",
         id_param="knowledge_base_data_source_id",
     ),
-    "delete_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+    "knowledge_base_data_sources_delete": Role(
         action="delete",
         collection="/v4/knowledge-base-data-sources",
         id_param="knowledge_base_data_source_id",
     ),
-    "patch_knowledge_base_data_sources_knowledge_base_data_source_id": Role(
+    "knowledge_base_data_sources_update": Role(
         action="update",
         collection="/v4/knowledge-base-data-sources",
         id_field="id",
@@ -119,25 +119,29 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify": (
+    "knowledge_base_data_sources_verify": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_base_data_sources": (
+    "knowledge_base_data_sources_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_knowledge_base_data_sources": (
+    "knowledge_base_data_sources_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_base_data_sources_knowledge_base_data_source_id": (
+    "knowledge_base_data_sources_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_knowledge_base_data_sources_knowledge_base_data_source_id": (
+    "knowledge_base_data_sources_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_knowledge_base_data_sources_knowledge_base_data_source_id": (
+    "knowledge_base_data_sources_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockKnowledgeBaseDataSourcesService:
@@ -146,20 +150,20 @@ class MockKnowledgeBaseDataSourcesService:
 
     engine: MockEngine
 
-    async def post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+    async def knowledge_base_data_sources_verify(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> Any:
         answer = self.engine.answer(
-            "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify",
+            "knowledge_base_data_sources_verify",
             Any,
             {"knowledge_base_data_source_id": knowledge_base_data_source_id},
             None,
         )
         return cast("Any", answer)
 
-    async def get_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_list(
         self,
         *,
         page: int,
@@ -168,7 +172,7 @@ class MockKnowledgeBaseDataSourcesService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseDataSourceResponse:
         answer = self.engine.answer(
-            "get_knowledge_base_data_sources",
+            "knowledge_base_data_sources_list",
             models.PaginatedKnowledgeBaseDataSourceResponse,
             {},
             None,
@@ -185,54 +189,54 @@ class MockKnowledgeBaseDataSourcesService:
         )
         return cast("models.PaginatedKnowledgeBaseDataSourceResponse", answer)
 
-    async def post_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_create(
         self,
         *,
         body: models.KnowledgeBaseDataSourceRequest,
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseDataSourceResponse:
         answer = self.engine.answer(
-            "post_knowledge_base_data_sources",
+            "knowledge_base_data_sources_create",
             models.KnowledgeBaseDataSourceResponse,
             {},
             body,
         )
         return cast("models.KnowledgeBaseDataSourceResponse", answer)
 
-    async def get_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_retrieve(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.KnowledgeBaseDataSourceResponse:
         answer = self.engine.answer(
-            "get_knowledge_base_data_sources_knowledge_base_data_source_id",
+            "knowledge_base_data_sources_retrieve",
             models.KnowledgeBaseDataSourceResponse,
             {"knowledge_base_data_source_id": knowledge_base_data_source_id},
             None,
         )
         return cast("models.KnowledgeBaseDataSourceResponse", answer)
 
-    async def delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_delete(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_knowledge_base_data_sources_knowledge_base_data_source_id",
+            "knowledge_base_data_sources_delete",
             models.DeleteResponse,
             {"knowledge_base_data_source_id": knowledge_base_data_source_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_update(
         self,
         *,
         knowledge_base_data_source_id: str,
         body: models.PartialKnowledgeBaseDataSourceRequest,
     ) -> models.KnowledgeBaseDataSourceResponse:
         answer = self.engine.answer(
-            "patch_knowledge_base_data_sources_knowledge_base_data_source_id",
+            "knowledge_base_data_sources_update",
             models.KnowledgeBaseDataSourceResponse,
             {"knowledge_base_data_source_id": knowledge_base_data_source_id},
             body,

@@ -18,7 +18,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_knowledge_bases": {
+    "knowledge_bases_list": {
         "items": [
             {"knowledge_base_id": "knowledge_base_id-946", "vector_store_id": "vector_store_id-271", "knowledge_base_name": "knowledge_base_name-39", "embedding_config": {"type": "models_api", "model_deployment_id": "model_deployment_id-694"}, "metadata": {}, "created_at": "created_at-839", "updated_at": "updated_at-91", "connections": [{"deletion_status": "DELETING", "last_uploaded_at": "2024-07-03T12:13:36Z", "knowledge_base_data_source": {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"}}, {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-14T05:10:20Z", "knowledge_base_data_source": {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"}}, {"deletion_status": "DELETING", "last_uploaded_at": "2024-11-11T06:45:20Z", "knowledge_base_data_source": {"name": "name-833", "description": "description-813", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-112", "s3_prefix": "s3_prefix-439", "aws_region": "aws_region-849", "aws_account_id": "000000000000"}, "id": "id-267", "created_at": "2024-02-15T03:49:33Z", "updated_at": "2024-05-08T00:17:37Z", "created_by_user_id": "created_by_user_id-96", "account_id": "account_id-362"}}], "artifacts_status": {"artifacts_chunking": 30, "artifacts_embedding": 39, "artifacts_completed": 3, "artifacts_pending": 79, "artifacts_uploading": 75, "artifacts_failed": 77}, "artifact_count": 48, "cluster_status": "cluster_status-598"}
         ],
@@ -26,10 +26,10 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 10,
         "items_per_page": 4
     },
-    "post_v2_knowledge_bases": {
+    "knowledge_bases_create": {
         "knowledge_base_id": "knowledge_base_id-698"
     },
-    "get_v2_knowledge_bases_knowledge_base_id": {
+    "knowledge_bases_retrieve": {
         "knowledge_base_id": "knowledge_base_id-946",
         "vector_store_id": "vector_store_id-271",
         "knowledge_base_name": "knowledge_base_name-39",
@@ -56,11 +56,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "artifact_count": 48,
         "cluster_status": "cluster_status-598"
     },
-    "delete_v2_knowledge_bases_knowledge_base_id": {
+    "knowledge_bases_delete": {
         "deleted": true,
         "knowledge_base_id": "knowledge_base_id-282"
     },
-    "get_knowledge_bases_knowledge_base_id_async_jobs": [
+    "knowledge_bases_async_jobs_list": [
         {
             "job_type": "evaluation-auto-eval",
             "parent_job_id": "parent_job_id-510",
@@ -98,28 +98,28 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "created_by_user_id": "created_by_user_id-703"
         }
     ],
-    "get_v2_knowledge_bases_knowledge_base_id_chunks": {
+    "knowledge_bases_chunks_list": {
         "chunks": [
             {"chunk_id": "chunk_id-484", "text": "text-435", "embedding": [12.4, 55.9], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-259", "title": "title-746"},
             {"chunk_id": "chunk_id-846", "text": "text-822", "embedding": [12.6, 61.5], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-18", "title": "title-801"},
             {"chunk_id": "chunk_id-350", "text": "text-452", "embedding": [71.6], "metadata": {}, "user_supplied_metadata": {}, "attachment_url": "https://example.com/attachment-url-330", "title": "title-136"}
         ]
     },
-    "post_v2_knowledge_bases_knowledge_base_id_query": {},
-    "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete": {
+    "knowledge_bases_query": {},
+    "knowledge_bases_data_source_connections_delete": {
         "artifacts_to_delete": {
             "key": 12
         },
         "deletion_workflow_id": "deletion_workflow_id-374"
     },
-    "post_knowledge_bases_knowledge_base_id_upload_files": {
+    "knowledge_bases_upload_files": {
         "upload_ids": [
             "upload_ids-609",
             "upload_ids-127",
             "upload_ids-690"
         ]
     },
-    "get_knowledge_bases_knowledge_base_id_uploads": {
+    "knowledge_bases_uploads_list": {
         "items": [
             {"id": "id-687", "knowledge_base_id": "knowledge_base_id-656", "data_source_idempotency_key": "data_source_idempotency-738", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "chunking_strategy_config": {"strategy": "character", "separator": "separator-776", "chunk_size": 82, "chunk_overlap": 39}, "created_at": "created_at-134", "updated_at": "updated_at-190", "status": "status-761", "status_reason": "status_reason-599", "created_by_schedule_id": "created_by_schedule_id-81"},
             {"id": "id-178", "knowledge_base_id": "knowledge_base_id-714", "data_source_idempotency_key": "data_source_idempotency-939", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "chunking_strategy_config": {"strategy": "character", "separator": "separator-860", "chunk_size": 33, "chunk_overlap": 60}, "created_at": "created_at-18", "updated_at": "updated_at-482", "status": "status-302", "status_reason": "status_reason-258", "created_by_schedule_id": "created_by_schedule_id-754"},
@@ -129,10 +129,10 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 13,
         "items_per_page": 14
     },
-    "post_v2_knowledge_bases_knowledge_base_id_uploads": {
+    "knowledge_bases_uploads_create": {
         "upload_id": "upload_id-830"
     },
-    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": {
+    "knowledge_bases_uploads_retrieve": {
         "upload_id": "upload_id-753",
         "data_source_config": {
             "source": "S3",
@@ -166,11 +166,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         ],
         "created_by_schedule_id": "created_by_schedule_id-646"
     },
-    "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel": {
+    "knowledge_bases_uploads_cancel": {
         "upload_id": "upload_id-311",
         "canceled": false
     },
-    "get_knowledge_bases_knowledge_base_id_artifacts": {
+    "knowledge_bases_artifacts_list": {
         "items": [
             {"artifact_id": "artifact_id-78", "artifact_name": "artifact_name-799", "artifact_uri": "https://example.com/artifact-uri-745", "artifact_uri_public": "artifact_uri_public-995", "status": "Pending", "status_reason": "status_reason-254", "source": "S3", "chunks_status": {"chunks_completed": 90, "chunks_pending": 40, "chunks_failed": 7}, "created_at": "2024-12-13T02:28:07Z", "updated_at": "2024-07-25T07:18:51Z"},
             {"artifact_id": "artifact_id-735", "artifact_name": "artifact_name-347", "artifact_uri": "https://example.com/artifact-uri-127", "artifact_uri_public": "artifact_uri_public-498", "status": "Pending", "status_reason": "status_reason-876", "source": "S3", "chunks_status": {"chunks_completed": 48, "chunks_pending": 11, "chunks_failed": 9}, "created_at": "2024-09-30T08:23:35Z", "updated_at": "2024-08-22T01:01:31Z"}
@@ -179,7 +179,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 74,
         "items_per_page": 75
     },
-    "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
+    "knowledge_bases_artifacts_retrieve": {
         "artifact_id": "artifact_id-939",
         "artifact_name": "artifact_name-753",
         "artifact_uri": "https://example.com/artifact-uri-22",
@@ -197,18 +197,18 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"chunk_id": "chunk_id-793", "upload_status": "Embedding", "status_reason": "status_reason-349", "text": "text-9", "chunk_position": 70, "embedding": [29.6, 86.7], "metadata": {}, "user_supplied_metadata": {}}
         ]
     },
-    "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": {
+    "knowledge_bases_artifacts_delete": {
         "deleted": false,
         "artifact_id": "artifact_id-454"
     },
-    "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete": {
+    "knowledge_bases_artifacts_batch_delete": {
         "artifact_ids": [
             "artifact_ids-490",
             "artifact_ids-945",
             "artifact_ids-551"
         ]
     },
-    "get_knowledge_bases_knowledge_base_id_upload_schedules": {
+    "knowledge_bases_upload_schedules_list": {
         "items": [
             {"knowledge_base_data_source": {"name": "name-565", "description": "description-783", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-114", "s3_prefix": "s3_prefix-651", "aws_region": "aws_region-722", "aws_account_id": "000000000000"}, "id": "id-213", "created_at": "2024-06-20T13:33:47Z", "updated_at": "2024-10-25T04:45:11Z", "created_by_user_id": "created_by_user_id-260", "account_id": "account_id-562"}, "knowledge_base_id": "knowledge_base_id-480", "knowledge_base_data_source_id": "knowledge_base_data_sour-790", "chunking_strategy_config": {"strategy": "character", "separator": "separator-776", "chunk_size": 82, "chunk_overlap": 39}, "status": "HEALTHY", "status_reason": "status_reason-841", "interval": 5.8, "next_run_at": "2024-02-03T16:56:23Z", "id": "id-395", "created_at": "2024-12-03T00:29:32Z", "updated_at": "2024-12-04T01:59:28Z", "created_by_user_id": "created_by_user_id-530", "account_id": "account_id-506"},
             {"knowledge_base_data_source": {"name": "name-810", "description": "description-45", "data_source_config": {"source": "S3", "s3_bucket": "s3_bucket-470", "s3_prefix": "s3_prefix-641", "aws_region": "aws_region-891", "aws_account_id": "000000000000"}, "id": "id-894", "created_at": "2024-09-17T02:06:05Z", "updated_at": "2024-11-23T21:55:45Z", "created_by_user_id": "created_by_user_id-896", "account_id": "account_id-392"}, "knowledge_base_id": "knowledge_base_id-669", "knowledge_base_data_source_id": "knowledge_base_data_sour-233", "chunking_strategy_config": {"strategy": "character", "separator": "separator-860", "chunk_size": 33, "chunk_overlap": 60}, "status": "HEALTHY", "status_reason": "status_reason-854", "interval": 52.1, "next_run_at": "2024-12-21T09:46:14Z", "id": "id-609", "created_at": "2024-08-05T09:45:55Z", "updated_at": "2024-03-03T12:40:31Z", "created_by_user_id": "created_by_user_id-200", "account_id": "account_id-478"},
@@ -218,7 +218,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 78,
         "items_per_page": 43
     },
-    "post_knowledge_bases_knowledge_base_id_upload_schedules": {
+    "knowledge_bases_upload_schedules_create": {
         "knowledge_base_id": "knowledge_base_id-849",
         "knowledge_base_data_source_id": "knowledge_base_data_sour-779",
         "chunking_strategy_config": {
@@ -237,7 +237,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-424",
         "account_id": "account_id-655"
     },
-    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
+    "knowledge_bases_upload_schedules_retrieve": {
         "knowledge_base_data_source": {
             "name": "name-565",
             "description": "description-783",
@@ -266,11 +266,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-530",
         "account_id": "account_id-506"
     },
-    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
+    "knowledge_bases_upload_schedules_delete": {
         "success": false,
         "count": 50
     },
-    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": {
+    "knowledge_bases_upload_schedules_update": {
         "knowledge_base_id": "knowledge_base_id-849",
         "knowledge_base_data_source_id": "knowledge_base_data_sour-779",
         "chunking_strategy_config": {
@@ -297,76 +297,76 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_knowledge_bases": Role(
+    "knowledge_bases_list": Role(
         action="list",
         collection="/v4/knowledge-bases",
         id_field="knowledge_base_id",
         items_field="items",
     ),
-    "post_v2_knowledge_bases": Role(
+    "knowledge_bases_create": Role(
         action="create",
         collection="/v4/knowledge-bases",
         id_field="knowledge_base_id",
     ),
-    "get_v2_knowledge_bases_knowledge_base_id": Role(
+    "knowledge_bases_retrieve": Role(
         action="get",
         collection="/v4/knowledge-bases",
         id_field="knowledge_base_id",
         id_param="knowledge_base_id",
     ),
-    "delete_v2_knowledge_bases_knowledge_base_id": Role(
+    "knowledge_bases_delete": Role(
         action="delete",
         collection="/v4/knowledge-bases",
         id_field="knowledge_base_id",
         id_param="knowledge_base_id",
     ),
-    "get_knowledge_bases_knowledge_base_id_uploads": Role(
+    "knowledge_bases_uploads_list": Role(
         action="list",
         collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
         id_field="id",
         items_field="items",
         scope=("knowledge_base_id",),
     ),
-    "post_v2_knowledge_bases_knowledge_base_id_uploads": Role(
+    "knowledge_bases_uploads_create": Role(
         action="create",
         collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
         id_field="upload_id",
         scope=("knowledge_base_id",),
     ),
-    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": Role(
+    "knowledge_bases_uploads_retrieve": Role(
         action="get",
         collection="/v4/knowledge-bases/{knowledge_base_id}/uploads",
         id_field="upload_id",
         id_param="upload_id",
         scope=("knowledge_base_id",),
     ),
-    "get_knowledge_bases_knowledge_base_id_upload_schedules": Role(
+    "knowledge_bases_upload_schedules_list": Role(
         action="list",
         collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
         id_field="id",
         items_field="items",
         scope=("knowledge_base_id",),
     ),
-    "post_knowledge_bases_knowledge_base_id_upload_schedules": Role(
+    "knowledge_bases_upload_schedules_create": Role(
         action="create",
         collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
         id_field="id",
         scope=("knowledge_base_id",),
     ),
-    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+    "knowledge_bases_upload_schedules_retrieve": Role(
         action="get",
         collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
         id_field="id",
         id_param="upload_schedule_id",
         scope=("knowledge_base_id",),
     ),
-    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+    "knowledge_bases_upload_schedules_delete": Role(
         action="delete",
         collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
         id_param="upload_schedule_id",
         scope=("knowledge_base_id",),
     ),
-    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": Role(
+    "knowledge_bases_upload_schedules_update": Role(
         action="update",
         collection="/v4/knowledge-bases/{knowledge_base_id}/upload-schedules",
         id_field="id",
@@ -377,71 +377,75 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_knowledge_bases": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_v2_knowledge_bases": (
+    "knowledge_bases_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "knowledge_bases_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v2_knowledge_bases_knowledge_base_id": (
+    "knowledge_bases_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_v2_knowledge_bases_knowledge_base_id": (
+    "knowledge_bases_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_bases_knowledge_base_id_async_jobs": (
+    "knowledge_bases_async_jobs_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v2_knowledge_bases_knowledge_base_id_chunks": (
+    "knowledge_bases_chunks_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v2_knowledge_bases_knowledge_base_id_query": (
+    "knowledge_bases_query": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete": (
+    "knowledge_bases_data_source_connections_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_knowledge_bases_knowledge_base_id_upload_files": (
+    "knowledge_bases_upload_files": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_bases_knowledge_base_id_uploads": (
+    "knowledge_bases_uploads_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v2_knowledge_bases_knowledge_base_id_uploads": (
+    "knowledge_bases_uploads_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id": (
+    "knowledge_bases_uploads_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel": (
+    "knowledge_bases_uploads_cancel": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_bases_knowledge_base_id_artifacts": (
+    "knowledge_bases_artifacts_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id": (
+    "knowledge_bases_artifacts_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id": (
+    "knowledge_bases_artifacts_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete": (
+    "knowledge_bases_artifacts_batch_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_bases_knowledge_base_id_upload_schedules": (
+    "knowledge_bases_upload_schedules_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_knowledge_bases_knowledge_base_id_upload_schedules": (
+    "knowledge_bases_upload_schedules_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+    "knowledge_bases_upload_schedules_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+    "knowledge_bases_upload_schedules_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id": (
+    "knowledge_bases_upload_schedules_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockKnowledgeBasesService:
@@ -450,7 +454,7 @@ class MockKnowledgeBasesService:
 
     engine: MockEngine
 
-    async def get_knowledge_bases(
+    async def knowledge_bases_list(
         self,
         *,
         account_id: str | None,
@@ -459,7 +463,7 @@ class MockKnowledgeBasesService:
         limit: int,
     ) -> models.PaginatedKnowledgeBaseItemV2:
         answer = self.engine.answer(
-            "get_knowledge_bases",
+            "knowledge_bases_list",
             models.PaginatedKnowledgeBaseItemV2,
             {},
             None,
@@ -476,17 +480,17 @@ class MockKnowledgeBasesService:
         )
         return cast("models.PaginatedKnowledgeBaseItemV2", answer)
 
-    async def post_v2_knowledge_bases(
+    async def knowledge_bases_create(
         self,
         *,
         body: models.CreateKnowledgeBaseRequestV2,
     ) -> models.CreateKnowledgeBaseResponse:
         answer = self.engine.answer(
-            "post_v2_knowledge_bases", models.CreateKnowledgeBaseResponse, {}, body
+            "knowledge_bases_create", models.CreateKnowledgeBaseResponse, {}, body
         )
         return cast("models.CreateKnowledgeBaseResponse", answer)
 
-    async def get_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -494,27 +498,27 @@ class MockKnowledgeBasesService:
         view: list[models.KnowledgeBaseView] | None,
     ) -> models.KnowledgeBaseItemV2:
         answer = self.engine.answer(
-            "get_v2_knowledge_bases_knowledge_base_id",
+            "knowledge_bases_retrieve",
             models.KnowledgeBaseItemV2,
             {"knowledge_base_id": knowledge_base_id},
             None,
         )
         return cast("models.KnowledgeBaseItemV2", answer)
 
-    async def delete_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_delete(
         self,
         *,
         knowledge_base_id: str,
     ) -> models.DeleteKnowledgeBaseResponseV2:
         answer = self.engine.answer(
-            "delete_v2_knowledge_bases_knowledge_base_id",
+            "knowledge_bases_delete",
             models.DeleteKnowledgeBaseResponseV2,
             {"knowledge_base_id": knowledge_base_id},
             None,
         )
         return cast("models.DeleteKnowledgeBaseResponseV2", answer)
 
-    async def get_knowledge_bases_knowledge_base_id_async_jobs(
+    async def knowledge_bases_async_jobs_list(
         self,
         *,
         knowledge_base_id: str,
@@ -523,14 +527,14 @@ class MockKnowledgeBasesService:
         limit: int,
     ) -> list[models.AsyncJobsEntity]:
         answer = self.engine.answer(
-            "get_knowledge_bases_knowledge_base_id_async_jobs",
+            "knowledge_bases_async_jobs_list",
             list[models.AsyncJobsEntity],
             {"knowledge_base_id": knowledge_base_id},
             None,
         )
         return cast("list[models.AsyncJobsEntity]", answer)
 
-    async def get_v2_knowledge_bases_knowledge_base_id_chunks(
+    async def knowledge_bases_chunks_list(
         self,
         *,
         knowledge_base_id: str,
@@ -539,28 +543,25 @@ class MockKnowledgeBasesService:
         max_chunks: int,
     ) -> models.GetChunksResponse:
         answer = self.engine.answer(
-            "get_v2_knowledge_bases_knowledge_base_id_chunks",
+            "knowledge_bases_chunks_list",
             models.GetChunksResponse,
             {"knowledge_base_id": knowledge_base_id},
             None,
         )
         return cast("models.GetChunksResponse", answer)
 
-    async def post_v2_knowledge_bases_knowledge_base_id_query(
+    async def knowledge_bases_query(
         self,
         *,
         knowledge_base_id: str,
         body: models.QueryKnowledgeBaseRequestV2,
     ) -> Any:
         answer = self.engine.answer(
-            "post_v2_knowledge_bases_knowledge_base_id_query",
-            Any,
-            {"knowledge_base_id": knowledge_base_id},
-            body,
+            "knowledge_bases_query", Any, {"knowledge_base_id": knowledge_base_id}, body
         )
         return cast("Any", answer)
 
-    async def post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+    async def knowledge_bases_data_source_connections_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -568,7 +569,7 @@ class MockKnowledgeBasesService:
         dry_run: bool,
     ) -> models.DeleteKnowledgeBaseDataSourceConnectionResponse:
         answer = self.engine.answer(
-            "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete",
+            "knowledge_bases_data_source_connections_delete",
             models.DeleteKnowledgeBaseDataSourceConnectionResponse,
             {
                 "knowledge_base_id": knowledge_base_id,
@@ -578,7 +579,7 @@ class MockKnowledgeBasesService:
         )
         return cast("models.DeleteKnowledgeBaseDataSourceConnectionResponse", answer)
 
-    async def post_knowledge_bases_knowledge_base_id_upload_files(
+    async def knowledge_bases_upload_files(
         self,
         *,
         knowledge_base_id: str,
@@ -588,14 +589,14 @@ class MockKnowledgeBasesService:
         force_reupload: bool,
     ) -> models.CreateKnowledgeBaseV2UploadsFromFilesResponse:
         answer = self.engine.answer(
-            "post_knowledge_bases_knowledge_base_id_upload_files",
+            "knowledge_bases_upload_files",
             models.CreateKnowledgeBaseV2UploadsFromFilesResponse,
             {"knowledge_base_id": knowledge_base_id},
             None,
         )
         return cast("models.CreateKnowledgeBaseV2UploadsFromFilesResponse", answer)
 
-    async def get_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_list(
         self,
         *,
         knowledge_base_id: str,
@@ -604,7 +605,7 @@ class MockKnowledgeBasesService:
         limit: int,
     ) -> models.PaginatedKnowledgeBaseUpload:
         answer = self.engine.answer(
-            "get_knowledge_bases_knowledge_base_id_uploads",
+            "knowledge_bases_uploads_list",
             models.PaginatedKnowledgeBaseUpload,
             {"knowledge_base_id": knowledge_base_id},
             None,
@@ -621,21 +622,21 @@ class MockKnowledgeBasesService:
         )
         return cast("models.PaginatedKnowledgeBaseUpload", answer)
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_create(
         self,
         *,
         knowledge_base_id: str,
         body: models.CreateKnowledgeBaseV2UploadRequest,
     ) -> models.CreateKnowledgeBaseV2UploadResponse:
         answer = self.engine.answer(
-            "post_v2_knowledge_bases_knowledge_base_id_uploads",
+            "knowledge_bases_uploads_create",
             models.CreateKnowledgeBaseV2UploadResponse,
             {"knowledge_base_id": knowledge_base_id},
             body,
         )
         return cast("models.CreateKnowledgeBaseV2UploadResponse", answer)
 
-    async def get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
+    async def knowledge_bases_uploads_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -643,28 +644,28 @@ class MockKnowledgeBasesService:
         include_artifact_list: bool,
     ) -> models.GetKnowledgeBaseV2UploadResponse:
         answer = self.engine.answer(
-            "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id",
+            "knowledge_bases_uploads_retrieve",
             models.GetKnowledgeBaseV2UploadResponse,
             {"knowledge_base_id": knowledge_base_id, "upload_id": upload_id},
             None,
         )
         return cast("models.GetKnowledgeBaseV2UploadResponse", answer)
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+    async def knowledge_bases_uploads_cancel(
         self,
         *,
         knowledge_base_id: str,
         upload_id: str,
     ) -> models.CancelKnowledgeBaseV2UploadResponse:
         answer = self.engine.answer(
-            "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel",
+            "knowledge_bases_uploads_cancel",
             models.CancelKnowledgeBaseV2UploadResponse,
             {"knowledge_base_id": knowledge_base_id, "upload_id": upload_id},
             None,
         )
         return cast("models.CancelKnowledgeBaseV2UploadResponse", answer)
 
-    async def get_knowledge_bases_knowledge_base_id_artifacts(
+    async def knowledge_bases_artifacts_list(
         self,
         *,
         knowledge_base_id: str,
@@ -673,7 +674,7 @@ class MockKnowledgeBasesService:
         limit: int,
     ) -> models.PaginatedArtifactInfo:
         answer = self.engine.answer(
-            "get_knowledge_bases_knowledge_base_id_artifacts",
+            "knowledge_bases_artifacts_list",
             models.PaginatedArtifactInfo,
             {"knowledge_base_id": knowledge_base_id},
             None,
@@ -690,7 +691,7 @@ class MockKnowledgeBasesService:
         )
         return cast("models.PaginatedArtifactInfo", answer)
 
-    async def get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -698,42 +699,42 @@ class MockKnowledgeBasesService:
         status_filter: str | None,
     ) -> models.GetKnowledgeBaseV2ArtifactResponse:
         answer = self.engine.answer(
-            "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id",
+            "knowledge_bases_artifacts_retrieve",
             models.GetKnowledgeBaseV2ArtifactResponse,
             {"knowledge_base_id": knowledge_base_id, "artifact_id": artifact_id},
             None,
         )
         return cast("models.GetKnowledgeBaseV2ArtifactResponse", answer)
 
-    async def delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_delete(
         self,
         *,
         knowledge_base_id: str,
         artifact_id: str,
     ) -> models.DeleteKnowledgeBaseV2LocalArtifactResponse:
         answer = self.engine.answer(
-            "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id",
+            "knowledge_bases_artifacts_delete",
             models.DeleteKnowledgeBaseV2LocalArtifactResponse,
             {"knowledge_base_id": knowledge_base_id, "artifact_id": artifact_id},
             None,
         )
         return cast("models.DeleteKnowledgeBaseV2LocalArtifactResponse", answer)
 
-    async def post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
+    async def knowledge_bases_artifacts_batch_delete(
         self,
         *,
         knowledge_base_id: str,
         body: models.BulkDeleteKnowledgeBaseV2LocalArtifactRequest,
     ) -> models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse:
         answer = self.engine.answer(
-            "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete",
+            "knowledge_bases_artifacts_batch_delete",
             models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse,
             {"knowledge_base_id": knowledge_base_id},
             body,
         )
         return cast("models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse", answer)
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_list(
         self,
         *,
         knowledge_base_id: str,
@@ -744,7 +745,7 @@ class MockKnowledgeBasesService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews:
         answer = self.engine.answer(
-            "get_knowledge_bases_knowledge_base_id_upload_schedules",
+            "knowledge_bases_upload_schedules_list",
             models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
             {"knowledge_base_id": knowledge_base_id},
             None,
@@ -763,7 +764,7 @@ class MockKnowledgeBasesService:
             "models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews", answer
         )
 
-    async def post_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_create(
         self,
         *,
         knowledge_base_id: str,
@@ -771,14 +772,14 @@ class MockKnowledgeBasesService:
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
         answer = self.engine.answer(
-            "post_knowledge_bases_knowledge_base_id_upload_schedules",
+            "knowledge_bases_upload_schedules_create",
             models.KnowledgeBaseUploadScheduleResponse,
             {"knowledge_base_id": knowledge_base_id},
             body,
         )
         return cast("models.KnowledgeBaseUploadScheduleResponse", answer)
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_retrieve(
         self,
         *,
         upload_schedule_id: str,
@@ -786,7 +787,7 @@ class MockKnowledgeBasesService:
         view: list[models.KnowledgeBaseUploadScheduleViewsOptions] | None,
     ) -> models.KnowledgeBaseUploadScheduleResponseWithViews:
         answer = self.engine.answer(
-            "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            "knowledge_bases_upload_schedules_retrieve",
             models.KnowledgeBaseUploadScheduleResponseWithViews,
             {
                 "upload_schedule_id": upload_schedule_id,
@@ -796,14 +797,14 @@ class MockKnowledgeBasesService:
         )
         return cast("models.KnowledgeBaseUploadScheduleResponseWithViews", answer)
 
-    async def delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_delete(
         self,
         *,
         knowledge_base_id: str,
         upload_schedule_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            "knowledge_bases_upload_schedules_delete",
             models.DeleteResponse,
             {
                 "knowledge_base_id": knowledge_base_id,
@@ -813,7 +814,7 @@ class MockKnowledgeBasesService:
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_update(
         self,
         *,
         upload_schedule_id: str,
@@ -821,7 +822,7 @@ class MockKnowledgeBasesService:
         body: models.PartialKnowledgeBaseUploadScheduleRequest,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
         answer = self.engine.answer(
-            "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id",
+            "knowledge_bases_upload_schedules_update",
             models.KnowledgeBaseUploadScheduleResponse,
             {
                 "upload_schedule_id": upload_schedule_id,

@@ -17,7 +17,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v3_model_groups_model_group_id_models_model_instance_id": {
+    "model_groups_models_create": {
         "name": "name-143",
         "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
@@ -44,14 +44,14 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "deployment_count": 59,
         "supports_multi_turn": false
     },
-    "get_v3_model_groups_model_group_id_usage_statistics": {
+    "model_groups_usage_statistics_retrieve": {
         "data": [
             {"date": "2024-05-15T09:17:37Z", "prompt_tokens": 42, "response_tokens": 11, "summary_tokens": 29}
         ],
         "start_date": "2024-07-16T08:36:12Z",
         "end_date": "2024-08-05T21:32:05Z"
     },
-    "get_model_groups": {
+    "model_groups_list": {
         "items": [
             {"name": "name-419", "description": "description-962", "id": "id-861", "created_at": "2024-03-25T05:44:21Z", "account_id": "account_id-870", "created_by_user_id": "created_by_user_id-466"},
             {"name": "name-66", "description": "description-509", "id": "id-211", "created_at": "2024-02-29T00:30:17Z", "account_id": "account_id-488", "created_by_user_id": "created_by_user_id-618"},
@@ -61,7 +61,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 21,
         "items_per_page": 26
     },
-    "post_model_groups": {
+    "model_groups_create": {
         "name": "name-419",
         "description": "description-962",
         "id": "id-861",
@@ -69,7 +69,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-870",
         "created_by_user_id": "created_by_user_id-466"
     },
-    "get_model_groups_model_group_id": {
+    "model_groups_retrieve": {
         "name": "name-419",
         "description": "description-962",
         "id": "id-861",
@@ -77,11 +77,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-870",
         "created_by_user_id": "created_by_user_id-466"
     },
-    "delete_model_groups_model_group_id": {
+    "model_groups_delete": {
         "success": false,
         "count": 50
     },
-    "patch_model_groups_model_group_id": {
+    "model_groups_update": {
         "name": "name-419",
         "description": "description-962",
         "id": "id-861",
@@ -97,29 +97,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_model_groups": Role(
+    "model_groups_list": Role(
         action="list",
         collection="/v4/model-groups",
         id_field="id",
         items_field="items",
     ),
-    "post_model_groups": Role(
+    "model_groups_create": Role(
         action="create",
         collection="/v4/model-groups",
         id_field="id",
     ),
-    "get_model_groups_model_group_id": Role(
+    "model_groups_retrieve": Role(
         action="get",
         collection="/v4/model-groups",
         id_field="id",
         id_param="model_group_id",
     ),
-    "delete_model_groups_model_group_id": Role(
+    "model_groups_delete": Role(
         action="delete",
         collection="/v4/model-groups",
         id_param="model_group_id",
     ),
-    "patch_model_groups_model_group_id": Role(
+    "model_groups_update": Role(
         action="update",
         collection="/v4/model-groups",
         id_field="id",
@@ -129,24 +129,24 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v3_model_groups_model_group_id_models_model_instance_id": (
+    "model_groups_models_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v3_model_groups_model_group_id_usage_statistics": (
+    "model_groups_usage_statistics_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_groups": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_model_groups": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_model_groups_model_group_id": (
+    "model_groups_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_groups_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_groups_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_model_groups_model_group_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "patch_model_groups_model_group_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "model_groups_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_groups_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockModelGroupsService:
@@ -155,21 +155,21 @@ class MockModelGroupsService:
 
     engine: MockEngine
 
-    async def post_v3_model_groups_model_group_id_models_model_instance_id(
+    async def model_groups_models_create(
         self,
         *,
         model_group_id: str,
         model_instance_id: str,
     ) -> models.ModelInstanceResponse:
         answer = self.engine.answer(
-            "post_v3_model_groups_model_group_id_models_model_instance_id",
+            "model_groups_models_create",
             models.ModelInstanceResponse,
             {"model_group_id": model_group_id, "model_instance_id": model_instance_id},
             None,
         )
         return cast("models.ModelInstanceResponse", answer)
 
-    async def get_v3_model_groups_model_group_id_usage_statistics(
+    async def model_groups_usage_statistics_retrieve(
         self,
         *,
         model_group_id: str,
@@ -178,14 +178,14 @@ class MockModelGroupsService:
         chunks: int,
     ) -> models.ModelUsageResponse:
         answer = self.engine.answer(
-            "get_v3_model_groups_model_group_id_usage_statistics",
+            "model_groups_usage_statistics_retrieve",
             models.ModelUsageResponse,
             {"model_group_id": model_group_id},
             None,
         )
         return cast("models.ModelUsageResponse", answer)
 
-    async def get_model_groups(
+    async def model_groups_list(
         self,
         *,
         page: int,
@@ -194,7 +194,7 @@ class MockModelGroupsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelGroupResponse:
         answer = self.engine.answer(
-            "get_model_groups",
+            "model_groups_list",
             models.PaginatedModelGroupResponse,
             {},
             None,
@@ -211,51 +211,51 @@ class MockModelGroupsService:
         )
         return cast("models.PaginatedModelGroupResponse", answer)
 
-    async def post_model_groups(
+    async def model_groups_create(
         self,
         *,
         body: models.ModelGroupRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelGroupResponse:
         answer = self.engine.answer(
-            "post_model_groups", models.ModelGroupResponse, {}, body
+            "model_groups_create", models.ModelGroupResponse, {}, body
         )
         return cast("models.ModelGroupResponse", answer)
 
-    async def get_model_groups_model_group_id(
+    async def model_groups_retrieve(
         self,
         *,
         model_group_id: str,
     ) -> models.ModelGroupResponse:
         answer = self.engine.answer(
-            "get_model_groups_model_group_id",
+            "model_groups_retrieve",
             models.ModelGroupResponse,
             {"model_group_id": model_group_id},
             None,
         )
         return cast("models.ModelGroupResponse", answer)
 
-    async def delete_model_groups_model_group_id(
+    async def model_groups_delete(
         self,
         *,
         model_group_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_model_groups_model_group_id",
+            "model_groups_delete",
             models.DeleteResponse,
             {"model_group_id": model_group_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_model_groups_model_group_id(
+    async def model_groups_update(
         self,
         *,
         model_group_id: str,
         body: models.PartialModelGroupRequest,
     ) -> models.ModelGroupResponse:
         answer = self.engine.answer(
-            "patch_model_groups_model_group_id",
+            "model_groups_update",
             models.ModelGroupResponse,
             {"model_group_id": model_group_id},
             body,

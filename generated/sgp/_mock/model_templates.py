@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_model_templates": {
+    "model_templates_list": {
         "items": [
             {"name": "name-311", "endpoint_type": "SYNC", "model_type": "COMPLETION", "vendor_configuration": {"vendor": "LAUNCH", "bundle_config": {"registry": "registry-744", "image": "image-593", "tag": "tag-752", "command": ["command-116"], "env": {"key": "env-156"}, "streaming_command": ["streaming_command-625"], "readiness_initial_delay_seconds": 57, "healthcheck_route": "healthcheck_route-316", "predict_route": "predict_route-709", "streaming_predict_route": "streaming_predict_route-849"}, "endpoint_config": {"cpus": 87, "memory": "memory-645", "storage": "storage-669", "gpus": 18, "gpu_type": "nvidia-tesla-t4", "min_workers": 47, "max_workers": 94, "per_worker": 94, "endpoint_type": "SYNC", "high_priority": false}, "fine_tuning_job_bundle_config": {"registry": "registry-133", "image": "image-796", "tag": "tag-453", "command": ["command-402"], "env": {"key": "env-837"}, "mount_location": "mount_location-247", "training_dataset_schema_type": "GENERATION", "resources": {"cpus": 18, "memory": "memory-444", "storage": "storage-158", "gpus": 43, "gpu_type": "nvidia-tesla-t4"}}}, "model_creation_parameters_schema": {"parameters": [{"name": "name-220", "type": "str", "description": "description-413", "required": true}, {"name": "name-839", "type": "str", "description": "description-601", "required": false}, {"name": "name-150", "type": "str", "description": "description-623", "required": true}]}, "model_request_parameters_schema": {"parameters": [{"name": "name-220", "type": "str", "description": "description-413", "required": true}, {"name": "name-839", "type": "str", "description": "description-601", "required": false}, {"name": "name-150", "type": "str", "description": "description-623", "required": true}]}, "endpoint_protocol": "SGP", "id": "id-755", "created_at": "2024-11-18T04:23:42Z", "account_id": "account_id-658", "created_by_user_id": "created_by_user_id-135"},
             {"name": "name-965", "endpoint_type": "SYNC", "model_type": "COMPLETION", "vendor_configuration": {"vendor": "LAUNCH", "bundle_config": {"registry": "registry-993", "image": "image-884", "tag": "tag-225", "command": ["command-928", "command-349"], "env": {"key": "env-134"}, "streaming_command": ["streaming_command-531", "streaming_command-137"], "readiness_initial_delay_seconds": 65, "healthcheck_route": "healthcheck_route-374", "predict_route": "predict_route-794", "streaming_predict_route": "streaming_predict_route-429"}, "endpoint_config": {"cpus": 43, "memory": "memory-542", "storage": "storage-617", "gpus": 54, "gpu_type": "nvidia-tesla-t4", "min_workers": 61, "max_workers": 52, "per_worker": 63, "endpoint_type": "SYNC", "high_priority": false}, "fine_tuning_job_bundle_config": {"registry": "registry-622", "image": "image-878", "tag": "tag-549", "command": ["command-878"], "env": {"key": "env-693"}, "mount_location": "mount_location-202", "training_dataset_schema_type": "GENERATION", "resources": {"cpus": 4, "memory": "memory-627", "storage": "storage-800", "gpus": 61, "gpu_type": "nvidia-tesla-t4"}}}, "model_creation_parameters_schema": {"parameters": [{"name": "name-839", "type": "str", "description": "description-601", "required": false}, {"name": "name-911", "type": "str", "description": "description-868", "required": true}]}, "model_request_parameters_schema": {"parameters": [{"name": "name-839", "type": "str", "description": "description-601", "required": false}, {"name": "name-911", "type": "str", "description": "description-868", "required": true}]}, "endpoint_protocol": "SGP", "id": "id-642", "created_at": "2024-06-23T18:04:14Z", "account_id": "account_id-346", "created_by_user_id": "created_by_user_id-399"}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 15,
         "items_per_page": 70
     },
-    "post_model_templates": {
+    "model_templates_create": {
         "name": "name-311",
         "endpoint_type": "SYNC",
         "model_type": "COMPLETION",
@@ -47,7 +47,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-658",
         "created_by_user_id": "created_by_user_id-135"
     },
-    "get_model_templates_model_template_id": {
+    "model_templates_retrieve": {
         "name": "name-311",
         "endpoint_type": "SYNC",
         "model_type": "COMPLETION",
@@ -69,7 +69,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-658",
         "created_by_user_id": "created_by_user_id-135"
     },
-    "delete_model_templates_model_template_id": {
+    "model_templates_delete": {
         "success": false,
         "count": 50
     }
@@ -81,24 +81,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_model_templates": Role(
+    "model_templates_list": Role(
         action="list",
         collection="/v4/model-templates",
         id_field="id",
         items_field="items",
     ),
-    "post_model_templates": Role(
+    "model_templates_create": Role(
         action="create",
         collection="/v4/model-templates",
         id_field="id",
     ),
-    "get_model_templates_model_template_id": Role(
+    "model_templates_retrieve": Role(
         action="get",
         collection="/v4/model-templates",
         id_field="id",
         id_param="model_template_id",
     ),
-    "delete_model_templates_model_template_id": Role(
+    "model_templates_delete": Role(
         action="delete",
         collection="/v4/model-templates",
         id_param="model_template_id",
@@ -107,15 +107,21 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_model_templates": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_model_templates": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_model_templates_model_template_id": (
+    "model_templates_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "model_templates_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_model_templates_model_template_id": (
+    "model_templates_retrieve": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "model_templates_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockModelTemplatesService:
@@ -124,7 +130,7 @@ class MockModelTemplatesService:
 
     engine: MockEngine
 
-    async def get_model_templates(
+    async def model_templates_list(
         self,
         *,
         page: int,
@@ -133,7 +139,7 @@ class MockModelTemplatesService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelTemplateResponse:
         answer = self.engine.answer(
-            "get_model_templates",
+            "model_templates_list",
             models.PaginatedModelTemplateResponse,
             {},
             None,
@@ -150,37 +156,37 @@ class MockModelTemplatesService:
         )
         return cast("models.PaginatedModelTemplateResponse", answer)
 
-    async def post_model_templates(
+    async def model_templates_create(
         self,
         *,
         body: models.ModelTemplateRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelTemplateResponse:
         answer = self.engine.answer(
-            "post_model_templates", models.ModelTemplateResponse, {}, body
+            "model_templates_create", models.ModelTemplateResponse, {}, body
         )
         return cast("models.ModelTemplateResponse", answer)
 
-    async def get_model_templates_model_template_id(
+    async def model_templates_retrieve(
         self,
         *,
         model_template_id: str,
     ) -> models.ModelTemplateResponse:
         answer = self.engine.answer(
-            "get_model_templates_model_template_id",
+            "model_templates_retrieve",
             models.ModelTemplateResponse,
             {"model_template_id": model_template_id},
             None,
         )
         return cast("models.ModelTemplateResponse", answer)
 
-    async def delete_model_templates_model_template_id(
+    async def model_templates_delete(
         self,
         *,
         model_template_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_model_templates_model_template_id",
+            "model_templates_delete",
             models.DeleteResponse,
             {"model_template_id": model_template_id},
             None,

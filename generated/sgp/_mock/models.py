@@ -18,25 +18,25 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": {
+    "models_deployments_execute": {
         "status": "status-123",
         "status_code": 33,
         "error_message": "error_message-150"
     },
-    "post_v3_models_model_deployment_id_embeddings": {
+    "models_embeddings_create": {
         "embeddings": [
             ["embedding_response_embed-12", [7.0, 69.7]]
         ],
         "tokens_used": 50
     },
-    "post_v3_models_model_deployment_id_rerankings": {
+    "models_rerankings_create": {
         "chunk_scores": [
             34.6,
             52.1
         ],
         "tokens_used": 6
     },
-    "post_models_model_deployment_id_completions": {
+    "models_completions_create": {
         "finish_reason": "finish_reason-845",
         "prompt_tokens": 66,
         "response_tokens": 23,
@@ -51,7 +51,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"index": 17, "logprobs": {"content": [{"token": "token-17", "bytes": [86], "logprob": 63.6, "top_logprobs": [{"token": "token-402", "bytes": [94, 11], "logprob": 20.1}, {"token": "token-123", "bytes": [84, 67], "logprob": 51.4}]}]}}
         ]
     },
-    "post_v4_models_model_deployment_id_chat_completions": {
+    "models_chat_completions_create": {
         "finish_reason": "finish_reason-845",
         "prompt_tokens": 66,
         "response_tokens": 23,
@@ -66,7 +66,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"index": 17, "logprobs": {"content": [{"token": "token-17", "bytes": [86], "logprob": 63.6, "top_logprobs": [{"token": "token-402", "bytes": [94, 11], "logprob": 20.1}, {"token": "token-123", "bytes": [84, 67], "logprob": 51.4}]}]}}
         ]
     },
-    "get_models_model_instance_id_deployments": {
+    "models_deployments_list": {
         "items": [
             {"name": "name-442", "model_creation_parameters": {}, "model_endpoint_id": "model_endpoint_id-886", "model_instance_id": "model_instance_id-214", "vendor_configuration": {"vendor": "LAUNCH", "min_workers": 57, "max_workers": 60, "per_worker": 37}, "deployment_metadata": {}, "id": "id-844", "created_at": "2024-10-11T07:33:07Z", "account_id": "account_id-282", "created_by_user_id": "created_by_user_id-162", "status": "status-7"}
         ],
@@ -74,7 +74,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 79,
         "items_per_page": 29
     },
-    "post_v3_models_model_instance_id_deployments": {
+    "models_deployments_create": {
         "name": "name-442",
         "model_creation_parameters": {},
         "model_endpoint_id": "model_endpoint_id-886",
@@ -92,14 +92,14 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-162",
         "status": "status-7"
     },
-    "get_v3_models_model_name_usage_statistics": {
+    "models_usage_statistics_retrieve": {
         "data": [
             {"date": "2024-05-15T09:17:37Z", "prompt_tokens": 42, "response_tokens": 11, "summary_tokens": 29}
         ],
         "start_date": "2024-07-16T08:36:12Z",
         "end_date": "2024-08-05T21:32:05Z"
     },
-    "get_model_deployments": {
+    "models_deployments_list_all": {
         "items": [
             {"name": "name-442", "model_creation_parameters": {}, "model_endpoint_id": "model_endpoint_id-886", "model_instance_id": "model_instance_id-214", "vendor_configuration": {"vendor": "LAUNCH", "min_workers": 57, "max_workers": 60, "per_worker": 37}, "deployment_metadata": {}, "id": "id-844", "created_at": "2024-10-11T07:33:07Z", "account_id": "account_id-282", "created_by_user_id": "created_by_user_id-162", "status": "status-7"}
         ],
@@ -107,14 +107,14 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 79,
         "items_per_page": 29
     },
-    "get_v3_model_deployments_model_deployment_id_usage_statistics": {
+    "models_deployments_usage_statistics_retrieve": {
         "data": [
             {"date": "2024-05-15T09:17:37Z", "prompt_tokens": 42, "response_tokens": 11, "summary_tokens": 29}
         ],
         "start_date": "2024-07-16T08:36:12Z",
         "end_date": "2024-08-05T21:32:05Z"
     },
-    "get_models": {
+    "models_list": {
         "items": [
             {"model_group": {"name": "name-419", "description": "description-962", "id": "id-861", "created_at": "2024-03-25T05:44:21Z", "account_id": "account_id-870", "created_by_user_id": "created_by_user_id-466"}, "deployments": [{"name": "name-442", "model_creation_parameters": {}, "model_endpoint_id": "model_endpoint_id-886", "model_instance_id": "model_instance_id-214", "vendor_configuration": {"vendor": "LAUNCH", "min_workers": 57, "max_workers": 60, "per_worker": 37}, "deployment_metadata": {}, "id": "id-844", "created_at": "2024-10-11T07:33:07Z", "account_id": "account_id-282", "created_by_user_id": "created_by_user_id-162", "status": "status-7"}], "name": "name-184", "model_vendor": "OPENAI", "model_type": "COMPLETION", "base_model_id": "base_model_id-316", "base_model_metadata": {"ui_model_section_type": "PARTNER", "model_developer": "model_developer-150", "model_license_url": "https://example.com/model-license-url-926", "delivery_date": "delivery_date-766", "modelDetails": {"number_of_parameters": 43, "token_context_window": 46, "languages": 86, "alignments": 41}}, "model_creation_parameters": {}, "model_card": "model_card-883", "training_data_card": "training_data_card-633", "description": "description-641", "model_template_id": "model_template_id-406", "model_group_id": "model_group_id-640", "id": "id-449", "created_at": "2024-12-09T19:30:24Z", "account_id": "account_id-830", "created_by_user_id": "created_by_user_id-70", "request_schema": {}, "response_schema": {}, "deployment_count": 98, "supports_multi_turn": false}
         ],
@@ -122,7 +122,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 96,
         "items_per_page": 16
     },
-    "post_models": {
+    "models_create": {
         "name": "name-143",
         "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
@@ -149,7 +149,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "deployment_count": 59,
         "supports_multi_turn": false
     },
-    "get_models_model_id": {
+    "models_retrieve": {
         "model_group": {
             "name": "name-419",
             "description": "description-962",
@@ -187,11 +187,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "deployment_count": 98,
         "supports_multi_turn": false
     },
-    "delete_models_model_id": {
+    "models_delete": {
         "success": false,
         "count": 50
     },
-    "patch_models_model_id": {
+    "models_update": {
         "name": "name-143",
         "model_vendor": "OPENAI",
         "model_type": "COMPLETION",
@@ -218,7 +218,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "deployment_count": 59,
         "supports_multi_turn": false
     },
-    "get_models_model_instance_id_deployments_deployment_id": {
+    "models_deployments_retrieve": {
         "name": "name-442",
         "model_creation_parameters": {},
         "model_endpoint_id": "model_endpoint_id-886",
@@ -236,11 +236,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-162",
         "status": "status-7"
     },
-    "delete_models_model_instance_id_deployments_deployment_id": {
+    "models_deployments_delete": {
         "success": false,
         "count": 50
     },
-    "patch_models_model_instance_id_deployments_deployment_id": {
+    "models_deployments_update": {
         "name": "name-442",
         "model_creation_parameters": {},
         "model_endpoint_id": "model_endpoint_id-886",
@@ -264,7 +264,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "post_models_model_deployment_id_completions": [
+    "models_completions_create": [
         {
             "finish_reason": "finish_reason-845",
             "prompt_tokens": 66,
@@ -287,7 +287,7 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
             "choices": [{"index": 42, "logprobs": {"content": [{"token": "token-134", "bytes": [40, 3], "logprob": 71.6, "top_logprobs": [{"token": "token-60", "bytes": [59, 82], "logprob": 66.8}, {"token": "token-637", "bytes": [97], "logprob": 43.5}, {"token": "token-105", "bytes": [33, 61], "logprob": 60.1}]}]}}, {"index": 78, "logprobs": {"content": [{"token": "token-934", "bytes": [16], "logprob": 35.9, "top_logprobs": [{"token": "token-637", "bytes": [97], "logprob": 43.5}]}, {"token": "token-194", "bytes": [78, 61], "logprob": 56.7, "top_logprobs": [{"token": "token-358", "bytes": [78, 41], "logprob": 93.6}, {"token": "token-652", "bytes": [18, 88, 85], "logprob": 84.2}]}]}}]
         }
     ],
-    "post_v4_models_model_deployment_id_chat_completions": [
+    "models_chat_completions_create": [
         {
             "finish_reason": "finish_reason-845",
             "prompt_tokens": 66,
@@ -315,61 +315,61 @@ MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_models_model_instance_id_deployments": Role(
+    "models_deployments_list": Role(
         action="list",
         collection="/v4/models/{model_instance_id}/deployments",
         id_field="id",
         items_field="items",
         scope=("model_instance_id",),
     ),
-    "post_v3_models_model_instance_id_deployments": Role(
+    "models_deployments_create": Role(
         action="create",
         collection="/v4/models/{model_instance_id}/deployments",
         id_field="id",
         scope=("model_instance_id",),
     ),
-    "get_models": Role(
+    "models_list": Role(
         action="list",
         collection="/v4/models",
         id_field="id",
         items_field="items",
     ),
-    "post_models": Role(
+    "models_create": Role(
         action="create",
         collection="/v4/models",
         id_field="id",
     ),
-    "get_models_model_id": Role(
+    "models_retrieve": Role(
         action="get",
         collection="/v4/models",
         id_field="id",
         id_param="model_id",
     ),
-    "delete_models_model_id": Role(
+    "models_delete": Role(
         action="delete",
         collection="/v4/models",
         id_param="model_id",
     ),
-    "patch_models_model_id": Role(
+    "models_update": Role(
         action="update",
         collection="/v4/models",
         id_field="id",
         id_param="model_id",
     ),
-    "get_models_model_instance_id_deployments_deployment_id": Role(
+    "models_deployments_retrieve": Role(
         action="get",
         collection="/v4/models/{model_instance_id}/deployments",
         id_field="id",
         id_param="deployment_id",
         scope=("model_instance_id",),
     ),
-    "delete_models_model_instance_id_deployments_deployment_id": Role(
+    "models_deployments_delete": Role(
         action="delete",
         collection="/v4/models/{model_instance_id}/deployments",
         id_param="deployment_id",
         scope=("model_instance_id",),
     ),
-    "patch_models_model_instance_id_deployments_deployment_id": Role(
+    "models_deployments_update": Role(
         action="update",
         collection="/v4/models/{model_instance_id}/deployments",
         id_field="id",
@@ -380,55 +380,55 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v4_models_model_instance_id_deployments_model_deployment_id_execute": (
+    "models_deployments_execute": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v3_models_model_deployment_id_embeddings": (
+    "models_embeddings_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v3_models_model_deployment_id_rerankings": (
+    "models_rerankings_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_models_model_deployment_id_completions": (
+    "models_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v4_models_model_deployment_id_chat_completions": (
+    "models_chat_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_models_model_instance_id_deployments": (
+    "models_deployments_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_v3_models_model_instance_id_deployments": (
+    "models_deployments_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v3_models_model_name_usage_statistics": (
+    "models_usage_statistics_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_model_deployments": (
+    "models_deployments_list_all": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_v3_model_deployments_model_deployment_id_usage_statistics": (
+    "models_deployments_usage_statistics_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_models": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_models": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_models_model_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "delete_models_model_id": (
+    "models_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "models_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "models_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "models_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "models_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "models_deployments_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_models_model_id": (
+    "models_deployments_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_models_model_instance_id_deployments_deployment_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "delete_models_model_instance_id_deployments_deployment_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
-    "patch_models_model_instance_id_deployments_deployment_id": (
+    "models_deployments_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockModelsService:
@@ -437,7 +437,7 @@ class MockModelsService:
 
     engine: MockEngine
 
-    async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+    async def models_deployments_execute(
         self,
         *,
         model_instance_id: str,
@@ -446,7 +446,7 @@ class MockModelsService:
         x_selected_account_id: str | None,
     ) -> models.GenericModelResponse:
         answer = self.engine.answer(
-            "post_v4_models_model_instance_id_deployments_model_deployment_id_execute",
+            "models_deployments_execute",
             models.GenericModelResponse,
             {
                 "model_instance_id": model_instance_id,
@@ -456,35 +456,35 @@ class MockModelsService:
         )
         return cast("models.GenericModelResponse", answer)
 
-    async def post_v3_models_model_deployment_id_embeddings(
+    async def models_embeddings_create(
         self,
         *,
         model_deployment_id: str,
         body: models.EmbeddingRequest,
     ) -> models.EmbeddingResponse:
         answer = self.engine.answer(
-            "post_v3_models_model_deployment_id_embeddings",
+            "models_embeddings_create",
             models.EmbeddingResponse,
             {"model_deployment_id": model_deployment_id},
             body,
         )
         return cast("models.EmbeddingResponse", answer)
 
-    async def post_v3_models_model_deployment_id_rerankings(
+    async def models_rerankings_create(
         self,
         *,
         model_deployment_id: str,
         body: models.RerankingRequest,
     ) -> models.RerankingResponse:
         answer = self.engine.answer(
-            "post_v3_models_model_deployment_id_rerankings",
+            "models_rerankings_create",
             models.RerankingResponse,
             {"model_deployment_id": model_deployment_id},
             body,
         )
         return cast("models.RerankingResponse", answer)
 
-    async def post_models_model_deployment_id_completions(
+    async def models_completions_create(
         self,
         *,
         model_deployment_id: str,
@@ -493,20 +493,20 @@ class MockModelsService:
     ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "post_models_model_deployment_id_completions",
+                "models_completions_create",
                 models.CompletionResponse,
                 {"model_deployment_id": model_deployment_id},
                 body,
             )
         answer = self.engine.answer(
-            "post_models_model_deployment_id_completions",
+            "models_completions_create",
             models.CompletionResponse,
             {"model_deployment_id": model_deployment_id},
             body,
         )
         return cast("models.CompletionResponse", answer)
 
-    async def post_v4_models_model_deployment_id_chat_completions(
+    async def models_chat_completions_create(
         self,
         *,
         model_deployment_id: str,
@@ -515,20 +515,20 @@ class MockModelsService:
     ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
         if getattr(body, "stream", False):
             return self.engine.stream(
-                "post_v4_models_model_deployment_id_chat_completions",
+                "models_chat_completions_create",
                 models.CompletionResponse,
                 {"model_deployment_id": model_deployment_id},
                 body,
             )
         answer = self.engine.answer(
-            "post_v4_models_model_deployment_id_chat_completions",
+            "models_chat_completions_create",
             models.CompletionResponse,
             {"model_deployment_id": model_deployment_id},
             body,
         )
         return cast("models.CompletionResponse", answer)
 
-    async def get_models_model_instance_id_deployments(
+    async def models_deployments_list(
         self,
         *,
         model_instance_id: str,
@@ -538,7 +538,7 @@ class MockModelsService:
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
         answer = self.engine.answer(
-            "get_models_model_instance_id_deployments",
+            "models_deployments_list",
             models.PaginatedModelDeploymentResponse,
             {"model_instance_id": model_instance_id},
             None,
@@ -555,21 +555,21 @@ class MockModelsService:
         )
         return cast("models.PaginatedModelDeploymentResponse", answer)
 
-    async def post_v3_models_model_instance_id_deployments(
+    async def models_deployments_create(
         self,
         *,
         model_instance_id: str,
         body: models.ModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
         answer = self.engine.answer(
-            "post_v3_models_model_instance_id_deployments",
+            "models_deployments_create",
             models.ModelDeploymentResponse,
             {"model_instance_id": model_instance_id},
             body,
         )
         return cast("models.ModelDeploymentResponse", answer)
 
-    async def get_v3_models_model_name_usage_statistics(
+    async def models_usage_statistics_retrieve(
         self,
         *,
         model_name: str,
@@ -578,14 +578,14 @@ class MockModelsService:
         chunks: int,
     ) -> models.ModelUsageResponse:
         answer = self.engine.answer(
-            "get_v3_models_model_name_usage_statistics",
+            "models_usage_statistics_retrieve",
             models.ModelUsageResponse,
             {"model_name": model_name},
             None,
         )
         return cast("models.ModelUsageResponse", answer)
 
-    async def get_model_deployments(
+    async def models_deployments_list_all(
         self,
         *,
         sort_by: list[models.SortByEnumForModelDeployment] | None,
@@ -594,7 +594,7 @@ class MockModelsService:
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
         answer = self.engine.answer(
-            "get_model_deployments",
+            "models_deployments_list_all",
             models.PaginatedModelDeploymentResponse,
             {},
             None,
@@ -611,7 +611,7 @@ class MockModelsService:
         )
         return cast("models.PaginatedModelDeploymentResponse", answer)
 
-    async def get_v3_model_deployments_model_deployment_id_usage_statistics(
+    async def models_deployments_usage_statistics_retrieve(
         self,
         *,
         model_deployment_id: str,
@@ -620,14 +620,14 @@ class MockModelsService:
         chunks: int,
     ) -> models.ModelUsageResponse:
         answer = self.engine.answer(
-            "get_v3_model_deployments_model_deployment_id_usage_statistics",
+            "models_deployments_usage_statistics_retrieve",
             models.ModelUsageResponse,
             {"model_deployment_id": model_deployment_id},
             None,
         )
         return cast("models.ModelUsageResponse", answer)
 
-    async def get_models(
+    async def models_list(
         self,
         *,
         view: list[models.ModelInstanceViewsOptions] | None,
@@ -640,7 +640,7 @@ class MockModelsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelInstanceResponseWithViews:
         answer = self.engine.answer(
-            "get_models",
+            "models_list",
             models.PaginatedModelInstanceResponseWithViews,
             {},
             None,
@@ -657,87 +657,81 @@ class MockModelsService:
         )
         return cast("models.PaginatedModelInstanceResponseWithViews", answer)
 
-    async def post_models(
+    async def models_create(
         self,
         *,
         body: models.ModelInstanceRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelInstanceResponse:
         answer = self.engine.answer(
-            "post_models", models.ModelInstanceResponse, {}, body
+            "models_create", models.ModelInstanceResponse, {}, body
         )
         return cast("models.ModelInstanceResponse", answer)
 
-    async def get_models_model_id(
+    async def models_retrieve(
         self,
         *,
         model_id: str,
         view: list[models.ModelInstanceViewsOptions] | None,
     ) -> models.ModelInstanceResponseWithViews:
         answer = self.engine.answer(
-            "get_models_model_id",
+            "models_retrieve",
             models.ModelInstanceResponseWithViews,
             {"model_id": model_id},
             None,
         )
         return cast("models.ModelInstanceResponseWithViews", answer)
 
-    async def delete_models_model_id(
+    async def models_delete(
         self,
         *,
         model_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_models_model_id",
-            models.DeleteResponse,
-            {"model_id": model_id},
-            None,
+            "models_delete", models.DeleteResponse, {"model_id": model_id}, None
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_models_model_id(
+    async def models_update(
         self,
         *,
         model_id: str,
         body: models.PartialModelInstanceRequest,
     ) -> models.ModelInstanceResponse:
         answer = self.engine.answer(
-            "patch_models_model_id",
-            models.ModelInstanceResponse,
-            {"model_id": model_id},
-            body,
+            "models_update", models.ModelInstanceResponse, {"model_id": model_id}, body
         )
         return cast("models.ModelInstanceResponse", answer)
 
-    async def get_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_retrieve(
         self,
         *,
         deployment_id: str,
         model_instance_id: str,
     ) -> models.ModelDeploymentResponse:
         answer = self.engine.answer(
-            "get_models_model_instance_id_deployments_deployment_id",
+            "models_deployments_retrieve",
             models.ModelDeploymentResponse,
             {"deployment_id": deployment_id, "model_instance_id": model_instance_id},
             None,
         )
         return cast("models.ModelDeploymentResponse", answer)
 
-    async def delete_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_delete(
         self,
         *,
         model_instance_id: str,
         deployment_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_models_model_instance_id_deployments_deployment_id",
+            "models_deployments_delete",
             models.DeleteResponse,
             {"model_instance_id": model_instance_id, "deployment_id": deployment_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_update(
         self,
         *,
         deployment_id: str,
@@ -745,7 +739,7 @@ class MockModelsService:
         body: models.PartialModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
         answer = self.engine.answer(
-            "patch_models_model_instance_id_deployments_deployment_id",
+            "models_deployments_update",
             models.ModelDeploymentResponse,
             {"deployment_id": deployment_id, "model_instance_id": model_instance_id},
             body,

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_v2_question_sets_question_set_id": {
+    "question_sets_retrieve": {
         "name": "name-734",
         "instructions": "instructions-518",
         "id": "id-339",
@@ -27,7 +27,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             {"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}
         ]
     },
-    "get_question_sets": {
+    "question_sets_list": {
         "items": [
             {"questions": [{"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}], "name": "name-45", "instructions": "instructions-644", "id": "id-75", "created_at": "2024-02-08T21:35:27Z", "account_id": "account_id-985", "created_by_user_id": "created_by_user_id-751"},
             {"questions": [{"type": "categorical", "title": "title-775", "prompt": "prompt-189", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-433", "created_at": "2024-05-09T17:28:10Z", "account_id": "account_id-118", "created_by_user_id": "created_by_user_id-368"}, {"type": "categorical", "title": "title-564", "prompt": "prompt-2", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-218", "created_at": "2024-08-02T11:53:27Z", "account_id": "account_id-782", "created_by_user_id": "created_by_user_id-942"}, {"type": "categorical", "title": "title-494", "prompt": "prompt-935", "choices": [{}], "multi": true, "dropdown": false, "required": false, "conditions": [{}], "id": "id-89", "created_at": "2024-09-04T21:04:26Z", "account_id": "account_id-513", "created_by_user_id": "created_by_user_id-314"}], "name": "name-625", "instructions": "instructions-457", "id": "id-196", "created_at": "2024-06-25T13:06:17Z", "account_id": "account_id-776", "created_by_user_id": "created_by_user_id-420"}
@@ -36,7 +36,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 89,
         "items_per_page": 23
     },
-    "post_question_sets": {
+    "question_sets_create": {
         "name": "name-667",
         "instructions": "instructions-667",
         "id": "id-956",
@@ -52,19 +52,19 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_v2_question_sets_question_set_id": Role(
+    "question_sets_retrieve": Role(
         action="get",
         collection="/v4/question-sets",
         id_field="id",
         id_param="question_set_id",
     ),
-    "get_question_sets": Role(
+    "question_sets_list": Role(
         action="list",
         collection="/v4/question-sets",
         id_field="id",
         items_field="items",
     ),
-    "post_question_sets": Role(
+    "question_sets_create": Role(
         action="create",
         collection="/v4/question-sets",
         id_field="id",
@@ -73,12 +73,16 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_v2_question_sets_question_set_id": (
+    "question_sets_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_question_sets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_question_sets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "question_sets_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "question_sets_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockQuestionSetsService:
@@ -87,20 +91,20 @@ class MockQuestionSetsService:
 
     engine: MockEngine
 
-    async def get_v2_question_sets_question_set_id(
+    async def question_sets_retrieve(
         self,
         *,
         question_set_id: str,
     ) -> models.QuestionSetWithQuestions:
         answer = self.engine.answer(
-            "get_v2_question_sets_question_set_id",
+            "question_sets_retrieve",
             models.QuestionSetWithQuestions,
             {"question_set_id": question_set_id},
             None,
         )
         return cast("models.QuestionSetWithQuestions", answer)
 
-    async def get_question_sets(
+    async def question_sets_list(
         self,
         *,
         view: list[models.QuestionSetViewsOptions] | None,
@@ -110,7 +114,7 @@ class MockQuestionSetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionSetResponseWithViews:
         answer = self.engine.answer(
-            "get_question_sets",
+            "question_sets_list",
             models.PaginatedQuestionSetResponseWithViews,
             {},
             None,
@@ -127,13 +131,13 @@ class MockQuestionSetsService:
         )
         return cast("models.PaginatedQuestionSetResponseWithViews", answer)
 
-    async def post_question_sets(
+    async def question_sets_create(
         self,
         *,
         body: models.QuestionSetRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionSetResponse:
         answer = self.engine.answer(
-            "post_question_sets", models.QuestionSetResponse, {}, body
+            "question_sets_create", models.QuestionSetResponse, {}, body
         )
         return cast("models.QuestionSetResponse", answer)

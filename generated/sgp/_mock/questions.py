@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_questions": {
+    "questions_list": {
         "items": [
             {"type": "categorical", "title": "title-75", "prompt": "prompt-721", "choices": [{}], "multi": false, "dropdown": false, "required": false, "conditions": [{}], "id": "id-336", "created_at": "2024-12-11T14:11:49Z", "account_id": "account_id-558", "created_by_user_id": "created_by_user_id-401"}
         ],
@@ -24,7 +24,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 22,
         "items_per_page": 88
     },
-    "post_questions": {
+    "questions_create": {
         "type": "categorical",
         "title": "title-75",
         "prompt": "prompt-721",
@@ -42,7 +42,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-558",
         "created_by_user_id": "created_by_user_id-401"
     },
-    "get_questions_question_id": {
+    "questions_retrieve": {
         "type": "categorical",
         "title": "title-75",
         "prompt": "prompt-721",
@@ -68,18 +68,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_questions": Role(
+    "questions_list": Role(
         action="list",
         collection="/v4/questions",
         id_field="id",
         items_field="items",
     ),
-    "post_questions": Role(
+    "questions_create": Role(
         action="create",
         collection="/v4/questions",
         id_field="id",
     ),
-    "get_questions_question_id": Role(
+    "questions_retrieve": Role(
         action="get",
         collection="/v4/questions",
         id_field="id",
@@ -89,12 +89,14 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_questions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_questions": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_questions_question_id": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "questions_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "questions_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "questions_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockQuestionsService:
@@ -103,7 +105,7 @@ class MockQuestionsService:
 
     engine: MockEngine
 
-    async def get_questions(
+    async def questions_list(
         self,
         *,
         page: int,
@@ -112,7 +114,7 @@ class MockQuestionsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionResponse:
         answer = self.engine.answer(
-            "get_questions",
+            "questions_list",
             models.PaginatedQuestionResponse,
             {},
             None,
@@ -129,22 +131,24 @@ class MockQuestionsService:
         )
         return cast("models.PaginatedQuestionResponse", answer)
 
-    async def post_questions(
+    async def questions_create(
         self,
         *,
         body: models.QuestionRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionResponse:
-        answer = self.engine.answer("post_questions", models.QuestionResponse, {}, body)
+        answer = self.engine.answer(
+            "questions_create", models.QuestionResponse, {}, body
+        )
         return cast("models.QuestionResponse", answer)
 
-    async def get_questions_question_id(
+    async def questions_retrieve(
         self,
         *,
         question_id: str,
     ) -> models.QuestionResponse:
         answer = self.engine.answer(
-            "get_questions_question_id",
+            "questions_retrieve",
             models.QuestionResponse,
             {"question_id": question_id},
             None,

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_studio_projects": {
+    "studio_projects_list": {
         "items": [
             {"name": "name-930", "description": "description-658", "id": "id-93", "created_at": "2024-04-04T04:54:44Z", "account_id": "account_id-314", "created_by_user_id": "created_by_user_id-37"},
             {"name": "name-609", "description": "description-753", "id": "id-787", "created_at": "2024-08-02T00:56:36Z", "account_id": "account_id-275", "created_by_user_id": "created_by_user_id-302"}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 41,
         "items_per_page": 43
     },
-    "post_studio_projects": {
+    "studio_projects_create": {
         "name": "name-930",
         "description": "description-658",
         "id": "id-93",
@@ -33,7 +33,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-314",
         "created_by_user_id": "created_by_user_id-37"
     },
-    "get_studio_projects_studio_project_id": {
+    "studio_projects_retrieve": {
         "name": "name-930",
         "description": "description-658",
         "id": "id-93",
@@ -41,11 +41,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-314",
         "created_by_user_id": "created_by_user_id-37"
     },
-    "delete_studio_projects_studio_project_id": {
+    "studio_projects_delete": {
         "success": false,
         "count": 50
     },
-    "patch_studio_projects_studio_project_id": {
+    "studio_projects_update": {
         "name": "name-930",
         "description": "description-658",
         "id": "id-93",
@@ -61,29 +61,29 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_studio_projects": Role(
+    "studio_projects_list": Role(
         action="list",
         collection="/v4/studio-projects",
         id_field="id",
         items_field="items",
     ),
-    "post_studio_projects": Role(
+    "studio_projects_create": Role(
         action="create",
         collection="/v4/studio-projects",
         id_field="id",
     ),
-    "get_studio_projects_studio_project_id": Role(
+    "studio_projects_retrieve": Role(
         action="get",
         collection="/v4/studio-projects",
         id_field="id",
         id_param="studio_project_id",
     ),
-    "delete_studio_projects_studio_project_id": Role(
+    "studio_projects_delete": Role(
         action="delete",
         collection="/v4/studio-projects",
         id_param="studio_project_id",
     ),
-    "patch_studio_projects_studio_project_id": Role(
+    "studio_projects_update": Role(
         action="update",
         collection="/v4/studio-projects",
         id_field="id",
@@ -93,18 +93,24 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_studio_projects": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_studio_projects": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_studio_projects_studio_project_id": (
+    "studio_projects_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "studio_projects_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_studio_projects_studio_project_id": (
+    "studio_projects_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "patch_studio_projects_studio_project_id": (
+    "studio_projects_delete": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "studio_projects_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockStudioProjectsService:
@@ -113,7 +119,7 @@ class MockStudioProjectsService:
 
     engine: MockEngine
 
-    async def get_studio_projects(
+    async def studio_projects_list(
         self,
         *,
         page: int,
@@ -122,7 +128,7 @@ class MockStudioProjectsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedStudioProjectResponse:
         answer = self.engine.answer(
-            "get_studio_projects",
+            "studio_projects_list",
             models.PaginatedStudioProjectResponse,
             {},
             None,
@@ -139,51 +145,51 @@ class MockStudioProjectsService:
         )
         return cast("models.PaginatedStudioProjectResponse", answer)
 
-    async def post_studio_projects(
+    async def studio_projects_create(
         self,
         *,
         body: models.StudioProjectRequest,
         x_selected_account_id: str | None,
     ) -> models.StudioProjectResponse:
         answer = self.engine.answer(
-            "post_studio_projects", models.StudioProjectResponse, {}, body
+            "studio_projects_create", models.StudioProjectResponse, {}, body
         )
         return cast("models.StudioProjectResponse", answer)
 
-    async def get_studio_projects_studio_project_id(
+    async def studio_projects_retrieve(
         self,
         *,
         studio_project_id: str,
     ) -> models.StudioProjectResponse:
         answer = self.engine.answer(
-            "get_studio_projects_studio_project_id",
+            "studio_projects_retrieve",
             models.StudioProjectResponse,
             {"studio_project_id": studio_project_id},
             None,
         )
         return cast("models.StudioProjectResponse", answer)
 
-    async def delete_studio_projects_studio_project_id(
+    async def studio_projects_delete(
         self,
         *,
         studio_project_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_studio_projects_studio_project_id",
+            "studio_projects_delete",
             models.DeleteResponse,
             {"studio_project_id": studio_project_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def patch_studio_projects_studio_project_id(
+    async def studio_projects_update(
         self,
         *,
         studio_project_id: str,
         body: models.PartialStudioProjectRequest,
     ) -> models.StudioProjectResponse:
         answer = self.engine.answer(
-            "patch_studio_projects_studio_project_id",
+            "studio_projects_update",
             models.StudioProjectResponse,
             {"studio_project_id": studio_project_id},
             body,

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_themes": {
+    "themes_list": {
         "items": [
             {"id": "id-353", "title": "title-787", "theme_vars": {"accentPrimary": "accentPrimary-315", "accentSecondary": "accentSecondary-121", "background": "background-8", "foreground": "foreground-374"}, "logo_blob": "logo_blob-815", "created_at": "2024-11-07T09:38:16Z", "archived_at": "2024-06-14T02:27:43Z", "updated_at": "2024-09-09T11:56:20Z", "created_by_user_id": "created_by_user_id-271", "account_id": "account_id-678"},
             {"id": "id-444", "title": "title-716", "theme_vars": {"accentPrimary": "accentPrimary-796", "accentSecondary": "accentSecondary-266", "background": "background-962", "foreground": "foreground-220"}, "logo_blob": "logo_blob-518", "created_at": "2024-06-22T09:31:31Z", "archived_at": "2024-06-12T15:27:20Z", "updated_at": "2024-09-25T07:19:59Z", "created_by_user_id": "created_by_user_id-59", "account_id": "account_id-440"}
@@ -25,7 +25,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 5,
         "items_per_page": 57
     },
-    "post_themes": {
+    "themes_create": {
         "id": "id-353",
         "title": "title-787",
         "theme_vars": {
@@ -41,7 +41,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "created_by_user_id": "created_by_user_id-271",
         "account_id": "account_id-678"
     },
-    "get_themes_theme_id": {
+    "themes_retrieve": {
         "id": "id-353",
         "title": "title-787",
         "theme_vars": {
@@ -65,18 +65,18 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_themes": Role(
+    "themes_list": Role(
         action="list",
         collection="/v4/themes",
         id_field="id",
         items_field="items",
     ),
-    "post_themes": Role(
+    "themes_create": Role(
         action="create",
         collection="/v4/themes",
         id_field="id",
     ),
-    "get_themes_theme_id": Role(
+    "themes_retrieve": Role(
         action="get",
         collection="/v4/themes",
         id_field="id",
@@ -86,10 +86,14 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_themes": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "post_themes": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_themes_theme_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "themes_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "themes_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "themes_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockThemesService:
@@ -98,7 +102,7 @@ class MockThemesService:
 
     engine: MockEngine
 
-    async def get_themes(
+    async def themes_list(
         self,
         *,
         page: int,
@@ -108,7 +112,7 @@ class MockThemesService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedThemeResponse:
         answer = self.engine.answer(
-            "get_themes",
+            "themes_list",
             models.PaginatedThemeResponse,
             {},
             None,
@@ -125,21 +129,21 @@ class MockThemesService:
         )
         return cast("models.PaginatedThemeResponse", answer)
 
-    async def post_themes(
+    async def themes_create(
         self,
         *,
         body: models.ThemeRequest,
         x_selected_account_id: str | None,
     ) -> models.ThemeResponse:
-        answer = self.engine.answer("post_themes", models.ThemeResponse, {}, body)
+        answer = self.engine.answer("themes_create", models.ThemeResponse, {}, body)
         return cast("models.ThemeResponse", answer)
 
-    async def get_themes_theme_id(
+    async def themes_retrieve(
         self,
         *,
         theme_id: str,
     ) -> models.ThemeResponse:
         answer = self.engine.answer(
-            "get_themes_theme_id", models.ThemeResponse, {"theme_id": theme_id}, None
+            "themes_retrieve", models.ThemeResponse, {"theme_id": theme_id}, None
         )
         return cast("models.ThemeResponse", answer)

@@ -18,7 +18,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_training_datasets": {
+    "training_datasets_list": {
         "items": [
             {"name": "name-518", "schema_type": "GENERATION", "data_source": "S3", "id": "id-270", "created_at": "2024-02-09T18:26:00Z", "account_id": "account_id-877", "created_by_user_id": "created_by_user_id-446"}
         ],
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "current_page": 1,
         "items_per_page": 74
     },
-    "post_training_datasets": {
+    "training_datasets_create": {
         "name": "name-518",
         "schema_type": "GENERATION",
         "data_source": "S3",
@@ -35,7 +35,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-877",
         "created_by_user_id": "created_by_user_id-446"
     },
-    "get_training_datasets_training_dataset_id": {
+    "training_datasets_retrieve": {
         "name": "name-518",
         "schema_type": "GENERATION",
         "data_source": "S3",
@@ -44,11 +44,11 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
         "account_id": "account_id-877",
         "created_by_user_id": "created_by_user_id-446"
     },
-    "delete_training_datasets_training_dataset_id": {
+    "training_datasets_delete": {
         "success": false,
         "count": 50
     },
-    "get_training_datasets_training_dataset_id_contents": [
+    "training_datasets_contents_list": [
         {
             "schema_type": "GENERATION",
             "input": "input-39",
@@ -73,24 +73,24 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "get_training_datasets": Role(
+    "training_datasets_list": Role(
         action="list",
         collection="/v4/training-datasets",
         id_field="id",
         items_field="items",
     ),
-    "post_training_datasets": Role(
+    "training_datasets_create": Role(
         action="create",
         collection="/v4/training-datasets",
         id_field="id",
     ),
-    "get_training_datasets_training_dataset_id": Role(
+    "training_datasets_retrieve": Role(
         action="get",
         collection="/v4/training-datasets",
         id_field="id",
         id_param="training_dataset_id",
     ),
-    "delete_training_datasets_training_dataset_id": Role(
+    "training_datasets_delete": Role(
         action="delete",
         collection="/v4/training-datasets",
         id_param="training_dataset_id",
@@ -99,22 +99,26 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_training_datasets": (
+    "training_datasets_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "post_training_datasets": (
+    "training_datasets_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_training_datasets_training_dataset_id": (
+    "training_datasets_retrieve": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "delete_training_datasets_training_dataset_id": (
+    "training_datasets_delete": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
-    "get_training_datasets_training_dataset_id_contents": (
+    "training_datasets_contents_list": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTrainingDatasetsService:
@@ -123,7 +127,7 @@ class MockTrainingDatasetsService:
 
     engine: MockEngine
 
-    async def get_training_datasets(
+    async def training_datasets_list(
         self,
         *,
         page: int,
@@ -132,7 +136,7 @@ class MockTrainingDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedTrainingDatasetResponse:
         answer = self.engine.answer(
-            "get_training_datasets",
+            "training_datasets_list",
             models.PaginatedTrainingDatasetResponse,
             {},
             None,
@@ -149,7 +153,7 @@ class MockTrainingDatasetsService:
         )
         return cast("models.PaginatedTrainingDatasetResponse", answer)
 
-    async def post_training_datasets(
+    async def training_datasets_create(
         self,
         *,
         account_id: str,
@@ -158,43 +162,43 @@ class MockTrainingDatasetsService:
         file: UploadFile,
     ) -> models.TrainingDatasetResponse:
         answer = self.engine.answer(
-            "post_training_datasets", models.TrainingDatasetResponse, {}, None
+            "training_datasets_create", models.TrainingDatasetResponse, {}, None
         )
         return cast("models.TrainingDatasetResponse", answer)
 
-    async def get_training_datasets_training_dataset_id(
+    async def training_datasets_retrieve(
         self,
         *,
         training_dataset_id: str,
     ) -> models.TrainingDatasetResponse:
         answer = self.engine.answer(
-            "get_training_datasets_training_dataset_id",
+            "training_datasets_retrieve",
             models.TrainingDatasetResponse,
             {"training_dataset_id": training_dataset_id},
             None,
         )
         return cast("models.TrainingDatasetResponse", answer)
 
-    async def delete_training_datasets_training_dataset_id(
+    async def training_datasets_delete(
         self,
         *,
         training_dataset_id: str,
     ) -> models.DeleteResponse:
         answer = self.engine.answer(
-            "delete_training_datasets_training_dataset_id",
+            "training_datasets_delete",
             models.DeleteResponse,
             {"training_dataset_id": training_dataset_id},
             None,
         )
         return cast("models.DeleteResponse", answer)
 
-    async def get_training_datasets_training_dataset_id_contents(
+    async def training_datasets_contents_list(
         self,
         *,
         training_dataset_id: str,
     ) -> list[models.TrainingDatasetGenerationItem]:
         answer = self.engine.answer(
-            "get_training_datasets_training_dataset_id_contents",
+            "training_datasets_contents_list",
             list[models.TrainingDatasetGenerationItem],
             {"training_dataset_id": training_dataset_id},
             None,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "patch_user_preferences": {
+    "user_preferences_update": {
         "updated": false,
         "preferences": {}
     }
@@ -30,10 +30,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "patch_user_preferences": (
+    "user_preferences_update": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockUserPreferencesService:
@@ -42,12 +46,12 @@ class MockUserPreferencesService:
 
     engine: MockEngine
 
-    async def patch_user_preferences(
+    async def user_preferences_update(
         self,
         *,
         body: models.UserPreferencesUpdate,
     ) -> models.UserPreferencesUpdateResponse:
         answer = self.engine.answer(
-            "patch_user_preferences", models.UserPreferencesUpdateResponse, {}, body
+            "user_preferences_update", models.UserPreferencesUpdateResponse, {}, body
         )
         return cast("models.UserPreferencesUpdateResponse", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_user_info": {
+    "users_info": {
         "id": "id-497",
         "first_name": "first_name-618",
         "last_name": "last_name-78",
@@ -34,7 +34,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "account": {"id": "id-234", "account_group_id": "account_group_id-17", "name": "name-637"}
         }
     },
-    "get_users_user_id": {
+    "users_retrieve": {
         "id": "id-264",
         "first_name": "first_name-344",
         "last_name": "last_name-717",
@@ -56,9 +56,13 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_user_info": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_users_user_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "users_info": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "users_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockUsersService:
@@ -67,18 +71,18 @@ class MockUsersService:
 
     engine: MockEngine
 
-    async def get_user_info(
+    async def users_info(
         self,
     ) -> models.UserInfo:
-        answer = self.engine.answer("get_user_info", models.UserInfo, {}, None)
+        answer = self.engine.answer("users_info", models.UserInfo, {}, None)
         return cast("models.UserInfo", answer)
 
-    async def get_users_user_id(
+    async def users_retrieve(
         self,
         *,
         user_id: str,
     ) -> models.UserInfoBase:
         answer = self.engine.answer(
-            "get_users_user_id", models.UserInfoBase, {"user_id": user_id}, None
+            "users_retrieve", models.UserInfoBase, {"user_id": user_id}, None
         )
         return cast("models.UserInfoBase", answer)

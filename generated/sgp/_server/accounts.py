@@ -22,7 +22,7 @@ class AccountsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_accounts(
+    async def accounts_create(
         self,
         *,
         body: models.CreateAccountRequest,
@@ -34,15 +34,15 @@ class AccountsService(Protocol):
 class BaseAccountsService:
     """The accounts operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_accounts(
+    async def accounts_create(
         self,
         *,
         body: models.CreateAccountRequest,
     ) -> models.CreateAccountResponse:
-        raise NotImplementedError("post_accounts")
+        raise NotImplementedError("accounts_create")
 
 
-def add_post_accounts(
+def add_accounts_create(
     router: APIRouter,
     service: AccountsService,
 ) -> None:
@@ -64,8 +64,8 @@ def add_post_accounts(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_accounts(
+    async def accounts_create(
         body: Annotated[models.CreateAccountRequest, Body()],
     ) -> Any:
-        result = await service.post_accounts(body=body)
+        result = await service.accounts_create(body=body)
         return result

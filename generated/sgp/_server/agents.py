@@ -22,7 +22,7 @@ class AgentsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v2_agents_execute(
+    async def agents_execute(
         self,
         *,
         body: models.ExecuteAgentRequest,
@@ -34,15 +34,15 @@ class AgentsService(Protocol):
 class BaseAgentsService:
     """The agents operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v2_agents_execute(
+    async def agents_execute(
         self,
         *,
         body: models.ExecuteAgentRequest,
     ) -> models.ExecuteAgentResponse:
-        raise NotImplementedError("post_v2_agents_execute")
+        raise NotImplementedError("agents_execute")
 
 
-def add_post_v2_agents_execute(
+def add_agents_execute(
     router: APIRouter,
     service: AgentsService,
 ) -> None:
@@ -64,8 +64,8 @@ def add_post_v2_agents_execute(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_agents_execute(
+    async def agents_execute(
         body: Annotated[models.ExecuteAgentRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_agents_execute(body=body)
+        result = await service.agents_execute(body=body)
         return result

@@ -26,7 +26,7 @@ class ApplicationDeploymentsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_deployments(
+    async def application_deployments_list(
         self,
         *,
         page: int,
@@ -38,7 +38,7 @@ class ApplicationDeploymentsService(Protocol):
         """List Application Deployments"""
         ...
 
-    async def post_application_deployments(
+    async def application_deployments_create(
         self,
         *,
         body: models.ApplicationDeploymentRequest,
@@ -47,7 +47,7 @@ class ApplicationDeploymentsService(Protocol):
         """Create Application Deployment"""
         ...
 
-    async def get_application_deployments_application_deployment_id(
+    async def application_deployments_retrieve(
         self,
         *,
         application_deployment_id: str,
@@ -55,7 +55,7 @@ class ApplicationDeploymentsService(Protocol):
         """Get Application Deployment"""
         ...
 
-    async def patch_application_deployments_application_deployment_id(
+    async def application_deployments_update(
         self,
         *,
         application_deployment_id: str,
@@ -68,7 +68,7 @@ class ApplicationDeploymentsService(Protocol):
 class BaseApplicationDeploymentsService:
     """The application_deployments operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_deployments(
+    async def application_deployments_list(
         self,
         *,
         page: int,
@@ -77,37 +77,33 @@ class BaseApplicationDeploymentsService:
         application_variant_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationDeploymentResponse:
-        raise NotImplementedError("get_application_deployments")
+        raise NotImplementedError("application_deployments_list")
 
-    async def post_application_deployments(
+    async def application_deployments_create(
         self,
         *,
         body: models.ApplicationDeploymentRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationDeploymentResponse:
-        raise NotImplementedError("post_application_deployments")
+        raise NotImplementedError("application_deployments_create")
 
-    async def get_application_deployments_application_deployment_id(
+    async def application_deployments_retrieve(
         self,
         *,
         application_deployment_id: str,
     ) -> models.ApplicationDeploymentResponse:
-        raise NotImplementedError(
-            "get_application_deployments_application_deployment_id"
-        )
+        raise NotImplementedError("application_deployments_retrieve")
 
-    async def patch_application_deployments_application_deployment_id(
+    async def application_deployments_update(
         self,
         *,
         application_deployment_id: str,
         body: models.PartialApplicationDeploymentRequest,
     ) -> models.ApplicationDeploymentResponse:
-        raise NotImplementedError(
-            "patch_application_deployments_application_deployment_id"
-        )
+        raise NotImplementedError("application_deployments_update")
 
 
-def add_get_application_deployments(
+def add_application_deployments_list(
     router: APIRouter,
     service: ApplicationDeploymentsService,
 ) -> None:
@@ -129,7 +125,7 @@ def add_get_application_deployments(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_deployments(
+    async def application_deployments_list(
         page: Annotated[
             int,
             Query(
@@ -155,7 +151,7 @@ def add_get_application_deployments(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_deployments(
+        result = await service.application_deployments_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -165,7 +161,7 @@ def add_get_application_deployments(
         return result
 
 
-def add_post_application_deployments(
+def add_application_deployments_create(
     router: APIRouter,
     service: ApplicationDeploymentsService,
 ) -> None:
@@ -187,19 +183,19 @@ def add_post_application_deployments(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_deployments(
+    async def application_deployments_create(
         body: Annotated[models.ApplicationDeploymentRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_application_deployments(
+        result = await service.application_deployments_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_application_deployments_application_deployment_id(
+def add_application_deployments_retrieve(
     router: APIRouter,
     service: ApplicationDeploymentsService,
 ) -> None:
@@ -221,18 +217,18 @@ def add_get_application_deployments_application_deployment_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_deployments_application_deployment_id(
+    async def application_deployments_retrieve(
         application_deployment_id: Annotated[
             str, Path(alias="application_deployment_id")
         ],
     ) -> Any:
-        result = await service.get_application_deployments_application_deployment_id(
+        result = await service.application_deployments_retrieve(
             application_deployment_id=application_deployment_id
         )
         return result
 
 
-def add_patch_application_deployments_application_deployment_id(
+def add_application_deployments_update(
     router: APIRouter,
     service: ApplicationDeploymentsService,
 ) -> None:
@@ -254,13 +250,13 @@ def add_patch_application_deployments_application_deployment_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_application_deployments_application_deployment_id(
+    async def application_deployments_update(
         application_deployment_id: Annotated[
             str, Path(alias="application_deployment_id")
         ],
         body: Annotated[models.PartialApplicationDeploymentRequest, Body()],
     ) -> Any:
-        result = await service.patch_application_deployments_application_deployment_id(
+        result = await service.application_deployments_update(
             application_deployment_id=application_deployment_id, body=body
         )
         return result

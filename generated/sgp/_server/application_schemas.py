@@ -22,7 +22,7 @@ class ApplicationSchemasService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_schemas(
+    async def application_schemas_retrieve(
         self,
         *,
         version: models.ApplicationSchemaVersion,
@@ -34,15 +34,15 @@ class ApplicationSchemasService(Protocol):
 class BaseApplicationSchemasService:
     """The application_schemas operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_schemas(
+    async def application_schemas_retrieve(
         self,
         *,
         version: models.ApplicationSchemaVersion,
     ) -> dict[str, models.ApplicationNodeSchemaRegistryRecord]:
-        raise NotImplementedError("get_application_schemas")
+        raise NotImplementedError("application_schemas_retrieve")
 
 
-def add_get_application_schemas(
+def add_application_schemas_retrieve(
     router: APIRouter,
     service: ApplicationSchemasService,
 ) -> None:
@@ -63,8 +63,8 @@ def add_get_application_schemas(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_schemas(
+    async def application_schemas_retrieve(
         version: Annotated[models.ApplicationSchemaVersion, Query(alias="version")],
     ) -> Any:
-        result = await service.get_application_schemas(version=version)
+        result = await service.application_schemas_retrieve(version=version)
         return result

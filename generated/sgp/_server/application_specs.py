@@ -26,7 +26,7 @@ class ApplicationSpecsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_specs(
+    async def application_specs_list(
         self,
         *,
         page: int,
@@ -38,7 +38,7 @@ class ApplicationSpecsService(Protocol):
         """List Application Specs"""
         ...
 
-    async def post_application_specs(
+    async def application_specs_create(
         self,
         *,
         body: models.ApplicationSpecRequest,
@@ -47,7 +47,7 @@ class ApplicationSpecsService(Protocol):
         """Create Application Spec"""
         ...
 
-    async def get_application_specs_application_spec_id(
+    async def application_specs_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -55,7 +55,7 @@ class ApplicationSpecsService(Protocol):
         """Get Application Spec"""
         ...
 
-    async def delete_application_specs_application_spec_id(
+    async def application_specs_delete(
         self,
         *,
         application_spec_id: str,
@@ -63,7 +63,7 @@ class ApplicationSpecsService(Protocol):
         """Delete Application Spec"""
         ...
 
-    async def patch_application_specs_application_spec_id(
+    async def application_specs_update(
         self,
         *,
         application_spec_id: str,
@@ -76,7 +76,7 @@ class ApplicationSpecsService(Protocol):
 class BaseApplicationSpecsService:
     """The application_specs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_specs(
+    async def application_specs_list(
         self,
         *,
         page: int,
@@ -85,40 +85,40 @@ class BaseApplicationSpecsService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationSpecResponse:
-        raise NotImplementedError("get_application_specs")
+        raise NotImplementedError("application_specs_list")
 
-    async def post_application_specs(
+    async def application_specs_create(
         self,
         *,
         body: models.ApplicationSpecRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationSpecResponse:
-        raise NotImplementedError("post_application_specs")
+        raise NotImplementedError("application_specs_create")
 
-    async def get_application_specs_application_spec_id(
+    async def application_specs_retrieve(
         self,
         *,
         application_spec_id: str,
     ) -> models.ApplicationSpecResponse:
-        raise NotImplementedError("get_application_specs_application_spec_id")
+        raise NotImplementedError("application_specs_retrieve")
 
-    async def delete_application_specs_application_spec_id(
+    async def application_specs_delete(
         self,
         *,
         application_spec_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_application_specs_application_spec_id")
+        raise NotImplementedError("application_specs_delete")
 
-    async def patch_application_specs_application_spec_id(
+    async def application_specs_update(
         self,
         *,
         application_spec_id: str,
         body: models.RestorablePartialApplicationSpecRequest,
     ) -> models.ApplicationSpecResponse:
-        raise NotImplementedError("patch_application_specs_application_spec_id")
+        raise NotImplementedError("application_specs_update")
 
 
-def add_get_application_specs(
+def add_application_specs_list(
     router: APIRouter,
     service: ApplicationSpecsService,
 ) -> None:
@@ -140,7 +140,7 @@ def add_get_application_specs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_specs(
+    async def application_specs_list(
         page: Annotated[
             int,
             Query(
@@ -164,7 +164,7 @@ def add_get_application_specs(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_specs(
+        result = await service.application_specs_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -174,7 +174,7 @@ def add_get_application_specs(
         return result
 
 
-def add_post_application_specs(
+def add_application_specs_create(
     router: APIRouter,
     service: ApplicationSpecsService,
 ) -> None:
@@ -196,19 +196,19 @@ def add_post_application_specs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_specs(
+    async def application_specs_create(
         body: Annotated[models.ApplicationSpecRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_application_specs(
+        result = await service.application_specs_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_application_specs_application_spec_id(
+def add_application_specs_retrieve(
     router: APIRouter,
     service: ApplicationSpecsService,
 ) -> None:
@@ -230,16 +230,16 @@ def add_get_application_specs_application_spec_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_specs_application_spec_id(
+    async def application_specs_retrieve(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
     ) -> Any:
-        result = await service.get_application_specs_application_spec_id(
+        result = await service.application_specs_retrieve(
             application_spec_id=application_spec_id
         )
         return result
 
 
-def add_delete_application_specs_application_spec_id(
+def add_application_specs_delete(
     router: APIRouter,
     service: ApplicationSpecsService,
 ) -> None:
@@ -261,16 +261,16 @@ def add_delete_application_specs_application_spec_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_application_specs_application_spec_id(
+    async def application_specs_delete(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
     ) -> Any:
-        result = await service.delete_application_specs_application_spec_id(
+        result = await service.application_specs_delete(
             application_spec_id=application_spec_id
         )
         return result
 
 
-def add_patch_application_specs_application_spec_id(
+def add_application_specs_update(
     router: APIRouter,
     service: ApplicationSpecsService,
 ) -> None:
@@ -292,11 +292,11 @@ def add_patch_application_specs_application_spec_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_application_specs_application_spec_id(
+    async def application_specs_update(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
         body: Annotated[models.RestorablePartialApplicationSpecRequest, Body()],
     ) -> Any:
-        result = await service.patch_application_specs_application_spec_id(
+        result = await service.application_specs_update(
             application_spec_id=application_spec_id, body=body
         )
         return result

@@ -26,7 +26,7 @@ class ApplicationTestCaseOutputsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_test_case_outputs(
+    async def application_test_case_outputs_list(
         self,
         *,
         view: list[models.ApplicationTestCaseOutputViewsOptions] | None,
@@ -42,7 +42,7 @@ class ApplicationTestCaseOutputsService(Protocol):
         """List Application Test Case Outputs"""
         ...
 
-    async def post_application_test_case_outputs_batch(
+    async def application_test_case_outputs_batch(
         self,
         *,
         body: list[models.ApplicationTestCaseOutputRequest],
@@ -51,7 +51,7 @@ class ApplicationTestCaseOutputsService(Protocol):
         """Batch Create Application Test Case Outputs"""
         ...
 
-    async def get_application_test_case_outputs_application_test_case_output_id(
+    async def application_test_case_outputs_retrieve(
         self,
         *,
         application_test_case_output_id: str,
@@ -64,7 +64,7 @@ class ApplicationTestCaseOutputsService(Protocol):
 class BaseApplicationTestCaseOutputsService:
     """The application_test_case_outputs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_test_case_outputs(
+    async def application_test_case_outputs_list(
         self,
         *,
         view: list[models.ApplicationTestCaseOutputViewsOptions] | None,
@@ -77,28 +77,26 @@ class BaseApplicationTestCaseOutputsService:
         evaluation_dataset_version_num: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationTestCaseOutputResponseWithViews:
-        raise NotImplementedError("get_application_test_case_outputs")
+        raise NotImplementedError("application_test_case_outputs_list")
 
-    async def post_application_test_case_outputs_batch(
+    async def application_test_case_outputs_batch(
         self,
         *,
         body: list[models.ApplicationTestCaseOutputRequest],
         x_selected_account_id: str | None,
     ) -> list[models.ApplicationTestCaseOutputResponse]:
-        raise NotImplementedError("post_application_test_case_outputs_batch")
+        raise NotImplementedError("application_test_case_outputs_batch")
 
-    async def get_application_test_case_outputs_application_test_case_output_id(
+    async def application_test_case_outputs_retrieve(
         self,
         *,
         application_test_case_output_id: str,
         view: list[models.ApplicationTestCaseOutputViewsOptions] | None,
     ) -> models.ApplicationTestCaseOutputResponseWithViews:
-        raise NotImplementedError(
-            "get_application_test_case_outputs_application_test_case_output_id"
-        )
+        raise NotImplementedError("application_test_case_outputs_retrieve")
 
 
-def add_get_application_test_case_outputs(
+def add_application_test_case_outputs_list(
     router: APIRouter,
     service: ApplicationTestCaseOutputsService,
 ) -> None:
@@ -120,7 +118,7 @@ def add_get_application_test_case_outputs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_test_case_outputs(
+    async def application_test_case_outputs_list(
         view: Annotated[
             list[models.ApplicationTestCaseOutputViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -158,7 +156,7 @@ def add_get_application_test_case_outputs(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_test_case_outputs(
+        result = await service.application_test_case_outputs_list(
             view=view,
             page=page,
             limit=limit,
@@ -172,7 +170,7 @@ def add_get_application_test_case_outputs(
         return result
 
 
-def add_post_application_test_case_outputs_batch(
+def add_application_test_case_outputs_batch(
     router: APIRouter,
     service: ApplicationTestCaseOutputsService,
 ) -> None:
@@ -194,19 +192,19 @@ def add_post_application_test_case_outputs_batch(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_test_case_outputs_batch(
+    async def application_test_case_outputs_batch(
         body: Annotated[list[models.ApplicationTestCaseOutputRequest], Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_application_test_case_outputs_batch(
+        result = await service.application_test_case_outputs_batch(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_application_test_case_outputs_application_test_case_output_id(
+def add_application_test_case_outputs_retrieve(
     router: APIRouter,
     service: ApplicationTestCaseOutputsService,
 ) -> None:
@@ -228,7 +226,7 @@ def add_get_application_test_case_outputs_application_test_case_output_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_test_case_outputs_application_test_case_output_id(
+    async def application_test_case_outputs_retrieve(
         application_test_case_output_id: Annotated[
             str, Path(alias="application_test_case_output_id")
         ],
@@ -236,7 +234,7 @@ def add_get_application_test_case_outputs_application_test_case_output_id(
             list[models.ApplicationTestCaseOutputViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_test_case_outputs_application_test_case_output_id(
+        result = await service.application_test_case_outputs_retrieve(
             application_test_case_output_id=application_test_case_output_id, view=view
         )
         return result

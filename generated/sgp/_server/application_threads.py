@@ -26,7 +26,7 @@ class ApplicationThreadsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_applications_application_variant_id_threads_thread_id_process(
+    async def application_threads_process(
         self,
         *,
         application_variant_id: str,
@@ -41,7 +41,7 @@ class ApplicationThreadsService(Protocol):
 class BaseApplicationThreadsService:
     """The application_threads operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_applications_application_variant_id_threads_thread_id_process(
+    async def application_threads_process(
         self,
         *,
         application_variant_id: str,
@@ -49,12 +49,10 @@ class BaseApplicationThreadsService:
         body: models.ApplicationProcessingRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError(
-            "post_applications_application_variant_id_threads_thread_id_process"
-        )
+        raise NotImplementedError("application_threads_process")
 
 
-def add_post_applications_application_variant_id_threads_thread_id_process(
+def add_application_threads_process(
     router: APIRouter,
     service: ApplicationThreadsService,
 ) -> None:
@@ -79,7 +77,7 @@ def add_post_applications_application_variant_id_threads_thread_id_process(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_application_variant_id_threads_thread_id_process(
+    async def application_threads_process(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
         thread_id: Annotated[str, Path(alias="thread_id")],
         body: Annotated[models.ApplicationProcessingRequest, Body()],
@@ -87,7 +85,7 @@ def add_post_applications_application_variant_id_threads_thread_id_process(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_applications_application_variant_id_threads_thread_id_process(
+        result = await service.application_threads_process(
             application_variant_id=application_variant_id,
             thread_id=thread_id,
             body=body,

@@ -26,7 +26,7 @@ class ApplicationVariantReportsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_variant_reports(
+    async def application_variant_reports_list(
         self,
         *,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
@@ -40,7 +40,7 @@ class ApplicationVariantReportsService(Protocol):
         """List Application Variant Reports"""
         ...
 
-    async def post_application_variant_reports(
+    async def application_variant_reports_create(
         self,
         *,
         body: models.ApplicationVariantReportGenerationRequest,
@@ -49,7 +49,7 @@ class ApplicationVariantReportsService(Protocol):
         """Create Application Variant Report"""
         ...
 
-    async def get_application_variant_reports_application_variant_report_id(
+    async def application_variant_reports_retrieve(
         self,
         *,
         application_variant_report_id: str,
@@ -62,7 +62,7 @@ class ApplicationVariantReportsService(Protocol):
 class BaseApplicationVariantReportsService:
     """The application_variant_reports operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_variant_reports(
+    async def application_variant_reports_list(
         self,
         *,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
@@ -73,28 +73,26 @@ class BaseApplicationVariantReportsService:
         application_variant_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantReportWithScoresResponseWithViews:
-        raise NotImplementedError("get_application_variant_reports")
+        raise NotImplementedError("application_variant_reports_list")
 
-    async def post_application_variant_reports(
+    async def application_variant_reports_create(
         self,
         *,
         body: models.ApplicationVariantReportGenerationRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantReportWithScoresResponse:
-        raise NotImplementedError("post_application_variant_reports")
+        raise NotImplementedError("application_variant_reports_create")
 
-    async def get_application_variant_reports_application_variant_report_id(
+    async def application_variant_reports_retrieve(
         self,
         *,
         application_variant_report_id: str,
         view: list[models.ApplicationVariantReportViewsOptions] | None,
     ) -> models.ApplicationVariantReportWithScoresResponseWithViews:
-        raise NotImplementedError(
-            "get_application_variant_reports_application_variant_report_id"
-        )
+        raise NotImplementedError("application_variant_reports_retrieve")
 
 
-def add_get_application_variant_reports(
+def add_application_variant_reports_list(
     router: APIRouter,
     service: ApplicationVariantReportsService,
 ) -> None:
@@ -116,7 +114,7 @@ def add_get_application_variant_reports(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_variant_reports(
+    async def application_variant_reports_list(
         view: Annotated[
             list[models.ApplicationVariantReportViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -148,7 +146,7 @@ def add_get_application_variant_reports(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_variant_reports(
+        result = await service.application_variant_reports_list(
             view=view,
             page=page,
             limit=limit,
@@ -160,7 +158,7 @@ def add_get_application_variant_reports(
         return result
 
 
-def add_post_application_variant_reports(
+def add_application_variant_reports_create(
     router: APIRouter,
     service: ApplicationVariantReportsService,
 ) -> None:
@@ -182,19 +180,19 @@ def add_post_application_variant_reports(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_variant_reports(
+    async def application_variant_reports_create(
         body: Annotated[models.ApplicationVariantReportGenerationRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_application_variant_reports(
+        result = await service.application_variant_reports_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_application_variant_reports_application_variant_report_id(
+def add_application_variant_reports_retrieve(
     router: APIRouter,
     service: ApplicationVariantReportsService,
 ) -> None:
@@ -216,7 +214,7 @@ def add_get_application_variant_reports_application_variant_report_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_variant_reports_application_variant_report_id(
+    async def application_variant_reports_retrieve(
         application_variant_report_id: Annotated[
             str, Path(alias="application_variant_report_id")
         ],
@@ -224,9 +222,7 @@ def add_get_application_variant_reports_application_variant_report_id(
             list[models.ApplicationVariantReportViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = (
-            await service.get_application_variant_reports_application_variant_report_id(
-                application_variant_report_id=application_variant_report_id, view=view
-            )
+        result = await service.application_variant_reports_retrieve(
+            application_variant_report_id=application_variant_report_id, view=view
         )
         return result

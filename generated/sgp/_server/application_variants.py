@@ -26,7 +26,7 @@ class ApplicationVariantsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_application_variants(
+    async def application_variants_list(
         self,
         *,
         page: int,
@@ -38,7 +38,7 @@ class ApplicationVariantsService(Protocol):
         """List Application Variants"""
         ...
 
-    async def post_application_variants(
+    async def application_variants_create(
         self,
         *,
         body: models.ApplicationVariantRequest,
@@ -47,7 +47,7 @@ class ApplicationVariantsService(Protocol):
         """Create Application Variant"""
         ...
 
-    async def get_application_variants_application_variant_id(
+    async def application_variants_retrieve(
         self,
         *,
         application_variant_id: str,
@@ -55,7 +55,7 @@ class ApplicationVariantsService(Protocol):
         """Get Application Variant"""
         ...
 
-    async def delete_application_variants_application_variant_id(
+    async def application_variants_delete(
         self,
         *,
         application_variant_id: str,
@@ -63,7 +63,7 @@ class ApplicationVariantsService(Protocol):
         """Delete Application Variant"""
         ...
 
-    async def patch_application_variants_application_variant_id(
+    async def application_variants_patch(
         self,
         *,
         application_variant_id: str,
@@ -72,7 +72,7 @@ class ApplicationVariantsService(Protocol):
         """Update Application Variant"""
         ...
 
-    async def post_applications_application_variant_id_process(
+    async def application_variants_process(
         self,
         *,
         application_variant_id: str,
@@ -86,7 +86,7 @@ class ApplicationVariantsService(Protocol):
 class BaseApplicationVariantsService:
     """The application_variants operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_application_variants(
+    async def application_variants_list(
         self,
         *,
         page: int,
@@ -95,49 +95,49 @@ class BaseApplicationVariantsService:
         application_spec_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedApplicationVariantResponse:
-        raise NotImplementedError("get_application_variants")
+        raise NotImplementedError("application_variants_list")
 
-    async def post_application_variants(
+    async def application_variants_create(
         self,
         *,
         body: models.ApplicationVariantRequest,
         x_selected_account_id: str | None,
     ) -> models.ApplicationVariantResponse:
-        raise NotImplementedError("post_application_variants")
+        raise NotImplementedError("application_variants_create")
 
-    async def get_application_variants_application_variant_id(
+    async def application_variants_retrieve(
         self,
         *,
         application_variant_id: str,
     ) -> models.ApplicationVariantResponse:
-        raise NotImplementedError("get_application_variants_application_variant_id")
+        raise NotImplementedError("application_variants_retrieve")
 
-    async def delete_application_variants_application_variant_id(
+    async def application_variants_delete(
         self,
         *,
         application_variant_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_application_variants_application_variant_id")
+        raise NotImplementedError("application_variants_delete")
 
-    async def patch_application_variants_application_variant_id(
+    async def application_variants_patch(
         self,
         *,
         application_variant_id: str,
         body: models.PatchApplicationVariantRequest,
     ) -> models.ApplicationVariantResponse:
-        raise NotImplementedError("patch_application_variants_application_variant_id")
+        raise NotImplementedError("application_variants_patch")
 
-    async def post_applications_application_variant_id_process(
+    async def application_variants_process(
         self,
         *,
         application_variant_id: str,
         body: models.ApplicationProcessingRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError("post_applications_application_variant_id_process")
+        raise NotImplementedError("application_variants_process")
 
 
-def add_get_application_variants(
+def add_application_variants_list(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -159,7 +159,7 @@ def add_get_application_variants(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_variants(
+    async def application_variants_list(
         page: Annotated[
             int,
             Query(
@@ -185,7 +185,7 @@ def add_get_application_variants(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_application_variants(
+        result = await service.application_variants_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -195,7 +195,7 @@ def add_get_application_variants(
         return result
 
 
-def add_post_application_variants(
+def add_application_variants_create(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -221,19 +221,19 @@ def add_post_application_variants(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_variants(
+    async def application_variants_create(
         body: Annotated[models.ApplicationVariantRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_application_variants(
+        result = await service.application_variants_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_application_variants_application_variant_id(
+def add_application_variants_retrieve(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -255,16 +255,16 @@ def add_get_application_variants_application_variant_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_application_variants_application_variant_id(
+    async def application_variants_retrieve(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
     ) -> Any:
-        result = await service.get_application_variants_application_variant_id(
+        result = await service.application_variants_retrieve(
             application_variant_id=application_variant_id
         )
         return result
 
 
-def add_delete_application_variants_application_variant_id(
+def add_application_variants_delete(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -286,16 +286,16 @@ def add_delete_application_variants_application_variant_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_application_variants_application_variant_id(
+    async def application_variants_delete(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
     ) -> Any:
-        result = await service.delete_application_variants_application_variant_id(
+        result = await service.application_variants_delete(
             application_variant_id=application_variant_id
         )
         return result
 
 
-def add_patch_application_variants_application_variant_id(
+def add_application_variants_patch(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -317,17 +317,17 @@ def add_patch_application_variants_application_variant_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_application_variants_application_variant_id(
+    async def application_variants_patch(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
         body: Annotated[models.PatchApplicationVariantRequest, Body()],
     ) -> Any:
-        result = await service.patch_application_variants_application_variant_id(
+        result = await service.application_variants_patch(
             application_variant_id=application_variant_id, body=body
         )
         return result
 
 
-def add_post_applications_application_variant_id_process(
+def add_application_variants_process(
     router: APIRouter,
     service: ApplicationVariantsService,
 ) -> None:
@@ -352,14 +352,14 @@ def add_post_applications_application_variant_id_process(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_application_variant_id_process(
+    async def application_variants_process(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
         body: Annotated[models.ApplicationProcessingRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_applications_application_variant_id_process(
+        result = await service.application_variants_process(
             application_variant_id=application_variant_id,
             body=body,
             x_selected_account_id=x_selected_account_id,

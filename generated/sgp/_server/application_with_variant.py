@@ -22,7 +22,7 @@ class ApplicationWithVariantService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_application_with_variant(
+    async def application_with_variant_create(
         self,
         *,
         body: models.CreateApplicationWithVariantRequest,
@@ -34,15 +34,15 @@ class ApplicationWithVariantService(Protocol):
 class BaseApplicationWithVariantService:
     """The application_with_variant operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_application_with_variant(
+    async def application_with_variant_create(
         self,
         *,
         body: models.CreateApplicationWithVariantRequest,
     ) -> models.ApplicationVariantResponse:
-        raise NotImplementedError("post_application_with_variant")
+        raise NotImplementedError("application_with_variant_create")
 
 
-def add_post_application_with_variant(
+def add_application_with_variant_create(
     router: APIRouter,
     service: ApplicationWithVariantService,
 ) -> None:
@@ -64,8 +64,8 @@ def add_post_application_with_variant(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_application_with_variant(
+    async def application_with_variant_create(
         body: Annotated[models.CreateApplicationWithVariantRequest, Body()],
     ) -> Any:
-        result = await service.post_application_with_variant(body=body)
+        result = await service.application_with_variant_create(body=body)
         return result

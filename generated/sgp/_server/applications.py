@@ -30,7 +30,7 @@ class ApplicationsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_applications_process(
+    async def applications_process(
         self,
         *,
         body: models.TestApplicationProcessingRequest,
@@ -38,7 +38,7 @@ class ApplicationsService(Protocol):
         """Process Application"""
         ...
 
-    async def post_applications_validate(
+    async def applications_validate(
         self,
         *,
         body: models.ApplicationValidationRequest,
@@ -47,7 +47,7 @@ class ApplicationsService(Protocol):
         """Validate Application"""
         ...
 
-    async def get_applications_application_variant_id_threads(
+    async def applications_chat_threads_list(
         self,
         *,
         application_variant_id: str,
@@ -56,7 +56,7 @@ class ApplicationsService(Protocol):
         """List Application Threads"""
         ...
 
-    async def post_applications_application_variant_id_threads(
+    async def applications_chat_threads_create(
         self,
         *,
         application_variant_id: str,
@@ -66,7 +66,7 @@ class ApplicationsService(Protocol):
         """Create New Application Thread"""
         ...
 
-    async def post_applications_upload_files(
+    async def applications_upload_files(
         self,
         *,
         files: list[UploadFile],
@@ -76,7 +76,7 @@ class ApplicationsService(Protocol):
         """Upload Application Files"""
         ...
 
-    async def get_dashboards_dashboard_id(
+    async def applications_dashboards_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -85,7 +85,7 @@ class ApplicationsService(Protocol):
         """Get Dashboard Schema"""
         ...
 
-    async def get_metrics_scalar_metric_id(
+    async def applications_metrics_scalar_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -99,7 +99,7 @@ class ApplicationsService(Protocol):
         """Get Scalar Metric"""
         ...
 
-    async def get_metrics_timeseries_metric_id(
+    async def applications_metrics_timeseries_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -117,56 +117,56 @@ class ApplicationsService(Protocol):
 class BaseApplicationsService:
     """The applications operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_applications_process(
+    async def applications_process(
         self,
         *,
         body: models.TestApplicationProcessingRequest,
     ) -> Any:
-        raise NotImplementedError("post_applications_process")
+        raise NotImplementedError("applications_process")
 
-    async def post_applications_validate(
+    async def applications_validate(
         self,
         *,
         body: models.ApplicationValidationRequest,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError("post_applications_validate")
+        raise NotImplementedError("applications_validate")
 
-    async def get_applications_application_variant_id_threads(
+    async def applications_chat_threads_list(
         self,
         *,
         application_variant_id: str,
         x_selected_account_id: str | None,
     ) -> list[models.ChatThreadResponse]:
-        raise NotImplementedError("get_applications_application_variant_id_threads")
+        raise NotImplementedError("applications_chat_threads_list")
 
-    async def post_applications_application_variant_id_threads(
+    async def applications_chat_threads_create(
         self,
         *,
         application_variant_id: str,
         body: models.ChatThreadRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
-        raise NotImplementedError("post_applications_application_variant_id_threads")
+        raise NotImplementedError("applications_chat_threads_create")
 
-    async def post_applications_upload_files(
+    async def applications_upload_files(
         self,
         *,
         files: list[UploadFile],
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> list[models.ApplicationFileResponse]:
-        raise NotImplementedError("post_applications_upload_files")
+        raise NotImplementedError("applications_upload_files")
 
-    async def get_dashboards_dashboard_id(
+    async def applications_dashboards_retrieve(
         self,
         *,
         application_spec_id: str,
         dashboard_id: models.DashboardID,
     ) -> models.Dashboard:
-        raise NotImplementedError("get_dashboards_dashboard_id")
+        raise NotImplementedError("applications_dashboards_retrieve")
 
-    async def get_metrics_scalar_metric_id(
+    async def applications_metrics_scalar_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -177,9 +177,9 @@ class BaseApplicationsService:
         to_ts: int,
         x_selected_account_id: str | None,
     ) -> models.ScalarData:
-        raise NotImplementedError("get_metrics_scalar_metric_id")
+        raise NotImplementedError("applications_metrics_scalar_retrieve")
 
-    async def get_metrics_timeseries_metric_id(
+    async def applications_metrics_timeseries_retrieve(
         self,
         *,
         application_spec_id: str,
@@ -190,10 +190,10 @@ class BaseApplicationsService:
         to_ts: int,
         x_selected_account_id: str | None,
     ) -> models.TimeseriesData:
-        raise NotImplementedError("get_metrics_timeseries_metric_id")
+        raise NotImplementedError("applications_metrics_timeseries_retrieve")
 
 
-def add_post_applications_process(
+def add_applications_process(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -222,14 +222,14 @@ def add_post_applications_process(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_process(
+    async def applications_process(
         body: Annotated[models.TestApplicationProcessingRequest, Body()],
     ) -> Any:
-        result = await service.post_applications_process(body=body)
+        result = await service.applications_process(body=body)
         return result
 
 
-def add_post_applications_validate(
+def add_applications_validate(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -254,19 +254,19 @@ def add_post_applications_validate(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_validate(
+    async def applications_validate(
         body: Annotated[models.ApplicationValidationRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_applications_validate(
+        result = await service.applications_validate(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_applications_application_variant_id_threads(
+def add_applications_chat_threads_list(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -287,20 +287,20 @@ def add_get_applications_application_variant_id_threads(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_applications_application_variant_id_threads(
+    async def applications_chat_threads_list(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_applications_application_variant_id_threads(
+        result = await service.applications_chat_threads_list(
             application_variant_id=application_variant_id,
             x_selected_account_id=x_selected_account_id,
         )
         return result
 
 
-def add_post_applications_application_variant_id_threads(
+def add_applications_chat_threads_create(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -321,14 +321,14 @@ def add_post_applications_application_variant_id_threads(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_application_variant_id_threads(
+    async def applications_chat_threads_create(
         application_variant_id: Annotated[str, Path(alias="application_variant_id")],
         body: Annotated[models.ChatThreadRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_applications_application_variant_id_threads(
+        result = await service.applications_chat_threads_create(
             application_variant_id=application_variant_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -336,7 +336,7 @@ def add_post_applications_application_variant_id_threads(
         return result
 
 
-def add_post_applications_upload_files(
+def add_applications_upload_files(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -357,7 +357,7 @@ def add_post_applications_upload_files(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_applications_upload_files(
+    async def applications_upload_files(
         files: Annotated[list[UploadFile], File(alias="files")],
         account_id: Annotated[
             str,
@@ -370,7 +370,7 @@ def add_post_applications_upload_files(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_applications_upload_files(
+        result = await service.applications_upload_files(
             files=files,
             account_id=account_id,
             x_selected_account_id=x_selected_account_id,
@@ -378,7 +378,7 @@ def add_post_applications_upload_files(
         return result
 
 
-def add_get_dashboards_dashboard_id(
+def add_applications_dashboards_retrieve(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -399,17 +399,17 @@ def add_get_dashboards_dashboard_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_dashboards_dashboard_id(
+    async def applications_dashboards_retrieve(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
         dashboard_id: Annotated[models.DashboardID, Path(alias="dashboard_id")],
     ) -> Any:
-        result = await service.get_dashboards_dashboard_id(
+        result = await service.applications_dashboards_retrieve(
             application_spec_id=application_spec_id, dashboard_id=dashboard_id
         )
         return result
 
 
-def add_get_metrics_scalar_metric_id(
+def add_applications_metrics_scalar_retrieve(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -430,7 +430,7 @@ def add_get_metrics_scalar_metric_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_metrics_scalar_metric_id(
+    async def applications_metrics_scalar_retrieve(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
         metric_id: Annotated[models.MetricID, Path(alias="metric_id")],
         variants: Annotated[
@@ -461,7 +461,7 @@ def add_get_metrics_scalar_metric_id(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_metrics_scalar_metric_id(
+        result = await service.applications_metrics_scalar_retrieve(
             application_spec_id=application_spec_id,
             metric_id=metric_id,
             variants=variants,
@@ -473,7 +473,7 @@ def add_get_metrics_scalar_metric_id(
         return result
 
 
-def add_get_metrics_timeseries_metric_id(
+def add_applications_metrics_timeseries_retrieve(
     router: APIRouter,
     service: ApplicationsService,
 ) -> None:
@@ -494,7 +494,7 @@ def add_get_metrics_timeseries_metric_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_metrics_timeseries_metric_id(
+    async def applications_metrics_timeseries_retrieve(
         application_spec_id: Annotated[str, Path(alias="application_spec_id")],
         metric_id: Annotated[models.MetricID, Path(alias="metric_id")],
         variants: Annotated[
@@ -525,7 +525,7 @@ def add_get_metrics_timeseries_metric_id(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_metrics_timeseries_metric_id(
+        result = await service.applications_metrics_timeseries_retrieve(
             application_spec_id=application_spec_id,
             metric_id=metric_id,
             variants=variants,

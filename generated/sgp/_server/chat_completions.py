@@ -23,7 +23,7 @@ class ChatCompletionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.CreateChatCompletionRequest,
@@ -38,7 +38,7 @@ class ChatCompletionsService(Protocol):
 class BaseChatCompletionsService:
     """The chat_completions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.CreateChatCompletionRequest,
@@ -46,10 +46,10 @@ class BaseChatCompletionsService:
         models.CreateChatCompletionResponse
         | AsyncIterator[models.CreateChatCompletionResponse]
     ):
-        raise NotImplementedError("post_v2_chat_completions")
+        raise NotImplementedError("chat_completions_create")
 
 
-def add_post_v2_chat_completions(
+def add_chat_completions_create(
     router: APIRouter,
     service: ChatCompletionsService,
 ) -> None:
@@ -92,10 +92,10 @@ def add_post_v2_chat_completions(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         body: Annotated[models.CreateChatCompletionRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_chat_completions(body=body)
+        result = await service.chat_completions_create(body=body)
         if isinstance(result, AsyncIterator):
             return _stream(result, None)
         return result

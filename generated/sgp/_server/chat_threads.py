@@ -26,7 +26,7 @@ class ChatThreadsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_threads_thread_id_messages(
+    async def chat_threads_messages_retrieve(
         self,
         *,
         thread_id: str,
@@ -36,7 +36,7 @@ class ChatThreadsService(Protocol):
         """Get Thread Messages"""
         ...
 
-    async def delete_threads_thread_id(
+    async def chat_threads_delete(
         self,
         *,
         thread_id: str,
@@ -45,7 +45,7 @@ class ChatThreadsService(Protocol):
         """Delete Chat Thread"""
         ...
 
-    async def patch_threads_thread_id(
+    async def chat_threads_update(
         self,
         *,
         thread_id: str,
@@ -55,7 +55,7 @@ class ChatThreadsService(Protocol):
         """Patch Chat Thread"""
         ...
 
-    async def patch_threads_thread_id_messages_application_interaction_id(
+    async def chat_threads_messages_update(
         self,
         *,
         thread_id: str,
@@ -67,7 +67,7 @@ class ChatThreadsService(Protocol):
         """Patch Chat Thread Entry"""
         ...
 
-    async def put_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_update(
         self,
         *,
         thread_id: str,
@@ -78,7 +78,7 @@ class ChatThreadsService(Protocol):
         """Add Feedback To Thread Entry"""
         ...
 
-    async def delete_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_delete(
         self,
         *,
         thread_id: str,
@@ -92,33 +92,33 @@ class ChatThreadsService(Protocol):
 class BaseChatThreadsService:
     """The chat_threads operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_threads_thread_id_messages(
+    async def chat_threads_messages_retrieve(
         self,
         *,
         thread_id: str,
         fetch_by_account: bool,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadHistory:
-        raise NotImplementedError("get_threads_thread_id_messages")
+        raise NotImplementedError("chat_threads_messages_retrieve")
 
-    async def delete_threads_thread_id(
+    async def chat_threads_delete(
         self,
         *,
         thread_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError("delete_threads_thread_id")
+        raise NotImplementedError("chat_threads_delete")
 
-    async def patch_threads_thread_id(
+    async def chat_threads_update(
         self,
         *,
         thread_id: str,
         body: models.UpdateChatThreadRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadResponse:
-        raise NotImplementedError("patch_threads_thread_id")
+        raise NotImplementedError("chat_threads_update")
 
-    async def patch_threads_thread_id_messages_application_interaction_id(
+    async def chat_threads_messages_update(
         self,
         *,
         thread_id: str,
@@ -127,11 +127,9 @@ class BaseChatThreadsService:
         fetch_by_account: bool,
         x_selected_account_id: str | None,
     ) -> models.ApplicationInteractionResponse:
-        raise NotImplementedError(
-            "patch_threads_thread_id_messages_application_interaction_id"
-        )
+        raise NotImplementedError("chat_threads_messages_update")
 
-    async def put_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_update(
         self,
         *,
         thread_id: str,
@@ -139,23 +137,19 @@ class BaseChatThreadsService:
         body: models.ChatThreadFeedbackRequest,
         x_selected_account_id: str | None,
     ) -> models.ChatThreadFeedbackResponse:
-        raise NotImplementedError(
-            "put_threads_thread_id_messages_application_interaction_id_feedback"
-        )
+        raise NotImplementedError("chat_threads_messages_feedback_update")
 
-    async def delete_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_delete(
         self,
         *,
         thread_id: str,
         application_interaction_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError(
-            "delete_threads_thread_id_messages_application_interaction_id_feedback"
-        )
+        raise NotImplementedError("chat_threads_messages_feedback_delete")
 
 
-def add_get_threads_thread_id_messages(
+def add_chat_threads_messages_retrieve(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -176,7 +170,7 @@ def add_get_threads_thread_id_messages(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_threads_thread_id_messages(
+    async def chat_threads_messages_retrieve(
         thread_id: Annotated[str, Path(alias="thread_id")],
         fetch_by_account: Annotated[
             bool,
@@ -189,7 +183,7 @@ def add_get_threads_thread_id_messages(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_threads_thread_id_messages(
+        result = await service.chat_threads_messages_retrieve(
             thread_id=thread_id,
             fetch_by_account=fetch_by_account,
             x_selected_account_id=x_selected_account_id,
@@ -197,7 +191,7 @@ def add_get_threads_thread_id_messages(
         return result
 
 
-def add_delete_threads_thread_id(
+def add_chat_threads_delete(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -218,19 +212,19 @@ def add_delete_threads_thread_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_threads_thread_id(
+    async def chat_threads_delete(
         thread_id: Annotated[str, Path(alias="thread_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.delete_threads_thread_id(
+        result = await service.chat_threads_delete(
             thread_id=thread_id, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_patch_threads_thread_id(
+def add_chat_threads_update(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -251,20 +245,20 @@ def add_patch_threads_thread_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_threads_thread_id(
+    async def chat_threads_update(
         thread_id: Annotated[str, Path(alias="thread_id")],
         body: Annotated[models.UpdateChatThreadRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.patch_threads_thread_id(
+        result = await service.chat_threads_update(
             thread_id=thread_id, body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_patch_threads_thread_id_messages_application_interaction_id(
+def add_chat_threads_messages_update(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -285,7 +279,7 @@ def add_patch_threads_thread_id_messages_application_interaction_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_threads_thread_id_messages_application_interaction_id(
+    async def chat_threads_messages_update(
         thread_id: Annotated[str, Path(alias="thread_id")],
         application_interaction_id: Annotated[
             str, Path(alias="application_interaction_id")
@@ -302,19 +296,17 @@ def add_patch_threads_thread_id_messages_application_interaction_id(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = (
-            await service.patch_threads_thread_id_messages_application_interaction_id(
-                thread_id=thread_id,
-                application_interaction_id=application_interaction_id,
-                body=body,
-                fetch_by_account=fetch_by_account,
-                x_selected_account_id=x_selected_account_id,
-            )
+        result = await service.chat_threads_messages_update(
+            thread_id=thread_id,
+            application_interaction_id=application_interaction_id,
+            body=body,
+            fetch_by_account=fetch_by_account,
+            x_selected_account_id=x_selected_account_id,
         )
         return result
 
 
-def add_put_threads_thread_id_messages_application_interaction_id_feedback(
+def add_chat_threads_messages_feedback_update(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -335,7 +327,7 @@ def add_put_threads_thread_id_messages_application_interaction_id_feedback(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def put_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_update(
         thread_id: Annotated[str, Path(alias="thread_id")],
         application_interaction_id: Annotated[
             str, Path(alias="application_interaction_id")
@@ -345,7 +337,7 @@ def add_put_threads_thread_id_messages_application_interaction_id_feedback(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.put_threads_thread_id_messages_application_interaction_id_feedback(
+        result = await service.chat_threads_messages_feedback_update(
             thread_id=thread_id,
             application_interaction_id=application_interaction_id,
             body=body,
@@ -354,7 +346,7 @@ def add_put_threads_thread_id_messages_application_interaction_id_feedback(
         return result
 
 
-def add_delete_threads_thread_id_messages_application_interaction_id_feedback(
+def add_chat_threads_messages_feedback_delete(
     router: APIRouter,
     service: ChatThreadsService,
 ) -> None:
@@ -375,7 +367,7 @@ def add_delete_threads_thread_id_messages_application_interaction_id_feedback(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_threads_thread_id_messages_application_interaction_id_feedback(
+    async def chat_threads_messages_feedback_delete(
         thread_id: Annotated[str, Path(alias="thread_id")],
         application_interaction_id: Annotated[
             str, Path(alias="application_interaction_id")
@@ -384,7 +376,7 @@ def add_delete_threads_thread_id_messages_application_interaction_id_feedback(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.delete_threads_thread_id_messages_application_interaction_id_feedback(
+        result = await service.chat_threads_messages_feedback_delete(
             thread_id=thread_id,
             application_interaction_id=application_interaction_id,
             x_selected_account_id=x_selected_account_id,

@@ -22,7 +22,7 @@ class ChunksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v2_chunks_rank(
+    async def chunks_rank(
         self,
         *,
         body: models.ChunksRankRequest,
@@ -30,7 +30,7 @@ class ChunksService(Protocol):
         """Rank Chunks"""
         ...
 
-    async def post_v2_chunks_synthesis(
+    async def chunks_synthesis(
         self,
         *,
         body: models.SynthesizeChunksRequest,
@@ -42,22 +42,22 @@ class ChunksService(Protocol):
 class BaseChunksService:
     """The chunks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v2_chunks_rank(
+    async def chunks_rank(
         self,
         *,
         body: models.ChunksRankRequest,
     ) -> models.ChunksRankResponse:
-        raise NotImplementedError("post_v2_chunks_rank")
+        raise NotImplementedError("chunks_rank")
 
-    async def post_v2_chunks_synthesis(
+    async def chunks_synthesis(
         self,
         *,
         body: models.SynthesizeChunksRequest,
     ) -> models.SynthesizeChunksResponse:
-        raise NotImplementedError("post_v2_chunks_synthesis")
+        raise NotImplementedError("chunks_synthesis")
 
 
-def add_post_v2_chunks_rank(
+def add_chunks_rank(
     router: APIRouter,
     service: ChunksService,
 ) -> None:
@@ -79,14 +79,14 @@ def add_post_v2_chunks_rank(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_chunks_rank(
+    async def chunks_rank(
         body: Annotated[models.ChunksRankRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_chunks_rank(body=body)
+        result = await service.chunks_rank(body=body)
         return result
 
 
-def add_post_v2_chunks_synthesis(
+def add_chunks_synthesis(
     router: APIRouter,
     service: ChunksService,
 ) -> None:
@@ -108,8 +108,8 @@ def add_post_v2_chunks_synthesis(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_chunks_synthesis(
+    async def chunks_synthesis(
         body: Annotated[models.SynthesizeChunksRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_chunks_synthesis(body=body)
+        result = await service.chunks_synthesis(body=body)
         return result

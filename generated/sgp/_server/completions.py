@@ -23,7 +23,7 @@ class CompletionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v2_completions(
+    async def completions_create(
         self,
         *,
         body: models.CreateCompletionRequest,
@@ -37,17 +37,17 @@ class CompletionsService(Protocol):
 class BaseCompletionsService:
     """The completions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v2_completions(
+    async def completions_create(
         self,
         *,
         body: models.CreateCompletionRequest,
     ) -> (
         models.CreateCompletionResponse | AsyncIterator[models.CreateCompletionResponse]
     ):
-        raise NotImplementedError("post_v2_completions")
+        raise NotImplementedError("completions_create")
 
 
-def add_post_v2_completions(
+def add_completions_create(
     router: APIRouter,
     service: CompletionsService,
 ) -> None:
@@ -90,10 +90,10 @@ def add_post_v2_completions(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_completions(
+    async def completions_create(
         body: Annotated[models.CreateCompletionRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_completions(body=body)
+        result = await service.completions_create(body=body)
         if isinstance(result, AsyncIterator):
             return _stream(result, None)
         return result

@@ -22,7 +22,7 @@ class DeploymentPackagesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_deployment_packages_account_id_install(
+    async def deployment_packages_install(
         self,
         *,
         account_id: str,
@@ -31,7 +31,7 @@ class DeploymentPackagesService(Protocol):
         """Install a deployment packages"""
         ...
 
-    async def post_deployment_packages_account_id_copy_to_control_plane_hook(
+    async def deployment_packages_copy_to_control_plane_hook(
         self,
         *,
         account_id: str,
@@ -40,7 +40,7 @@ class DeploymentPackagesService(Protocol):
         """Copy a deployment package to control plane hook"""
         ...
 
-    async def post_deployment_packages_account_id_install_async(
+    async def deployment_packages_install_async(
         self,
         *,
         account_id: str,
@@ -53,34 +53,32 @@ class DeploymentPackagesService(Protocol):
 class BaseDeploymentPackagesService:
     """The deployment_packages operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_deployment_packages_account_id_install(
+    async def deployment_packages_install(
         self,
         *,
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.InstallDeploymentPackageResponse:
-        raise NotImplementedError("post_deployment_packages_account_id_install")
+        raise NotImplementedError("deployment_packages_install")
 
-    async def post_deployment_packages_account_id_copy_to_control_plane_hook(
+    async def deployment_packages_copy_to_control_plane_hook(
         self,
         *,
         account_id: str,
         body: models.CopyDeploymentPackageToControlPlaneHookRequest,
     ) -> models.CopyDeploymentPackageToControlPlaneHookResponse:
-        raise NotImplementedError(
-            "post_deployment_packages_account_id_copy_to_control_plane_hook"
-        )
+        raise NotImplementedError("deployment_packages_copy_to_control_plane_hook")
 
-    async def post_deployment_packages_account_id_install_async(
+    async def deployment_packages_install_async(
         self,
         *,
         account_id: str,
         body: models.InstallDeploymentPackageRequest,
     ) -> models.DeploymentPackageJobResponse:
-        raise NotImplementedError("post_deployment_packages_account_id_install_async")
+        raise NotImplementedError("deployment_packages_install_async")
 
 
-def add_post_deployment_packages_account_id_install(
+def add_deployment_packages_install(
     router: APIRouter,
     service: DeploymentPackagesService,
 ) -> None:
@@ -101,17 +99,17 @@ def add_post_deployment_packages_account_id_install(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_deployment_packages_account_id_install(
+    async def deployment_packages_install(
         account_id: Annotated[str, Path(alias="account_id")],
         body: Annotated[models.InstallDeploymentPackageRequest, Body()],
     ) -> Any:
-        result = await service.post_deployment_packages_account_id_install(
+        result = await service.deployment_packages_install(
             account_id=account_id, body=body
         )
         return result
 
 
-def add_post_deployment_packages_account_id_copy_to_control_plane_hook(
+def add_deployment_packages_copy_to_control_plane_hook(
     router: APIRouter,
     service: DeploymentPackagesService,
 ) -> None:
@@ -132,17 +130,17 @@ def add_post_deployment_packages_account_id_copy_to_control_plane_hook(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_deployment_packages_account_id_copy_to_control_plane_hook(
+    async def deployment_packages_copy_to_control_plane_hook(
         account_id: Annotated[str, Path(alias="account_id")],
         body: Annotated[models.CopyDeploymentPackageToControlPlaneHookRequest, Body()],
     ) -> Any:
-        result = await service.post_deployment_packages_account_id_copy_to_control_plane_hook(
+        result = await service.deployment_packages_copy_to_control_plane_hook(
             account_id=account_id, body=body
         )
         return result
 
 
-def add_post_deployment_packages_account_id_install_async(
+def add_deployment_packages_install_async(
     router: APIRouter,
     service: DeploymentPackagesService,
 ) -> None:
@@ -163,11 +161,11 @@ def add_post_deployment_packages_account_id_install_async(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_deployment_packages_account_id_install_async(
+    async def deployment_packages_install_async(
         account_id: Annotated[str, Path(alias="account_id")],
         body: Annotated[models.InstallDeploymentPackageRequest, Body()],
     ) -> Any:
-        result = await service.post_deployment_packages_account_id_install_async(
+        result = await service.deployment_packages_install_async(
             account_id=account_id, body=body
         )
         return result

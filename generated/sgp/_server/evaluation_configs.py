@@ -26,7 +26,7 @@ class EvaluationConfigsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_evaluation_configs(
+    async def evaluation_configs_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class EvaluationConfigsService(Protocol):
         """List Evaluation Configs"""
         ...
 
-    async def post_evaluation_configs(
+    async def evaluation_configs_create(
         self,
         *,
         body: models.EvaluationConfigRequest,
@@ -46,7 +46,7 @@ class EvaluationConfigsService(Protocol):
         """Create Evaluation Config"""
         ...
 
-    async def get_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_retrieve(
         self,
         *,
         evaluation_config_id: str,
@@ -54,7 +54,7 @@ class EvaluationConfigsService(Protocol):
         """Get Evaluation Config"""
         ...
 
-    async def delete_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_delete(
         self,
         *,
         evaluation_config_id: str,
@@ -66,7 +66,7 @@ class EvaluationConfigsService(Protocol):
 class BaseEvaluationConfigsService:
     """The evaluation_configs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_evaluation_configs(
+    async def evaluation_configs_list(
         self,
         *,
         page: int,
@@ -74,32 +74,32 @@ class BaseEvaluationConfigsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationConfigResponse:
-        raise NotImplementedError("get_evaluation_configs")
+        raise NotImplementedError("evaluation_configs_list")
 
-    async def post_evaluation_configs(
+    async def evaluation_configs_create(
         self,
         *,
         body: models.EvaluationConfigRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationConfigResponse:
-        raise NotImplementedError("post_evaluation_configs")
+        raise NotImplementedError("evaluation_configs_create")
 
-    async def get_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_retrieve(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.EvaluationConfigResponse:
-        raise NotImplementedError("get_evaluation_configs_evaluation_config_id")
+        raise NotImplementedError("evaluation_configs_retrieve")
 
-    async def delete_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_delete(
         self,
         *,
         evaluation_config_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_evaluation_configs_evaluation_config_id")
+        raise NotImplementedError("evaluation_configs_delete")
 
 
-def add_get_evaluation_configs(
+def add_evaluation_configs_list(
     router: APIRouter,
     service: EvaluationConfigsService,
 ) -> None:
@@ -121,7 +121,7 @@ def add_get_evaluation_configs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_configs(
+    async def evaluation_configs_list(
         page: Annotated[
             int,
             Query(
@@ -144,7 +144,7 @@ def add_get_evaluation_configs(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_configs(
+        result = await service.evaluation_configs_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -153,7 +153,7 @@ def add_get_evaluation_configs(
         return result
 
 
-def add_post_evaluation_configs(
+def add_evaluation_configs_create(
     router: APIRouter,
     service: EvaluationConfigsService,
 ) -> None:
@@ -175,19 +175,19 @@ def add_post_evaluation_configs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_configs(
+    async def evaluation_configs_create(
         body: Annotated[models.EvaluationConfigRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_configs(
+        result = await service.evaluation_configs_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_evaluation_configs_evaluation_config_id(
+def add_evaluation_configs_retrieve(
     router: APIRouter,
     service: EvaluationConfigsService,
 ) -> None:
@@ -209,16 +209,16 @@ def add_get_evaluation_configs_evaluation_config_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_retrieve(
         evaluation_config_id: Annotated[str, Path(alias="evaluation_config_id")],
     ) -> Any:
-        result = await service.get_evaluation_configs_evaluation_config_id(
+        result = await service.evaluation_configs_retrieve(
             evaluation_config_id=evaluation_config_id
         )
         return result
 
 
-def add_delete_evaluation_configs_evaluation_config_id(
+def add_evaluation_configs_delete(
     router: APIRouter,
     service: EvaluationConfigsService,
 ) -> None:
@@ -240,10 +240,10 @@ def add_delete_evaluation_configs_evaluation_config_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluation_configs_evaluation_config_id(
+    async def evaluation_configs_delete(
         evaluation_config_id: Annotated[str, Path(alias="evaluation_config_id")],
     ) -> Any:
-        result = await service.delete_evaluation_configs_evaluation_config_id(
+        result = await service.evaluation_configs_delete(
             evaluation_config_id=evaluation_config_id
         )
         return result

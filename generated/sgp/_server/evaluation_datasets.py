@@ -26,7 +26,7 @@ class EvaluationDatasetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_evaluation_datasets(
+    async def evaluation_datasets_list(
         self,
         *,
         view: list[models.EvaluationDatasetViewsOptions] | None,
@@ -39,7 +39,7 @@ class EvaluationDatasetsService(Protocol):
         """List Evaluation Datasets"""
         ...
 
-    async def post_evaluation_datasets(
+    async def evaluation_datasets_create(
         self,
         *,
         body: models.CreateEvaluationDatasetRequest,
@@ -48,7 +48,7 @@ class EvaluationDatasetsService(Protocol):
         """Create Evaluation Dataset"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -57,7 +57,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Evaluation Dataset"""
         ...
 
-    async def delete_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_remove(
         self,
         *,
         evaluation_dataset_id: str,
@@ -65,7 +65,7 @@ class EvaluationDatasetsService(Protocol):
         """Delete Evaluation Dataset"""
         ...
 
-    async def patch_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_update(
         self,
         *,
         evaluation_dataset_id: str,
@@ -74,7 +74,7 @@ class EvaluationDatasetsService(Protocol):
         """Update Evaluation Dataset"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -87,7 +87,7 @@ class EvaluationDatasetsService(Protocol):
         """List Evaluation Dataset Versions"""
         ...
 
-    async def post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -97,7 +97,7 @@ class EvaluationDatasetsService(Protocol):
         """Create Evaluation Dataset Version"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+    async def evaluation_datasets_evaluation_dataset_versions_retrieve(
         self,
         *,
         evaluation_dataset_version_id: str,
@@ -106,7 +106,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Evaluation Dataset Version"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -119,7 +119,7 @@ class EvaluationDatasetsService(Protocol):
         """List Test Cases"""
         ...
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -129,7 +129,7 @@ class EvaluationDatasetsService(Protocol):
         """Create Test Case"""
         ...
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+    async def evaluation_datasets_test_cases_batch(
         self,
         *,
         evaluation_dataset_id: str,
@@ -139,7 +139,7 @@ class EvaluationDatasetsService(Protocol):
         """Batch Create Test Cases"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_retrieve(
         self,
         *,
         test_case_id: str,
@@ -148,7 +148,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Test Case"""
         ...
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
@@ -157,7 +157,7 @@ class EvaluationDatasetsService(Protocol):
         """Delete Test Case"""
         ...
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_update(
         self,
         *,
         test_case_id: str,
@@ -167,7 +167,7 @@ class EvaluationDatasetsService(Protocol):
         """Update Test Case"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+    async def evaluation_datasets_test_cases_history_retrieve(
         self,
         *,
         num: str,
@@ -177,7 +177,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Historical Test Case"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+    async def evaluation_datasets_test_cases_history_list(
         self,
         *,
         num: str,
@@ -190,7 +190,7 @@ class EvaluationDatasetsService(Protocol):
         """List Historical Test Cases"""
         ...
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+    async def evaluation_datasets_test_cases_history_delete(
         self,
         *,
         evaluation_dataset_id: str,
@@ -199,7 +199,7 @@ class EvaluationDatasetsService(Protocol):
         """Wipe Full History of Test Cases"""
         ...
 
-    async def get_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -211,7 +211,7 @@ class EvaluationDatasetsService(Protocol):
         """List Autogenerated Draft Test Cases"""
         ...
 
-    async def post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -221,7 +221,7 @@ class EvaluationDatasetsService(Protocol):
         """Create Autogenerated Draft Test Case"""
         ...
 
-    async def get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_retrieve(
         self,
         *,
         autogenerated_draft_test_case_id: str,
@@ -230,7 +230,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Autogenerated Draft Test Case"""
         ...
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
@@ -239,7 +239,7 @@ class EvaluationDatasetsService(Protocol):
         """Delete Autogenerated Draft Test Case"""
         ...
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_update(
         self,
         *,
         autogenerated_draft_test_case_id: str,
@@ -249,7 +249,7 @@ class EvaluationDatasetsService(Protocol):
         """Update Autogenerated Draft Test Case"""
         ...
 
-    async def post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
+    async def evaluation_datasets_autogenerated_draft_test_cases_approve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -260,7 +260,7 @@ class EvaluationDatasetsService(Protocol):
         """Approve Autogenerated Draft Test Case"""
         ...
 
-    async def post_publish(
+    async def evaluation_datasets_publish(
         self,
         *,
         evaluation_dataset_id: str,
@@ -270,7 +270,7 @@ class EvaluationDatasetsService(Protocol):
         """Publish Latest Evaluation Dataset Version"""
         ...
 
-    async def post_approve_batch(
+    async def evaluation_datasets_approve_batch(
         self,
         *,
         evaluation_dataset_id: str,
@@ -281,7 +281,7 @@ class EvaluationDatasetsService(Protocol):
         """Approve Auto Generated Test Cases Batch"""
         ...
 
-    async def get_generation_jobs(
+    async def evaluation_datasets_generation_jobs_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -290,7 +290,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Evaluation Dataset Generation Jobs"""
         ...
 
-    async def post_generation_jobs(
+    async def evaluation_datasets_generation_jobs_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -300,7 +300,7 @@ class EvaluationDatasetsService(Protocol):
         """Create Evaluation Dataset Generation Job"""
         ...
 
-    async def get_generation_jobs_generation_job_id(
+    async def evaluation_datasets_generation_jobs_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -310,7 +310,7 @@ class EvaluationDatasetsService(Protocol):
         """Get Evaluation Dataset Generation Job"""
         ...
 
-    async def post_generation_jobs_generation_job_id_cancel(
+    async def evaluation_datasets_generation_jobs_cancel(
         self,
         *,
         evaluation_dataset_id: str,
@@ -320,7 +320,7 @@ class EvaluationDatasetsService(Protocol):
         """Cancel Evaluation Dataset Generation Job"""
         ...
 
-    async def post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+    async def evaluation_datasets_evaluation_dataset_versions_publish(
         self,
         *,
         evaluation_dataset_id: str,
@@ -335,7 +335,7 @@ class EvaluationDatasetsService(Protocol):
 class BaseEvaluationDatasetsService:
     """The evaluation_datasets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_evaluation_datasets(
+    async def evaluation_datasets_list(
         self,
         *,
         view: list[models.EvaluationDatasetViewsOptions] | None,
@@ -345,40 +345,40 @@ class BaseEvaluationDatasetsService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetResponseWithViews:
-        raise NotImplementedError("get_evaluation_datasets")
+        raise NotImplementedError("evaluation_datasets_list")
 
-    async def post_evaluation_datasets(
+    async def evaluation_datasets_create(
         self,
         *,
         body: models.CreateEvaluationDatasetRequest,
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetResponse:
-        raise NotImplementedError("post_evaluation_datasets")
+        raise NotImplementedError("evaluation_datasets_create")
 
-    async def get_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
         view: list[models.EvaluationDatasetViewsOptions] | None,
     ) -> models.EvaluationDatasetResponseWithViews:
-        raise NotImplementedError("get_evaluation_datasets_evaluation_dataset_id")
+        raise NotImplementedError("evaluation_datasets_retrieve")
 
-    async def delete_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_remove(
         self,
         *,
         evaluation_dataset_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_evaluation_datasets_evaluation_dataset_id")
+        raise NotImplementedError("evaluation_datasets_remove")
 
-    async def patch_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_update(
         self,
         *,
         evaluation_dataset_id: str,
         body: models.RestorablePatchEvaluationDatasetRequest,
     ) -> models.EvaluationDatasetResponse:
-        raise NotImplementedError("patch_evaluation_datasets_evaluation_dataset_id")
+        raise NotImplementedError("evaluation_datasets_update")
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -389,10 +389,10 @@ class BaseEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationDatasetVersionResponse:
         raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions"
+            "evaluation_datasets_evaluation_dataset_versions_list"
         )
 
-    async def post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -400,20 +400,20 @@ class BaseEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.EvaluationDatasetVersionResponse:
         raise NotImplementedError(
-            "post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions"
+            "evaluation_datasets_evaluation_dataset_versions_create"
         )
 
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+    async def evaluation_datasets_evaluation_dataset_versions_retrieve(
         self,
         *,
         evaluation_dataset_version_id: str,
         evaluation_dataset_id: str,
     ) -> models.EvaluationDatasetVersionResponse:
         raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id"
+            "evaluation_datasets_evaluation_dataset_versions_retrieve"
         )
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -423,75 +423,61 @@ class BaseEvaluationDatasetsService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
-        raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_list")
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
         body: models.TestCaseVersionRequest,
         x_selected_account_id: str | None,
     ) -> models.TestCaseVersionResponse:
-        raise NotImplementedError(
-            "post_evaluation_datasets_evaluation_dataset_id_test_cases"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_create")
 
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+    async def evaluation_datasets_test_cases_batch(
         self,
         *,
         evaluation_dataset_id: str,
         body: list[models.TestCaseVersionRequest],
         x_selected_account_id: str | None,
     ) -> list[models.TestCaseVersionResponse]:
-        raise NotImplementedError(
-            "post_evaluation_datasets_evaluation_dataset_id_test_cases_batch"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_batch")
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_retrieve(
         self,
         *,
         test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
-        raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_retrieve")
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError(
-            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_delete")
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_update(
         self,
         *,
         test_case_id: str,
         evaluation_dataset_id: str,
         body: models.RestorablePartialTestCaseVersionRequest,
     ) -> models.TestCaseVersionResponse:
-        raise NotImplementedError(
-            "patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_update")
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+    async def evaluation_datasets_test_cases_history_retrieve(
         self,
         *,
         num: str,
         test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.TestCaseVersionResponse:
-        raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_history_retrieve")
 
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+    async def evaluation_datasets_test_cases_history_list(
         self,
         *,
         num: str,
@@ -501,21 +487,17 @@ class BaseEvaluationDatasetsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseVersionResponse:
-        raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_history_list")
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+    async def evaluation_datasets_test_cases_history_delete(
         self,
         *,
         evaluation_dataset_id: str,
         test_case_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError(
-            "delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history"
-        )
+        raise NotImplementedError("evaluation_datasets_test_cases_history_delete")
 
-    async def get_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_list(
         self,
         *,
         evaluation_dataset_id: str,
@@ -524,9 +506,11 @@ class BaseEvaluationDatasetsService:
         limit: int,
         x_selected_account_id: str | None,
     ) -> models.ListAutoGeneratedDraftTestCaseResponse:
-        raise NotImplementedError("get_autogenerated_draft_test_cases")
+        raise NotImplementedError(
+            "evaluation_datasets_autogenerated_draft_test_cases_list"
+        )
 
-    async def post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_create(
         self,
         *,
         evaluation_dataset_id: str,
@@ -534,30 +518,30 @@ class BaseEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         raise NotImplementedError(
-            "post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases"
+            "evaluation_datasets_autogenerated_draft_test_cases_create"
         )
 
-    async def get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_retrieve(
         self,
         *,
         autogenerated_draft_test_case_id: str,
         evaluation_dataset_id: str,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         raise NotImplementedError(
-            "get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
+            "evaluation_datasets_autogenerated_draft_test_cases_retrieve"
         )
 
-    async def delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_delete(
         self,
         *,
         evaluation_dataset_id: str,
         autogenerated_draft_test_case_id: str,
     ) -> models.DeleteResponse:
         raise NotImplementedError(
-            "delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
+            "evaluation_datasets_autogenerated_draft_test_cases_delete"
         )
 
-    async def patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_update(
         self,
         *,
         autogenerated_draft_test_case_id: str,
@@ -565,10 +549,10 @@ class BaseEvaluationDatasetsService:
         body: models.PartialAutoGeneratedDraftTestCaseRequest,
     ) -> models.AutoGeneratedDraftTestCaseResponse:
         raise NotImplementedError(
-            "patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id"
+            "evaluation_datasets_autogenerated_draft_test_cases_update"
         )
 
-    async def post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
+    async def evaluation_datasets_autogenerated_draft_test_cases_approve(
         self,
         *,
         evaluation_dataset_id: str,
@@ -577,19 +561,19 @@ class BaseEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.ApproveAutoGeneratedDraftTestCaseResponse:
         raise NotImplementedError(
-            "post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve"
+            "evaluation_datasets_autogenerated_draft_test_cases_approve"
         )
 
-    async def post_publish(
+    async def evaluation_datasets_publish(
         self,
         *,
         evaluation_dataset_id: str,
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
-        raise NotImplementedError("post_publish")
+        raise NotImplementedError("evaluation_datasets_publish")
 
-    async def post_approve_batch(
+    async def evaluation_datasets_approve_batch(
         self,
         *,
         evaluation_dataset_id: str,
@@ -597,44 +581,44 @@ class BaseEvaluationDatasetsService:
         force: bool,
         x_selected_account_id: str | None,
     ) -> models.AutoGeneratedDraftTestCaseApproveBatchResponse:
-        raise NotImplementedError("post_approve_batch")
+        raise NotImplementedError("evaluation_datasets_approve_batch")
 
-    async def get_generation_jobs(
+    async def evaluation_datasets_generation_jobs_list(
         self,
         *,
         evaluation_dataset_id: str,
         x_selected_account_id: str | None,
     ) -> models.ListEvaluationDatasetGenerationJobsResponse:
-        raise NotImplementedError("get_generation_jobs")
+        raise NotImplementedError("evaluation_datasets_generation_jobs_list")
 
-    async def post_generation_jobs(
+    async def evaluation_datasets_generation_jobs_create(
         self,
         *,
         evaluation_dataset_id: str,
         body: models.CreateEvaluationDatasetGenerationJobRequest,
         x_selected_account_id: str | None,
     ) -> models.CreateEvaluationDatasetGenerationJobResponse:
-        raise NotImplementedError("post_generation_jobs")
+        raise NotImplementedError("evaluation_datasets_generation_jobs_create")
 
-    async def get_generation_jobs_generation_job_id(
+    async def evaluation_datasets_generation_jobs_retrieve(
         self,
         *,
         evaluation_dataset_id: str,
         generation_job_id: str,
         x_selected_account_id: str | None,
     ) -> models.GetEvaluationDatasetGenerationJobResponse:
-        raise NotImplementedError("get_generation_jobs_generation_job_id")
+        raise NotImplementedError("evaluation_datasets_generation_jobs_retrieve")
 
-    async def post_generation_jobs_generation_job_id_cancel(
+    async def evaluation_datasets_generation_jobs_cancel(
         self,
         *,
         evaluation_dataset_id: str,
         generation_job_id: str,
         x_selected_account_id: str | None,
     ) -> Any:
-        raise NotImplementedError("post_generation_jobs_generation_job_id_cancel")
+        raise NotImplementedError("evaluation_datasets_generation_jobs_cancel")
 
-    async def post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+    async def evaluation_datasets_evaluation_dataset_versions_publish(
         self,
         *,
         evaluation_dataset_id: str,
@@ -643,11 +627,11 @@ class BaseEvaluationDatasetsService:
         x_selected_account_id: str | None,
     ) -> models.PublishEvaluationDatasetDraftResponse:
         raise NotImplementedError(
-            "post_evaluation_dataset_versions_evaluation_dataset_version_id_publish"
+            "evaluation_datasets_evaluation_dataset_versions_publish"
         )
 
 
-def add_get_evaluation_datasets(
+def add_evaluation_datasets_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -669,7 +653,7 @@ def add_get_evaluation_datasets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets(
+    async def evaluation_datasets_list(
         view: Annotated[
             list[models.EvaluationDatasetViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -696,7 +680,7 @@ def add_get_evaluation_datasets(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_datasets(
+        result = await service.evaluation_datasets_list(
             view=view,
             page=page,
             limit=limit,
@@ -707,7 +691,7 @@ def add_get_evaluation_datasets(
         return result
 
 
-def add_post_evaluation_datasets(
+def add_evaluation_datasets_create(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -729,19 +713,19 @@ def add_post_evaluation_datasets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_datasets(
+    async def evaluation_datasets_create(
         body: Annotated[models.CreateEvaluationDatasetRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_datasets(
+        result = await service.evaluation_datasets_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id(
+def add_evaluation_datasets_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -763,19 +747,19 @@ def add_get_evaluation_datasets_evaluation_dataset_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_retrieve(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         view: Annotated[
             list[models.EvaluationDatasetViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id(
+        result = await service.evaluation_datasets_retrieve(
             evaluation_dataset_id=evaluation_dataset_id, view=view
         )
         return result
 
 
-def add_delete_evaluation_datasets_evaluation_dataset_id(
+def add_evaluation_datasets_remove(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -797,16 +781,16 @@ def add_delete_evaluation_datasets_evaluation_dataset_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_remove(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
     ) -> Any:
-        result = await service.delete_evaluation_datasets_evaluation_dataset_id(
+        result = await service.evaluation_datasets_remove(
             evaluation_dataset_id=evaluation_dataset_id
         )
         return result
 
 
-def add_patch_evaluation_datasets_evaluation_dataset_id(
+def add_evaluation_datasets_update(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -828,17 +812,17 @@ def add_patch_evaluation_datasets_evaluation_dataset_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_evaluation_datasets_evaluation_dataset_id(
+    async def evaluation_datasets_update(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.RestorablePatchEvaluationDatasetRequest, Body()],
     ) -> Any:
-        result = await service.patch_evaluation_datasets_evaluation_dataset_id(
+        result = await service.evaluation_datasets_update(
             evaluation_dataset_id=evaluation_dataset_id, body=body
         )
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+def add_evaluation_datasets_evaluation_dataset_versions_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -860,7 +844,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_version
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_list(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         page: Annotated[
             int,
@@ -885,7 +869,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_version
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+        result = await service.evaluation_datasets_evaluation_dataset_versions_list(
             evaluation_dataset_id=evaluation_dataset_id,
             page=page,
             limit=limit,
@@ -896,7 +880,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_version
         return result
 
 
-def add_post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+def add_evaluation_datasets_evaluation_dataset_versions_create(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -918,14 +902,14 @@ def add_post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versio
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+    async def evaluation_datasets_evaluation_dataset_versions_create(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.EvaluationDatasetVersionRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions(
+        result = await service.evaluation_datasets_evaluation_dataset_versions_create(
             evaluation_dataset_id=evaluation_dataset_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -933,7 +917,7 @@ def add_post_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versio
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+def add_evaluation_datasets_evaluation_dataset_versions_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -955,20 +939,20 @@ def add_get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_version
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+    async def evaluation_datasets_evaluation_dataset_versions_retrieve(
         evaluation_dataset_version_id: Annotated[
             str, Path(alias="evaluation_dataset_version_id")
         ],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_evaluation_dataset_versions_evaluation_dataset_version_id(
+        result = await service.evaluation_datasets_evaluation_dataset_versions_retrieve(
             evaluation_dataset_version_id=evaluation_dataset_version_id,
             evaluation_dataset_id=evaluation_dataset_id,
         )
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_test_cases(
+def add_evaluation_datasets_test_cases_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -990,7 +974,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_list(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         page: Annotated[
             int,
@@ -1015,7 +999,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_test_cases(
+        result = await service.evaluation_datasets_test_cases_list(
             evaluation_dataset_id=evaluation_dataset_id,
             page=page,
             limit=limit,
@@ -1026,7 +1010,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases(
         return result
 
 
-def add_post_evaluation_datasets_evaluation_dataset_id_test_cases(
+def add_evaluation_datasets_test_cases_create(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1048,24 +1032,22 @@ def add_post_evaluation_datasets_evaluation_dataset_id_test_cases(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases(
+    async def evaluation_datasets_test_cases_create(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.TestCaseVersionRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = (
-            await service.post_evaluation_datasets_evaluation_dataset_id_test_cases(
-                evaluation_dataset_id=evaluation_dataset_id,
-                body=body,
-                x_selected_account_id=x_selected_account_id,
-            )
+        result = await service.evaluation_datasets_test_cases_create(
+            evaluation_dataset_id=evaluation_dataset_id,
+            body=body,
+            x_selected_account_id=x_selected_account_id,
         )
         return result
 
 
-def add_post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+def add_evaluation_datasets_test_cases_batch(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1087,14 +1069,14 @@ def add_post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+    async def evaluation_datasets_test_cases_batch(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[list[models.TestCaseVersionRequest], Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
+        result = await service.evaluation_datasets_test_cases_batch(
             evaluation_dataset_id=evaluation_dataset_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -1102,7 +1084,7 @@ def add_post_evaluation_datasets_evaluation_dataset_id_test_cases_batch(
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+def add_evaluation_datasets_test_cases_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1124,17 +1106,17 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_retrieve(
         test_case_id: Annotated[str, Path(alias="test_case_id")],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+        result = await service.evaluation_datasets_test_cases_retrieve(
             test_case_id=test_case_id, evaluation_dataset_id=evaluation_dataset_id
         )
         return result
 
 
-def add_delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+def add_evaluation_datasets_test_cases_delete(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1156,17 +1138,17 @@ def add_delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_delete(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         test_case_id: Annotated[str, Path(alias="test_case_id")],
     ) -> Any:
-        result = await service.delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+        result = await service.evaluation_datasets_test_cases_delete(
             evaluation_dataset_id=evaluation_dataset_id, test_case_id=test_case_id
         )
         return result
 
 
-def add_patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+def add_evaluation_datasets_test_cases_update(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1188,12 +1170,12 @@ def add_patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+    async def evaluation_datasets_test_cases_update(
         test_case_id: Annotated[str, Path(alias="test_case_id")],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.RestorablePartialTestCaseVersionRequest, Body()],
     ) -> Any:
-        result = await service.patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
+        result = await service.evaluation_datasets_test_cases_update(
             test_case_id=test_case_id,
             evaluation_dataset_id=evaluation_dataset_id,
             body=body,
@@ -1201,7 +1183,7 @@ def add_patch_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id(
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+def add_evaluation_datasets_test_cases_history_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1223,12 +1205,12 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_hi
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+    async def evaluation_datasets_test_cases_history_retrieve(
         num: Annotated[str, Path(alias="num")],
         test_case_id: Annotated[str, Path(alias="test_case_id")],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history_num(
+        result = await service.evaluation_datasets_test_cases_history_retrieve(
             num=num,
             test_case_id=test_case_id,
             evaluation_dataset_id=evaluation_dataset_id,
@@ -1236,7 +1218,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_hi
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+def add_evaluation_datasets_test_cases_history_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1258,7 +1240,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+    async def evaluation_datasets_test_cases_history_list(
         num: Annotated[str, Path(alias="num")],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         page: Annotated[
@@ -1283,7 +1265,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
+        result = await service.evaluation_datasets_test_cases_history_list(
             num=num,
             evaluation_dataset_id=evaluation_dataset_id,
             page=page,
@@ -1294,7 +1276,7 @@ def add_get_evaluation_datasets_evaluation_dataset_id_test_cases_history_num(
         return result
 
 
-def add_delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+def add_evaluation_datasets_test_cases_history_delete(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1316,17 +1298,17 @@ def add_delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+    async def evaluation_datasets_test_cases_history_delete(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         test_case_id: Annotated[str, Path(alias="test_case_id")],
     ) -> Any:
-        result = await service.delete_evaluation_datasets_evaluation_dataset_id_test_cases_test_case_id_history(
+        result = await service.evaluation_datasets_test_cases_history_delete(
             evaluation_dataset_id=evaluation_dataset_id, test_case_id=test_case_id
         )
         return result
 
 
-def add_get_autogenerated_draft_test_cases(
+def add_evaluation_datasets_autogenerated_draft_test_cases_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1347,7 +1329,7 @@ def add_get_autogenerated_draft_test_cases(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_list(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         check_missing_chunks: Annotated[
             bool,
@@ -1377,7 +1359,7 @@ def add_get_autogenerated_draft_test_cases(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_autogenerated_draft_test_cases(
+        result = await service.evaluation_datasets_autogenerated_draft_test_cases_list(
             evaluation_dataset_id=evaluation_dataset_id,
             check_missing_chunks=check_missing_chunks,
             page=page,
@@ -1387,7 +1369,7 @@ def add_get_autogenerated_draft_test_cases(
         return result
 
 
-def add_post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
+def add_evaluation_datasets_autogenerated_draft_test_cases_create(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1409,22 +1391,24 @@ def add_post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
+    async def evaluation_datasets_autogenerated_draft_test_cases_create(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.AutoGeneratedDraftTestCaseRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases(
-            evaluation_dataset_id=evaluation_dataset_id,
-            body=body,
-            x_selected_account_id=x_selected_account_id,
+        result = (
+            await service.evaluation_datasets_autogenerated_draft_test_cases_create(
+                evaluation_dataset_id=evaluation_dataset_id,
+                body=body,
+                x_selected_account_id=x_selected_account_id,
+            )
         )
         return result
 
 
-def add_get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+def add_evaluation_datasets_autogenerated_draft_test_cases_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1446,20 +1430,22 @@ def add_get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_c
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_retrieve(
         autogenerated_draft_test_case_id: Annotated[
             str, Path(alias="autogenerated_draft_test_case_id")
         ],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
     ) -> Any:
-        result = await service.get_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
-            autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
-            evaluation_dataset_id=evaluation_dataset_id,
+        result = (
+            await service.evaluation_datasets_autogenerated_draft_test_cases_retrieve(
+                autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
+                evaluation_dataset_id=evaluation_dataset_id,
+            )
         )
         return result
 
 
-def add_delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+def add_evaluation_datasets_autogenerated_draft_test_cases_delete(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1481,20 +1467,22 @@ def add_delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_tes
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_delete(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         autogenerated_draft_test_case_id: Annotated[
             str, Path(alias="autogenerated_draft_test_case_id")
         ],
     ) -> Any:
-        result = await service.delete_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
-            evaluation_dataset_id=evaluation_dataset_id,
-            autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
+        result = (
+            await service.evaluation_datasets_autogenerated_draft_test_cases_delete(
+                evaluation_dataset_id=evaluation_dataset_id,
+                autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
+            )
         )
         return result
 
 
-def add_patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+def add_evaluation_datasets_autogenerated_draft_test_cases_update(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1516,22 +1504,24 @@ def add_patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
+    async def evaluation_datasets_autogenerated_draft_test_cases_update(
         autogenerated_draft_test_case_id: Annotated[
             str, Path(alias="autogenerated_draft_test_case_id")
         ],
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.PartialAutoGeneratedDraftTestCaseRequest, Body()],
     ) -> Any:
-        result = await service.patch_evaluation_datasets_evaluation_dataset_id_autogenerated_draft_test_cases_autogenerated_draft_test_case_id(
-            autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
-            evaluation_dataset_id=evaluation_dataset_id,
-            body=body,
+        result = (
+            await service.evaluation_datasets_autogenerated_draft_test_cases_update(
+                autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
+                evaluation_dataset_id=evaluation_dataset_id,
+                body=body,
+            )
         )
         return result
 
 
-def add_post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
+def add_evaluation_datasets_autogenerated_draft_test_cases_approve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1552,7 +1542,7 @@ def add_post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_app
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
+    async def evaluation_datasets_autogenerated_draft_test_cases_approve(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         autogenerated_draft_test_case_id: Annotated[
             str, Path(alias="autogenerated_draft_test_case_id")
@@ -1564,16 +1554,18 @@ def add_post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_app
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_autogenerated_draft_test_cases_autogenerated_draft_test_case_id_approve(
-            evaluation_dataset_id=evaluation_dataset_id,
-            autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
-            force=force,
-            x_selected_account_id=x_selected_account_id,
+        result = (
+            await service.evaluation_datasets_autogenerated_draft_test_cases_approve(
+                evaluation_dataset_id=evaluation_dataset_id,
+                autogenerated_draft_test_case_id=autogenerated_draft_test_case_id,
+                force=force,
+                x_selected_account_id=x_selected_account_id,
+            )
         )
         return result
 
 
-def add_post_publish(
+def add_evaluation_datasets_publish(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1594,7 +1586,7 @@ def add_post_publish(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_publish(
+    async def evaluation_datasets_publish(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         force: Annotated[
             bool,
@@ -1604,7 +1596,7 @@ def add_post_publish(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_publish(
+        result = await service.evaluation_datasets_publish(
             evaluation_dataset_id=evaluation_dataset_id,
             force=force,
             x_selected_account_id=x_selected_account_id,
@@ -1612,7 +1604,7 @@ def add_post_publish(
         return result
 
 
-def add_post_approve_batch(
+def add_evaluation_datasets_approve_batch(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1633,7 +1625,7 @@ def add_post_approve_batch(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_approve_batch(
+    async def evaluation_datasets_approve_batch(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.AutoGeneratedDraftTestCaseApproveBatchRequest, Body()],
         force: Annotated[
@@ -1647,7 +1639,7 @@ def add_post_approve_batch(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_approve_batch(
+        result = await service.evaluation_datasets_approve_batch(
             evaluation_dataset_id=evaluation_dataset_id,
             body=body,
             force=force,
@@ -1656,7 +1648,7 @@ def add_post_approve_batch(
         return result
 
 
-def add_get_generation_jobs(
+def add_evaluation_datasets_generation_jobs_list(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1677,20 +1669,20 @@ def add_get_generation_jobs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_generation_jobs(
+    async def evaluation_datasets_generation_jobs_list(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_generation_jobs(
+        result = await service.evaluation_datasets_generation_jobs_list(
             evaluation_dataset_id=evaluation_dataset_id,
             x_selected_account_id=x_selected_account_id,
         )
         return result
 
 
-def add_post_generation_jobs(
+def add_evaluation_datasets_generation_jobs_create(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1711,14 +1703,14 @@ def add_post_generation_jobs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_generation_jobs(
+    async def evaluation_datasets_generation_jobs_create(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         body: Annotated[models.CreateEvaluationDatasetGenerationJobRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_generation_jobs(
+        result = await service.evaluation_datasets_generation_jobs_create(
             evaluation_dataset_id=evaluation_dataset_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -1726,7 +1718,7 @@ def add_post_generation_jobs(
         return result
 
 
-def add_get_generation_jobs_generation_job_id(
+def add_evaluation_datasets_generation_jobs_retrieve(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1747,14 +1739,14 @@ def add_get_generation_jobs_generation_job_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_generation_jobs_generation_job_id(
+    async def evaluation_datasets_generation_jobs_retrieve(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         generation_job_id: Annotated[str, Path(alias="generation_job_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_generation_jobs_generation_job_id(
+        result = await service.evaluation_datasets_generation_jobs_retrieve(
             evaluation_dataset_id=evaluation_dataset_id,
             generation_job_id=generation_job_id,
             x_selected_account_id=x_selected_account_id,
@@ -1762,7 +1754,7 @@ def add_get_generation_jobs_generation_job_id(
         return result
 
 
-def add_post_generation_jobs_generation_job_id_cancel(
+def add_evaluation_datasets_generation_jobs_cancel(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1783,14 +1775,14 @@ def add_post_generation_jobs_generation_job_id_cancel(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_generation_jobs_generation_job_id_cancel(
+    async def evaluation_datasets_generation_jobs_cancel(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         generation_job_id: Annotated[str, Path(alias="generation_job_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_generation_jobs_generation_job_id_cancel(
+        result = await service.evaluation_datasets_generation_jobs_cancel(
             evaluation_dataset_id=evaluation_dataset_id,
             generation_job_id=generation_job_id,
             x_selected_account_id=x_selected_account_id,
@@ -1798,7 +1790,7 @@ def add_post_generation_jobs_generation_job_id_cancel(
         return result
 
 
-def add_post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+def add_evaluation_datasets_evaluation_dataset_versions_publish(
     router: APIRouter,
     service: EvaluationDatasetsService,
 ) -> None:
@@ -1819,7 +1811,7 @@ def add_post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+    async def evaluation_datasets_evaluation_dataset_versions_publish(
         evaluation_dataset_id: Annotated[str, Path(alias="evaluation_dataset_id")],
         evaluation_dataset_version_id: Annotated[
             str, Path(alias="evaluation_dataset_version_id")
@@ -1832,7 +1824,7 @@ def add_post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluation_dataset_versions_evaluation_dataset_version_id_publish(
+        result = await service.evaluation_datasets_evaluation_dataset_versions_publish(
             evaluation_dataset_id=evaluation_dataset_id,
             evaluation_dataset_version_id=evaluation_dataset_version_id,
             force=force,

@@ -29,7 +29,7 @@ class EvaluationsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_claim_task(
+    async def evaluations_claim_task(
         self,
         *,
         evaluation_id: str,
@@ -38,7 +38,7 @@ class EvaluationsService(Protocol):
         """Claim Evaluation Task"""
         ...
 
-    async def patch_tasks_task_id(
+    async def evaluations_tasks_update(
         self,
         *,
         evaluation_id: str,
@@ -49,7 +49,7 @@ class EvaluationsService(Protocol):
         """Update Evaluation Task"""
         ...
 
-    async def get_contributor_metrics_contributor_id(
+    async def evaluations_contributor_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
@@ -59,7 +59,7 @@ class EvaluationsService(Protocol):
         """Get Contributor Metrics"""
         ...
 
-    async def get_contributor_metrics(
+    async def evaluations_contributor_metrics_list(
         self,
         *,
         evaluation_id: str,
@@ -70,7 +70,7 @@ class EvaluationsService(Protocol):
         """List Contributor Metrics"""
         ...
 
-    async def get_evaluation_metrics(
+    async def evaluations_evaluation_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
@@ -79,7 +79,7 @@ class EvaluationsService(Protocol):
         """Get Evaluation Metrics"""
         ...
 
-    async def get_hybrid_eval_metrics(
+    async def evaluations_hybrid_eval_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
@@ -88,7 +88,7 @@ class EvaluationsService(Protocol):
         """Get Hybrid Evaluation Metrics"""
         ...
 
-    async def get_evaluations(
+    async def evaluations_list(
         self,
         *,
         view: list[models.EvaluationViewsOptions] | None,
@@ -103,7 +103,7 @@ class EvaluationsService(Protocol):
         """List Evaluations"""
         ...
 
-    async def post_evaluations(
+    async def evaluations_create(
         self,
         *,
         body: models.EvaluationRequestUnion,
@@ -112,7 +112,7 @@ class EvaluationsService(Protocol):
         """Create Evaluation"""
         ...
 
-    async def get_evaluations_evaluation_id(
+    async def evaluations_retrieve(
         self,
         *,
         evaluation_id: str,
@@ -121,7 +121,7 @@ class EvaluationsService(Protocol):
         """Get Evaluation"""
         ...
 
-    async def delete_evaluations_evaluation_id(
+    async def evaluations_delete(
         self,
         *,
         evaluation_id: str,
@@ -129,7 +129,7 @@ class EvaluationsService(Protocol):
         """Delete Evaluation"""
         ...
 
-    async def patch_evaluations_evaluation_id(
+    async def evaluations_update(
         self,
         *,
         evaluation_id: str,
@@ -138,7 +138,7 @@ class EvaluationsService(Protocol):
         """Update Evaluation"""
         ...
 
-    async def get_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_list(
         self,
         *,
         evaluation_id: str,
@@ -152,7 +152,7 @@ class EvaluationsService(Protocol):
         """List Test Case Results"""
         ...
 
-    async def post_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_create(
         self,
         *,
         evaluation_id: str,
@@ -162,7 +162,7 @@ class EvaluationsService(Protocol):
         """Create Test Case Result"""
         ...
 
-    async def post_evaluations_evaluation_id_test_case_results_batch(
+    async def evaluations_test_case_results_batch(
         self,
         *,
         evaluation_id: str,
@@ -172,7 +172,7 @@ class EvaluationsService(Protocol):
         """Batch Create Test Case Results"""
         ...
 
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_retrieve(
         self,
         *,
         test_case_result_id: str,
@@ -182,7 +182,7 @@ class EvaluationsService(Protocol):
         """Get Test Case Result"""
         ...
 
-    async def patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_update(
         self,
         *,
         test_case_result_id: str,
@@ -192,7 +192,7 @@ class EvaluationsService(Protocol):
         """Update Test Case Result"""
         ...
 
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
+    async def evaluations_test_case_results_history_retrieve(
         self,
         *,
         num: str,
@@ -202,7 +202,7 @@ class EvaluationsService(Protocol):
         """Get Historical Test Case Result"""
         ...
 
-    async def get_evaluations_evaluation_id_test_case_results_history_num(
+    async def evaluations_test_case_results_history_list(
         self,
         *,
         num: str,
@@ -219,15 +219,15 @@ class EvaluationsService(Protocol):
 class BaseEvaluationsService:
     """The evaluations operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_claim_task(
+    async def evaluations_claim_task(
         self,
         *,
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.TaskResponse:
-        raise NotImplementedError("post_claim_task")
+        raise NotImplementedError("evaluations_claim_task")
 
-    async def patch_tasks_task_id(
+    async def evaluations_tasks_update(
         self,
         *,
         evaluation_id: str,
@@ -235,18 +235,18 @@ class BaseEvaluationsService:
         body: models.UpdateTaskRequest,
         x_selected_account_id: str | None,
     ) -> models.TaskResponse:
-        raise NotImplementedError("patch_tasks_task_id")
+        raise NotImplementedError("evaluations_tasks_update")
 
-    async def get_contributor_metrics_contributor_id(
+    async def evaluations_contributor_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
         contributor_id: str,
         x_selected_account_id: str | None,
     ) -> models.ContributorMetricsResponse:
-        raise NotImplementedError("get_contributor_metrics_contributor_id")
+        raise NotImplementedError("evaluations_contributor_metrics_retrieve")
 
-    async def get_contributor_metrics(
+    async def evaluations_contributor_metrics_list(
         self,
         *,
         evaluation_id: str,
@@ -254,25 +254,25 @@ class BaseEvaluationsService:
         limit: int,
         x_selected_account_id: str | None,
     ) -> models.PaginatedContributorMetricsResponse:
-        raise NotImplementedError("get_contributor_metrics")
+        raise NotImplementedError("evaluations_contributor_metrics_list")
 
-    async def get_evaluation_metrics(
+    async def evaluations_evaluation_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.EvaluationMetricsResponse:
-        raise NotImplementedError("get_evaluation_metrics")
+        raise NotImplementedError("evaluations_evaluation_metrics_retrieve")
 
-    async def get_hybrid_eval_metrics(
+    async def evaluations_hybrid_eval_metrics_retrieve(
         self,
         *,
         evaluation_id: str,
         x_selected_account_id: str | None,
     ) -> models.HybridEvaluationMetricsResponse:
-        raise NotImplementedError("get_hybrid_eval_metrics")
+        raise NotImplementedError("evaluations_hybrid_eval_metrics_retrieve")
 
-    async def get_evaluations(
+    async def evaluations_list(
         self,
         *,
         view: list[models.EvaluationViewsOptions] | None,
@@ -284,40 +284,40 @@ class BaseEvaluationsService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedEvaluationResponseWithViews:
-        raise NotImplementedError("get_evaluations")
+        raise NotImplementedError("evaluations_list")
 
-    async def post_evaluations(
+    async def evaluations_create(
         self,
         *,
         body: models.EvaluationRequestUnion,
         x_selected_account_id: str | None,
     ) -> models.EvaluationResponse:
-        raise NotImplementedError("post_evaluations")
+        raise NotImplementedError("evaluations_create")
 
-    async def get_evaluations_evaluation_id(
+    async def evaluations_retrieve(
         self,
         *,
         evaluation_id: str,
         view: list[models.EvaluationViewsOptions] | None,
     ) -> models.EvaluationResponseWithViews:
-        raise NotImplementedError("get_evaluations_evaluation_id")
+        raise NotImplementedError("evaluations_retrieve")
 
-    async def delete_evaluations_evaluation_id(
+    async def evaluations_delete(
         self,
         *,
         evaluation_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_evaluations_evaluation_id")
+        raise NotImplementedError("evaluations_delete")
 
-    async def patch_evaluations_evaluation_id(
+    async def evaluations_update(
         self,
         *,
         evaluation_id: str,
         body: models.RestorablePartialPatchEvaluationRequest,
     ) -> models.EvaluationResponse:
-        raise NotImplementedError("patch_evaluations_evaluation_id")
+        raise NotImplementedError("evaluations_update")
 
-    async def get_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_list(
         self,
         *,
         evaluation_id: str,
@@ -328,62 +328,54 @@ class BaseEvaluationsService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseResultResponseWithViews:
-        raise NotImplementedError("get_evaluations_evaluation_id_test_case_results")
+        raise NotImplementedError("evaluations_test_case_results_list")
 
-    async def post_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_create(
         self,
         *,
         evaluation_id: str,
         body: models.TestCaseResultRequest,
         x_selected_account_id: str | None,
     ) -> models.TestCaseResultResponse:
-        raise NotImplementedError("post_evaluations_evaluation_id_test_case_results")
+        raise NotImplementedError("evaluations_test_case_results_create")
 
-    async def post_evaluations_evaluation_id_test_case_results_batch(
+    async def evaluations_test_case_results_batch(
         self,
         *,
         evaluation_id: str,
         body: list[models.TestCaseResultRequest],
         x_selected_account_id: str | None,
     ) -> list[models.TestCaseResultResponse]:
-        raise NotImplementedError(
-            "post_evaluations_evaluation_id_test_case_results_batch"
-        )
+        raise NotImplementedError("evaluations_test_case_results_batch")
 
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_retrieve(
         self,
         *,
         test_case_result_id: str,
         evaluation_id: str,
         view: list[models.TestCaseResultViewsOptions] | None,
     ) -> models.TestCaseResultResponseWithViews:
-        raise NotImplementedError(
-            "get_evaluations_evaluation_id_test_case_results_test_case_result_id"
-        )
+        raise NotImplementedError("evaluations_test_case_results_retrieve")
 
-    async def patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_update(
         self,
         *,
         test_case_result_id: str,
         evaluation_id: str,
         body: models.PartialTestCaseResultRequest,
     ) -> models.TestCaseResultResponse:
-        raise NotImplementedError(
-            "patch_evaluations_evaluation_id_test_case_results_test_case_result_id"
-        )
+        raise NotImplementedError("evaluations_test_case_results_update")
 
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
+    async def evaluations_test_case_results_history_retrieve(
         self,
         *,
         num: str,
         test_case_result_id: str,
         evaluation_id: str,
     ) -> models.TestCaseResultResponse:
-        raise NotImplementedError(
-            "get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num"
-        )
+        raise NotImplementedError("evaluations_test_case_results_history_retrieve")
 
-    async def get_evaluations_evaluation_id_test_case_results_history_num(
+    async def evaluations_test_case_results_history_list(
         self,
         *,
         num: str,
@@ -393,12 +385,10 @@ class BaseEvaluationsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTestCaseResultResponse:
-        raise NotImplementedError(
-            "get_evaluations_evaluation_id_test_case_results_history_num"
-        )
+        raise NotImplementedError("evaluations_test_case_results_history_list")
 
 
-def add_post_claim_task(
+def add_evaluations_claim_task(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -419,19 +409,19 @@ def add_post_claim_task(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_claim_task(
+    async def evaluations_claim_task(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_claim_task(
+        result = await service.evaluations_claim_task(
             evaluation_id=evaluation_id, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_patch_tasks_task_id(
+def add_evaluations_tasks_update(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -452,7 +442,7 @@ def add_patch_tasks_task_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_tasks_task_id(
+    async def evaluations_tasks_update(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         task_id: Annotated[str, Path(alias="task_id")],
         body: Annotated[models.UpdateTaskRequest, Body()],
@@ -460,7 +450,7 @@ def add_patch_tasks_task_id(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.patch_tasks_task_id(
+        result = await service.evaluations_tasks_update(
             evaluation_id=evaluation_id,
             task_id=task_id,
             body=body,
@@ -469,7 +459,7 @@ def add_patch_tasks_task_id(
         return result
 
 
-def add_get_contributor_metrics_contributor_id(
+def add_evaluations_contributor_metrics_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -490,14 +480,14 @@ def add_get_contributor_metrics_contributor_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_contributor_metrics_contributor_id(
+    async def evaluations_contributor_metrics_retrieve(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         contributor_id: Annotated[str, Path(alias="contributor_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_contributor_metrics_contributor_id(
+        result = await service.evaluations_contributor_metrics_retrieve(
             evaluation_id=evaluation_id,
             contributor_id=contributor_id,
             x_selected_account_id=x_selected_account_id,
@@ -505,7 +495,7 @@ def add_get_contributor_metrics_contributor_id(
         return result
 
 
-def add_get_contributor_metrics(
+def add_evaluations_contributor_metrics_list(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -526,7 +516,7 @@ def add_get_contributor_metrics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_contributor_metrics(
+    async def evaluations_contributor_metrics_list(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         page: Annotated[
             int,
@@ -549,7 +539,7 @@ def add_get_contributor_metrics(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_contributor_metrics(
+        result = await service.evaluations_contributor_metrics_list(
             evaluation_id=evaluation_id,
             page=page,
             limit=limit,
@@ -558,7 +548,7 @@ def add_get_contributor_metrics(
         return result
 
 
-def add_get_evaluation_metrics(
+def add_evaluations_evaluation_metrics_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -579,19 +569,19 @@ def add_get_evaluation_metrics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluation_metrics(
+    async def evaluations_evaluation_metrics_retrieve(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluation_metrics(
+        result = await service.evaluations_evaluation_metrics_retrieve(
             evaluation_id=evaluation_id, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_hybrid_eval_metrics(
+def add_evaluations_hybrid_eval_metrics_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -612,19 +602,19 @@ def add_get_hybrid_eval_metrics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_hybrid_eval_metrics(
+    async def evaluations_hybrid_eval_metrics_retrieve(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_hybrid_eval_metrics(
+        result = await service.evaluations_hybrid_eval_metrics_retrieve(
             evaluation_id=evaluation_id, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_evaluations(
+def add_evaluations_list(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -646,7 +636,7 @@ def add_get_evaluations(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations(
+    async def evaluations_list(
         view: Annotated[
             list[models.EvaluationViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -679,7 +669,7 @@ def add_get_evaluations(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluations(
+        result = await service.evaluations_list(
             view=view,
             sort_by=sort_by,
             page=page,
@@ -692,7 +682,7 @@ def add_get_evaluations(
         return result
 
 
-def add_post_evaluations(
+def add_evaluations_create(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -714,19 +704,19 @@ def add_post_evaluations(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluations(
+    async def evaluations_create(
         body: Annotated[models.EvaluationRequestUnion, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluations(
+        result = await service.evaluations_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_evaluations_evaluation_id(
+def add_evaluations_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -748,19 +738,19 @@ def add_get_evaluations_evaluation_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations_evaluation_id(
+    async def evaluations_retrieve(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         view: Annotated[
             list[models.EvaluationViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluations_evaluation_id(
+        result = await service.evaluations_retrieve(
             evaluation_id=evaluation_id, view=view
         )
         return result
 
 
-def add_delete_evaluations_evaluation_id(
+def add_evaluations_delete(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -782,16 +772,14 @@ def add_delete_evaluations_evaluation_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_evaluations_evaluation_id(
+    async def evaluations_delete(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
     ) -> Any:
-        result = await service.delete_evaluations_evaluation_id(
-            evaluation_id=evaluation_id
-        )
+        result = await service.evaluations_delete(evaluation_id=evaluation_id)
         return result
 
 
-def add_patch_evaluations_evaluation_id(
+def add_evaluations_update(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -813,17 +801,17 @@ def add_patch_evaluations_evaluation_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_evaluations_evaluation_id(
+    async def evaluations_update(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         body: Annotated[models.RestorablePartialPatchEvaluationRequest, Body()],
     ) -> Any:
-        result = await service.patch_evaluations_evaluation_id(
+        result = await service.evaluations_update(
             evaluation_id=evaluation_id, body=body
         )
         return result
 
 
-def add_get_evaluations_evaluation_id_test_case_results(
+def add_evaluations_test_case_results_list(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -845,7 +833,7 @@ def add_get_evaluations_evaluation_id_test_case_results(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_list(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         view: Annotated[
             list[models.TestCaseResultViewsOptions], Query(alias="view")
@@ -873,7 +861,7 @@ def add_get_evaluations_evaluation_id_test_case_results(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluations_evaluation_id_test_case_results(
+        result = await service.evaluations_test_case_results_list(
             evaluation_id=evaluation_id,
             view=view,
             page=page,
@@ -885,7 +873,7 @@ def add_get_evaluations_evaluation_id_test_case_results(
         return result
 
 
-def add_post_evaluations_evaluation_id_test_case_results(
+def add_evaluations_test_case_results_create(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -907,14 +895,14 @@ def add_post_evaluations_evaluation_id_test_case_results(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluations_evaluation_id_test_case_results(
+    async def evaluations_test_case_results_create(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         body: Annotated[models.TestCaseResultRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluations_evaluation_id_test_case_results(
+        result = await service.evaluations_test_case_results_create(
             evaluation_id=evaluation_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -922,7 +910,7 @@ def add_post_evaluations_evaluation_id_test_case_results(
         return result
 
 
-def add_post_evaluations_evaluation_id_test_case_results_batch(
+def add_evaluations_test_case_results_batch(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -944,14 +932,14 @@ def add_post_evaluations_evaluation_id_test_case_results_batch(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_evaluations_evaluation_id_test_case_results_batch(
+    async def evaluations_test_case_results_batch(
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         body: Annotated[list[models.TestCaseResultRequest], Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_evaluations_evaluation_id_test_case_results_batch(
+        result = await service.evaluations_test_case_results_batch(
             evaluation_id=evaluation_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -959,7 +947,7 @@ def add_post_evaluations_evaluation_id_test_case_results_batch(
         return result
 
 
-def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id(
+def add_evaluations_test_case_results_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -981,14 +969,14 @@ def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_retrieve(
         test_case_result_id: Annotated[str, Path(alias="test_case_result_id")],
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         view: Annotated[
             list[models.TestCaseResultViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_evaluations_evaluation_id_test_case_results_test_case_result_id(
+        result = await service.evaluations_test_case_results_retrieve(
             test_case_result_id=test_case_result_id,
             evaluation_id=evaluation_id,
             view=view,
@@ -996,7 +984,7 @@ def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id(
         return result
 
 
-def add_patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
+def add_evaluations_test_case_results_update(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -1018,12 +1006,12 @@ def add_patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
+    async def evaluations_test_case_results_update(
         test_case_result_id: Annotated[str, Path(alias="test_case_result_id")],
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         body: Annotated[models.PartialTestCaseResultRequest, Body()],
     ) -> Any:
-        result = await service.patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
+        result = await service.evaluations_test_case_results_update(
             test_case_result_id=test_case_result_id,
             evaluation_id=evaluation_id,
             body=body,
@@ -1031,7 +1019,7 @@ def add_patch_evaluations_evaluation_id_test_case_results_test_case_result_id(
         return result
 
 
-def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
+def add_evaluations_test_case_results_history_retrieve(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -1052,12 +1040,12 @@ def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id_hist
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
+    async def evaluations_test_case_results_history_retrieve(
         num: Annotated[str, Path(alias="num")],
         test_case_result_id: Annotated[str, Path(alias="test_case_result_id")],
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
     ) -> Any:
-        result = await service.get_evaluations_evaluation_id_test_case_results_test_case_result_id_history_num(
+        result = await service.evaluations_test_case_results_history_retrieve(
             num=num,
             test_case_result_id=test_case_result_id,
             evaluation_id=evaluation_id,
@@ -1065,7 +1053,7 @@ def add_get_evaluations_evaluation_id_test_case_results_test_case_result_id_hist
         return result
 
 
-def add_get_evaluations_evaluation_id_test_case_results_history_num(
+def add_evaluations_test_case_results_history_list(
     router: APIRouter,
     service: EvaluationsService,
 ) -> None:
@@ -1086,7 +1074,7 @@ def add_get_evaluations_evaluation_id_test_case_results_history_num(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_evaluations_evaluation_id_test_case_results_history_num(
+    async def evaluations_test_case_results_history_list(
         num: Annotated[str, Path(alias="num")],
         evaluation_id: Annotated[str, Path(alias="evaluation_id")],
         page: Annotated[
@@ -1111,14 +1099,12 @@ def add_get_evaluations_evaluation_id_test_case_results_history_num(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = (
-            await service.get_evaluations_evaluation_id_test_case_results_history_num(
-                num=num,
-                evaluation_id=evaluation_id,
-                page=page,
-                limit=limit,
-                account_id=account_id,
-                x_selected_account_id=x_selected_account_id,
-            )
+        result = await service.evaluations_test_case_results_history_list(
+            num=num,
+            evaluation_id=evaluation_id,
+            page=page,
+            limit=limit,
+            account_id=account_id,
+            x_selected_account_id=x_selected_account_id,
         )
         return result

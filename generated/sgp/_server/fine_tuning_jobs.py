@@ -26,7 +26,7 @@ class FineTuningJobsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_fine_tuning_jobs(
+    async def fine_tuning_jobs_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class FineTuningJobsService(Protocol):
         """List Fine Tuning Jobs"""
         ...
 
-    async def post_fine_tuning_jobs(
+    async def fine_tuning_jobs_create(
         self,
         *,
         body: models.FineTuningJobRequest,
@@ -46,7 +46,7 @@ class FineTuningJobsService(Protocol):
         """Create Fine Tuning Job"""
         ...
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_retrieve(
         self,
         *,
         fine_tuning_job_id: str,
@@ -54,7 +54,7 @@ class FineTuningJobsService(Protocol):
         """Get Fine Tuning Job"""
         ...
 
-    async def delete_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_delete(
         self,
         *,
         fine_tuning_job_id: str,
@@ -62,7 +62,7 @@ class FineTuningJobsService(Protocol):
         """Delete Fine Tuning Job"""
         ...
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id_events(
+    async def fine_tuning_jobs_events_list(
         self,
         *,
         fine_tuning_job_id: str,
@@ -74,7 +74,7 @@ class FineTuningJobsService(Protocol):
 class BaseFineTuningJobsService:
     """The fine_tuning_jobs operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_fine_tuning_jobs(
+    async def fine_tuning_jobs_list(
         self,
         *,
         page: int,
@@ -82,39 +82,39 @@ class BaseFineTuningJobsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedFineTuningJobResponse:
-        raise NotImplementedError("get_fine_tuning_jobs")
+        raise NotImplementedError("fine_tuning_jobs_list")
 
-    async def post_fine_tuning_jobs(
+    async def fine_tuning_jobs_create(
         self,
         *,
         body: models.FineTuningJobRequest,
         x_selected_account_id: str | None,
     ) -> models.FineTuningJobResponse:
-        raise NotImplementedError("post_fine_tuning_jobs")
+        raise NotImplementedError("fine_tuning_jobs_create")
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_retrieve(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.FineTuningJobResponse:
-        raise NotImplementedError("get_fine_tuning_jobs_fine_tuning_job_id")
+        raise NotImplementedError("fine_tuning_jobs_retrieve")
 
-    async def delete_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_delete(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_fine_tuning_jobs_fine_tuning_job_id")
+        raise NotImplementedError("fine_tuning_jobs_delete")
 
-    async def get_fine_tuning_jobs_fine_tuning_job_id_events(
+    async def fine_tuning_jobs_events_list(
         self,
         *,
         fine_tuning_job_id: str,
     ) -> list[models.FineTuningJobEvent]:
-        raise NotImplementedError("get_fine_tuning_jobs_fine_tuning_job_id_events")
+        raise NotImplementedError("fine_tuning_jobs_events_list")
 
 
-def add_get_fine_tuning_jobs(
+def add_fine_tuning_jobs_list(
     router: APIRouter,
     service: FineTuningJobsService,
 ) -> None:
@@ -136,7 +136,7 @@ def add_get_fine_tuning_jobs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_fine_tuning_jobs(
+    async def fine_tuning_jobs_list(
         page: Annotated[
             int,
             Query(
@@ -159,7 +159,7 @@ def add_get_fine_tuning_jobs(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_fine_tuning_jobs(
+        result = await service.fine_tuning_jobs_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -168,7 +168,7 @@ def add_get_fine_tuning_jobs(
         return result
 
 
-def add_post_fine_tuning_jobs(
+def add_fine_tuning_jobs_create(
     router: APIRouter,
     service: FineTuningJobsService,
 ) -> None:
@@ -190,19 +190,19 @@ def add_post_fine_tuning_jobs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_fine_tuning_jobs(
+    async def fine_tuning_jobs_create(
         body: Annotated[models.FineTuningJobRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_fine_tuning_jobs(
+        result = await service.fine_tuning_jobs_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_fine_tuning_jobs_fine_tuning_job_id(
+def add_fine_tuning_jobs_retrieve(
     router: APIRouter,
     service: FineTuningJobsService,
 ) -> None:
@@ -224,16 +224,16 @@ def add_get_fine_tuning_jobs_fine_tuning_job_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_retrieve(
         fine_tuning_job_id: Annotated[str, Path(alias="fine_tuning_job_id")],
     ) -> Any:
-        result = await service.get_fine_tuning_jobs_fine_tuning_job_id(
+        result = await service.fine_tuning_jobs_retrieve(
             fine_tuning_job_id=fine_tuning_job_id
         )
         return result
 
 
-def add_delete_fine_tuning_jobs_fine_tuning_job_id(
+def add_fine_tuning_jobs_delete(
     router: APIRouter,
     service: FineTuningJobsService,
 ) -> None:
@@ -255,16 +255,16 @@ def add_delete_fine_tuning_jobs_fine_tuning_job_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_fine_tuning_jobs_fine_tuning_job_id(
+    async def fine_tuning_jobs_delete(
         fine_tuning_job_id: Annotated[str, Path(alias="fine_tuning_job_id")],
     ) -> Any:
-        result = await service.delete_fine_tuning_jobs_fine_tuning_job_id(
+        result = await service.fine_tuning_jobs_delete(
             fine_tuning_job_id=fine_tuning_job_id
         )
         return result
 
 
-def add_get_fine_tuning_jobs_fine_tuning_job_id_events(
+def add_fine_tuning_jobs_events_list(
     router: APIRouter,
     service: FineTuningJobsService,
 ) -> None:
@@ -285,10 +285,10 @@ def add_get_fine_tuning_jobs_fine_tuning_job_id_events(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_fine_tuning_jobs_fine_tuning_job_id_events(
+    async def fine_tuning_jobs_events_list(
         fine_tuning_job_id: Annotated[str, Path(alias="fine_tuning_job_id")],
     ) -> Any:
-        result = await service.get_fine_tuning_jobs_fine_tuning_job_id_events(
+        result = await service.fine_tuning_jobs_events_list(
             fine_tuning_job_id=fine_tuning_job_id
         )
         return result

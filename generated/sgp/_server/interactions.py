@@ -26,7 +26,7 @@ class InteractionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post(
+    async def interactions_create(
         self,
         *,
         body: models.InteractionRequest,
@@ -39,16 +39,16 @@ class InteractionsService(Protocol):
 class BaseInteractionsService:
     """The interactions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post(
+    async def interactions_create(
         self,
         *,
         body: models.InteractionRequest,
         x_selected_account_id: str | None,
     ) -> models.InteractionEntity:
-        raise NotImplementedError("post")
+        raise NotImplementedError("interactions_create")
 
 
-def add_post(
+def add_interactions_create(
     router: APIRouter,
     service: InteractionsService,
 ) -> None:
@@ -69,13 +69,13 @@ def add_post(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post(
+    async def interactions_create(
         body: Annotated[models.InteractionRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post(
+        result = await service.interactions_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result

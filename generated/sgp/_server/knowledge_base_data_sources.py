@@ -26,7 +26,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+    async def knowledge_base_data_sources_verify(
         self,
         *,
         knowledge_base_data_source_id: str,
@@ -34,7 +34,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
         """Test Knowledge Base Data Source credentials"""
         ...
 
-    async def get_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_list(
         self,
         *,
         page: int,
@@ -45,7 +45,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
         """List Knowledge Base Data Sources"""
         ...
 
-    async def post_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_create(
         self,
         *,
         body: models.KnowledgeBaseDataSourceRequest,
@@ -54,7 +54,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
         """Create Knowledge Base Data Source"""
         ...
 
-    async def get_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_retrieve(
         self,
         *,
         knowledge_base_data_source_id: str,
@@ -62,7 +62,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
         """Get Knowledge Base Data Source"""
         ...
 
-    async def delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_delete(
         self,
         *,
         knowledge_base_data_source_id: str,
@@ -70,7 +70,7 @@ class KnowledgeBaseDataSourcesService(Protocol):
         """Delete Knowledge Base Data Source"""
         ...
 
-    async def patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_update(
         self,
         *,
         knowledge_base_data_source_id: str,
@@ -83,16 +83,14 @@ class KnowledgeBaseDataSourcesService(Protocol):
 class BaseKnowledgeBaseDataSourcesService:
     """The knowledge_base_data_sources operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+    async def knowledge_base_data_sources_verify(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> Any:
-        raise NotImplementedError(
-            "post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify"
-        )
+        raise NotImplementedError("knowledge_base_data_sources_verify")
 
-    async def get_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_list(
         self,
         *,
         page: int,
@@ -100,46 +98,40 @@ class BaseKnowledgeBaseDataSourcesService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseDataSourceResponse:
-        raise NotImplementedError("get_knowledge_base_data_sources")
+        raise NotImplementedError("knowledge_base_data_sources_list")
 
-    async def post_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_create(
         self,
         *,
         body: models.KnowledgeBaseDataSourceRequest,
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        raise NotImplementedError("post_knowledge_base_data_sources")
+        raise NotImplementedError("knowledge_base_data_sources_create")
 
-    async def get_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_retrieve(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        raise NotImplementedError(
-            "get_knowledge_base_data_sources_knowledge_base_data_source_id"
-        )
+        raise NotImplementedError("knowledge_base_data_sources_retrieve")
 
-    async def delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_delete(
         self,
         *,
         knowledge_base_data_source_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError(
-            "delete_knowledge_base_data_sources_knowledge_base_data_source_id"
-        )
+        raise NotImplementedError("knowledge_base_data_sources_delete")
 
-    async def patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_update(
         self,
         *,
         knowledge_base_data_source_id: str,
         body: models.PartialKnowledgeBaseDataSourceRequest,
     ) -> models.KnowledgeBaseDataSourceResponse:
-        raise NotImplementedError(
-            "patch_knowledge_base_data_sources_knowledge_base_data_source_id"
-        )
+        raise NotImplementedError("knowledge_base_data_sources_update")
 
 
-def add_post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+def add_knowledge_base_data_sources_verify(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -160,18 +152,18 @@ def add_post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+    async def knowledge_base_data_sources_verify(
         knowledge_base_data_source_id: Annotated[
             str, Path(alias="knowledge_base_data_source_id")
         ],
     ) -> Any:
-        result = await service.post_v3_knowledge_base_data_sources_knowledge_base_data_source_id_verify(
+        result = await service.knowledge_base_data_sources_verify(
             knowledge_base_data_source_id=knowledge_base_data_source_id
         )
         return result
 
 
-def add_get_knowledge_base_data_sources(
+def add_knowledge_base_data_sources_list(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -193,7 +185,7 @@ def add_get_knowledge_base_data_sources(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_list(
         page: Annotated[
             int,
             Query(
@@ -216,7 +208,7 @@ def add_get_knowledge_base_data_sources(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_knowledge_base_data_sources(
+        result = await service.knowledge_base_data_sources_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -225,7 +217,7 @@ def add_get_knowledge_base_data_sources(
         return result
 
 
-def add_post_knowledge_base_data_sources(
+def add_knowledge_base_data_sources_create(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -247,19 +239,19 @@ def add_post_knowledge_base_data_sources(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_knowledge_base_data_sources(
+    async def knowledge_base_data_sources_create(
         body: Annotated[models.KnowledgeBaseDataSourceRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_knowledge_base_data_sources(
+        result = await service.knowledge_base_data_sources_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_knowledge_base_data_sources_knowledge_base_data_source_id(
+def add_knowledge_base_data_sources_retrieve(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -281,20 +273,18 @@ def add_get_knowledge_base_data_sources_knowledge_base_data_source_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_retrieve(
         knowledge_base_data_source_id: Annotated[
             str, Path(alias="knowledge_base_data_source_id")
         ],
     ) -> Any:
-        result = (
-            await service.get_knowledge_base_data_sources_knowledge_base_data_source_id(
-                knowledge_base_data_source_id=knowledge_base_data_source_id
-            )
+        result = await service.knowledge_base_data_sources_retrieve(
+            knowledge_base_data_source_id=knowledge_base_data_source_id
         )
         return result
 
 
-def add_delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+def add_knowledge_base_data_sources_delete(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -316,18 +306,18 @@ def add_delete_knowledge_base_data_sources_knowledge_base_data_source_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_delete(
         knowledge_base_data_source_id: Annotated[
             str, Path(alias="knowledge_base_data_source_id")
         ],
     ) -> Any:
-        result = await service.delete_knowledge_base_data_sources_knowledge_base_data_source_id(
+        result = await service.knowledge_base_data_sources_delete(
             knowledge_base_data_source_id=knowledge_base_data_source_id
         )
         return result
 
 
-def add_patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+def add_knowledge_base_data_sources_update(
     router: APIRouter,
     service: KnowledgeBaseDataSourcesService,
 ) -> None:
@@ -349,13 +339,13 @@ def add_patch_knowledge_base_data_sources_knowledge_base_data_source_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+    async def knowledge_base_data_sources_update(
         knowledge_base_data_source_id: Annotated[
             str, Path(alias="knowledge_base_data_source_id")
         ],
         body: Annotated[models.PartialKnowledgeBaseDataSourceRequest, Body()],
     ) -> Any:
-        result = await service.patch_knowledge_base_data_sources_knowledge_base_data_source_id(
+        result = await service.knowledge_base_data_sources_update(
             knowledge_base_data_source_id=knowledge_base_data_source_id, body=body
         )
         return result

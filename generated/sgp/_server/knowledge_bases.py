@@ -36,7 +36,7 @@ class KnowledgeBasesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_knowledge_bases(
+    async def knowledge_bases_list(
         self,
         *,
         account_id: str | None,
@@ -47,7 +47,7 @@ class KnowledgeBasesService(Protocol):
         """List Knowledge Bases"""
         ...
 
-    async def post_v2_knowledge_bases(
+    async def knowledge_bases_create(
         self,
         *,
         body: models.CreateKnowledgeBaseRequestV2,
@@ -55,7 +55,7 @@ class KnowledgeBasesService(Protocol):
         """Create Knowledge Base"""
         ...
 
-    async def get_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -65,7 +65,7 @@ class KnowledgeBasesService(Protocol):
         """Get Knowledge Base"""
         ...
 
-    async def delete_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -73,7 +73,7 @@ class KnowledgeBasesService(Protocol):
         """Delete Knowledge Base"""
         ...
 
-    async def get_knowledge_bases_knowledge_base_id_async_jobs(
+    async def knowledge_bases_async_jobs_list(
         self,
         *,
         knowledge_base_id: str,
@@ -84,7 +84,7 @@ class KnowledgeBasesService(Protocol):
         """List Upload Jobs"""
         ...
 
-    async def get_v2_knowledge_bases_knowledge_base_id_chunks(
+    async def knowledge_bases_chunks_list(
         self,
         *,
         knowledge_base_id: str,
@@ -95,7 +95,7 @@ class KnowledgeBasesService(Protocol):
         """Get Chunks"""
         ...
 
-    async def post_v2_knowledge_bases_knowledge_base_id_query(
+    async def knowledge_bases_query(
         self,
         *,
         knowledge_base_id: str,
@@ -104,7 +104,7 @@ class KnowledgeBasesService(Protocol):
         """Query Relevant Chunks"""
         ...
 
-    async def post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+    async def knowledge_bases_data_source_connections_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -114,7 +114,7 @@ class KnowledgeBasesService(Protocol):
         """Delete Knowledge Base Data Source Connection"""
         ...
 
-    async def post_knowledge_bases_knowledge_base_id_upload_files(
+    async def knowledge_bases_upload_files(
         self,
         *,
         knowledge_base_id: str,
@@ -126,7 +126,7 @@ class KnowledgeBasesService(Protocol):
         """Submit Upload Job with local files"""
         ...
 
-    async def get_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_list(
         self,
         *,
         knowledge_base_id: str,
@@ -137,7 +137,7 @@ class KnowledgeBasesService(Protocol):
         """List Upload Jobs"""
         ...
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_create(
         self,
         *,
         knowledge_base_id: str,
@@ -146,7 +146,7 @@ class KnowledgeBasesService(Protocol):
         """Submit Upload Job"""
         ...
 
-    async def get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
+    async def knowledge_bases_uploads_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -156,7 +156,7 @@ class KnowledgeBasesService(Protocol):
         """Get Upload Job"""
         ...
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+    async def knowledge_bases_uploads_cancel(
         self,
         *,
         knowledge_base_id: str,
@@ -165,7 +165,7 @@ class KnowledgeBasesService(Protocol):
         """Cancel Upload Job"""
         ...
 
-    async def get_knowledge_bases_knowledge_base_id_artifacts(
+    async def knowledge_bases_artifacts_list(
         self,
         *,
         knowledge_base_id: str,
@@ -176,7 +176,7 @@ class KnowledgeBasesService(Protocol):
         """List Tracked Artifacts"""
         ...
 
-    async def get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_retrieve(
         self,
         *,
         knowledge_base_id: str,
@@ -186,7 +186,7 @@ class KnowledgeBasesService(Protocol):
         """Get Tracked Artifact Details"""
         ...
 
-    async def delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -195,7 +195,7 @@ class KnowledgeBasesService(Protocol):
         """Delete Locally Stored Artifact"""
         ...
 
-    async def post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
+    async def knowledge_bases_artifacts_batch_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -204,7 +204,7 @@ class KnowledgeBasesService(Protocol):
         """Batch Delete Locally Stored Artifacts"""
         ...
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_list(
         self,
         *,
         knowledge_base_id: str,
@@ -217,7 +217,7 @@ class KnowledgeBasesService(Protocol):
         """List Upload Schedules"""
         ...
 
-    async def post_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_create(
         self,
         *,
         knowledge_base_id: str,
@@ -227,7 +227,7 @@ class KnowledgeBasesService(Protocol):
         """Create Upload Schedule"""
         ...
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_retrieve(
         self,
         *,
         upload_schedule_id: str,
@@ -237,7 +237,7 @@ class KnowledgeBasesService(Protocol):
         """Get Upload Schedule"""
         ...
 
-    async def delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_delete(
         self,
         *,
         knowledge_base_id: str,
@@ -246,7 +246,7 @@ class KnowledgeBasesService(Protocol):
         """Delete Upload Schedule"""
         ...
 
-    async def patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_update(
         self,
         *,
         upload_schedule_id: str,
@@ -260,7 +260,7 @@ class KnowledgeBasesService(Protocol):
 class BaseKnowledgeBasesService:
     """The knowledge_bases operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_knowledge_bases(
+    async def knowledge_bases_list(
         self,
         *,
         account_id: str | None,
@@ -268,32 +268,32 @@ class BaseKnowledgeBasesService:
         page: int,
         limit: int,
     ) -> models.PaginatedKnowledgeBaseItemV2:
-        raise NotImplementedError("get_knowledge_bases")
+        raise NotImplementedError("knowledge_bases_list")
 
-    async def post_v2_knowledge_bases(
+    async def knowledge_bases_create(
         self,
         *,
         body: models.CreateKnowledgeBaseRequestV2,
     ) -> models.CreateKnowledgeBaseResponse:
-        raise NotImplementedError("post_v2_knowledge_bases")
+        raise NotImplementedError("knowledge_bases_create")
 
-    async def get_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_retrieve(
         self,
         *,
         knowledge_base_id: str,
         include_artifacts_status: bool,
         view: list[models.KnowledgeBaseView] | None,
     ) -> models.KnowledgeBaseItemV2:
-        raise NotImplementedError("get_v2_knowledge_bases_knowledge_base_id")
+        raise NotImplementedError("knowledge_bases_retrieve")
 
-    async def delete_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_delete(
         self,
         *,
         knowledge_base_id: str,
     ) -> models.DeleteKnowledgeBaseResponseV2:
-        raise NotImplementedError("delete_v2_knowledge_bases_knowledge_base_id")
+        raise NotImplementedError("knowledge_bases_delete")
 
-    async def get_knowledge_bases_knowledge_base_id_async_jobs(
+    async def knowledge_bases_async_jobs_list(
         self,
         *,
         knowledge_base_id: str,
@@ -301,9 +301,9 @@ class BaseKnowledgeBasesService:
         page: int,
         limit: int,
     ) -> list[models.AsyncJobsEntity]:
-        raise NotImplementedError("get_knowledge_bases_knowledge_base_id_async_jobs")
+        raise NotImplementedError("knowledge_bases_async_jobs_list")
 
-    async def get_v2_knowledge_bases_knowledge_base_id_chunks(
+    async def knowledge_bases_chunks_list(
         self,
         *,
         knowledge_base_id: str,
@@ -311,28 +311,26 @@ class BaseKnowledgeBasesService:
         metadata_filters: str | None,
         max_chunks: int,
     ) -> models.GetChunksResponse:
-        raise NotImplementedError("get_v2_knowledge_bases_knowledge_base_id_chunks")
+        raise NotImplementedError("knowledge_bases_chunks_list")
 
-    async def post_v2_knowledge_bases_knowledge_base_id_query(
+    async def knowledge_bases_query(
         self,
         *,
         knowledge_base_id: str,
         body: models.QueryKnowledgeBaseRequestV2,
     ) -> Any:
-        raise NotImplementedError("post_v2_knowledge_bases_knowledge_base_id_query")
+        raise NotImplementedError("knowledge_bases_query")
 
-    async def post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+    async def knowledge_bases_data_source_connections_delete(
         self,
         *,
         knowledge_base_id: str,
         knowledge_base_data_source_id: str,
         dry_run: bool,
     ) -> models.DeleteKnowledgeBaseDataSourceConnectionResponse:
-        raise NotImplementedError(
-            "post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete"
-        )
+        raise NotImplementedError("knowledge_bases_data_source_connections_delete")
 
-    async def post_knowledge_bases_knowledge_base_id_upload_files(
+    async def knowledge_bases_upload_files(
         self,
         *,
         knowledge_base_id: str,
@@ -341,9 +339,9 @@ class BaseKnowledgeBasesService:
         chunking_strategy_config: str,
         force_reupload: bool,
     ) -> models.CreateKnowledgeBaseV2UploadsFromFilesResponse:
-        raise NotImplementedError("post_knowledge_bases_knowledge_base_id_upload_files")
+        raise NotImplementedError("knowledge_bases_upload_files")
 
-    async def get_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_list(
         self,
         *,
         knowledge_base_id: str,
@@ -351,38 +349,34 @@ class BaseKnowledgeBasesService:
         page: int,
         limit: int,
     ) -> models.PaginatedKnowledgeBaseUpload:
-        raise NotImplementedError("get_knowledge_bases_knowledge_base_id_uploads")
+        raise NotImplementedError("knowledge_bases_uploads_list")
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_create(
         self,
         *,
         knowledge_base_id: str,
         body: models.CreateKnowledgeBaseV2UploadRequest,
     ) -> models.CreateKnowledgeBaseV2UploadResponse:
-        raise NotImplementedError("post_v2_knowledge_bases_knowledge_base_id_uploads")
+        raise NotImplementedError("knowledge_bases_uploads_create")
 
-    async def get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
+    async def knowledge_bases_uploads_retrieve(
         self,
         *,
         knowledge_base_id: str,
         upload_id: str,
         include_artifact_list: bool,
     ) -> models.GetKnowledgeBaseV2UploadResponse:
-        raise NotImplementedError(
-            "get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id"
-        )
+        raise NotImplementedError("knowledge_bases_uploads_retrieve")
 
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+    async def knowledge_bases_uploads_cancel(
         self,
         *,
         knowledge_base_id: str,
         upload_id: str,
     ) -> models.CancelKnowledgeBaseV2UploadResponse:
-        raise NotImplementedError(
-            "post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel"
-        )
+        raise NotImplementedError("knowledge_bases_uploads_cancel")
 
-    async def get_knowledge_bases_knowledge_base_id_artifacts(
+    async def knowledge_bases_artifacts_list(
         self,
         *,
         knowledge_base_id: str,
@@ -390,40 +384,34 @@ class BaseKnowledgeBasesService:
         page: int,
         limit: int,
     ) -> models.PaginatedArtifactInfo:
-        raise NotImplementedError("get_knowledge_bases_knowledge_base_id_artifacts")
+        raise NotImplementedError("knowledge_bases_artifacts_list")
 
-    async def get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_retrieve(
         self,
         *,
         knowledge_base_id: str,
         artifact_id: str,
         status_filter: str | None,
     ) -> models.GetKnowledgeBaseV2ArtifactResponse:
-        raise NotImplementedError(
-            "get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id"
-        )
+        raise NotImplementedError("knowledge_bases_artifacts_retrieve")
 
-    async def delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_delete(
         self,
         *,
         knowledge_base_id: str,
         artifact_id: str,
     ) -> models.DeleteKnowledgeBaseV2LocalArtifactResponse:
-        raise NotImplementedError(
-            "delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id"
-        )
+        raise NotImplementedError("knowledge_bases_artifacts_delete")
 
-    async def post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
+    async def knowledge_bases_artifacts_batch_delete(
         self,
         *,
         knowledge_base_id: str,
         body: models.BulkDeleteKnowledgeBaseV2LocalArtifactRequest,
     ) -> models.BulkDeleteKnowledgeBaseV2LocalArtifactResponse:
-        raise NotImplementedError(
-            "post_knowledge_bases_knowledge_base_id_artifacts_batch_delete"
-        )
+        raise NotImplementedError("knowledge_bases_artifacts_batch_delete")
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_list(
         self,
         *,
         knowledge_base_id: str,
@@ -433,55 +421,45 @@ class BaseKnowledgeBasesService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedKnowledgeBaseUploadScheduleResponseWithViews:
-        raise NotImplementedError(
-            "get_knowledge_bases_knowledge_base_id_upload_schedules"
-        )
+        raise NotImplementedError("knowledge_bases_upload_schedules_list")
 
-    async def post_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_create(
         self,
         *,
         knowledge_base_id: str,
         body: models.KnowledgeBaseUploadScheduleRequest,
         x_selected_account_id: str | None,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
-        raise NotImplementedError(
-            "post_knowledge_bases_knowledge_base_id_upload_schedules"
-        )
+        raise NotImplementedError("knowledge_bases_upload_schedules_create")
 
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_retrieve(
         self,
         *,
         upload_schedule_id: str,
         knowledge_base_id: str,
         view: list[models.KnowledgeBaseUploadScheduleViewsOptions] | None,
     ) -> models.KnowledgeBaseUploadScheduleResponseWithViews:
-        raise NotImplementedError(
-            "get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-        )
+        raise NotImplementedError("knowledge_bases_upload_schedules_retrieve")
 
-    async def delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_delete(
         self,
         *,
         knowledge_base_id: str,
         upload_schedule_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError(
-            "delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-        )
+        raise NotImplementedError("knowledge_bases_upload_schedules_delete")
 
-    async def patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_update(
         self,
         *,
         upload_schedule_id: str,
         knowledge_base_id: str,
         body: models.PartialKnowledgeBaseUploadScheduleRequest,
     ) -> models.KnowledgeBaseUploadScheduleResponse:
-        raise NotImplementedError(
-            "patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id"
-        )
+        raise NotImplementedError("knowledge_bases_upload_schedules_update")
 
 
-def add_get_knowledge_bases(
+def add_knowledge_bases_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -503,7 +481,7 @@ def add_get_knowledge_bases(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases(
+    async def knowledge_bases_list(
         account_id: Annotated[
             str, Query(alias="account_id", description="Optional search by account_id")
         ] = _ABSENT,
@@ -526,13 +504,13 @@ def add_get_knowledge_bases(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_knowledge_bases(
+        result = await service.knowledge_bases_list(
             account_id=account_id, view=view, page=page, limit=limit
         )
         return result
 
 
-def add_post_v2_knowledge_bases(
+def add_knowledge_bases_create(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -554,14 +532,14 @@ def add_post_v2_knowledge_bases(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_knowledge_bases(
+    async def knowledge_bases_create(
         body: Annotated[models.CreateKnowledgeBaseRequestV2, Body()],
     ) -> Any:
-        result = await service.post_v2_knowledge_bases(body=body)
+        result = await service.knowledge_bases_create(body=body)
         return result
 
 
-def add_get_v2_knowledge_bases_knowledge_base_id(
+def add_knowledge_bases_retrieve(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -583,7 +561,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_retrieve(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         include_artifacts_status: Annotated[
             bool,
@@ -594,7 +572,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id(
         ] = False,
         view: Annotated[list[models.KnowledgeBaseView], Query(alias="view")] = _ABSENT,
     ) -> Any:
-        result = await service.get_v2_knowledge_bases_knowledge_base_id(
+        result = await service.knowledge_bases_retrieve(
             knowledge_base_id=knowledge_base_id,
             include_artifacts_status=include_artifacts_status,
             view=view,
@@ -602,7 +580,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id(
         return result
 
 
-def add_delete_v2_knowledge_bases_knowledge_base_id(
+def add_knowledge_bases_delete(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -624,16 +602,16 @@ def add_delete_v2_knowledge_bases_knowledge_base_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_v2_knowledge_bases_knowledge_base_id(
+    async def knowledge_bases_delete(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
     ) -> Any:
-        result = await service.delete_v2_knowledge_bases_knowledge_base_id(
+        result = await service.knowledge_bases_delete(
             knowledge_base_id=knowledge_base_id
         )
         return result
 
 
-def add_get_knowledge_bases_knowledge_base_id_async_jobs(
+def add_knowledge_bases_async_jobs_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -654,7 +632,7 @@ def add_get_knowledge_bases_knowledge_base_id_async_jobs(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases_knowledge_base_id_async_jobs(
+    async def knowledge_bases_async_jobs_list(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         status: Annotated[
             models.AsyncJobAPIStatusEnum | models.GenericAsyncJobStatusEnum,
@@ -678,13 +656,13 @@ def add_get_knowledge_bases_knowledge_base_id_async_jobs(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_knowledge_bases_knowledge_base_id_async_jobs(
+        result = await service.knowledge_bases_async_jobs_list(
             knowledge_base_id=knowledge_base_id, status=status, page=page, limit=limit
         )
         return result
 
 
-def add_get_v2_knowledge_bases_knowledge_base_id_chunks(
+def add_knowledge_bases_chunks_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -706,7 +684,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id_chunks(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v2_knowledge_bases_knowledge_base_id_chunks(
+    async def knowledge_bases_chunks_list(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         chunk_id: Annotated[
             str, Query(alias="chunk_id", description="Optional search by chunk_id")
@@ -728,7 +706,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id_chunks(
             ),
         ] = 10,
     ) -> Any:
-        result = await service.get_v2_knowledge_bases_knowledge_base_id_chunks(
+        result = await service.knowledge_bases_chunks_list(
             knowledge_base_id=knowledge_base_id,
             chunk_id=chunk_id,
             metadata_filters=metadata_filters,
@@ -737,7 +715,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id_chunks(
         return result
 
 
-def add_post_v2_knowledge_bases_knowledge_base_id_query(
+def add_knowledge_bases_query(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -759,17 +737,17 @@ def add_post_v2_knowledge_bases_knowledge_base_id_query(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_knowledge_bases_knowledge_base_id_query(
+    async def knowledge_bases_query(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         body: Annotated[models.QueryKnowledgeBaseRequestV2, Body()],
     ) -> Any:
-        result = await service.post_v2_knowledge_bases_knowledge_base_id_query(
+        result = await service.knowledge_bases_query(
             knowledge_base_id=knowledge_base_id, body=body
         )
         return result
 
 
-def add_post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+def add_knowledge_bases_data_source_connections_delete(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -790,7 +768,7 @@ def add_post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+    async def knowledge_bases_data_source_connections_delete(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         knowledge_base_data_source_id: Annotated[
             str, Path(alias="knowledge_base_data_source_id")
@@ -803,7 +781,7 @@ def add_post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge
             ),
         ] = False,
     ) -> Any:
-        result = await service.post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge_base_data_source_id_delete(
+        result = await service.knowledge_bases_data_source_connections_delete(
             knowledge_base_id=knowledge_base_id,
             knowledge_base_data_source_id=knowledge_base_data_source_id,
             dry_run=dry_run,
@@ -811,7 +789,7 @@ def add_post_knowledge_bases_knowledge_base_id_data_source_connections_knowledge
         return result
 
 
-def add_post_knowledge_bases_knowledge_base_id_upload_files(
+def add_knowledge_bases_upload_files(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -832,7 +810,7 @@ def add_post_knowledge_bases_knowledge_base_id_upload_files(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_knowledge_bases_knowledge_base_id_upload_files(
+    async def knowledge_bases_upload_files(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         files: Annotated[list[UploadFile], File(alias="files")],
         data_source_config: Annotated[str, Form(alias="data_source_config")],
@@ -841,7 +819,7 @@ def add_post_knowledge_bases_knowledge_base_id_upload_files(
         ],
         force_reupload: Annotated[bool, Form(alias="force_reupload")],
     ) -> Any:
-        result = await service.post_knowledge_bases_knowledge_base_id_upload_files(
+        result = await service.knowledge_bases_upload_files(
             knowledge_base_id=knowledge_base_id,
             files=files,
             data_source_config=data_source_config,
@@ -851,7 +829,7 @@ def add_post_knowledge_bases_knowledge_base_id_upload_files(
         return result
 
 
-def add_get_knowledge_bases_knowledge_base_id_uploads(
+def add_knowledge_bases_uploads_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -873,7 +851,7 @@ def add_get_knowledge_bases_knowledge_base_id_uploads(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_list(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         status: Annotated[models.UploadJobStatus, Query(alias="status")] = _ABSENT,
         page: Annotated[
@@ -894,13 +872,13 @@ def add_get_knowledge_bases_knowledge_base_id_uploads(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_knowledge_bases_knowledge_base_id_uploads(
+        result = await service.knowledge_bases_uploads_list(
             knowledge_base_id=knowledge_base_id, status=status, page=page, limit=limit
         )
         return result
 
 
-def add_post_v2_knowledge_bases_knowledge_base_id_uploads(
+def add_knowledge_bases_uploads_create(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -921,17 +899,17 @@ def add_post_v2_knowledge_bases_knowledge_base_id_uploads(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads(
+    async def knowledge_bases_uploads_create(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         body: Annotated[models.CreateKnowledgeBaseV2UploadRequest, Body()],
     ) -> Any:
-        result = await service.post_v2_knowledge_bases_knowledge_base_id_uploads(
+        result = await service.knowledge_bases_uploads_create(
             knowledge_base_id=knowledge_base_id, body=body
         )
         return result
 
 
-def add_get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
+def add_knowledge_bases_uploads_retrieve(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -952,24 +930,22 @@ def add_get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
+    async def knowledge_bases_uploads_retrieve(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         upload_id: Annotated[str, Path(alias="upload_id")],
         include_artifact_list: Annotated[
             bool, Query(alias="include_artifact_list")
         ] = True,
     ) -> Any:
-        result = (
-            await service.get_v2_knowledge_bases_knowledge_base_id_uploads_upload_id(
-                knowledge_base_id=knowledge_base_id,
-                upload_id=upload_id,
-                include_artifact_list=include_artifact_list,
-            )
+        result = await service.knowledge_bases_uploads_retrieve(
+            knowledge_base_id=knowledge_base_id,
+            upload_id=upload_id,
+            include_artifact_list=include_artifact_list,
         )
         return result
 
 
-def add_post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+def add_knowledge_bases_uploads_cancel(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -990,17 +966,17 @@ def add_post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+    async def knowledge_bases_uploads_cancel(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         upload_id: Annotated[str, Path(alias="upload_id")],
     ) -> Any:
-        result = await service.post_v2_knowledge_bases_knowledge_base_id_uploads_upload_id_cancel(
+        result = await service.knowledge_bases_uploads_cancel(
             knowledge_base_id=knowledge_base_id, upload_id=upload_id
         )
         return result
 
 
-def add_get_knowledge_bases_knowledge_base_id_artifacts(
+def add_knowledge_bases_artifacts_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1022,7 +998,7 @@ def add_get_knowledge_bases_knowledge_base_id_artifacts(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases_knowledge_base_id_artifacts(
+    async def knowledge_bases_artifacts_list(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         status: Annotated[
             models.EgpModelsArtifactUploadStatus,
@@ -1049,13 +1025,13 @@ def add_get_knowledge_bases_knowledge_base_id_artifacts(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_knowledge_bases_knowledge_base_id_artifacts(
+        result = await service.knowledge_bases_artifacts_list(
             knowledge_base_id=knowledge_base_id, status=status, page=page, limit=limit
         )
         return result
 
 
-def add_get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+def add_knowledge_bases_artifacts_retrieve(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1077,12 +1053,12 @@ def add_get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_retrieve(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         artifact_id: Annotated[str, Path(alias="artifact_id")],
         status_filter: Annotated[str, Query(alias="status_filter")] = _ABSENT,
     ) -> Any:
-        result = await service.get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+        result = await service.knowledge_bases_artifacts_retrieve(
             knowledge_base_id=knowledge_base_id,
             artifact_id=artifact_id,
             status_filter=status_filter,
@@ -1090,7 +1066,7 @@ def add_get_v2_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
         return result
 
 
-def add_delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+def add_knowledge_bases_artifacts_delete(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1111,17 +1087,17 @@ def add_delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+    async def knowledge_bases_artifacts_delete(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         artifact_id: Annotated[str, Path(alias="artifact_id")],
     ) -> Any:
-        result = await service.delete_knowledge_bases_knowledge_base_id_artifacts_artifact_id(
+        result = await service.knowledge_bases_artifacts_delete(
             knowledge_base_id=knowledge_base_id, artifact_id=artifact_id
         )
         return result
 
 
-def add_post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
+def add_knowledge_bases_artifacts_batch_delete(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1142,19 +1118,17 @@ def add_post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
+    async def knowledge_bases_artifacts_batch_delete(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         body: Annotated[models.BulkDeleteKnowledgeBaseV2LocalArtifactRequest, Body()],
     ) -> Any:
-        result = (
-            await service.post_knowledge_bases_knowledge_base_id_artifacts_batch_delete(
-                knowledge_base_id=knowledge_base_id, body=body
-            )
+        result = await service.knowledge_bases_artifacts_batch_delete(
+            knowledge_base_id=knowledge_base_id, body=body
         )
         return result
 
 
-def add_get_knowledge_bases_knowledge_base_id_upload_schedules(
+def add_knowledge_bases_upload_schedules_list(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1176,7 +1150,7 @@ def add_get_knowledge_bases_knowledge_base_id_upload_schedules(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_list(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         view: Annotated[
             list[models.KnowledgeBaseUploadScheduleViewsOptions], Query(alias="view")
@@ -1203,7 +1177,7 @@ def add_get_knowledge_bases_knowledge_base_id_upload_schedules(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_knowledge_bases_knowledge_base_id_upload_schedules(
+        result = await service.knowledge_bases_upload_schedules_list(
             knowledge_base_id=knowledge_base_id,
             view=view,
             page=page,
@@ -1214,7 +1188,7 @@ def add_get_knowledge_bases_knowledge_base_id_upload_schedules(
         return result
 
 
-def add_post_knowledge_bases_knowledge_base_id_upload_schedules(
+def add_knowledge_bases_upload_schedules_create(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1236,14 +1210,14 @@ def add_post_knowledge_bases_knowledge_base_id_upload_schedules(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_knowledge_bases_knowledge_base_id_upload_schedules(
+    async def knowledge_bases_upload_schedules_create(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         body: Annotated[models.KnowledgeBaseUploadScheduleRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_knowledge_bases_knowledge_base_id_upload_schedules(
+        result = await service.knowledge_bases_upload_schedules_create(
             knowledge_base_id=knowledge_base_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -1251,7 +1225,7 @@ def add_post_knowledge_bases_knowledge_base_id_upload_schedules(
         return result
 
 
-def add_get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+def add_knowledge_bases_upload_schedules_retrieve(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1273,14 +1247,14 @@ def add_get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_i
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_retrieve(
         upload_schedule_id: Annotated[str, Path(alias="upload_schedule_id")],
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         view: Annotated[
             list[models.KnowledgeBaseUploadScheduleViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+        result = await service.knowledge_bases_upload_schedules_retrieve(
             upload_schedule_id=upload_schedule_id,
             knowledge_base_id=knowledge_base_id,
             view=view,
@@ -1288,7 +1262,7 @@ def add_get_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_i
         return result
 
 
-def add_delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+def add_knowledge_bases_upload_schedules_delete(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1310,17 +1284,17 @@ def add_delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedul
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_delete(
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         upload_schedule_id: Annotated[str, Path(alias="upload_schedule_id")],
     ) -> Any:
-        result = await service.delete_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+        result = await service.knowledge_bases_upload_schedules_delete(
             knowledge_base_id=knowledge_base_id, upload_schedule_id=upload_schedule_id
         )
         return result
 
 
-def add_patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+def add_knowledge_bases_upload_schedules_update(
     router: APIRouter,
     service: KnowledgeBasesService,
 ) -> None:
@@ -1342,12 +1316,12 @@ def add_patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+    async def knowledge_bases_upload_schedules_update(
         upload_schedule_id: Annotated[str, Path(alias="upload_schedule_id")],
         knowledge_base_id: Annotated[str, Path(alias="knowledge_base_id")],
         body: Annotated[models.PartialKnowledgeBaseUploadScheduleRequest, Body()],
     ) -> Any:
-        result = await service.patch_knowledge_bases_knowledge_base_id_upload_schedules_upload_schedule_id(
+        result = await service.knowledge_bases_upload_schedules_update(
             upload_schedule_id=upload_schedule_id,
             knowledge_base_id=knowledge_base_id,
             body=body,

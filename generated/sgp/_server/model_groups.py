@@ -27,7 +27,7 @@ class ModelGroupsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v3_model_groups_model_group_id_models_model_instance_id(
+    async def model_groups_models_create(
         self,
         *,
         model_group_id: str,
@@ -36,7 +36,7 @@ class ModelGroupsService(Protocol):
         """Add model to group"""
         ...
 
-    async def get_v3_model_groups_model_group_id_usage_statistics(
+    async def model_groups_usage_statistics_retrieve(
         self,
         *,
         model_group_id: str,
@@ -47,7 +47,7 @@ class ModelGroupsService(Protocol):
         """Get Model usage for a group"""
         ...
 
-    async def get_model_groups(
+    async def model_groups_list(
         self,
         *,
         page: int,
@@ -58,7 +58,7 @@ class ModelGroupsService(Protocol):
         """List Model Groups"""
         ...
 
-    async def post_model_groups(
+    async def model_groups_create(
         self,
         *,
         body: models.ModelGroupRequest,
@@ -67,7 +67,7 @@ class ModelGroupsService(Protocol):
         """Create Model Group"""
         ...
 
-    async def get_model_groups_model_group_id(
+    async def model_groups_retrieve(
         self,
         *,
         model_group_id: str,
@@ -75,7 +75,7 @@ class ModelGroupsService(Protocol):
         """Get Model Group"""
         ...
 
-    async def delete_model_groups_model_group_id(
+    async def model_groups_delete(
         self,
         *,
         model_group_id: str,
@@ -83,7 +83,7 @@ class ModelGroupsService(Protocol):
         """Delete Model Group"""
         ...
 
-    async def patch_model_groups_model_group_id(
+    async def model_groups_update(
         self,
         *,
         model_group_id: str,
@@ -96,17 +96,15 @@ class ModelGroupsService(Protocol):
 class BaseModelGroupsService:
     """The model_groups operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v3_model_groups_model_group_id_models_model_instance_id(
+    async def model_groups_models_create(
         self,
         *,
         model_group_id: str,
         model_instance_id: str,
     ) -> models.ModelInstanceResponse:
-        raise NotImplementedError(
-            "post_v3_model_groups_model_group_id_models_model_instance_id"
-        )
+        raise NotImplementedError("model_groups_models_create")
 
-    async def get_v3_model_groups_model_group_id_usage_statistics(
+    async def model_groups_usage_statistics_retrieve(
         self,
         *,
         model_group_id: str,
@@ -114,9 +112,9 @@ class BaseModelGroupsService:
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        raise NotImplementedError("get_v3_model_groups_model_group_id_usage_statistics")
+        raise NotImplementedError("model_groups_usage_statistics_retrieve")
 
-    async def get_model_groups(
+    async def model_groups_list(
         self,
         *,
         page: int,
@@ -124,40 +122,40 @@ class BaseModelGroupsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelGroupResponse:
-        raise NotImplementedError("get_model_groups")
+        raise NotImplementedError("model_groups_list")
 
-    async def post_model_groups(
+    async def model_groups_create(
         self,
         *,
         body: models.ModelGroupRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelGroupResponse:
-        raise NotImplementedError("post_model_groups")
+        raise NotImplementedError("model_groups_create")
 
-    async def get_model_groups_model_group_id(
+    async def model_groups_retrieve(
         self,
         *,
         model_group_id: str,
     ) -> models.ModelGroupResponse:
-        raise NotImplementedError("get_model_groups_model_group_id")
+        raise NotImplementedError("model_groups_retrieve")
 
-    async def delete_model_groups_model_group_id(
+    async def model_groups_delete(
         self,
         *,
         model_group_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_model_groups_model_group_id")
+        raise NotImplementedError("model_groups_delete")
 
-    async def patch_model_groups_model_group_id(
+    async def model_groups_update(
         self,
         *,
         model_group_id: str,
         body: models.PartialModelGroupRequest,
     ) -> models.ModelGroupResponse:
-        raise NotImplementedError("patch_model_groups_model_group_id")
+        raise NotImplementedError("model_groups_update")
 
 
-def add_post_v3_model_groups_model_group_id_models_model_instance_id(
+def add_model_groups_models_create(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -179,19 +177,17 @@ def add_post_v3_model_groups_model_group_id_models_model_instance_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v3_model_groups_model_group_id_models_model_instance_id(
+    async def model_groups_models_create(
         model_group_id: Annotated[str, Path(alias="model_group_id")],
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
     ) -> Any:
-        result = (
-            await service.post_v3_model_groups_model_group_id_models_model_instance_id(
-                model_group_id=model_group_id, model_instance_id=model_instance_id
-            )
+        result = await service.model_groups_models_create(
+            model_group_id=model_group_id, model_instance_id=model_instance_id
         )
         return result
 
 
-def add_get_v3_model_groups_model_group_id_usage_statistics(
+def add_model_groups_usage_statistics_retrieve(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -212,13 +208,13 @@ def add_get_v3_model_groups_model_group_id_usage_statistics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v3_model_groups_model_group_id_usage_statistics(
+    async def model_groups_usage_statistics_retrieve(
         model_group_id: Annotated[str, Path(alias="model_group_id")],
         start_date: Annotated[datetime, Query(alias="start_date")],
         end_date: Annotated[datetime, Query(alias="end_date")],
         chunks: Annotated[int, Query(alias="chunks")],
     ) -> Any:
-        result = await service.get_v3_model_groups_model_group_id_usage_statistics(
+        result = await service.model_groups_usage_statistics_retrieve(
             model_group_id=model_group_id,
             start_date=start_date,
             end_date=end_date,
@@ -227,7 +223,7 @@ def add_get_v3_model_groups_model_group_id_usage_statistics(
         return result
 
 
-def add_get_model_groups(
+def add_model_groups_list(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -249,7 +245,7 @@ def add_get_model_groups(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_groups(
+    async def model_groups_list(
         page: Annotated[
             int,
             Query(
@@ -272,7 +268,7 @@ def add_get_model_groups(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_model_groups(
+        result = await service.model_groups_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -281,7 +277,7 @@ def add_get_model_groups(
         return result
 
 
-def add_post_model_groups(
+def add_model_groups_create(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -303,19 +299,19 @@ def add_post_model_groups(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_model_groups(
+    async def model_groups_create(
         body: Annotated[models.ModelGroupRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_model_groups(
+        result = await service.model_groups_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_model_groups_model_group_id(
+def add_model_groups_retrieve(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -337,16 +333,14 @@ def add_get_model_groups_model_group_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_groups_model_group_id(
+    async def model_groups_retrieve(
         model_group_id: Annotated[str, Path(alias="model_group_id")],
     ) -> Any:
-        result = await service.get_model_groups_model_group_id(
-            model_group_id=model_group_id
-        )
+        result = await service.model_groups_retrieve(model_group_id=model_group_id)
         return result
 
 
-def add_delete_model_groups_model_group_id(
+def add_model_groups_delete(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -368,16 +362,14 @@ def add_delete_model_groups_model_group_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_model_groups_model_group_id(
+    async def model_groups_delete(
         model_group_id: Annotated[str, Path(alias="model_group_id")],
     ) -> Any:
-        result = await service.delete_model_groups_model_group_id(
-            model_group_id=model_group_id
-        )
+        result = await service.model_groups_delete(model_group_id=model_group_id)
         return result
 
 
-def add_patch_model_groups_model_group_id(
+def add_model_groups_update(
     router: APIRouter,
     service: ModelGroupsService,
 ) -> None:
@@ -399,11 +391,11 @@ def add_patch_model_groups_model_group_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_model_groups_model_group_id(
+    async def model_groups_update(
         model_group_id: Annotated[str, Path(alias="model_group_id")],
         body: Annotated[models.PartialModelGroupRequest, Body()],
     ) -> Any:
-        result = await service.patch_model_groups_model_group_id(
+        result = await service.model_groups_update(
             model_group_id=model_group_id, body=body
         )
         return result

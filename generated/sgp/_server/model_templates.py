@@ -26,7 +26,7 @@ class ModelTemplatesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_model_templates(
+    async def model_templates_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class ModelTemplatesService(Protocol):
         """List Model Templates"""
         ...
 
-    async def post_model_templates(
+    async def model_templates_create(
         self,
         *,
         body: models.ModelTemplateRequest,
@@ -46,7 +46,7 @@ class ModelTemplatesService(Protocol):
         """Create Model Template"""
         ...
 
-    async def get_model_templates_model_template_id(
+    async def model_templates_retrieve(
         self,
         *,
         model_template_id: str,
@@ -54,7 +54,7 @@ class ModelTemplatesService(Protocol):
         """Get Model Template"""
         ...
 
-    async def delete_model_templates_model_template_id(
+    async def model_templates_delete(
         self,
         *,
         model_template_id: str,
@@ -66,7 +66,7 @@ class ModelTemplatesService(Protocol):
 class BaseModelTemplatesService:
     """The model_templates operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_model_templates(
+    async def model_templates_list(
         self,
         *,
         page: int,
@@ -74,32 +74,32 @@ class BaseModelTemplatesService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelTemplateResponse:
-        raise NotImplementedError("get_model_templates")
+        raise NotImplementedError("model_templates_list")
 
-    async def post_model_templates(
+    async def model_templates_create(
         self,
         *,
         body: models.ModelTemplateRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelTemplateResponse:
-        raise NotImplementedError("post_model_templates")
+        raise NotImplementedError("model_templates_create")
 
-    async def get_model_templates_model_template_id(
+    async def model_templates_retrieve(
         self,
         *,
         model_template_id: str,
     ) -> models.ModelTemplateResponse:
-        raise NotImplementedError("get_model_templates_model_template_id")
+        raise NotImplementedError("model_templates_retrieve")
 
-    async def delete_model_templates_model_template_id(
+    async def model_templates_delete(
         self,
         *,
         model_template_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_model_templates_model_template_id")
+        raise NotImplementedError("model_templates_delete")
 
 
-def add_get_model_templates(
+def add_model_templates_list(
     router: APIRouter,
     service: ModelTemplatesService,
 ) -> None:
@@ -121,7 +121,7 @@ def add_get_model_templates(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_templates(
+    async def model_templates_list(
         page: Annotated[
             int,
             Query(
@@ -144,7 +144,7 @@ def add_get_model_templates(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_model_templates(
+        result = await service.model_templates_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -153,7 +153,7 @@ def add_get_model_templates(
         return result
 
 
-def add_post_model_templates(
+def add_model_templates_create(
     router: APIRouter,
     service: ModelTemplatesService,
 ) -> None:
@@ -175,19 +175,19 @@ def add_post_model_templates(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_model_templates(
+    async def model_templates_create(
         body: Annotated[models.ModelTemplateRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_model_templates(
+        result = await service.model_templates_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_model_templates_model_template_id(
+def add_model_templates_retrieve(
     router: APIRouter,
     service: ModelTemplatesService,
 ) -> None:
@@ -209,16 +209,16 @@ def add_get_model_templates_model_template_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_templates_model_template_id(
+    async def model_templates_retrieve(
         model_template_id: Annotated[str, Path(alias="model_template_id")],
     ) -> Any:
-        result = await service.get_model_templates_model_template_id(
+        result = await service.model_templates_retrieve(
             model_template_id=model_template_id
         )
         return result
 
 
-def add_delete_model_templates_model_template_id(
+def add_model_templates_delete(
     router: APIRouter,
     service: ModelTemplatesService,
 ) -> None:
@@ -240,10 +240,10 @@ def add_delete_model_templates_model_template_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_model_templates_model_template_id(
+    async def model_templates_delete(
         model_template_id: Annotated[str, Path(alias="model_template_id")],
     ) -> Any:
-        result = await service.delete_model_templates_model_template_id(
+        result = await service.model_templates_delete(
             model_template_id=model_template_id
         )
         return result

@@ -31,7 +31,7 @@ class ModelsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+    async def models_deployments_execute(
         self,
         *,
         model_instance_id: str,
@@ -42,7 +42,7 @@ class ModelsService(Protocol):
         """Execute Model Deployment"""
         ...
 
-    async def post_v3_models_model_deployment_id_embeddings(
+    async def models_embeddings_create(
         self,
         *,
         model_deployment_id: str,
@@ -51,7 +51,7 @@ class ModelsService(Protocol):
         """Generate text embedding"""
         ...
 
-    async def post_v3_models_model_deployment_id_rerankings(
+    async def models_rerankings_create(
         self,
         *,
         model_deployment_id: str,
@@ -60,7 +60,7 @@ class ModelsService(Protocol):
         """Generate reranking"""
         ...
 
-    async def post_models_model_deployment_id_completions(
+    async def models_completions_create(
         self,
         *,
         model_deployment_id: str,
@@ -70,7 +70,7 @@ class ModelsService(Protocol):
         """Generate completion"""
         ...
 
-    async def post_v4_models_model_deployment_id_chat_completions(
+    async def models_chat_completions_create(
         self,
         *,
         model_deployment_id: str,
@@ -80,7 +80,7 @@ class ModelsService(Protocol):
         """Generate chat completion"""
         ...
 
-    async def get_models_model_instance_id_deployments(
+    async def models_deployments_list(
         self,
         *,
         model_instance_id: str,
@@ -92,7 +92,7 @@ class ModelsService(Protocol):
         """List Model Deployments of a Model"""
         ...
 
-    async def post_v3_models_model_instance_id_deployments(
+    async def models_deployments_create(
         self,
         *,
         model_instance_id: str,
@@ -101,7 +101,7 @@ class ModelsService(Protocol):
         """Deploy Model"""
         ...
 
-    async def get_v3_models_model_name_usage_statistics(
+    async def models_usage_statistics_retrieve(
         self,
         *,
         model_name: str,
@@ -112,7 +112,7 @@ class ModelsService(Protocol):
         """Get Model usage by model name"""
         ...
 
-    async def get_model_deployments(
+    async def models_deployments_list_all(
         self,
         *,
         sort_by: list[models.SortByEnumForModelDeployment] | None,
@@ -123,7 +123,7 @@ class ModelsService(Protocol):
         """List All Model Deployments"""
         ...
 
-    async def get_v3_model_deployments_model_deployment_id_usage_statistics(
+    async def models_deployments_usage_statistics_retrieve(
         self,
         *,
         model_deployment_id: str,
@@ -134,7 +134,7 @@ class ModelsService(Protocol):
         """Get Model usage for one deployment"""
         ...
 
-    async def get_models(
+    async def models_list(
         self,
         *,
         view: list[models.ModelInstanceViewsOptions] | None,
@@ -149,7 +149,7 @@ class ModelsService(Protocol):
         """List Models"""
         ...
 
-    async def post_models(
+    async def models_create(
         self,
         *,
         body: models.ModelInstanceRequest,
@@ -158,7 +158,7 @@ class ModelsService(Protocol):
         """Create Model"""
         ...
 
-    async def get_models_model_id(
+    async def models_retrieve(
         self,
         *,
         model_id: str,
@@ -167,7 +167,7 @@ class ModelsService(Protocol):
         """Get Model"""
         ...
 
-    async def delete_models_model_id(
+    async def models_delete(
         self,
         *,
         model_id: str,
@@ -175,7 +175,7 @@ class ModelsService(Protocol):
         """Delete Model"""
         ...
 
-    async def patch_models_model_id(
+    async def models_update(
         self,
         *,
         model_id: str,
@@ -184,7 +184,7 @@ class ModelsService(Protocol):
         """Update Model"""
         ...
 
-    async def get_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_retrieve(
         self,
         *,
         deployment_id: str,
@@ -193,7 +193,7 @@ class ModelsService(Protocol):
         """Get Deployment"""
         ...
 
-    async def delete_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_delete(
         self,
         *,
         model_instance_id: str,
@@ -202,7 +202,7 @@ class ModelsService(Protocol):
         """Delete Deployment"""
         ...
 
-    async def patch_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_update(
         self,
         *,
         deployment_id: str,
@@ -216,7 +216,7 @@ class ModelsService(Protocol):
 class BaseModelsService:
     """The models operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+    async def models_deployments_execute(
         self,
         *,
         model_instance_id: str,
@@ -224,45 +224,43 @@ class BaseModelsService:
         body: models.GenericModelRequest,
         x_selected_account_id: str | None,
     ) -> models.GenericModelResponse:
-        raise NotImplementedError(
-            "post_v4_models_model_instance_id_deployments_model_deployment_id_execute"
-        )
+        raise NotImplementedError("models_deployments_execute")
 
-    async def post_v3_models_model_deployment_id_embeddings(
+    async def models_embeddings_create(
         self,
         *,
         model_deployment_id: str,
         body: models.EmbeddingRequest,
     ) -> models.EmbeddingResponse:
-        raise NotImplementedError("post_v3_models_model_deployment_id_embeddings")
+        raise NotImplementedError("models_embeddings_create")
 
-    async def post_v3_models_model_deployment_id_rerankings(
+    async def models_rerankings_create(
         self,
         *,
         model_deployment_id: str,
         body: models.RerankingRequest,
     ) -> models.RerankingResponse:
-        raise NotImplementedError("post_v3_models_model_deployment_id_rerankings")
+        raise NotImplementedError("models_rerankings_create")
 
-    async def post_models_model_deployment_id_completions(
+    async def models_completions_create(
         self,
         *,
         model_deployment_id: str,
         body: models.CompletionRequestV2,
         x_selected_account_id: str | None,
     ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
-        raise NotImplementedError("post_models_model_deployment_id_completions")
+        raise NotImplementedError("models_completions_create")
 
-    async def post_v4_models_model_deployment_id_chat_completions(
+    async def models_chat_completions_create(
         self,
         *,
         model_deployment_id: str,
         body: models.ChatCompletionRequest,
         x_selected_account_id: str | None,
     ) -> models.CompletionResponse | AsyncIterator[models.CompletionResponse]:
-        raise NotImplementedError("post_v4_models_model_deployment_id_chat_completions")
+        raise NotImplementedError("models_chat_completions_create")
 
-    async def get_models_model_instance_id_deployments(
+    async def models_deployments_list(
         self,
         *,
         model_instance_id: str,
@@ -271,17 +269,17 @@ class BaseModelsService:
         page: int,
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
-        raise NotImplementedError("get_models_model_instance_id_deployments")
+        raise NotImplementedError("models_deployments_list")
 
-    async def post_v3_models_model_instance_id_deployments(
+    async def models_deployments_create(
         self,
         *,
         model_instance_id: str,
         body: models.ModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
-        raise NotImplementedError("post_v3_models_model_instance_id_deployments")
+        raise NotImplementedError("models_deployments_create")
 
-    async def get_v3_models_model_name_usage_statistics(
+    async def models_usage_statistics_retrieve(
         self,
         *,
         model_name: str,
@@ -289,9 +287,9 @@ class BaseModelsService:
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        raise NotImplementedError("get_v3_models_model_name_usage_statistics")
+        raise NotImplementedError("models_usage_statistics_retrieve")
 
-    async def get_model_deployments(
+    async def models_deployments_list_all(
         self,
         *,
         sort_by: list[models.SortByEnumForModelDeployment] | None,
@@ -299,9 +297,9 @@ class BaseModelsService:
         page: int,
         limit: int,
     ) -> models.PaginatedModelDeploymentResponse:
-        raise NotImplementedError("get_model_deployments")
+        raise NotImplementedError("models_deployments_list_all")
 
-    async def get_v3_model_deployments_model_deployment_id_usage_statistics(
+    async def models_deployments_usage_statistics_retrieve(
         self,
         *,
         model_deployment_id: str,
@@ -309,11 +307,9 @@ class BaseModelsService:
         end_date: datetime,
         chunks: int,
     ) -> models.ModelUsageResponse:
-        raise NotImplementedError(
-            "get_v3_model_deployments_model_deployment_id_usage_statistics"
-        )
+        raise NotImplementedError("models_deployments_usage_statistics_retrieve")
 
-    async def get_models(
+    async def models_list(
         self,
         *,
         view: list[models.ModelInstanceViewsOptions] | None,
@@ -325,72 +321,66 @@ class BaseModelsService:
         model_type: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedModelInstanceResponseWithViews:
-        raise NotImplementedError("get_models")
+        raise NotImplementedError("models_list")
 
-    async def post_models(
+    async def models_create(
         self,
         *,
         body: models.ModelInstanceRequest,
         x_selected_account_id: str | None,
     ) -> models.ModelInstanceResponse:
-        raise NotImplementedError("post_models")
+        raise NotImplementedError("models_create")
 
-    async def get_models_model_id(
+    async def models_retrieve(
         self,
         *,
         model_id: str,
         view: list[models.ModelInstanceViewsOptions] | None,
     ) -> models.ModelInstanceResponseWithViews:
-        raise NotImplementedError("get_models_model_id")
+        raise NotImplementedError("models_retrieve")
 
-    async def delete_models_model_id(
+    async def models_delete(
         self,
         *,
         model_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_models_model_id")
+        raise NotImplementedError("models_delete")
 
-    async def patch_models_model_id(
+    async def models_update(
         self,
         *,
         model_id: str,
         body: models.PartialModelInstanceRequest,
     ) -> models.ModelInstanceResponse:
-        raise NotImplementedError("patch_models_model_id")
+        raise NotImplementedError("models_update")
 
-    async def get_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_retrieve(
         self,
         *,
         deployment_id: str,
         model_instance_id: str,
     ) -> models.ModelDeploymentResponse:
-        raise NotImplementedError(
-            "get_models_model_instance_id_deployments_deployment_id"
-        )
+        raise NotImplementedError("models_deployments_retrieve")
 
-    async def delete_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_delete(
         self,
         *,
         model_instance_id: str,
         deployment_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError(
-            "delete_models_model_instance_id_deployments_deployment_id"
-        )
+        raise NotImplementedError("models_deployments_delete")
 
-    async def patch_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_update(
         self,
         *,
         deployment_id: str,
         model_instance_id: str,
         body: models.PartialModelDeploymentRequest,
     ) -> models.ModelDeploymentResponse:
-        raise NotImplementedError(
-            "patch_models_model_instance_id_deployments_deployment_id"
-        )
+        raise NotImplementedError("models_deployments_update")
 
 
-def add_post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+def add_models_deployments_execute(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -411,7 +401,7 @@ def add_post_v4_models_model_instance_id_deployments_model_deployment_id_execute
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+    async def models_deployments_execute(
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         body: Annotated[models.GenericModelRequest, Body()],
@@ -419,7 +409,7 @@ def add_post_v4_models_model_instance_id_deployments_model_deployment_id_execute
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_v4_models_model_instance_id_deployments_model_deployment_id_execute(
+        result = await service.models_deployments_execute(
             model_instance_id=model_instance_id,
             model_deployment_id=model_deployment_id,
             body=body,
@@ -428,7 +418,7 @@ def add_post_v4_models_model_instance_id_deployments_model_deployment_id_execute
         return result
 
 
-def add_post_v3_models_model_deployment_id_embeddings(
+def add_models_embeddings_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -449,17 +439,17 @@ def add_post_v3_models_model_deployment_id_embeddings(
             },
         },
     )
-    async def post_v3_models_model_deployment_id_embeddings(
+    async def models_embeddings_create(
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         body: Annotated[models.EmbeddingRequest, Body()],
     ) -> Any:
-        result = await service.post_v3_models_model_deployment_id_embeddings(
+        result = await service.models_embeddings_create(
             model_deployment_id=model_deployment_id, body=body
         )
         return result
 
 
-def add_post_v3_models_model_deployment_id_rerankings(
+def add_models_rerankings_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -480,17 +470,17 @@ def add_post_v3_models_model_deployment_id_rerankings(
             },
         },
     )
-    async def post_v3_models_model_deployment_id_rerankings(
+    async def models_rerankings_create(
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         body: Annotated[models.RerankingRequest, Body()],
     ) -> Any:
-        result = await service.post_v3_models_model_deployment_id_rerankings(
+        result = await service.models_rerankings_create(
             model_deployment_id=model_deployment_id, body=body
         )
         return result
 
 
-def add_post_models_model_deployment_id_completions(
+def add_models_completions_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -533,14 +523,14 @@ def add_post_models_model_deployment_id_completions(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_models_model_deployment_id_completions(
+    async def models_completions_create(
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         body: Annotated[models.CompletionRequestV2, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_models_model_deployment_id_completions(
+        result = await service.models_completions_create(
             model_deployment_id=model_deployment_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -550,7 +540,7 @@ def add_post_models_model_deployment_id_completions(
         return result
 
 
-def add_post_v4_models_model_deployment_id_chat_completions(
+def add_models_chat_completions_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -593,14 +583,14 @@ def add_post_v4_models_model_deployment_id_chat_completions(
         openapi_extra={"x-apismith-stream": True},
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v4_models_model_deployment_id_chat_completions(
+    async def models_chat_completions_create(
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         body: Annotated[models.ChatCompletionRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_v4_models_model_deployment_id_chat_completions(
+        result = await service.models_chat_completions_create(
             model_deployment_id=model_deployment_id,
             body=body,
             x_selected_account_id=x_selected_account_id,
@@ -610,7 +600,7 @@ def add_post_v4_models_model_deployment_id_chat_completions(
         return result
 
 
-def add_get_models_model_instance_id_deployments(
+def add_models_deployments_list(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -632,7 +622,7 @@ def add_get_models_model_instance_id_deployments(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_models_model_instance_id_deployments(
+    async def models_deployments_list(
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
         sort_by: Annotated[
             list[models.SortByEnumForModelDeployment], Query(alias="sort_by")
@@ -658,7 +648,7 @@ def add_get_models_model_instance_id_deployments(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_models_model_instance_id_deployments(
+        result = await service.models_deployments_list(
             model_instance_id=model_instance_id,
             sort_by=sort_by,
             account_id=account_id,
@@ -668,7 +658,7 @@ def add_get_models_model_instance_id_deployments(
         return result
 
 
-def add_post_v3_models_model_instance_id_deployments(
+def add_models_deployments_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -690,17 +680,17 @@ def add_post_v3_models_model_instance_id_deployments(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_v3_models_model_instance_id_deployments(
+    async def models_deployments_create(
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
         body: Annotated[models.ModelDeploymentRequest, Body()],
     ) -> Any:
-        result = await service.post_v3_models_model_instance_id_deployments(
+        result = await service.models_deployments_create(
             model_instance_id=model_instance_id, body=body
         )
         return result
 
 
-def add_get_v3_models_model_name_usage_statistics(
+def add_models_usage_statistics_retrieve(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -721,13 +711,13 @@ def add_get_v3_models_model_name_usage_statistics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v3_models_model_name_usage_statistics(
+    async def models_usage_statistics_retrieve(
         model_name: Annotated[str, Path(alias="model_name")],
         start_date: Annotated[datetime, Query(alias="start_date")],
         end_date: Annotated[datetime, Query(alias="end_date")],
         chunks: Annotated[int, Query(alias="chunks")],
     ) -> Any:
-        result = await service.get_v3_models_model_name_usage_statistics(
+        result = await service.models_usage_statistics_retrieve(
             model_name=model_name,
             start_date=start_date,
             end_date=end_date,
@@ -736,7 +726,7 @@ def add_get_v3_models_model_name_usage_statistics(
         return result
 
 
-def add_get_model_deployments(
+def add_models_deployments_list_all(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -758,7 +748,7 @@ def add_get_model_deployments(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_model_deployments(
+    async def models_deployments_list_all(
         sort_by: Annotated[
             list[models.SortByEnumForModelDeployment], Query(alias="sort_by")
         ] = _ABSENT,
@@ -783,13 +773,13 @@ def add_get_model_deployments(
             ),
         ] = 100,
     ) -> Any:
-        result = await service.get_model_deployments(
+        result = await service.models_deployments_list_all(
             sort_by=sort_by, account_id=account_id, page=page, limit=limit
         )
         return result
 
 
-def add_get_v3_model_deployments_model_deployment_id_usage_statistics(
+def add_models_deployments_usage_statistics_retrieve(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -810,24 +800,22 @@ def add_get_v3_model_deployments_model_deployment_id_usage_statistics(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v3_model_deployments_model_deployment_id_usage_statistics(
+    async def models_deployments_usage_statistics_retrieve(
         model_deployment_id: Annotated[str, Path(alias="model_deployment_id")],
         start_date: Annotated[datetime, Query(alias="start_date")],
         end_date: Annotated[datetime, Query(alias="end_date")],
         chunks: Annotated[int, Query(alias="chunks")],
     ) -> Any:
-        result = (
-            await service.get_v3_model_deployments_model_deployment_id_usage_statistics(
-                model_deployment_id=model_deployment_id,
-                start_date=start_date,
-                end_date=end_date,
-                chunks=chunks,
-            )
+        result = await service.models_deployments_usage_statistics_retrieve(
+            model_deployment_id=model_deployment_id,
+            start_date=start_date,
+            end_date=end_date,
+            chunks=chunks,
         )
         return result
 
 
-def add_get_models(
+def add_models_list(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -849,7 +837,7 @@ def add_get_models(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_models(
+    async def models_list(
         view: Annotated[
             list[models.ModelInstanceViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -880,7 +868,7 @@ def add_get_models(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_models(
+        result = await service.models_list(
             view=view,
             sort_by=sort_by,
             page=page,
@@ -893,7 +881,7 @@ def add_get_models(
         return result
 
 
-def add_post_models(
+def add_models_create(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -915,19 +903,19 @@ def add_post_models(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_models(
+    async def models_create(
         body: Annotated[models.ModelInstanceRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_models(
+        result = await service.models_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_models_model_id(
+def add_models_retrieve(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -949,17 +937,17 @@ def add_get_models_model_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_models_model_id(
+    async def models_retrieve(
         model_id: Annotated[str, Path(alias="model_id")],
         view: Annotated[
             list[models.ModelInstanceViewsOptions], Query(alias="view")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_models_model_id(model_id=model_id, view=view)
+        result = await service.models_retrieve(model_id=model_id, view=view)
         return result
 
 
-def add_delete_models_model_id(
+def add_models_delete(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -981,14 +969,14 @@ def add_delete_models_model_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_models_model_id(
+    async def models_delete(
         model_id: Annotated[str, Path(alias="model_id")],
     ) -> Any:
-        result = await service.delete_models_model_id(model_id=model_id)
+        result = await service.models_delete(model_id=model_id)
         return result
 
 
-def add_patch_models_model_id(
+def add_models_update(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -1010,15 +998,15 @@ def add_patch_models_model_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_models_model_id(
+    async def models_update(
         model_id: Annotated[str, Path(alias="model_id")],
         body: Annotated[models.PartialModelInstanceRequest, Body()],
     ) -> Any:
-        result = await service.patch_models_model_id(model_id=model_id, body=body)
+        result = await service.models_update(model_id=model_id, body=body)
         return result
 
 
-def add_get_models_model_instance_id_deployments_deployment_id(
+def add_models_deployments_retrieve(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -1040,17 +1028,17 @@ def add_get_models_model_instance_id_deployments_deployment_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_retrieve(
         deployment_id: Annotated[str, Path(alias="deployment_id")],
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
     ) -> Any:
-        result = await service.get_models_model_instance_id_deployments_deployment_id(
+        result = await service.models_deployments_retrieve(
             deployment_id=deployment_id, model_instance_id=model_instance_id
         )
         return result
 
 
-def add_delete_models_model_instance_id_deployments_deployment_id(
+def add_models_deployments_delete(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -1072,19 +1060,17 @@ def add_delete_models_model_instance_id_deployments_deployment_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_delete(
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
         deployment_id: Annotated[str, Path(alias="deployment_id")],
     ) -> Any:
-        result = (
-            await service.delete_models_model_instance_id_deployments_deployment_id(
-                model_instance_id=model_instance_id, deployment_id=deployment_id
-            )
+        result = await service.models_deployments_delete(
+            model_instance_id=model_instance_id, deployment_id=deployment_id
         )
         return result
 
 
-def add_patch_models_model_instance_id_deployments_deployment_id(
+def add_models_deployments_update(
     router: APIRouter,
     service: ModelsService,
 ) -> None:
@@ -1106,12 +1092,12 @@ def add_patch_models_model_instance_id_deployments_deployment_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_models_model_instance_id_deployments_deployment_id(
+    async def models_deployments_update(
         deployment_id: Annotated[str, Path(alias="deployment_id")],
         model_instance_id: Annotated[str, Path(alias="model_instance_id")],
         body: Annotated[models.PartialModelDeploymentRequest, Body()],
     ) -> Any:
-        result = await service.patch_models_model_instance_id_deployments_deployment_id(
+        result = await service.models_deployments_update(
             deployment_id=deployment_id, model_instance_id=model_instance_id, body=body
         )
         return result

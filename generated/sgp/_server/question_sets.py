@@ -26,7 +26,7 @@ class QuestionSetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_v2_question_sets_question_set_id(
+    async def question_sets_retrieve(
         self,
         *,
         question_set_id: str,
@@ -34,7 +34,7 @@ class QuestionSetsService(Protocol):
         """Get Question Set"""
         ...
 
-    async def get_question_sets(
+    async def question_sets_list(
         self,
         *,
         view: list[models.QuestionSetViewsOptions] | None,
@@ -46,7 +46,7 @@ class QuestionSetsService(Protocol):
         """List Question Sets"""
         ...
 
-    async def post_question_sets(
+    async def question_sets_create(
         self,
         *,
         body: models.QuestionSetRequest,
@@ -59,14 +59,14 @@ class QuestionSetsService(Protocol):
 class BaseQuestionSetsService:
     """The question_sets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_v2_question_sets_question_set_id(
+    async def question_sets_retrieve(
         self,
         *,
         question_set_id: str,
     ) -> models.QuestionSetWithQuestions:
-        raise NotImplementedError("get_v2_question_sets_question_set_id")
+        raise NotImplementedError("question_sets_retrieve")
 
-    async def get_question_sets(
+    async def question_sets_list(
         self,
         *,
         view: list[models.QuestionSetViewsOptions] | None,
@@ -75,18 +75,18 @@ class BaseQuestionSetsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionSetResponseWithViews:
-        raise NotImplementedError("get_question_sets")
+        raise NotImplementedError("question_sets_list")
 
-    async def post_question_sets(
+    async def question_sets_create(
         self,
         *,
         body: models.QuestionSetRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionSetResponse:
-        raise NotImplementedError("post_question_sets")
+        raise NotImplementedError("question_sets_create")
 
 
-def add_get_v2_question_sets_question_set_id(
+def add_question_sets_retrieve(
     router: APIRouter,
     service: QuestionSetsService,
 ) -> None:
@@ -107,16 +107,14 @@ def add_get_v2_question_sets_question_set_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_v2_question_sets_question_set_id(
+    async def question_sets_retrieve(
         question_set_id: Annotated[str, Path(alias="question_set_id")],
     ) -> Any:
-        result = await service.get_v2_question_sets_question_set_id(
-            question_set_id=question_set_id
-        )
+        result = await service.question_sets_retrieve(question_set_id=question_set_id)
         return result
 
 
-def add_get_question_sets(
+def add_question_sets_list(
     router: APIRouter,
     service: QuestionSetsService,
 ) -> None:
@@ -138,7 +136,7 @@ def add_get_question_sets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_question_sets(
+    async def question_sets_list(
         view: Annotated[
             list[models.QuestionSetViewsOptions], Query(alias="view")
         ] = _ABSENT,
@@ -164,7 +162,7 @@ def add_get_question_sets(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_question_sets(
+        result = await service.question_sets_list(
             view=view,
             page=page,
             limit=limit,
@@ -174,7 +172,7 @@ def add_get_question_sets(
         return result
 
 
-def add_post_question_sets(
+def add_question_sets_create(
     router: APIRouter,
     service: QuestionSetsService,
 ) -> None:
@@ -196,13 +194,13 @@ def add_post_question_sets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_question_sets(
+    async def question_sets_create(
         body: Annotated[models.QuestionSetRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_question_sets(
+        result = await service.question_sets_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result

@@ -26,7 +26,7 @@ class QuestionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_questions(
+    async def questions_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class QuestionsService(Protocol):
         """List Questions"""
         ...
 
-    async def post_questions(
+    async def questions_create(
         self,
         *,
         body: models.QuestionRequest,
@@ -46,7 +46,7 @@ class QuestionsService(Protocol):
         """Create Question"""
         ...
 
-    async def get_questions_question_id(
+    async def questions_retrieve(
         self,
         *,
         question_id: str,
@@ -58,7 +58,7 @@ class QuestionsService(Protocol):
 class BaseQuestionsService:
     """The questions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_questions(
+    async def questions_list(
         self,
         *,
         page: int,
@@ -66,25 +66,25 @@ class BaseQuestionsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedQuestionResponse:
-        raise NotImplementedError("get_questions")
+        raise NotImplementedError("questions_list")
 
-    async def post_questions(
+    async def questions_create(
         self,
         *,
         body: models.QuestionRequest,
         x_selected_account_id: str | None,
     ) -> models.QuestionResponse:
-        raise NotImplementedError("post_questions")
+        raise NotImplementedError("questions_create")
 
-    async def get_questions_question_id(
+    async def questions_retrieve(
         self,
         *,
         question_id: str,
     ) -> models.QuestionResponse:
-        raise NotImplementedError("get_questions_question_id")
+        raise NotImplementedError("questions_retrieve")
 
 
-def add_get_questions(
+def add_questions_list(
     router: APIRouter,
     service: QuestionsService,
 ) -> None:
@@ -106,7 +106,7 @@ def add_get_questions(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_questions(
+    async def questions_list(
         page: Annotated[
             int,
             Query(
@@ -129,7 +129,7 @@ def add_get_questions(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_questions(
+        result = await service.questions_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -138,7 +138,7 @@ def add_get_questions(
         return result
 
 
-def add_post_questions(
+def add_questions_create(
     router: APIRouter,
     service: QuestionsService,
 ) -> None:
@@ -160,19 +160,19 @@ def add_post_questions(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_questions(
+    async def questions_create(
         body: Annotated[models.QuestionRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_questions(
+        result = await service.questions_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_questions_question_id(
+def add_questions_retrieve(
     router: APIRouter,
     service: QuestionsService,
 ) -> None:
@@ -194,8 +194,8 @@ def add_get_questions_question_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_questions_question_id(
+    async def questions_retrieve(
         question_id: Annotated[str, Path(alias="question_id")],
     ) -> Any:
-        result = await service.get_questions_question_id(question_id=question_id)
+        result = await service.questions_retrieve(question_id=question_id)
         return result

@@ -26,7 +26,7 @@ class StudioProjectsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_studio_projects(
+    async def studio_projects_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class StudioProjectsService(Protocol):
         """List Studio Projects"""
         ...
 
-    async def post_studio_projects(
+    async def studio_projects_create(
         self,
         *,
         body: models.StudioProjectRequest,
@@ -46,7 +46,7 @@ class StudioProjectsService(Protocol):
         """Create Studio Project"""
         ...
 
-    async def get_studio_projects_studio_project_id(
+    async def studio_projects_retrieve(
         self,
         *,
         studio_project_id: str,
@@ -54,7 +54,7 @@ class StudioProjectsService(Protocol):
         """Get Studio Project"""
         ...
 
-    async def delete_studio_projects_studio_project_id(
+    async def studio_projects_delete(
         self,
         *,
         studio_project_id: str,
@@ -62,7 +62,7 @@ class StudioProjectsService(Protocol):
         """Delete Studio Project"""
         ...
 
-    async def patch_studio_projects_studio_project_id(
+    async def studio_projects_update(
         self,
         *,
         studio_project_id: str,
@@ -75,7 +75,7 @@ class StudioProjectsService(Protocol):
 class BaseStudioProjectsService:
     """The studio_projects operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_studio_projects(
+    async def studio_projects_list(
         self,
         *,
         page: int,
@@ -83,40 +83,40 @@ class BaseStudioProjectsService:
         account_id: str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedStudioProjectResponse:
-        raise NotImplementedError("get_studio_projects")
+        raise NotImplementedError("studio_projects_list")
 
-    async def post_studio_projects(
+    async def studio_projects_create(
         self,
         *,
         body: models.StudioProjectRequest,
         x_selected_account_id: str | None,
     ) -> models.StudioProjectResponse:
-        raise NotImplementedError("post_studio_projects")
+        raise NotImplementedError("studio_projects_create")
 
-    async def get_studio_projects_studio_project_id(
+    async def studio_projects_retrieve(
         self,
         *,
         studio_project_id: str,
     ) -> models.StudioProjectResponse:
-        raise NotImplementedError("get_studio_projects_studio_project_id")
+        raise NotImplementedError("studio_projects_retrieve")
 
-    async def delete_studio_projects_studio_project_id(
+    async def studio_projects_delete(
         self,
         *,
         studio_project_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_studio_projects_studio_project_id")
+        raise NotImplementedError("studio_projects_delete")
 
-    async def patch_studio_projects_studio_project_id(
+    async def studio_projects_update(
         self,
         *,
         studio_project_id: str,
         body: models.PartialStudioProjectRequest,
     ) -> models.StudioProjectResponse:
-        raise NotImplementedError("patch_studio_projects_studio_project_id")
+        raise NotImplementedError("studio_projects_update")
 
 
-def add_get_studio_projects(
+def add_studio_projects_list(
     router: APIRouter,
     service: StudioProjectsService,
 ) -> None:
@@ -138,7 +138,7 @@ def add_get_studio_projects(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_studio_projects(
+    async def studio_projects_list(
         page: Annotated[
             int,
             Query(
@@ -161,7 +161,7 @@ def add_get_studio_projects(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_studio_projects(
+        result = await service.studio_projects_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -170,7 +170,7 @@ def add_get_studio_projects(
         return result
 
 
-def add_post_studio_projects(
+def add_studio_projects_create(
     router: APIRouter,
     service: StudioProjectsService,
 ) -> None:
@@ -192,19 +192,19 @@ def add_post_studio_projects(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_studio_projects(
+    async def studio_projects_create(
         body: Annotated[models.StudioProjectRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_studio_projects(
+        result = await service.studio_projects_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_studio_projects_studio_project_id(
+def add_studio_projects_retrieve(
     router: APIRouter,
     service: StudioProjectsService,
 ) -> None:
@@ -226,16 +226,16 @@ def add_get_studio_projects_studio_project_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_studio_projects_studio_project_id(
+    async def studio_projects_retrieve(
         studio_project_id: Annotated[str, Path(alias="studio_project_id")],
     ) -> Any:
-        result = await service.get_studio_projects_studio_project_id(
+        result = await service.studio_projects_retrieve(
             studio_project_id=studio_project_id
         )
         return result
 
 
-def add_delete_studio_projects_studio_project_id(
+def add_studio_projects_delete(
     router: APIRouter,
     service: StudioProjectsService,
 ) -> None:
@@ -257,16 +257,16 @@ def add_delete_studio_projects_studio_project_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_studio_projects_studio_project_id(
+    async def studio_projects_delete(
         studio_project_id: Annotated[str, Path(alias="studio_project_id")],
     ) -> Any:
-        result = await service.delete_studio_projects_studio_project_id(
+        result = await service.studio_projects_delete(
             studio_project_id=studio_project_id
         )
         return result
 
 
-def add_patch_studio_projects_studio_project_id(
+def add_studio_projects_update(
     router: APIRouter,
     service: StudioProjectsService,
 ) -> None:
@@ -288,11 +288,11 @@ def add_patch_studio_projects_studio_project_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_studio_projects_studio_project_id(
+    async def studio_projects_update(
         studio_project_id: Annotated[str, Path(alias="studio_project_id")],
         body: Annotated[models.PartialStudioProjectRequest, Body()],
     ) -> Any:
-        result = await service.patch_studio_projects_studio_project_id(
+        result = await service.studio_projects_update(
             studio_project_id=studio_project_id, body=body
         )
         return result

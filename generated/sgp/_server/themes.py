@@ -26,7 +26,7 @@ class ThemesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_themes(
+    async def themes_list(
         self,
         *,
         page: int,
@@ -38,7 +38,7 @@ class ThemesService(Protocol):
         """List Themes"""
         ...
 
-    async def post_themes(
+    async def themes_create(
         self,
         *,
         body: models.ThemeRequest,
@@ -47,7 +47,7 @@ class ThemesService(Protocol):
         """Create Theme"""
         ...
 
-    async def get_themes_theme_id(
+    async def themes_retrieve(
         self,
         *,
         theme_id: str,
@@ -59,7 +59,7 @@ class ThemesService(Protocol):
 class BaseThemesService:
     """The themes operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_themes(
+    async def themes_list(
         self,
         *,
         page: int,
@@ -68,25 +68,25 @@ class BaseThemesService:
         include_archived: bool,
         x_selected_account_id: str | None,
     ) -> models.PaginatedThemeResponse:
-        raise NotImplementedError("get_themes")
+        raise NotImplementedError("themes_list")
 
-    async def post_themes(
+    async def themes_create(
         self,
         *,
         body: models.ThemeRequest,
         x_selected_account_id: str | None,
     ) -> models.ThemeResponse:
-        raise NotImplementedError("post_themes")
+        raise NotImplementedError("themes_create")
 
-    async def get_themes_theme_id(
+    async def themes_retrieve(
         self,
         *,
         theme_id: str,
     ) -> models.ThemeResponse:
-        raise NotImplementedError("get_themes_theme_id")
+        raise NotImplementedError("themes_retrieve")
 
 
-def add_get_themes(
+def add_themes_list(
     router: APIRouter,
     service: ThemesService,
 ) -> None:
@@ -108,7 +108,7 @@ def add_get_themes(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_themes(
+    async def themes_list(
         page: Annotated[
             int,
             Query(
@@ -132,7 +132,7 @@ def add_get_themes(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_themes(
+        result = await service.themes_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -142,7 +142,7 @@ def add_get_themes(
         return result
 
 
-def add_post_themes(
+def add_themes_create(
     router: APIRouter,
     service: ThemesService,
 ) -> None:
@@ -164,19 +164,19 @@ def add_post_themes(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_themes(
+    async def themes_create(
         body: Annotated[models.ThemeRequest, Body()],
         x_selected_account_id: Annotated[
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.post_themes(
+        result = await service.themes_create(
             body=body, x_selected_account_id=x_selected_account_id
         )
         return result
 
 
-def add_get_themes_theme_id(
+def add_themes_retrieve(
     router: APIRouter,
     service: ThemesService,
 ) -> None:
@@ -198,8 +198,8 @@ def add_get_themes_theme_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_themes_theme_id(
+    async def themes_retrieve(
         theme_id: Annotated[str, Path(alias="theme_id")],
     ) -> Any:
-        result = await service.get_themes_theme_id(theme_id=theme_id)
+        result = await service.themes_retrieve(theme_id=theme_id)
         return result

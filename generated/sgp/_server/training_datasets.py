@@ -26,7 +26,7 @@ class TrainingDatasetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_training_datasets(
+    async def training_datasets_list(
         self,
         *,
         page: int,
@@ -37,7 +37,7 @@ class TrainingDatasetsService(Protocol):
         """List Training Datasets"""
         ...
 
-    async def post_training_datasets(
+    async def training_datasets_create(
         self,
         *,
         account_id: str,
@@ -48,7 +48,7 @@ class TrainingDatasetsService(Protocol):
         """Create Training Dataset"""
         ...
 
-    async def get_training_datasets_training_dataset_id(
+    async def training_datasets_retrieve(
         self,
         *,
         training_dataset_id: str,
@@ -56,7 +56,7 @@ class TrainingDatasetsService(Protocol):
         """Get Training Dataset"""
         ...
 
-    async def delete_training_datasets_training_dataset_id(
+    async def training_datasets_delete(
         self,
         *,
         training_dataset_id: str,
@@ -64,7 +64,7 @@ class TrainingDatasetsService(Protocol):
         """Delete Training Dataset"""
         ...
 
-    async def get_training_datasets_training_dataset_id_contents(
+    async def training_datasets_contents_list(
         self,
         *,
         training_dataset_id: str,
@@ -76,7 +76,7 @@ class TrainingDatasetsService(Protocol):
 class BaseTrainingDatasetsService:
     """The training_datasets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_training_datasets(
+    async def training_datasets_list(
         self,
         *,
         page: int,
@@ -84,9 +84,9 @@ class BaseTrainingDatasetsService:
         account_id: int | str | None,
         x_selected_account_id: str | None,
     ) -> models.PaginatedTrainingDatasetResponse:
-        raise NotImplementedError("get_training_datasets")
+        raise NotImplementedError("training_datasets_list")
 
-    async def post_training_datasets(
+    async def training_datasets_create(
         self,
         *,
         account_id: str,
@@ -94,31 +94,31 @@ class BaseTrainingDatasetsService:
         schema_type: models.TrainingDatasetORMSchemaTypeEnum,
         file: UploadFile,
     ) -> models.TrainingDatasetResponse:
-        raise NotImplementedError("post_training_datasets")
+        raise NotImplementedError("training_datasets_create")
 
-    async def get_training_datasets_training_dataset_id(
+    async def training_datasets_retrieve(
         self,
         *,
         training_dataset_id: str,
     ) -> models.TrainingDatasetResponse:
-        raise NotImplementedError("get_training_datasets_training_dataset_id")
+        raise NotImplementedError("training_datasets_retrieve")
 
-    async def delete_training_datasets_training_dataset_id(
+    async def training_datasets_delete(
         self,
         *,
         training_dataset_id: str,
     ) -> models.DeleteResponse:
-        raise NotImplementedError("delete_training_datasets_training_dataset_id")
+        raise NotImplementedError("training_datasets_delete")
 
-    async def get_training_datasets_training_dataset_id_contents(
+    async def training_datasets_contents_list(
         self,
         *,
         training_dataset_id: str,
     ) -> list[models.TrainingDatasetGenerationItem]:
-        raise NotImplementedError("get_training_datasets_training_dataset_id_contents")
+        raise NotImplementedError("training_datasets_contents_list")
 
 
-def add_get_training_datasets(
+def add_training_datasets_list(
     router: APIRouter,
     service: TrainingDatasetsService,
 ) -> None:
@@ -140,7 +140,7 @@ def add_get_training_datasets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_training_datasets(
+    async def training_datasets_list(
         page: Annotated[
             int,
             Query(
@@ -163,7 +163,7 @@ def add_get_training_datasets(
             str, Header(alias="x-selected-account-id")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_training_datasets(
+        result = await service.training_datasets_list(
             page=page,
             limit=limit,
             account_id=account_id,
@@ -172,7 +172,7 @@ def add_get_training_datasets(
         return result
 
 
-def add_post_training_datasets(
+def add_training_datasets_create(
     router: APIRouter,
     service: TrainingDatasetsService,
 ) -> None:
@@ -193,7 +193,7 @@ def add_post_training_datasets(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def post_training_datasets(
+    async def training_datasets_create(
         account_id: Annotated[str, Form(alias="account_id")],
         name: Annotated[str, Form(alias="name")],
         schema_type: Annotated[
@@ -201,13 +201,13 @@ def add_post_training_datasets(
         ],
         file: Annotated[UploadFile, File(alias="file")],
     ) -> Any:
-        result = await service.post_training_datasets(
+        result = await service.training_datasets_create(
             account_id=account_id, name=name, schema_type=schema_type, file=file
         )
         return result
 
 
-def add_get_training_datasets_training_dataset_id(
+def add_training_datasets_retrieve(
     router: APIRouter,
     service: TrainingDatasetsService,
 ) -> None:
@@ -229,16 +229,16 @@ def add_get_training_datasets_training_dataset_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_training_datasets_training_dataset_id(
+    async def training_datasets_retrieve(
         training_dataset_id: Annotated[str, Path(alias="training_dataset_id")],
     ) -> Any:
-        result = await service.get_training_datasets_training_dataset_id(
+        result = await service.training_datasets_retrieve(
             training_dataset_id=training_dataset_id
         )
         return result
 
 
-def add_delete_training_datasets_training_dataset_id(
+def add_training_datasets_delete(
     router: APIRouter,
     service: TrainingDatasetsService,
 ) -> None:
@@ -260,16 +260,16 @@ def add_delete_training_datasets_training_dataset_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def delete_training_datasets_training_dataset_id(
+    async def training_datasets_delete(
         training_dataset_id: Annotated[str, Path(alias="training_dataset_id")],
     ) -> Any:
-        result = await service.delete_training_datasets_training_dataset_id(
+        result = await service.training_datasets_delete(
             training_dataset_id=training_dataset_id
         )
         return result
 
 
-def add_get_training_datasets_training_dataset_id_contents(
+def add_training_datasets_contents_list(
     router: APIRouter,
     service: TrainingDatasetsService,
 ) -> None:
@@ -290,10 +290,10 @@ def add_get_training_datasets_training_dataset_id_contents(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_training_datasets_training_dataset_id_contents(
+    async def training_datasets_contents_list(
         training_dataset_id: Annotated[str, Path(alias="training_dataset_id")],
     ) -> Any:
-        result = await service.get_training_datasets_training_dataset_id_contents(
+        result = await service.training_datasets_contents_list(
             training_dataset_id=training_dataset_id
         )
         return result

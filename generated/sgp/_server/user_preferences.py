@@ -22,7 +22,7 @@ class UserPreferencesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def patch_user_preferences(
+    async def user_preferences_update(
         self,
         *,
         body: models.UserPreferencesUpdate,
@@ -34,15 +34,15 @@ class UserPreferencesService(Protocol):
 class BaseUserPreferencesService:
     """The user_preferences operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def patch_user_preferences(
+    async def user_preferences_update(
         self,
         *,
         body: models.UserPreferencesUpdate,
     ) -> models.UserPreferencesUpdateResponse:
-        raise NotImplementedError("patch_user_preferences")
+        raise NotImplementedError("user_preferences_update")
 
 
-def add_patch_user_preferences(
+def add_user_preferences_update(
     router: APIRouter,
     service: UserPreferencesService,
 ) -> None:
@@ -64,8 +64,8 @@ def add_patch_user_preferences(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def patch_user_preferences(
+    async def user_preferences_update(
         body: Annotated[models.UserPreferencesUpdate, Body()],
     ) -> Any:
-        result = await service.patch_user_preferences(body=body)
+        result = await service.user_preferences_update(body=body)
         return result

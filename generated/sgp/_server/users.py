@@ -22,13 +22,13 @@ class UsersService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_user_info(
+    async def users_info(
         self,
     ) -> models.UserInfo:
         """User info"""
         ...
 
-    async def get_users_user_id(
+    async def users_retrieve(
         self,
         *,
         user_id: str,
@@ -40,20 +40,20 @@ class UsersService(Protocol):
 class BaseUsersService:
     """The users operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_user_info(
+    async def users_info(
         self,
     ) -> models.UserInfo:
-        raise NotImplementedError("get_user_info")
+        raise NotImplementedError("users_info")
 
-    async def get_users_user_id(
+    async def users_retrieve(
         self,
         *,
         user_id: str,
     ) -> models.UserInfoBase:
-        raise NotImplementedError("get_users_user_id")
+        raise NotImplementedError("users_retrieve")
 
 
-def add_get_user_info(
+def add_users_info(
     router: APIRouter,
     service: UsersService,
 ) -> None:
@@ -75,12 +75,12 @@ def add_get_user_info(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_user_info() -> Any:
-        result = await service.get_user_info()
+    async def users_info() -> Any:
+        result = await service.users_info()
         return result
 
 
-def add_get_users_user_id(
+def add_users_retrieve(
     router: APIRouter,
     service: UsersService,
 ) -> None:
@@ -102,8 +102,8 @@ def add_get_users_user_id(
         },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_users_user_id(
+    async def users_retrieve(
         user_id: Annotated[str, Path(alias="user_id")],
     ) -> Any:
-        result = await service.get_users_user_id(user_id=user_id)
+        result = await service.users_retrieve(user_id=user_id)
         return result

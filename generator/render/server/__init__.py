@@ -12,9 +12,9 @@
   ``create_mock_app``; ``_mock/<module>.py`` (``mock_resource.py.jinja``): a resource's
   mock tables and methods; ``_mock/__init__.py`` (``mock_init.py.jinja``): the tables
   merged;
-- ``_mock_engine.py``: the mock's runtime (stateful mode and fault injection), with
-  ``_mock_records.py`` (records as answers) and ``_mock_pages.py`` (pages that end), copied
-  as they are from ``templates/server/``.
+- ``_mock_engine.py``: the mock's runtime (stateful mode), with ``_mock_faults.py`` (fault
+  injection and declared error bodies), ``_mock_records.py`` (records as answers) and
+  ``_mock_pages.py`` (pages that end), copied as they are from ``templates/server/``.
 
 APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
 in :mod:`generator.render.server.context` (routes in :mod:`.routes`, the parameters
@@ -38,7 +38,8 @@ from generator.tree import builtin_templates
 
 __all__ = ["MOCK_PACKAGE", "SERVER_PACKAGE", "mock_data", "render_server", "server_probes"]
 
-RUNTIME_FILES = ("_mock_engine.py", "_mock_pages.py", "_mock_records.py")  # copied as is
+# copied as they are
+RUNTIME_FILES = ("_mock_engine.py", "_mock_faults.py", "_mock_pages.py", "_mock_records.py")
 
 
 def render_server(

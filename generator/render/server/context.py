@@ -26,8 +26,9 @@ from generator.render.server.modules import (
     import_lines,
     mock_imports,
     server_imports,
+    service_names,
 )
-from generator.render.server.resources import mock_faults, mock_roles
+from generator.render.server.resources import mock_errors, mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
 from generator.render.settings import ApiSettings
@@ -58,6 +59,7 @@ class ServerContext:
     mock_gaps: list[tuple[str, str]]  # (operation, the 501's detail) where it cannot answer
     mock_roles: list[tuple[str, list[tuple[str, Any]]]]  # (operation, Role keyword arguments)
     mock_faults: list[tuple[str, list[tuple[int, Any, bool]]]]  # (operation, error answers)
+    mock_errors: list[tuple[str, list[tuple[str, Any]]]]  # (operation, (status, declared body))
     dispatch: list[Dispatch] = field(default_factory=list)  # routes told apart by a constant
     dispatch_warnings: tuple[Diagnostic, ...] = ()  # operations nothing tells apart
 
@@ -162,19 +164,24 @@ def _mock_tables(
         "mock_responses": [(r.name, r.mock_value) for r in answered if r.response_model != "None"],
         "mock_chunks": [(r.name, r.mock_chunks) for r in answered if r.stream],
         "mock_roles": [
-            (r.name, sorted({**role, **role_extras(api, ops[r.name], role, synth)}.items()))
+            (r.name, sorted({**role, **role_extras(api, ops[r.operation], role, synth)}.items()))
             for r in answered
-            if (role := roles.get(r.name)) is not None
+            if (role := roles.get(r.operation)) is not None
         ],
         "mock_faults": [
             (
                 r.name,
                 [
                     (status, _fault_body(synth, status, t), retry_after)
-                    for status, t, retry_after in mock_faults(ops[r.name])
+                    for status, t, retry_after in mock_faults(ops[r.operation])
                 ],
             )
             for r in answered
+        ],
+        "mock_errors": [
+            (r.name, [(key, _fault_body(synth, 400, t)) for key, t in errors])
+            for r in answered
+            if (errors := mock_errors(ops[r.operation]))
         ],
         "mock_gaps": [
             (r.name, f"{r.name} (the mock cannot build its response: {r.mock_gap})")
@@ -208,6 +215,7 @@ def build_context(
     routes: list[Route] = []
     defaults: list[tuple[str, Any]] = []
     uses: dict[str, tuple[list[TypeRef], list[tuple[str, Any]]]] = {}  # route -> its own
+    service = service_names(api, settings)
     for op in api.operations:
         security = None
         required = tuple(r for r in op.security)
@@ -228,12 +236,12 @@ def build_context(
             settings.uploads.get(op.python_name, ()),
             settings.streaming.get(op.python_name),
         )
-        route.security = security
+        route.security, route.name = security, service[op.python_name]
         routes.append(route)
         uses[route.name] = (used, defaults[first_default:])
     routed, dispatch_warnings = dispatches(api)
     for r in routes:  # the route of an operation told apart by a constant (see .dispatch)
-        r.path = routed[r.name].route_path if r.name in routed else real_path(r.path)
+        r.path = routed[r.operation].route_path if r.operation in routed else real_path(r.path)
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")
@@ -250,7 +258,7 @@ def build_context(
         schemes=used_schemes,
         security_sets=list(sets.values()),
         has_streaming=any(r.stream for r in routes),
-        dispatch=[routed[r.name] for r in routes if r.name in routed],
+        dispatch=[routed[r.operation] for r in routes if r.operation in routed],
         dispatch_warnings=dispatch_warnings,
         **tables,
         security_names=", ".join(sorted(security_names)),
@@ -268,7 +276,14 @@ def _fill(
         types, defaults = uses[r.name]
         m.types.extend(types)
         m.defaults.extend(defaults)
-    for key in ("mock_responses", "mock_chunks", "mock_roles", "mock_faults", "mock_gaps"):
+    for key in (
+        "mock_responses",
+        "mock_chunks",
+        "mock_roles",
+        "mock_faults",
+        "mock_errors",
+        "mock_gaps",
+    ):
         setattr(m, key, [entry for entry in tables[key] if entry[0] in names])
     m.imports = import_lines(server_imports(m))
     m.mock_imports = import_lines(mock_imports(m))  # after the tables: they may need json

@@ -51,6 +51,7 @@ class ServerModule:
     mock_chunks: list[tuple[str, list[Any]]] = field(default_factory=list)
     mock_roles: list[tuple[str, list[tuple[str, Any]]]] = field(default_factory=list)
     mock_faults: list[tuple[str, list[tuple[int, Any, bool]]]] = field(default_factory=list)
+    mock_errors: list[tuple[str, list[tuple[str, Any]]]] = field(default_factory=list)
     mock_gaps: list[tuple[str, str]] = field(default_factory=list)
 
     @cached_property  # the template asks twice; pretty JSON is Python's slow encoder
@@ -118,6 +119,23 @@ def _json_text(value: Any, level: int, *, ascii_only: bool) -> str:
     return opening + "\n" + ",\n".join(lines) + "\n" + " " * 4 * level + closing
 
 
+def service_names(api: Api, settings: ApiSettings) -> dict[str, str]:
+    """Each operation's service method (``python_name`` -> name): its name in the client,
+    the dots as underscores (``client.tasks.list`` -> ``tasks_list``), so that the stub, the
+    mock and the client name an operation alike. Two client names that join alike, and a
+    name ``MockService`` owns (``engine``), get a number (``tasks_list_2``)."""
+    out: dict[str, str] = {}
+    used = {"engine"}
+    for n in resource_map(api, settings):
+        stem = "_".join((*n.resource, n.method))
+        name, k = stem, 2
+        while name in used:
+            name, k = f"{stem}_{k}", k + 1
+        used.add(name)
+        out[n.op.python_name] = name
+    return out
+
+
 def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[ServerModule]:
     """The routes by top-level resource, the resources in order of first use (each
     route once, in spec order), with class names unique over all modules."""
@@ -127,7 +145,7 @@ def group_routes(api: Api, settings: ApiSettings, routes: list[Route]) -> list[S
     modules: dict[str, ServerModule] = {}
     used = set(_TAKEN)
     for r in routes:
-        attr = top[r.name]
+        attr = top[r.operation]
         if attr not in modules:
             stem = client_pascal_case(attr)
             names, k = _class_names(stem), 2

@@ -19,7 +19,8 @@ IR at generation time (the runtime is ``templates/server/_mock_engine.py``).
   without one gets no role.
 
 ``[mock.resources.<operation>]`` entries (:mod:`generator.config.mock`) amend, add or
-(``action = "none"``) remove roles. :func:`mock_faults` picks the errors to inject.
+(``action = "none"``) remove roles. :func:`mock_faults` picks the errors to inject,
+:func:`mock_errors` the declared bodies of the errors the framework raises.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 
 from generator.errors import ApismithError
 from generator.ir import Api, Field, Operation, TypeRef
+from generator.media import is_json
 
 ITEM_ACTIONS = ("get", "update", "delete")
 ITEM_METHODS = {"get": "get", "patch": "update", "put": "update", "delete": "delete"}
@@ -328,3 +330,19 @@ def mock_faults(op: Operation) -> list[tuple[int, TypeRef | None, bool]]:
         default = next((r for r in op.responses if r.status == "default"), None)
         chosen = [(503, default.schema if default is not None else None, True)]
     return sorted(chosen, key=lambda f: f[0])
+
+
+def mock_errors(op: Operation) -> list[tuple[str, TypeRef]]:
+    """The declared bodies of the client errors the framework raises for ``op`` (a body it
+    cannot parse: 400; a credential missing: 401): (status key, the body's type), where
+    ``op`` documents the status with a JSON schema, as ``"400"``, ``"4XX"`` or
+    ``"default"``. 422 stays FastAPI's own (its validation errors)."""
+    found: dict[str, TypeRef] = {}
+    for r in op.responses:
+        key = r.status.upper()
+        numeric = key.isdigit() and 400 <= int(key) < 500 and key != "422"
+        if r.schema is None or not is_json(r.content_type or "") or key in found:
+            continue
+        if numeric or key in ("4XX", "DEFAULT"):
+            found[key.lower() if key == "DEFAULT" else key] = r.schema
+    return sorted(found.items())

@@ -82,7 +82,8 @@ class Arg:
 
 @dataclass
 class Route:
-    name: str
+    name: str  # the service method's (the client's name, joined: see ``service_names``)
+    operation: str  # the operation's ``python_name`` (what the config and the IR know it by)
     operation_id: str | None
     method: str
     path: str
@@ -392,6 +393,7 @@ def build_route(
     stream = _stream(op, synth, streaming)
     route = Route(
         name=op.python_name,
+        operation=op.python_name,
         operation_id=op.operation_id,
         method=op.method,
         path=route_path(op, [a.name for a in args]),

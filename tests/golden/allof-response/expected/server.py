@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.cat import BaseCatService, CatService, add_get_cat
-from ._server.pet import BasePetService, PetService, add_get_pet
+from ._server.cat import BaseCatService, CatService, add_cat_retrieve
+from ._server.pet import BasePetService, PetService, add_pet_retrieve
 
 __all__ = [
     "BaseCatService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_get_pet,
-    add_get_cat,
+    add_pet_retrieve,
+    add_cat_retrieve,
 )
 
 

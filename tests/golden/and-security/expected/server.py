@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.orders import BaseOrdersService, OrdersService, add_list_orders
-from ._server.status import BaseStatusService, StatusService, add_get_status
+from ._server.orders import BaseOrdersService, OrdersService, add_orders_list
+from ._server.status import BaseStatusService, StatusService, add_status_list
 
 __all__ = [
     "BaseOrdersService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_orders,
-    add_get_status,
+    add_orders_list,
+    add_status_list,
 )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock import MOCK_CHUNKS, MOCK_ERRORS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
 from ._mock.oauth import MockOauthService
 from ._mock.payees import MockPayeesService
 from ._mock.payouts import MockPayoutsService
@@ -30,6 +30,7 @@ from .server import BaseService, create_app
 
 __all__ = [
     "MOCK_CHUNKS",
+    "MOCK_ERRORS",
     "MOCK_FAULTS",
     "MOCK_RESPONSES",
     "MOCK_ROLES",
@@ -59,7 +60,7 @@ def create_mock_app(
         options,
     )
     app = create_app(MockService(engine))
-    install_faults(app, MOCK_FAULTS, options)
+    install_faults(app, MOCK_FAULTS, options, MOCK_ERRORS)
     return app
 
 

@@ -30,9 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.oauth import BaseOauthService, OauthService, add_get_token
-from ._server.payees import BasePayeesService, PayeesService, add_create_payee
-from ._server.payouts import BasePayoutsService, PayoutsService, add_submit_payout
+from ._server.oauth import BaseOauthService, OauthService, add_oauth_token_create
+from ._server.payees import BasePayeesService, PayeesService, add_payees_create
+from ._server.payouts import BasePayoutsService, PayoutsService, add_payouts_create
 
 __all__ = [
     "BaseOauthService",
@@ -248,9 +248,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_create_payee,
-    add_get_token,
-    add_submit_payout,
+    add_payees_create,
+    add_oauth_token_create,
+    add_payouts_create,
 )
 
 

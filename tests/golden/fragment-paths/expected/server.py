@@ -34,9 +34,9 @@ from ._server import Credentials, current_credentials, json_or_text, verify_cred
 from ._server.root import (
     BaseRootService,
     RootService,
-    add_describe_table,
-    add_list_tables,
-    add_list_users,
+    add_root_create,
+    add_root_create_2,
+    add_root_list,
 )
 
 __all__ = [
@@ -245,9 +245,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_tables,
-    add_describe_table,
-    add_list_users,
+    add_root_create,
+    add_root_create_2,
+    add_root_list,
 )
 
 

@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.sites import BaseSitesService, SitesService, add_create_site
-from ._server.tags import BaseTagsService, TagsService, add_get_tag
+from ._server.sites import BaseSitesService, SitesService, add_sites_create
+from ._server.tags import BaseTagsService, TagsService, add_tags_retrieve
 
 __all__ = [
     "BaseService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_create_site,
-    add_get_tag,
+    add_sites_create,
+    add_tags_retrieve,
 )
 
 

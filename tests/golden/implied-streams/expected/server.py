@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.groups import BaseGroupsService, GroupsService, add_get_group_stream
+from ._server.groups import BaseGroupsService, GroupsService, add_groups_stream_retrieve
 
 __all__ = [
     "BaseGroupsService",
@@ -242,7 +242,9 @@ class _Route(APIRoute):
 
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
-_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_get_group_stream,)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
+    add_groups_stream_retrieve,
+)
 
 
 def create_router(service: Service) -> APIRouter:

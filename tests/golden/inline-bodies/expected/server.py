@@ -30,13 +30,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.health import BaseHealthService, HealthService, add_health
+from ._server.health import BaseHealthService, HealthService, add_health_retrieve
 from ._server.tasks import (
     BaseTasksService,
     TasksService,
-    add_create_task,
-    add_list_tasks,
-    add_upload_attachment,
+    add_tasks_create,
+    add_tasks_list,
+    add_tasks_upload_attachment,
 )
 
 __all__ = [
@@ -249,10 +249,10 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_tasks,
-    add_create_task,
-    add_upload_attachment,
-    add_health,
+    add_tasks_list,
+    add_tasks_create,
+    add_tasks_upload_attachment,
+    add_health_retrieve,
 )
 
 

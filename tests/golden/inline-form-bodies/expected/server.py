@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.login import BaseLoginService, LoginService, add_login
-from ._server.up import BaseUpService, UpService, add_upload_file
+from ._server.login import BaseLoginService, LoginService, add_login_create
+from ._server.up import BaseUpService, UpService, add_up_create
 
 __all__ = [
     "BaseLoginService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_upload_file,
-    add_login,
+    add_up_create,
+    add_login_create,
 )
 
 

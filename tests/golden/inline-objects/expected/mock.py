@@ -21,13 +21,14 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from ._mock import MOCK_CHUNKS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
+from ._mock import MOCK_CHUNKS, MOCK_ERRORS, MOCK_FAULTS, MOCK_RESPONSES, MOCK_ROLES
 from ._mock.order import MockOrderService
 from ._mock_engine import MockEngine, MockOptions, install_faults
 from .server import BaseService, create_app
 
 __all__ = [
     "MOCK_CHUNKS",
+    "MOCK_ERRORS",
     "MOCK_FAULTS",
     "MOCK_RESPONSES",
     "MOCK_ROLES",
@@ -57,7 +58,7 @@ def create_mock_app(
         options,
     )
     app = create_app(MockService(engine))
-    install_faults(app, MOCK_FAULTS, options)
+    install_faults(app, MOCK_FAULTS, options, MOCK_ERRORS)
     return app
 
 

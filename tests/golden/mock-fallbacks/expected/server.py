@@ -30,9 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.arns import ArnsService, BaseArnsService, add_get_arn
-from ._server.names import BaseNamesService, NamesService, add_get_name
-from ._server.tree import BaseTreeService, TreeService, add_get_tree
+from ._server.arns import ArnsService, BaseArnsService, add_arns_retrieve
+from ._server.names import BaseNamesService, NamesService, add_names_retrieve
+from ._server.tree import BaseTreeService, TreeService, add_tree_retrieve
 
 __all__ = [
     "ArnsService",
@@ -248,9 +248,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_get_arn,
-    add_get_name,
-    add_get_tree,
+    add_arns_retrieve,
+    add_names_retrieve,
+    add_tree_retrieve,
 )
 
 

@@ -33,13 +33,9 @@ from ._server import Credentials, current_credentials, json_or_text, verify_cred
 from ._server.chat_completions import (
     BaseChatCompletionsService,
     ChatCompletionsService,
-    add_post_v2_chat_completions,
+    add_chat_completions_create,
 )
-from ._server.things import (
-    BaseThingsService,
-    ThingsService,
-    add_get_thing_v1_things__thing_id__get,
-)
+from ._server.things import BaseThingsService, ThingsService, add_things_retrieve
 
 __all__ = [
     "BaseChatCompletionsService",
@@ -251,8 +247,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_post_v2_chat_completions,
-    add_get_thing_v1_things__thing_id__get,
+    add_chat_completions_create,
+    add_things_retrieve,
 )
 
 

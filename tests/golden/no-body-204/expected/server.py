@@ -30,7 +30,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.items import BaseItemsService, ItemsService, add_delete_item, add_get_item
+from ._server.items import (
+    BaseItemsService,
+    ItemsService,
+    add_items_delete,
+    add_items_retrieve,
+)
 
 __all__ = [
     "BaseItemsService",
@@ -238,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_get_item,
-    add_delete_item,
+    add_items_retrieve,
+    add_items_delete,
 )
 
 

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.x import BaseXService, XService, add_put_x_id
+from ._server.x import BaseXService, XService, add_x_update
 
 __all__ = [
     "BaseService",
@@ -237,7 +237,7 @@ class _Route(APIRoute):
 
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
-_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_put_x_id,)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_x_update,)
 
 
 def create_router(service: Service) -> APIRouter:

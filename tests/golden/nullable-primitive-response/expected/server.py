@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.n import BaseNService, NService, add_get_n
-from ._server.x import BaseXService, XService, add_get_x
+from ._server.n import BaseNService, NService, add_n_retrieve
+from ._server.x import BaseXService, XService, add_x_retrieve
 
 __all__ = [
     "BaseNService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_get_x,
-    add_get_n,
+    add_x_retrieve,
+    add_n_retrieve,
 )
 
 

@@ -33,7 +33,7 @@ from ._server import Credentials, current_credentials, json_or_text, verify_cred
 from ._server.regression import (
     BaseRegressionService,
     RegressionService,
-    add_run_regression,
+    add_regression_create,
 )
 
 __all__ = [
@@ -241,7 +241,7 @@ class _Route(APIRoute):
 
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
-_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_run_regression,)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_regression_create,)
 
 
 def create_router(service: Service) -> APIRouter:

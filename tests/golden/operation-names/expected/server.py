@@ -33,12 +33,12 @@ from ._server import Credentials, current_credentials, json_or_text, verify_cred
 from ._server.tasks import (
     BaseTasksService,
     TasksService,
-    add_create_task,
-    add_delete_task,
-    add_get_task,
-    add_list_tasks,
-    add_perform_task_action,
-    add_upload_attachment,
+    add_tasks_create,
+    add_tasks_delete,
+    add_tasks_list,
+    add_tasks_perform_action,
+    add_tasks_retrieve,
+    add_tasks_upload_attachment,
 )
 
 __all__ = [
@@ -247,12 +247,12 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_tasks,
-    add_create_task,
-    add_get_task,
-    add_delete_task,
-    add_upload_attachment,
-    add_perform_task_action,
+    add_tasks_list,
+    add_tasks_create,
+    add_tasks_retrieve,
+    add_tasks_delete,
+    add_tasks_upload_attachment,
+    add_tasks_perform_action,
 )
 
 

@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.drawings import BaseDrawingsService, DrawingsService, add_create_drawing
-from ._server.things import BaseThingsService, ThingsService, add_patch_thing
+from ._server.drawings import BaseDrawingsService, DrawingsService, add_drawings_create
+from ._server.things import BaseThingsService, ThingsService, add_things_update
 
 __all__ = [
     "BaseDrawingsService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_patch_thing,
-    add_create_drawing,
+    add_things_update,
+    add_drawings_create,
 )
 
 

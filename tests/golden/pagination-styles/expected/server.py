@@ -30,9 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.cursor import BaseCursorService, CursorService, add_list_by_cursor
-from ._server.linked import BaseLinkedService, LinkedService, add_list_linked
-from ._server.token import BaseTokenService, TokenService, add_list_by_token
+from ._server.cursor import BaseCursorService, CursorService, add_cursor_list
+from ._server.linked import BaseLinkedService, LinkedService, add_linked_list
+from ._server.token import BaseTokenService, TokenService, add_token_list
 
 __all__ = [
     "BaseCursorService",
@@ -248,9 +248,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_by_cursor,
-    add_list_by_token,
-    add_list_linked,
+    add_cursor_list,
+    add_token_list,
+    add_linked_list,
 )
 
 

@@ -33,9 +33,9 @@ from ._server import Credentials, current_credentials, json_or_text, verify_cred
 from ._server.pets import (
     BasePetsService,
     PetsService,
-    add_create_pets,
-    add_list_pets,
-    add_show_pet_by_id,
+    add_pets_create,
+    add_pets_list,
+    add_pets_retrieve,
 )
 
 __all__ = [
@@ -244,9 +244,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_pets,
-    add_create_pets,
-    add_show_pet_by_id,
+    add_pets_list,
+    add_pets_create,
+    add_pets_retrieve,
 )
 
 

@@ -30,8 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.account import AccountService, BaseAccountService, add_get_account
-from ._server.items import BaseItemsService, ItemsService, add_list_items
+from ._server.account import AccountService, BaseAccountService, add_account_retrieve
+from ._server.items import BaseItemsService, ItemsService, add_items_list
 
 __all__ = [
     "AccountService",
@@ -243,8 +243,8 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_list_items,
-    add_get_account,
+    add_items_list,
+    add_account_retrieve,
 )
 
 

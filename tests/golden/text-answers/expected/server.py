@@ -30,9 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.doc import BaseDocService, DocService, add_get_doc
-from ._server.hello import BaseHelloService, HelloService, add_hello
-from ._server.report import BaseReportService, ReportService, add_get_report
+from ._server.doc import BaseDocService, DocService, add_doc_retrieve
+from ._server.hello import BaseHelloService, HelloService, add_hello_retrieve
+from ._server.report import BaseReportService, ReportService, add_report_retrieve
 
 __all__ = [
     "BaseDocService",
@@ -248,9 +248,9 @@ class _Route(APIRoute):
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_hello,
-    add_get_report,
-    add_get_doc,
+    add_hello_retrieve,
+    add_report_retrieve,
+    add_doc_retrieve,
 )
 
 

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.files import BaseFilesService, FilesService, add_get_file
+from ._server.files import BaseFilesService, FilesService, add_files_retrieve
 
 __all__ = [
     "BaseFilesService",
@@ -237,7 +237,7 @@ class _Route(APIRoute):
 
 # every operation's route, in the spec's order: the order of the OpenAPI document and the
 # order in which requests are matched (each function is in its resource's module)
-_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_get_file,)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_files_retrieve,)
 
 
 def create_router(service: Service) -> APIRouter:

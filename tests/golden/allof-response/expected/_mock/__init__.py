@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_pet.MOCK_FAULTS,
     **_cat.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_pet.MOCK_ERRORS,
+    **_cat.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_cat": {
+    "cat_retrieve": {
         "id": 40,
         "name": "name-814",
         "lives": 73
@@ -31,8 +31,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_cat": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "cat_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockCatService:
@@ -41,8 +45,10 @@ class MockCatService:
 
     engine: MockEngine
 
-    async def get_cat(
+    async def cat_retrieve(
         self,
     ) -> models.CatRetrieveResponse:
-        answer = self.engine.answer("get_cat", models.CatRetrieveResponse, {}, None)
+        answer = self.engine.answer(
+            "cat_retrieve", models.CatRetrieveResponse, {}, None
+        )
         return cast("models.CatRetrieveResponse", answer)

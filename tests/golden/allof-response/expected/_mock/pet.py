@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_pet": {
+    "pet_retrieve": {
         "id": 25,
         "name": "name-644"
     }
@@ -30,8 +30,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_pet": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "pet_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockPetService:
@@ -40,8 +44,8 @@ class MockPetService:
 
     engine: MockEngine
 
-    async def get_pet(
+    async def pet_retrieve(
         self,
     ) -> models.Pet:
-        answer = self.engine.answer("get_pet", models.Pet, {}, None)
+        answer = self.engine.answer("pet_retrieve", models.Pet, {}, None)
         return cast("models.Pet", answer)

@@ -21,23 +21,23 @@ class CatService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_cat(
+    async def cat_retrieve(
         self,
     ) -> models.CatRetrieveResponse:
-        """get_cat"""
+        """cat_retrieve"""
         ...
 
 
 class BaseCatService:
     """The cat operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_cat(
+    async def cat_retrieve(
         self,
     ) -> models.CatRetrieveResponse:
-        raise NotImplementedError("get_cat")
+        raise NotImplementedError("cat_retrieve")
 
 
-def add_get_cat(
+def add_cat_retrieve(
     router: APIRouter,
     service: CatService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_cat(
         status_code=200,
         response_description="ok",
     )
-    async def get_cat() -> Any:
-        result = await service.get_cat()
+    async def cat_retrieve() -> Any:
+        result = await service.cat_retrieve()
         return result

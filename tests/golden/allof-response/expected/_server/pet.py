@@ -21,23 +21,23 @@ class PetService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_pet(
+    async def pet_retrieve(
         self,
     ) -> models.Pet:
-        """get_pet"""
+        """pet_retrieve"""
         ...
 
 
 class BasePetService:
     """The pet operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_pet(
+    async def pet_retrieve(
         self,
     ) -> models.Pet:
-        raise NotImplementedError("get_pet")
+        raise NotImplementedError("pet_retrieve")
 
 
-def add_get_pet(
+def add_pet_retrieve(
     router: APIRouter,
     service: PetService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_pet(
         status_code=200,
         response_description="ok",
     )
-    async def get_pet() -> Any:
-        result = await service.get_pet()
+    async def pet_retrieve() -> Any:
+        result = await service.pet_retrieve()
         return result

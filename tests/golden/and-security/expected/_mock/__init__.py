@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_orders.MOCK_FAULTS,
     **_status.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_orders.MOCK_ERRORS,
+    **_status.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_orders": [
+    "orders_list": [
         {
             "id": "id-725"
         },
@@ -37,8 +37,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_orders": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "orders_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockOrdersService:
@@ -47,8 +51,8 @@ class MockOrdersService:
 
     engine: MockEngine
 
-    async def list_orders(
+    async def orders_list(
         self,
     ) -> list[models.Order]:
-        answer = self.engine.answer("list_orders", list[models.Order], {}, None)
+        answer = self.engine.answer("orders_list", list[models.Order], {}, None)
         return cast("list[models.Order]", answer)

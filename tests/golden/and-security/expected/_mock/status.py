@@ -21,8 +21,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_status": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "status_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockStatusService:
@@ -31,7 +35,7 @@ class MockStatusService:
 
     engine: MockEngine
 
-    async def get_status(
+    async def status_list(
         self,
     ) -> None:
-        self.engine.answer("get_status", None, {}, None)
+        self.engine.answer("status_list", None, {}, None)

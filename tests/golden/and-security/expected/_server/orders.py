@@ -22,23 +22,23 @@ class OrdersService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_orders(
+    async def orders_list(
         self,
     ) -> list[models.Order]:
-        """list_orders"""
+        """orders_list"""
         ...
 
 
 class BaseOrdersService:
     """The orders operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_orders(
+    async def orders_list(
         self,
     ) -> list[models.Order]:
-        raise NotImplementedError("list_orders")
+        raise NotImplementedError("orders_list")
 
 
-def add_list_orders(
+def add_orders_list(
     router: APIRouter,
     service: OrdersService,
 ) -> None:
@@ -51,6 +51,6 @@ def add_list_orders(
         response_description="The orders.",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_orders() -> Any:
-        result = await service.list_orders()
+    async def orders_list() -> Any:
+        result = await service.orders_list()
         return result

@@ -21,23 +21,23 @@ class StatusService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_status(
+    async def status_list(
         self,
     ) -> None:
-        """get_status"""
+        """status_list"""
         ...
 
 
 class BaseStatusService:
     """The status operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_status(
+    async def status_list(
         self,
     ) -> None:
-        raise NotImplementedError("get_status")
+        raise NotImplementedError("status_list")
 
 
-def add_get_status(
+def add_status_list(
     router: APIRouter,
     service: StatusService,
 ) -> None:
@@ -50,6 +50,6 @@ def add_get_status(
         response_description="Up.",
         dependencies=[Depends(require_credentials_2), Depends(verify_credentials)],
     )
-    async def get_status() -> Any:
-        await service.get_status()
+    async def status_list() -> Any:
+        await service.status_list()
         return None

@@ -38,3 +38,10 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_oauth.MOCK_FAULTS,
     **_payouts.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_payees.MOCK_ERRORS,
+    **_oauth.MOCK_ERRORS,
+    **_payouts.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_token": {
+    "oauth_token_create": {
         "token": "token-35"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_token": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "oauth_token_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockOauthService:
@@ -39,7 +43,7 @@ class MockOauthService:
 
     engine: MockEngine
 
-    async def get_token(
+    async def oauth_token_create(
         self,
         *,
         email: str,
@@ -47,5 +51,7 @@ class MockOauthService:
         scopes: list[str] | None,
         remember: bool | None,
     ) -> models.TokenCreateResponse:
-        answer = self.engine.answer("get_token", models.TokenCreateResponse, {}, None)
+        answer = self.engine.answer(
+            "oauth_token_create", models.TokenCreateResponse, {}, None
+        )
         return cast("models.TokenCreateResponse", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_payee": {
+    "payees_create": {
         "email": "email-80@example.com",
         "count": 15,
         "address": {
@@ -33,8 +33,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_payee": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "payees_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockPayeesService:
@@ -43,10 +47,10 @@ class MockPayeesService:
 
     engine: MockEngine
 
-    async def create_payee(
+    async def payees_create(
         self,
         *,
         body: models.Payee | bytes,
     ) -> models.Payee:
-        answer = self.engine.answer("create_payee", models.Payee, {}, body)
+        answer = self.engine.answer("payees_create", models.Payee, {}, body)
         return cast("models.Payee", answer)

@@ -22,8 +22,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "submit_payout": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "payouts_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockPayoutsService:
@@ -32,9 +36,9 @@ class MockPayoutsService:
 
     engine: MockEngine
 
-    async def submit_payout(
+    async def payouts_create(
         self,
         *,
         body: models.PayoutRequest | models.PayoutUpload,
     ) -> None:
-        self.engine.answer("submit_payout", None, {}, body)
+        self.engine.answer("payouts_create", None, {}, body)

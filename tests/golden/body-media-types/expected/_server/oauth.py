@@ -21,7 +21,7 @@ class OauthService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_token(
+    async def oauth_token_create(
         self,
         *,
         email: str,
@@ -29,14 +29,14 @@ class OauthService(Protocol):
         scopes: list[str] | None,
         remember: bool | None,
     ) -> models.TokenCreateResponse:
-        """get_token"""
+        """oauth_token_create"""
         ...
 
 
 class BaseOauthService:
     """The oauth operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_token(
+    async def oauth_token_create(
         self,
         *,
         email: str,
@@ -44,10 +44,10 @@ class BaseOauthService:
         scopes: list[str] | None,
         remember: bool | None,
     ) -> models.TokenCreateResponse:
-        raise NotImplementedError("get_token")
+        raise NotImplementedError("oauth_token_create")
 
 
-def add_get_token(
+def add_oauth_token_create(
     router: APIRouter,
     service: OauthService,
 ) -> None:
@@ -64,13 +64,13 @@ def add_get_token(
             }
         },
     )
-    async def get_token(
+    async def oauth_token_create(
         email: Annotated[str, Body(alias="email", embed=True)],
         password: Annotated[str, Body(alias="password", embed=True)],
         scopes: Annotated[list[str] | None, Body(alias="scopes", embed=True)] = None,
         remember: Annotated[bool | None, Body(alias="remember", embed=True)] = None,
     ) -> Any:
-        result = await service.get_token(
+        result = await service.oauth_token_create(
             email=email, password=password, scopes=scopes, remember=remember
         )
         return result

@@ -22,27 +22,27 @@ class PayeesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_payee(
+    async def payees_create(
         self,
         *,
         body: models.Payee | bytes,
     ) -> models.Payee:
-        """create_payee"""
+        """payees_create"""
         ...
 
 
 class BasePayeesService:
     """The payees operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_payee(
+    async def payees_create(
         self,
         *,
         body: models.Payee | bytes,
     ) -> models.Payee:
-        raise NotImplementedError("create_payee")
+        raise NotImplementedError("payees_create")
 
 
-def add_create_payee(
+def add_payees_create(
     router: APIRouter,
     service: PayeesService,
 ) -> None:
@@ -67,8 +67,8 @@ def add_create_payee(
             }
         },
     )
-    async def create_payee(
+    async def payees_create(
         body: Annotated[models.Payee | StrictBytes, Body()],
     ) -> Any:
-        result = await service.create_payee(body=body)
+        result = await service.payees_create(body=body)
         return result

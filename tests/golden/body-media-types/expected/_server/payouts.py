@@ -21,27 +21,27 @@ class PayoutsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def submit_payout(
+    async def payouts_create(
         self,
         *,
         body: models.PayoutRequest | models.PayoutUpload,
     ) -> None:
-        """submit_payout"""
+        """payouts_create"""
         ...
 
 
 class BasePayoutsService:
     """The payouts operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def submit_payout(
+    async def payouts_create(
         self,
         *,
         body: models.PayoutRequest | models.PayoutUpload,
     ) -> None:
-        raise NotImplementedError("submit_payout")
+        raise NotImplementedError("payouts_create")
 
 
-def add_submit_payout(
+def add_payouts_create(
     router: APIRouter,
     service: PayoutsService,
 ) -> None:
@@ -62,8 +62,8 @@ def add_submit_payout(
             }
         },
     )
-    async def submit_payout(
+    async def payouts_create(
         body: Annotated[models.PayoutRequest | models.PayoutUpload, Body()],
     ) -> Any:
-        await service.submit_payout(body=body)
+        await service.payouts_create(body=body)
         return None

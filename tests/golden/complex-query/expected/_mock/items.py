@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_items": {
+    "items_retrieve": {
         "x": 43,
         "y": 61
     }
@@ -30,8 +30,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_items": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "items_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockItemsService:
@@ -40,7 +44,7 @@ class MockItemsService:
 
     engine: MockEngine
 
-    async def list_items(
+    async def items_retrieve(
         self,
         *,
         filter: models.Filter | None,
@@ -48,5 +52,5 @@ class MockItemsService:
         box: models.Point | None,
         points: list[models.Point] | None,
     ) -> models.Point:
-        answer = self.engine.answer("list_items", models.Point, {}, None)
+        answer = self.engine.answer("items_retrieve", models.Point, {}, None)
         return cast("models.Point", answer)

@@ -22,7 +22,7 @@ class ItemsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_items(
+    async def items_retrieve(
         self,
         *,
         filter: models.Filter | None,
@@ -30,14 +30,14 @@ class ItemsService(Protocol):
         box: models.Point | None,
         points: list[models.Point] | None,
     ) -> models.Point:
-        """list_items"""
+        """items_retrieve"""
         ...
 
 
 class BaseItemsService:
     """The items operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_items(
+    async def items_retrieve(
         self,
         *,
         filter: models.Filter | None,
@@ -45,10 +45,10 @@ class BaseItemsService:
         box: models.Point | None,
         points: list[models.Point] | None,
     ) -> models.Point:
-        raise NotImplementedError("list_items")
+        raise NotImplementedError("items_retrieve")
 
 
-def add_list_items(
+def add_items_retrieve(
     router: APIRouter,
     service: ItemsService,
 ) -> None:
@@ -96,7 +96,7 @@ def add_list_items(
             ]
         },
     )
-    async def list_items(
+    async def items_retrieve(
         filter: Annotated[
             models.Filter | None,
             Depends(
@@ -157,7 +157,7 @@ def add_list_items(
             ),
         ],
     ) -> Any:
-        result = await service.list_items(
+        result = await service.items_retrieve(
             filter=filter, point=point, box=box, points=points
         )
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_x": {
+    "x_list": {
         "pet": {
             "kind": "cat"
         },
@@ -37,8 +37,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_x": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "x_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockXService:
@@ -47,8 +51,8 @@ class MockXService:
 
     engine: MockEngine
 
-    async def get_x(
+    async def x_list(
         self,
     ) -> models.Owner:
-        answer = self.engine.answer("get_x", models.Owner, {}, None)
+        answer = self.engine.answer("x_list", models.Owner, {}, None)
         return cast("models.Owner", answer)

@@ -28,3 +28,8 @@ MOCK_ROLES: dict[str, Role] = {
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_root.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_root.MOCK_ERRORS,
+}

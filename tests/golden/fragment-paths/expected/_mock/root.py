@@ -15,18 +15,18 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_tables": {
+    "root_create": {
         "TableNames": [
             "TableNames-636",
             "TableNames-447"
         ]
     },
-    "describe_table": {
+    "root_create_2": {
         "Table": {
             "TableName": "TableName-694"
         }
     },
-    "list_users": {
+    "root_list": {
         "TableNames": [
             "TableNames-636",
             "TableNames-447"
@@ -43,10 +43,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_tables": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "describe_table": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "list_users": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "root_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "root_create_2": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "root_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockRootService:
@@ -55,31 +59,31 @@ class MockRootService:
 
     engine: MockEngine
 
-    async def list_tables(
+    async def root_create(
         self,
         *,
         body: models.ListTablesInput,
         x_amz_target: Literal["DynamoDB_20120810.ListTables"],
     ) -> models.ListTablesOutput:
-        answer = self.engine.answer("list_tables", models.ListTablesOutput, {}, body)
+        answer = self.engine.answer("root_create", models.ListTablesOutput, {}, body)
         return cast("models.ListTablesOutput", answer)
 
-    async def describe_table(
+    async def root_create_2(
         self,
         *,
         body: models.DescribeTableInput,
         x_amz_target: Literal["DynamoDB_20120810.DescribeTable"],
     ) -> models.DescribeTableOutput:
         answer = self.engine.answer(
-            "describe_table", models.DescribeTableOutput, {}, body
+            "root_create_2", models.DescribeTableOutput, {}, body
         )
         return cast("models.DescribeTableOutput", answer)
 
-    async def list_users(
+    async def root_list(
         self,
         *,
         action: Literal["ListUsers"],
         version: Literal["2010-05-08"],
     ) -> models.ListTablesOutput:
-        answer = self.engine.answer("list_users", models.ListTablesOutput, {}, None)
+        answer = self.engine.answer("root_list", models.ListTablesOutput, {}, None)
         return cast("models.ListTablesOutput", answer)

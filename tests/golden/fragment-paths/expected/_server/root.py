@@ -21,63 +21,63 @@ class RootService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_tables(
+    async def root_create(
         self,
         *,
         body: models.ListTablesInput,
         x_amz_target: Literal["DynamoDB_20120810.ListTables"],
     ) -> models.ListTablesOutput:
-        """list_tables"""
+        """root_create"""
         ...
 
-    async def describe_table(
+    async def root_create_2(
         self,
         *,
         body: models.DescribeTableInput,
         x_amz_target: Literal["DynamoDB_20120810.DescribeTable"],
     ) -> models.DescribeTableOutput:
-        """describe_table"""
+        """root_create_2"""
         ...
 
-    async def list_users(
+    async def root_list(
         self,
         *,
         action: Literal["ListUsers"],
         version: Literal["2010-05-08"],
     ) -> models.ListTablesOutput:
-        """list_users"""
+        """root_list"""
         ...
 
 
 class BaseRootService:
     """The root operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_tables(
+    async def root_create(
         self,
         *,
         body: models.ListTablesInput,
         x_amz_target: Literal["DynamoDB_20120810.ListTables"],
     ) -> models.ListTablesOutput:
-        raise NotImplementedError("list_tables")
+        raise NotImplementedError("root_create")
 
-    async def describe_table(
+    async def root_create_2(
         self,
         *,
         body: models.DescribeTableInput,
         x_amz_target: Literal["DynamoDB_20120810.DescribeTable"],
     ) -> models.DescribeTableOutput:
-        raise NotImplementedError("describe_table")
+        raise NotImplementedError("root_create_2")
 
-    async def list_users(
+    async def root_list(
         self,
         *,
         action: Literal["ListUsers"],
         version: Literal["2010-05-08"],
     ) -> models.ListTablesOutput:
-        raise NotImplementedError("list_users")
+        raise NotImplementedError("root_list")
 
 
-def add_list_tables(
+def add_root_create(
     router: APIRouter,
     service: RootService,
 ) -> None:
@@ -89,7 +89,7 @@ def add_list_tables(
         status_code=200,
         response_description="Success",
     )
-    async def list_tables(
+    async def root_create(
         body: Annotated[models.ListTablesInput, Body()],
         x_amz_target: Annotated[
             Literal["DynamoDB_20120810.ListTables"],
@@ -99,11 +99,11 @@ def add_list_tables(
             ),
         ] = "DynamoDB_20120810.ListTables",
     ) -> Any:
-        result = await service.list_tables(body=body, x_amz_target=x_amz_target)
+        result = await service.root_create(body=body, x_amz_target=x_amz_target)
         return result
 
 
-def add_describe_table(
+def add_root_create_2(
     router: APIRouter,
     service: RootService,
 ) -> None:
@@ -115,17 +115,17 @@ def add_describe_table(
         status_code=200,
         response_description="Success",
     )
-    async def describe_table(
+    async def root_create_2(
         body: Annotated[models.DescribeTableInput, Body()],
         x_amz_target: Annotated[
             Literal["DynamoDB_20120810.DescribeTable"], Header(alias="X-Amz-Target")
         ] = "DynamoDB_20120810.DescribeTable",
     ) -> Any:
-        result = await service.describe_table(body=body, x_amz_target=x_amz_target)
+        result = await service.root_create_2(body=body, x_amz_target=x_amz_target)
         return result
 
 
-def add_list_users(
+def add_root_list(
     router: APIRouter,
     service: RootService,
 ) -> None:
@@ -137,7 +137,7 @@ def add_list_users(
         status_code=200,
         response_description="Success",
     )
-    async def list_users(
+    async def root_list(
         action: Annotated[
             Literal["ListUsers"],
             Query(
@@ -153,5 +153,5 @@ def add_list_users(
             ),
         ] = "2010-05-08",
     ) -> Any:
-        result = await service.list_users(action=action, version=version)
+        result = await service.root_list(action=action, version=version)
         return result

@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_sites.MOCK_FAULTS,
     **_tags.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_sites.MOCK_ERRORS,
+    **_tags.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_site": {
+    "sites_create": {
         "name": "name-13",
         "latitude": "578.5",
         "tags": [
@@ -35,8 +35,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_site": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "sites_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockSitesService:
@@ -45,10 +49,10 @@ class MockSitesService:
 
     engine: MockEngine
 
-    async def create_site(
+    async def sites_create(
         self,
         *,
         body: models.SiteCreateBody,
     ) -> models.Site:
-        answer = self.engine.answer("create_site", models.Site, {}, body)
+        answer = self.engine.answer("sites_create", models.Site, {}, body)
         return cast("models.Site", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_tag": {
+    "tags_retrieve": {
         "name": "name-974"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_tag": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tags_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTagsService:
@@ -39,8 +43,8 @@ class MockTagsService:
 
     engine: MockEngine
 
-    async def get_tag(
+    async def tags_retrieve(
         self,
     ) -> models.Tag:
-        answer = self.engine.answer("get_tag", models.Tag, {}, None)
+        answer = self.engine.answer("tags_retrieve", models.Tag, {}, None)
         return cast("models.Tag", answer)

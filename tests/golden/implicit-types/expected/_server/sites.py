@@ -21,27 +21,27 @@ class SitesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_site(
+    async def sites_create(
         self,
         *,
         body: models.SiteCreateBody,
     ) -> models.Site:
-        """create_site"""
+        """sites_create"""
         ...
 
 
 class BaseSitesService:
     """The sites operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_site(
+    async def sites_create(
         self,
         *,
         body: models.SiteCreateBody,
     ) -> models.Site:
-        raise NotImplementedError("create_site")
+        raise NotImplementedError("sites_create")
 
 
-def add_create_site(
+def add_sites_create(
     router: APIRouter,
     service: SitesService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_create_site(
         status_code=201,
         response_description="Created.",
     )
-    async def create_site(
+    async def sites_create(
         body: Annotated[models.SiteCreateBody, Body()],
     ) -> Any:
-        result = await service.create_site(body=body)
+        result = await service.sites_create(body=body)
         return result

@@ -21,23 +21,23 @@ class TagsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_tag(
+    async def tags_retrieve(
         self,
     ) -> models.Tag:
-        """get_tag"""
+        """tags_retrieve"""
         ...
 
 
 class BaseTagsService:
     """The tags operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_tag(
+    async def tags_retrieve(
         self,
     ) -> models.Tag:
-        raise NotImplementedError("get_tag")
+        raise NotImplementedError("tags_retrieve")
 
 
-def add_get_tag(
+def add_tags_retrieve(
     router: APIRouter,
     service: TagsService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_tag(
         status_code=200,
         response_description="A tag.",
     )
-    async def get_tag() -> Any:
-        result = await service.get_tag()
+    async def tags_retrieve() -> Any:
+        result = await service.tags_retrieve()
         return result

@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_group_stream": {
+    "groups_stream_retrieve": {
         "id": "id-914",
         "size": 3
     }
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "get_group_stream": [
+    "groups_stream_retrieve": [
         {
             "id": "id-914",
             "size": 3
@@ -48,8 +48,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_group_stream": (Fault(404, {"detail": "injected fault: HTTP 404"}, False),),
+    "groups_stream_retrieve": (
+        Fault(404, {"detail": "injected fault: HTTP 404"}, False),
+    ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockGroupsService:
@@ -58,12 +64,12 @@ class MockGroupsService:
 
     engine: MockEngine
 
-    def get_group_stream(
+    def groups_stream_retrieve(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
         return self.engine.stream(
-            "get_group_stream", models.Group, {"group_id": group_id}, body
+            "groups_stream_retrieve", models.Group, {"group_id": group_id}, body
         )

@@ -23,29 +23,29 @@ class GroupsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    def get_group_stream(
+    def groups_stream_retrieve(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
-        """get_group_stream"""
+        """groups_stream_retrieve"""
         ...
 
 
 class BaseGroupsService:
     """The groups operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    def get_group_stream(
+    def groups_stream_retrieve(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
-        raise NotImplementedError("get_group_stream")
+        raise NotImplementedError("groups_stream_retrieve")
 
 
-def add_get_group_stream(
+def add_groups_stream_retrieve(
     router: APIRouter,
     service: GroupsService,
 ) -> None:
@@ -83,8 +83,10 @@ def add_get_group_stream(
         },
         openapi_extra={"x-apismith-stream": True},
     )
-    async def get_group_stream(
+    async def groups_stream_retrieve(
         group_id: Annotated[str, Path(alias="group_id")],
         body: Annotated[models.RequestContext | None, Body()] = None,
     ) -> Any:
-        return _stream(service.get_group_stream(group_id=group_id, body=body), None)
+        return _stream(
+            service.groups_stream_retrieve(group_id=group_id, body=body), None
+        )

@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_tasks.MOCK_FAULTS,
     **_health.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_tasks.MOCK_ERRORS,
+    **_health.MOCK_ERRORS,
+}

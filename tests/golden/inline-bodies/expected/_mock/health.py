@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "health": {
+    "health_retrieve": {
         "status": "ok"
     }
 }
@@ -29,7 +29,15 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "health": (Fault(404, {"message": "message-867"}, False),),
+    "health_retrieve": (Fault(404, {"message": "message-867"}, False),),
+}
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    "health_retrieve": {
+        "404": {"message": "message-867"},
+    },
 }
 
 
@@ -39,14 +47,14 @@ class MockHealthService:
 
     engine: MockEngine
 
-    async def health(
+    async def health_retrieve(
         self,
     ) -> (
         models.HealthRetrieveResponseUnionMember0
         | models.HealthRetrieveResponseUnionMember1
     ):
         answer = self.engine.answer(
-            "health",
+            "health_retrieve",
             models.HealthRetrieveResponseUnionMember0
             | models.HealthRetrieveResponseUnionMember1,
             {},

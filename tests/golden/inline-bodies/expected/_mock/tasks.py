@@ -15,16 +15,16 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_tasks": {
+    "tasks_list": {
         "data": [
             {"id": "id-919", "owner": {"name": "name-106"}}
         ],
         "next_cursor": "next_cursor-27"
     },
-    "create_task": {
+    "tasks_create": {
         "id": "id-822"
     },
-    "upload_attachment": {
+    "tasks_upload_attachment": {
         "count": 99
     }
 }
@@ -38,10 +38,16 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_tasks": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "create_task": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "upload_attachment": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_upload_attachment": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTasksService:
@@ -50,28 +56,28 @@ class MockTasksService:
 
     engine: MockEngine
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> models.TaskListResponse:
-        answer = self.engine.answer("list_tasks", models.TaskListResponse, {}, None)
+        answer = self.engine.answer("tasks_list", models.TaskListResponse, {}, None)
         return cast("models.TaskListResponse", answer)
 
-    async def create_task(
+    async def tasks_create(
         self,
         *,
         body: models.TaskCreateBody,
     ) -> models.TaskCreateResponse:
-        answer = self.engine.answer("create_task", models.TaskCreateResponse, {}, body)
+        answer = self.engine.answer("tasks_create", models.TaskCreateResponse, {}, body)
         return cast("models.TaskCreateResponse", answer)
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
         body: list[models.TaskUploadAttachmentBodyItem],
     ) -> models.TaskUploadAttachmentResponse | None:
         answer = self.engine.answer(
-            "upload_attachment",
+            "tasks_upload_attachment",
             models.TaskUploadAttachmentResponse | None,
             {"task_id": task_id},
             body,

@@ -21,29 +21,29 @@ class HealthService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def health(
+    async def health_retrieve(
         self,
     ) -> (
         models.HealthRetrieveResponseUnionMember0
         | models.HealthRetrieveResponseUnionMember1
     ):
-        """health"""
+        """health_retrieve"""
         ...
 
 
 class BaseHealthService:
     """The health operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def health(
+    async def health_retrieve(
         self,
     ) -> (
         models.HealthRetrieveResponseUnionMember0
         | models.HealthRetrieveResponseUnionMember1
     ):
-        raise NotImplementedError("health")
+        raise NotImplementedError("health_retrieve")
 
 
-def add_health(
+def add_health_retrieve(
     router: APIRouter,
     service: HealthService,
 ) -> None:
@@ -62,6 +62,6 @@ def add_health(
             },
         },
     )
-    async def health() -> Any:
-        result = await service.health()
+    async def health_retrieve() -> Any:
+        result = await service.health_retrieve()
         return result

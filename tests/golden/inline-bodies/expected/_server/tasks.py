@@ -21,55 +21,55 @@ class TasksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> models.TaskListResponse:
-        """list_tasks"""
+        """tasks_list"""
         ...
 
-    async def create_task(
+    async def tasks_create(
         self,
         *,
         body: models.TaskCreateBody,
     ) -> models.TaskCreateResponse:
-        """create_task"""
+        """tasks_create"""
         ...
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
         body: list[models.TaskUploadAttachmentBodyItem],
     ) -> models.TaskUploadAttachmentResponse | None:
-        """upload_attachment"""
+        """tasks_upload_attachment"""
         ...
 
 
 class BaseTasksService:
     """The tasks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> models.TaskListResponse:
-        raise NotImplementedError("list_tasks")
+        raise NotImplementedError("tasks_list")
 
-    async def create_task(
+    async def tasks_create(
         self,
         *,
         body: models.TaskCreateBody,
     ) -> models.TaskCreateResponse:
-        raise NotImplementedError("create_task")
+        raise NotImplementedError("tasks_create")
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
         body: list[models.TaskUploadAttachmentBodyItem],
     ) -> models.TaskUploadAttachmentResponse | None:
-        raise NotImplementedError("upload_attachment")
+        raise NotImplementedError("tasks_upload_attachment")
 
 
-def add_list_tasks(
+def add_tasks_list(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -81,12 +81,12 @@ def add_list_tasks(
         status_code=200,
         response_description="A page of tasks",
     )
-    async def list_tasks() -> Any:
-        result = await service.list_tasks()
+    async def tasks_list() -> Any:
+        result = await service.tasks_list()
         return result
 
 
-def add_create_task(
+def add_tasks_create(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -104,14 +104,14 @@ def add_create_task(
             },
         },
     )
-    async def create_task(
+    async def tasks_create(
         body: Annotated[models.TaskCreateBody, Body()],
     ) -> Any:
-        result = await service.create_task(body=body)
+        result = await service.tasks_create(body=body)
         return result
 
 
-def add_upload_attachment(
+def add_tasks_upload_attachment(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -123,9 +123,9 @@ def add_upload_attachment(
         status_code=200,
         response_description="Stored",
     )
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         task_id: Annotated[str, Path(alias="task_id")],
         body: Annotated[list[models.TaskUploadAttachmentBodyItem], Body()],
     ) -> Any:
-        result = await service.upload_attachment(task_id=task_id, body=body)
+        result = await service.tasks_upload_attachment(task_id=task_id, body=body)
         return result

@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_up.MOCK_FAULTS,
     **_login.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_up.MOCK_ERRORS,
+    **_login.MOCK_ERRORS,
+}

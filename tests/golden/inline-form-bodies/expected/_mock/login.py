@@ -21,8 +21,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "login": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "login_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockLoginService:
@@ -31,10 +35,10 @@ class MockLoginService:
 
     engine: MockEngine
 
-    async def login(
+    async def login_create(
         self,
         *,
         user: str,
         password: str | None,
     ) -> None:
-        self.engine.answer("login", None, {}, None)
+        self.engine.answer("login_create", None, {}, None)

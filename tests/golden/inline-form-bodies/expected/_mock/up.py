@@ -23,8 +23,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "upload_file": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "up_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockUpService:
@@ -33,10 +37,10 @@ class MockUpService:
 
     engine: MockEngine
 
-    async def upload_file(
+    async def up_create(
         self,
         *,
         file: UploadFile,
         note: str | None,
     ) -> None:
-        self.engine.answer("upload_file", None, {}, None)
+        self.engine.answer("up_create", None, {}, None)

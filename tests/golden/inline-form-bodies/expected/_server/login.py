@@ -19,29 +19,29 @@ class LoginService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def login(
+    async def login_create(
         self,
         *,
         user: str,
         password: str | None,
     ) -> None:
-        """login"""
+        """login_create"""
         ...
 
 
 class BaseLoginService:
     """The login operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def login(
+    async def login_create(
         self,
         *,
         user: str,
         password: str | None,
     ) -> None:
-        raise NotImplementedError("login")
+        raise NotImplementedError("login_create")
 
 
-def add_login(
+def add_login_create(
     router: APIRouter,
     service: LoginService,
 ) -> None:
@@ -58,9 +58,9 @@ def add_login(
             }
         },
     )
-    async def login(
+    async def login_create(
         user: Annotated[str, Body(alias="user", embed=True)],
         password: Annotated[str | None, Body(alias="password", embed=True)] = None,
     ) -> Any:
-        await service.login(user=user, password=password)
+        await service.login_create(user=user, password=password)
         return None

@@ -19,29 +19,29 @@ class UpService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def upload_file(
+    async def up_create(
         self,
         *,
         file: UploadFile,
         note: str | None,
     ) -> None:
-        """upload_file"""
+        """up_create"""
         ...
 
 
 class BaseUpService:
     """The up operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def upload_file(
+    async def up_create(
         self,
         *,
         file: UploadFile,
         note: str | None,
     ) -> None:
-        raise NotImplementedError("upload_file")
+        raise NotImplementedError("up_create")
 
 
-def add_upload_file(
+def add_up_create(
     router: APIRouter,
     service: UpService,
 ) -> None:
@@ -53,9 +53,9 @@ def add_upload_file(
         status_code=204,
         response_description="ok",
     )
-    async def upload_file(
+    async def up_create(
         file: Annotated[UploadFile, File(alias="file")],
         note: Annotated[str | None, Form(alias="note")] = None,
     ) -> Any:
-        await service.upload_file(file=file, note=note)
+        await service.up_create(file=file, note=note)
         return None

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_order": {
+    "order_list": {
         "customer": {
             "id": 78,
             "address": {"city": "city-443"}
@@ -44,8 +44,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_order": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "order_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockOrderService:
@@ -54,8 +58,8 @@ class MockOrderService:
 
     engine: MockEngine
 
-    async def get_order(
+    async def order_list(
         self,
     ) -> models.Order:
-        answer = self.engine.answer("get_order", models.Order, {}, None)
+        answer = self.engine.answer("order_list", models.Order, {}, None)
         return cast("models.Order", answer)

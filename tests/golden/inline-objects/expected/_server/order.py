@@ -21,23 +21,23 @@ class OrderService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_order(
+    async def order_list(
         self,
     ) -> models.Order:
-        """get_order"""
+        """order_list"""
         ...
 
 
 class BaseOrderService:
     """The order operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_order(
+    async def order_list(
         self,
     ) -> models.Order:
-        raise NotImplementedError("get_order")
+        raise NotImplementedError("order_list")
 
 
-def add_get_order(
+def add_order_list(
     router: APIRouter,
     service: OrderService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_order(
         status_code=200,
         response_description="ok",
     )
-    async def get_order() -> Any:
-        result = await service.get_order()
+    async def order_list() -> Any:
+        result = await service.order_list()
         return result

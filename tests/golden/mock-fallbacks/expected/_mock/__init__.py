@@ -38,3 +38,10 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_names.MOCK_FAULTS,
     **_tree.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_arns.MOCK_ERRORS,
+    **_names.MOCK_ERRORS,
+    **_tree.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_arn": {
+    "arns_retrieve": {
         "arn": "arn:aws:np1fvuo:M9T-B#",
         "key": "sk-muQ2GzWV"
     }
@@ -30,8 +30,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_arn": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "arns_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockArnsService:
@@ -40,8 +44,8 @@ class MockArnsService:
 
     engine: MockEngine
 
-    async def get_arn(
+    async def arns_retrieve(
         self,
     ) -> models.Arn:
-        answer = self.engine.answer("get_arn", models.Arn, {}, None)
+        answer = self.engine.answer("arns_retrieve", models.Arn, {}, None)
         return cast("models.Arn", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_name": {
+    "names_retrieve": {
         "name": "Mnbiqpmz"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_name": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "names_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockNamesService:
@@ -39,8 +43,8 @@ class MockNamesService:
 
     engine: MockEngine
 
-    async def get_name(
+    async def names_retrieve(
         self,
     ) -> models.Name:
-        answer = self.engine.answer("get_name", models.Name, {}, None)
+        answer = self.engine.answer("names_retrieve", models.Name, {}, None)
         return cast("models.Name", answer)

@@ -23,9 +23,13 @@ MOCK_ROLES: dict[str, Role] = {}
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {}
 
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
+
 # operation -> why the mock cannot answer it (it answers 501 Not Implemented, saying so)
 MOCK_GAPS: dict[str, str] = {
-    "get_tree": "get_tree (the mock cannot build its response: TreeNode requires itself)",
+    "tree_retrieve": "tree_retrieve (the mock cannot build its response: TreeNode requires itself)",
 }
 
 
@@ -35,7 +39,7 @@ class MockTreeService:
 
     engine: MockEngine
 
-    async def get_tree(
+    async def tree_retrieve(
         self,
     ) -> models.TreeNode:
-        raise NotImplementedError(MOCK_GAPS["get_tree"])
+        raise NotImplementedError(MOCK_GAPS["tree_retrieve"])

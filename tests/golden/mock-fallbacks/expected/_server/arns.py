@@ -21,23 +21,23 @@ class ArnsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_arn(
+    async def arns_retrieve(
         self,
     ) -> models.Arn:
-        """get_arn"""
+        """arns_retrieve"""
         ...
 
 
 class BaseArnsService:
     """The arns operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_arn(
+    async def arns_retrieve(
         self,
     ) -> models.Arn:
-        raise NotImplementedError("get_arn")
+        raise NotImplementedError("arns_retrieve")
 
 
-def add_get_arn(
+def add_arns_retrieve(
     router: APIRouter,
     service: ArnsService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_arn(
         status_code=200,
         response_description="ok",
     )
-    async def get_arn() -> Any:
-        result = await service.get_arn()
+    async def arns_retrieve() -> Any:
+        result = await service.arns_retrieve()
         return result

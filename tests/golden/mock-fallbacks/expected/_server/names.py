@@ -21,23 +21,23 @@ class NamesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_name(
+    async def names_retrieve(
         self,
     ) -> models.Name:
-        """get_name"""
+        """names_retrieve"""
         ...
 
 
 class BaseNamesService:
     """The names operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_name(
+    async def names_retrieve(
         self,
     ) -> models.Name:
-        raise NotImplementedError("get_name")
+        raise NotImplementedError("names_retrieve")
 
 
-def add_get_name(
+def add_names_retrieve(
     router: APIRouter,
     service: NamesService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_name(
         status_code=200,
         response_description="ok",
     )
-    async def get_name() -> Any:
-        result = await service.get_name()
+    async def names_retrieve() -> Any:
+        result = await service.names_retrieve()
         return result

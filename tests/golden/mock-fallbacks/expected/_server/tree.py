@@ -21,23 +21,23 @@ class TreeService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_tree(
+    async def tree_retrieve(
         self,
     ) -> models.TreeNode:
-        """get_tree"""
+        """tree_retrieve"""
         ...
 
 
 class BaseTreeService:
     """The tree operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_tree(
+    async def tree_retrieve(
         self,
     ) -> models.TreeNode:
-        raise NotImplementedError("get_tree")
+        raise NotImplementedError("tree_retrieve")
 
 
-def add_get_tree(
+def add_tree_retrieve(
     router: APIRouter,
     service: TreeService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_get_tree(
         status_code=200,
         response_description="ok",
     )
-    async def get_tree() -> Any:
-        result = await service.get_tree()
+    async def tree_retrieve() -> Any:
+        result = await service.tree_retrieve()
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "pets_get": {
+    "pets_retrieve": {
         "kind": "Microsoft.Pets/cats",
         "name": "name-71",
         "meows": true
@@ -31,8 +31,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "pets_get": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "pets_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockPetsService:
@@ -41,12 +45,12 @@ class MockPetsService:
 
     engine: MockEngine
 
-    async def pets_get(
+    async def pets_retrieve(
         self,
         *,
         name: str,
     ) -> models.Cat | models.Dog:
         answer = self.engine.answer(
-            "pets_get", models.Cat | models.Dog, {"name": name}, None
+            "pets_retrieve", models.Cat | models.Dog, {"name": name}, None
         )
         return cast("models.Cat | models.Dog", answer)

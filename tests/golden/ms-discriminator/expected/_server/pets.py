@@ -21,27 +21,27 @@ class PetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def pets_get(
+    async def pets_retrieve(
         self,
         *,
         name: str,
     ) -> models.Cat | models.Dog:
-        """pets_get"""
+        """pets_retrieve"""
         ...
 
 
 class BasePetsService:
     """The pets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def pets_get(
+    async def pets_retrieve(
         self,
         *,
         name: str,
     ) -> models.Cat | models.Dog:
-        raise NotImplementedError("pets_get")
+        raise NotImplementedError("pets_retrieve")
 
 
-def add_pets_get(
+def add_pets_retrieve(
     router: APIRouter,
     service: PetsService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_pets_get(
         status_code=200,
         response_description="A cat or a dog.",
     )
-    async def pets_get(
+    async def pets_retrieve(
         name: Annotated[str, Path(alias="name")],
     ) -> Any:
-        result = await service.pets_get(name=name)
+        result = await service.pets_retrieve(name=name)
         return result

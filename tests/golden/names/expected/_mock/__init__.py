@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_chat_completions.MOCK_FAULTS,
     **_things.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_chat_completions.MOCK_ERRORS,
+    **_things.MOCK_ERRORS,
+}

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "post_v2_chat_completions": {
+    "chat_completions_create": {
         "content": {
             "text": "text-874",
             "lang": "lang-706"
@@ -36,10 +36,14 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "post_v2_chat_completions": (
+    "chat_completions_create": (
         Fault(503, {"detail": "injected fault: HTTP 503"}, True),
     ),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockChatCompletionsService:
@@ -48,12 +52,12 @@ class MockChatCompletionsService:
 
     engine: MockEngine
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.BodyCreateChatCompletionV2ChatCompletionsPost | None,
     ) -> models.MessageOutput:
         answer = self.engine.answer(
-            "post_v2_chat_completions", models.MessageOutput, {}, body
+            "chat_completions_create", models.MessageOutput, {}, body
         )
         return cast("models.MessageOutput", answer)

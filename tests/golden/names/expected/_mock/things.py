@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_thing_v1_things__thing_id__get": {
+    "things_retrieve": {
         "items": [
             "active"
         ],
@@ -32,10 +32,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_thing_v1_things__thing_id__get": (
-        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
-    ),
+    "things_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockThingsService:
@@ -44,15 +46,12 @@ class MockThingsService:
 
     engine: MockEngine
 
-    async def get_thing_v1_things__thing_id__get(
+    async def things_retrieve(
         self,
         *,
         thing_id: str,
     ) -> models.PageActive:
         answer = self.engine.answer(
-            "get_thing_v1_things__thing_id__get",
-            models.PageActive,
-            {"thing_id": thing_id},
-            None,
+            "things_retrieve", models.PageActive, {"thing_id": thing_id}, None
         )
         return cast("models.PageActive", answer)

@@ -21,27 +21,27 @@ class ChatCompletionsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.BodyCreateChatCompletionV2ChatCompletionsPost | None,
     ) -> models.MessageOutput:
-        """post_v2_chat_completions"""
+        """chat_completions_create"""
         ...
 
 
 class BaseChatCompletionsService:
     """The chat_completions operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         self,
         *,
         body: models.BodyCreateChatCompletionV2ChatCompletionsPost | None,
     ) -> models.MessageOutput:
-        raise NotImplementedError("post_v2_chat_completions")
+        raise NotImplementedError("chat_completions_create")
 
 
-def add_post_v2_chat_completions(
+def add_chat_completions_create(
     router: APIRouter,
     service: ChatCompletionsService,
 ) -> None:
@@ -53,10 +53,10 @@ def add_post_v2_chat_completions(
         status_code=200,
         response_description="OK",
     )
-    async def post_v2_chat_completions(
+    async def chat_completions_create(
         body: Annotated[
             models.BodyCreateChatCompletionV2ChatCompletionsPost | None, Body()
         ] = None,
     ) -> Any:
-        result = await service.post_v2_chat_completions(body=body)
+        result = await service.chat_completions_create(body=body)
         return result

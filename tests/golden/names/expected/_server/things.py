@@ -21,27 +21,27 @@ class ThingsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_thing_v1_things__thing_id__get(
+    async def things_retrieve(
         self,
         *,
         thing_id: str,
     ) -> models.PageActive:
-        """get_thing_v1_things__thing_id__get"""
+        """things_retrieve"""
         ...
 
 
 class BaseThingsService:
     """The things operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_thing_v1_things__thing_id__get(
+    async def things_retrieve(
         self,
         *,
         thing_id: str,
     ) -> models.PageActive:
-        raise NotImplementedError("get_thing_v1_things__thing_id__get")
+        raise NotImplementedError("things_retrieve")
 
 
-def add_get_thing_v1_things__thing_id__get(
+def add_things_retrieve(
     router: APIRouter,
     service: ThingsService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_get_thing_v1_things__thing_id__get(
         status_code=200,
         response_description="OK",
     )
-    async def get_thing_v1_things__thing_id__get(
+    async def things_retrieve(
         thing_id: Annotated[str, Path(alias="thing_id")],
     ) -> Any:
-        result = await service.get_thing_v1_things__thing_id__get(thing_id=thing_id)
+        result = await service.things_retrieve(thing_id=thing_id)
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_item": {
+    "items_retrieve": {
         "id": "id-666"
     }
 }
@@ -29,9 +29,13 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_item": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "delete_item": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "items_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "items_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockItemsService:
@@ -40,19 +44,19 @@ class MockItemsService:
 
     engine: MockEngine
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         id: str,
     ) -> models.ItemRetrieveResponse:
         answer = self.engine.answer(
-            "get_item", models.ItemRetrieveResponse, {"id": id}, None
+            "items_retrieve", models.ItemRetrieveResponse, {"id": id}, None
         )
         return cast("models.ItemRetrieveResponse", answer)
 
-    async def delete_item(
+    async def items_delete(
         self,
         *,
         id: str,
     ) -> None:
-        self.engine.answer("delete_item", None, {"id": id}, None)
+        self.engine.answer("items_delete", None, {"id": id}, None)

@@ -21,42 +21,42 @@ class ItemsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         id: str,
     ) -> models.ItemRetrieveResponse:
-        """get_item"""
+        """items_retrieve"""
         ...
 
-    async def delete_item(
+    async def items_delete(
         self,
         *,
         id: str,
     ) -> None:
-        """delete_item"""
+        """items_delete"""
         ...
 
 
 class BaseItemsService:
     """The items operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         id: str,
     ) -> models.ItemRetrieveResponse:
-        raise NotImplementedError("get_item")
+        raise NotImplementedError("items_retrieve")
 
-    async def delete_item(
+    async def items_delete(
         self,
         *,
         id: str,
     ) -> None:
-        raise NotImplementedError("delete_item")
+        raise NotImplementedError("items_delete")
 
 
-def add_get_item(
+def add_items_retrieve(
     router: APIRouter,
     service: ItemsService,
 ) -> None:
@@ -73,14 +73,14 @@ def add_get_item(
             },
         },
     )
-    async def get_item(
+    async def items_retrieve(
         id: Annotated[str, Path(alias="id")],
     ) -> Any:
-        result = await service.get_item(id=id)
+        result = await service.items_retrieve(id=id)
         return result
 
 
-def add_delete_item(
+def add_items_delete(
     router: APIRouter,
     service: ItemsService,
 ) -> None:
@@ -92,8 +92,8 @@ def add_delete_item(
         status_code=204,
         response_description="deleted",
     )
-    async def delete_item(
+    async def items_delete(
         id: Annotated[str, Path(alias="id")],
     ) -> Any:
-        await service.delete_item(id=id)
+        await service.items_delete(id=id)
         return None

@@ -21,7 +21,15 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "put_x_id": (Fault(404, {"detail": "detail-531"}, False),),
+    "x_update": (Fault(404, {"detail": "detail-531"}, False),),
+}
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    "x_update": {
+        "404": {"detail": "detail-531"},
+    },
 }
 
 
@@ -31,11 +39,11 @@ class MockXService:
 
     engine: MockEngine
 
-    async def put_x_id(
+    async def x_update(
         self,
         *,
         id: int,
         body: list[str],
         x_trace: str | None,
     ) -> None:
-        self.engine.answer("put_x_id", None, {"id": id}, body)
+        self.engine.answer("x_update", None, {"id": id}, body)

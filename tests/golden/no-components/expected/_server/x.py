@@ -25,31 +25,31 @@ class XService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def put_x_id(
+    async def x_update(
         self,
         *,
         id: int,
         body: list[str],
         x_trace: str | None,
     ) -> None:
-        """put_x_id"""
+        """x_update"""
         ...
 
 
 class BaseXService:
     """The x operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def put_x_id(
+    async def x_update(
         self,
         *,
         id: int,
         body: list[str],
         x_trace: str | None,
     ) -> None:
-        raise NotImplementedError("put_x_id")
+        raise NotImplementedError("x_update")
 
 
-def add_put_x_id(
+def add_x_update(
     router: APIRouter,
     service: XService,
 ) -> None:
@@ -67,10 +67,10 @@ def add_put_x_id(
             },
         },
     )
-    async def put_x_id(
+    async def x_update(
         id: Annotated[int, Path(alias="id")],
         body: Annotated[list[str], Body()],
         x_trace: Annotated[str, Header(alias="X-Trace")] = _ABSENT,
     ) -> Any:
-        await service.put_x_id(id=id, body=body, x_trace=x_trace)
+        await service.x_update(id=id, body=body, x_trace=x_trace)
         return None

@@ -14,7 +14,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_n": 12
+    "n_retrieve": 12
 }
 """)
 
@@ -26,8 +26,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_n": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "n_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockNService:
@@ -36,8 +40,8 @@ class MockNService:
 
     engine: MockEngine
 
-    async def get_n(
+    async def n_retrieve(
         self,
     ) -> int | None:
-        answer = self.engine.answer("get_n", int | None, {}, None)
+        answer = self.engine.answer("n_retrieve", int | None, {}, None)
         return cast("int | None", answer)

@@ -19,23 +19,23 @@ class NService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_n(
+    async def n_retrieve(
         self,
     ) -> int | None:
-        """get_n"""
+        """n_retrieve"""
         ...
 
 
 class BaseNService:
     """The n operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_n(
+    async def n_retrieve(
         self,
     ) -> int | None:
-        raise NotImplementedError("get_n")
+        raise NotImplementedError("n_retrieve")
 
 
-def add_get_n(
+def add_n_retrieve(
     router: APIRouter,
     service: NService,
 ) -> None:
@@ -47,6 +47,6 @@ def add_get_n(
         status_code=200,
         response_description="ok",
     )
-    async def get_n() -> Any:
-        result = await service.get_n()
+    async def n_retrieve() -> Any:
+        result = await service.n_retrieve()
         return result

@@ -19,23 +19,23 @@ class XService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_x(
+    async def x_retrieve(
         self,
     ) -> str | None:
-        """get_x"""
+        """x_retrieve"""
         ...
 
 
 class BaseXService:
     """The x operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_x(
+    async def x_retrieve(
         self,
     ) -> str | None:
-        raise NotImplementedError("get_x")
+        raise NotImplementedError("x_retrieve")
 
 
-def add_get_x(
+def add_x_retrieve(
     router: APIRouter,
     service: XService,
 ) -> None:
@@ -47,6 +47,6 @@ def add_get_x(
         status_code=200,
         response_description="ok",
     )
-    async def get_x() -> Any:
-        result = await service.get_x()
+    async def x_retrieve() -> Any:
+        result = await service.x_retrieve()
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "run_regression": {
+    "regression_create": {
         "message": "message-763"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "run_regression": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "regression_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockRegressionService:
@@ -39,10 +43,10 @@ class MockRegressionService:
 
     engine: MockEngine
 
-    async def run_regression(
+    async def regression_create(
         self,
     ) -> models.Result | models.Error:
         answer = self.engine.answer(
-            "run_regression", models.Result | models.Error, {}, None
+            "regression_create", models.Result | models.Error, {}, None
         )
         return cast("models.Result | models.Error", answer)

@@ -21,23 +21,23 @@ class RegressionService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def run_regression(
+    async def regression_create(
         self,
     ) -> models.Result | models.Error:
-        """run_regression"""
+        """regression_create"""
         ...
 
 
 class BaseRegressionService:
     """The regression operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def run_regression(
+    async def regression_create(
         self,
     ) -> models.Result | models.Error:
-        raise NotImplementedError("run_regression")
+        raise NotImplementedError("regression_create")
 
 
-def add_run_regression(
+def add_regression_create(
     router: APIRouter,
     service: RegressionService,
 ) -> None:
@@ -49,6 +49,6 @@ def add_run_regression(
         status_code=200,
         response_description="A result or an error.",
     )
-    async def run_regression() -> Any:
-        result = await service.run_regression()
+    async def regression_create() -> Any:
+        result = await service.regression_create()
         return result

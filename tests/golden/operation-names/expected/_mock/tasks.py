@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_tasks": [
+    "tasks_list": [
         {
             "id": "id-906"
         },
@@ -26,10 +26,10 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
             "id": "id-226"
         }
     ],
-    "create_task": {
+    "tasks_create": {
         "id": "id-906"
     },
-    "get_task": {
+    "tasks_retrieve": {
         "id": "id-906"
     }
 }
@@ -40,23 +40,23 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "list_tasks": Role(
+    "tasks_list": Role(
         action="list",
         collection="/tasks",
         id_field="id",
     ),
-    "create_task": Role(
+    "tasks_create": Role(
         action="create",
         collection="/tasks",
         id_field="id",
     ),
-    "get_task": Role(
+    "tasks_retrieve": Role(
         action="get",
         collection="/tasks",
         id_field="id",
         id_param="task_id",
     ),
-    "delete_task": Role(
+    "tasks_delete": Role(
         action="delete",
         collection="/tasks",
         id_param="task_id",
@@ -65,13 +65,19 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_tasks": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "create_task": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "get_task": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "delete_task": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "upload_attachment": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "perform_task_action": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_delete": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "tasks_upload_attachment": (
+        Fault(503, {"detail": "injected fault: HTTP 503"}, True),
+    ),
+    "tasks_perform_action": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTasksService:
@@ -80,43 +86,45 @@ class MockTasksService:
 
     engine: MockEngine
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> list[models.Task]:
-        answer = self.engine.answer("list_tasks", list[models.Task], {}, None)
+        answer = self.engine.answer("tasks_list", list[models.Task], {}, None)
         return cast("list[models.Task]", answer)
 
-    async def create_task(
+    async def tasks_create(
         self,
     ) -> models.Task:
-        answer = self.engine.answer("create_task", models.Task, {}, None)
+        answer = self.engine.answer("tasks_create", models.Task, {}, None)
         return cast("models.Task", answer)
 
-    async def get_task(
+    async def tasks_retrieve(
         self,
         *,
         task_id: str,
     ) -> models.Task:
-        answer = self.engine.answer("get_task", models.Task, {"task_id": task_id}, None)
+        answer = self.engine.answer(
+            "tasks_retrieve", models.Task, {"task_id": task_id}, None
+        )
         return cast("models.Task", answer)
 
-    async def delete_task(
+    async def tasks_delete(
         self,
         *,
         task_id: str,
     ) -> None:
-        self.engine.answer("delete_task", None, {"task_id": task_id}, None)
+        self.engine.answer("tasks_delete", None, {"task_id": task_id}, None)
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
     ) -> None:
-        self.engine.answer("upload_attachment", None, {"task_id": task_id}, None)
+        self.engine.answer("tasks_upload_attachment", None, {"task_id": task_id}, None)
 
-    async def perform_task_action(
+    async def tasks_perform_action(
         self,
         *,
         task_id: str,
     ) -> None:
-        self.engine.answer("perform_task_action", None, {"task_id": task_id}, None)
+        self.engine.answer("tasks_perform_action", None, {"task_id": task_id}, None)

@@ -21,94 +21,94 @@ class TasksService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> list[models.Task]:
-        """list_tasks"""
+        """tasks_list"""
         ...
 
-    async def create_task(
+    async def tasks_create(
         self,
     ) -> models.Task:
-        """create_task"""
+        """tasks_create"""
         ...
 
-    async def get_task(
+    async def tasks_retrieve(
         self,
         *,
         task_id: str,
     ) -> models.Task:
-        """get_task"""
+        """tasks_retrieve"""
         ...
 
-    async def delete_task(
+    async def tasks_delete(
         self,
         *,
         task_id: str,
     ) -> None:
-        """delete_task"""
+        """tasks_delete"""
         ...
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
     ) -> None:
-        """upload_attachment"""
+        """tasks_upload_attachment"""
         ...
 
-    async def perform_task_action(
+    async def tasks_perform_action(
         self,
         *,
         task_id: str,
     ) -> None:
-        """perform_task_action"""
+        """tasks_perform_action"""
         ...
 
 
 class BaseTasksService:
     """The tasks operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_tasks(
+    async def tasks_list(
         self,
     ) -> list[models.Task]:
-        raise NotImplementedError("list_tasks")
+        raise NotImplementedError("tasks_list")
 
-    async def create_task(
+    async def tasks_create(
         self,
     ) -> models.Task:
-        raise NotImplementedError("create_task")
+        raise NotImplementedError("tasks_create")
 
-    async def get_task(
+    async def tasks_retrieve(
         self,
         *,
         task_id: str,
     ) -> models.Task:
-        raise NotImplementedError("get_task")
+        raise NotImplementedError("tasks_retrieve")
 
-    async def delete_task(
+    async def tasks_delete(
         self,
         *,
         task_id: str,
     ) -> None:
-        raise NotImplementedError("delete_task")
+        raise NotImplementedError("tasks_delete")
 
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         self,
         *,
         task_id: str,
     ) -> None:
-        raise NotImplementedError("upload_attachment")
+        raise NotImplementedError("tasks_upload_attachment")
 
-    async def perform_task_action(
+    async def tasks_perform_action(
         self,
         *,
         task_id: str,
     ) -> None:
-        raise NotImplementedError("perform_task_action")
+        raise NotImplementedError("tasks_perform_action")
 
 
-def add_list_tasks(
+def add_tasks_list(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -120,12 +120,12 @@ def add_list_tasks(
         status_code=200,
         response_description="ok",
     )
-    async def list_tasks() -> Any:
-        result = await service.list_tasks()
+    async def tasks_list() -> Any:
+        result = await service.tasks_list()
         return result
 
 
-def add_create_task(
+def add_tasks_create(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -137,12 +137,12 @@ def add_create_task(
         status_code=201,
         response_description="ok",
     )
-    async def create_task() -> Any:
-        result = await service.create_task()
+    async def tasks_create() -> Any:
+        result = await service.tasks_create()
         return result
 
 
-def add_get_task(
+def add_tasks_retrieve(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -154,14 +154,14 @@ def add_get_task(
         status_code=200,
         response_description="ok",
     )
-    async def get_task(
+    async def tasks_retrieve(
         task_id: Annotated[str, Path(alias="task_id")],
     ) -> Any:
-        result = await service.get_task(task_id=task_id)
+        result = await service.tasks_retrieve(task_id=task_id)
         return result
 
 
-def add_delete_task(
+def add_tasks_delete(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -173,14 +173,14 @@ def add_delete_task(
         status_code=204,
         response_description="gone",
     )
-    async def delete_task(
+    async def tasks_delete(
         task_id: Annotated[str, Path(alias="task_id")],
     ) -> Any:
-        await service.delete_task(task_id=task_id)
+        await service.tasks_delete(task_id=task_id)
         return None
 
 
-def add_upload_attachment(
+def add_tasks_upload_attachment(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -192,14 +192,14 @@ def add_upload_attachment(
         status_code=204,
         response_description="ok",
     )
-    async def upload_attachment(
+    async def tasks_upload_attachment(
         task_id: Annotated[str, Path(alias="task_id")],
     ) -> Any:
-        await service.upload_attachment(task_id=task_id)
+        await service.tasks_upload_attachment(task_id=task_id)
         return None
 
 
-def add_perform_task_action(
+def add_tasks_perform_action(
     router: APIRouter,
     service: TasksService,
 ) -> None:
@@ -211,8 +211,8 @@ def add_perform_task_action(
         status_code=204,
         response_description="ok",
     )
-    async def perform_task_action(
+    async def tasks_perform_action(
         task_id: Annotated[str, Path(alias="task_id")],
     ) -> Any:
-        await service.perform_task_action(task_id=task_id)
+        await service.tasks_perform_action(task_id=task_id)
         return None

@@ -22,8 +22,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "send_document": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "send_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockSendService:
@@ -32,9 +36,9 @@ class MockSendService:
 
     engine: MockEngine
 
-    async def send_document(
+    async def send_create(
         self,
         *,
         body: models.SendDocument | None,
     ) -> None:
-        self.engine.answer("send_document", None, {}, body)
+        self.engine.answer("send_create", None, {}, body)

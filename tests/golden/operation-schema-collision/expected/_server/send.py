@@ -21,27 +21,27 @@ class SendService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def send_document(
+    async def send_create(
         self,
         *,
         body: models.SendDocument | None,
     ) -> None:
-        """send_document"""
+        """send_create"""
         ...
 
 
 class BaseSendService:
     """The send operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def send_document(
+    async def send_create(
         self,
         *,
         body: models.SendDocument | None,
     ) -> None:
-        raise NotImplementedError("send_document")
+        raise NotImplementedError("send_create")
 
 
-def add_send_document(
+def add_send_create(
     router: APIRouter,
     service: SendService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_send_document(
         status_code=204,
         response_description="ok",
     )
-    async def send_document(
+    async def send_create(
         body: Annotated[models.SendDocument | None, Body()] = None,
     ) -> Any:
-        await service.send_document(body=body)
+        await service.send_create(body=body)
         return None

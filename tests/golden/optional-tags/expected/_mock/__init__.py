@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_things.MOCK_FAULTS,
     **_drawings.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_things.MOCK_ERRORS,
+    **_drawings.MOCK_ERRORS,
+}

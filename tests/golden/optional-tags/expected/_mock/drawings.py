@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_drawing": {
+    "drawings_create": {
         "shape-type": "circle",
         "radius": 40.1
     }
@@ -30,8 +30,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_drawing": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "drawings_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockDrawingsService:
@@ -40,10 +44,10 @@ class MockDrawingsService:
 
     engine: MockEngine
 
-    async def create_drawing(
+    async def drawings_create(
         self,
         *,
         body: models.Drawing,
     ) -> models.Shape:
-        answer = self.engine.answer("create_drawing", models.Shape, {}, body)
+        answer = self.engine.answer("drawings_create", models.Shape, {}, body)
         return cast("models.Shape", answer)

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "patch_thing": {
+    "things_update": {
         "id": "id-899",
         "name": "name-157",
         "tag": {
@@ -33,8 +33,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "patch_thing": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "things_update": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockThingsService:
@@ -43,13 +47,13 @@ class MockThingsService:
 
     engine: MockEngine
 
-    async def patch_thing(
+    async def things_update(
         self,
         *,
         thing_id: str,
         body: models.RestorablePatchThingRequest,
     ) -> models.Thing:
         answer = self.engine.answer(
-            "patch_thing", models.Thing, {"thing_id": thing_id}, body
+            "things_update", models.Thing, {"thing_id": thing_id}, body
         )
         return cast("models.Thing", answer)

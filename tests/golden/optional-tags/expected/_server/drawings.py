@@ -21,27 +21,27 @@ class DrawingsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_drawing(
+    async def drawings_create(
         self,
         *,
         body: models.Drawing,
     ) -> models.Shape:
-        """create_drawing"""
+        """drawings_create"""
         ...
 
 
 class BaseDrawingsService:
     """The drawings operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_drawing(
+    async def drawings_create(
         self,
         *,
         body: models.Drawing,
     ) -> models.Shape:
-        raise NotImplementedError("create_drawing")
+        raise NotImplementedError("drawings_create")
 
 
-def add_create_drawing(
+def add_drawings_create(
     router: APIRouter,
     service: DrawingsService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_create_drawing(
         status_code=200,
         response_description="The first shape.",
     )
-    async def create_drawing(
+    async def drawings_create(
         body: Annotated[models.Drawing, Body()],
     ) -> Any:
-        result = await service.create_drawing(body=body)
+        result = await service.drawings_create(body=body)
         return result

@@ -21,29 +21,29 @@ class ThingsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def patch_thing(
+    async def things_update(
         self,
         *,
         thing_id: str,
         body: models.RestorablePatchThingRequest,
     ) -> models.Thing:
-        """patch_thing"""
+        """things_update"""
         ...
 
 
 class BaseThingsService:
     """The things operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def patch_thing(
+    async def things_update(
         self,
         *,
         thing_id: str,
         body: models.RestorablePatchThingRequest,
     ) -> models.Thing:
-        raise NotImplementedError("patch_thing")
+        raise NotImplementedError("things_update")
 
 
-def add_patch_thing(
+def add_things_update(
     router: APIRouter,
     service: ThingsService,
 ) -> None:
@@ -55,9 +55,9 @@ def add_patch_thing(
         status_code=200,
         response_description="The thing.",
     )
-    async def patch_thing(
+    async def things_update(
         thing_id: Annotated[str, Path(alias="thing_id")],
         body: Annotated[models.RestorablePatchThingRequest, Body()],
     ) -> Any:
-        result = await service.patch_thing(thing_id=thing_id, body=body)
+        result = await service.things_update(thing_id=thing_id, body=body)
         return result

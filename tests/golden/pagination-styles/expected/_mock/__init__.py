@@ -38,3 +38,10 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_token.MOCK_FAULTS,
     **_linked.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_cursor.MOCK_ERRORS,
+    **_token.MOCK_ERRORS,
+    **_linked.MOCK_ERRORS,
+}

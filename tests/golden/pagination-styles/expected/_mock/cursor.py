@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_by_cursor": {
+    "cursor_list": {
         "data": [
             {"id": 30},
             {"id": 61}
@@ -34,8 +34,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_by_cursor": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "cursor_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockCursorService:
@@ -44,14 +48,14 @@ class MockCursorService:
 
     engine: MockEngine
 
-    async def list_by_cursor(
+    async def cursor_list(
         self,
         *,
         cursor: str | None,
         limit: int | None,
     ) -> models.CursorPage:
         answer = self.engine.answer(
-            "list_by_cursor",
+            "cursor_list",
             models.CursorPage,
             {},
             None,

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_linked": [
+    "linked_list": [
         {
             "id": 30
         },
@@ -37,8 +37,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_linked": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "linked_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockLinkedService:
@@ -47,10 +51,10 @@ class MockLinkedService:
 
     engine: MockEngine
 
-    async def list_linked(
+    async def linked_list(
         self,
         *,
         per_page: int | None,
     ) -> list[models.Thing]:
-        answer = self.engine.answer("list_linked", list[models.Thing], {}, None)
+        answer = self.engine.answer("linked_list", list[models.Thing], {}, None)
         return cast("list[models.Thing]", answer)

@@ -16,7 +16,7 @@ from .._mock_pages import Pager
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_by_token": {
+    "token_list": {
         "items": [
             {"id": 30},
             {"id": 61},
@@ -35,8 +35,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_by_token": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "token_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockTokenService:
@@ -45,13 +49,13 @@ class MockTokenService:
 
     engine: MockEngine
 
-    async def list_by_token(
+    async def token_list(
         self,
         *,
         page_token: str | None,
     ) -> models.TokenPage:
         answer = self.engine.answer(
-            "list_by_token",
+            "token_list",
             models.TokenPage,
             {},
             None,

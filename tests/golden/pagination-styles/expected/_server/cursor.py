@@ -25,29 +25,29 @@ class CursorService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_by_cursor(
+    async def cursor_list(
         self,
         *,
         cursor: str | None,
         limit: int | None,
     ) -> models.CursorPage:
-        """list_by_cursor"""
+        """cursor_list"""
         ...
 
 
 class BaseCursorService:
     """The cursor operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_by_cursor(
+    async def cursor_list(
         self,
         *,
         cursor: str | None,
         limit: int | None,
     ) -> models.CursorPage:
-        raise NotImplementedError("list_by_cursor")
+        raise NotImplementedError("cursor_list")
 
 
-def add_list_by_cursor(
+def add_cursor_list(
     router: APIRouter,
     service: CursorService,
 ) -> None:
@@ -60,9 +60,9 @@ def add_list_by_cursor(
         status_code=200,
         response_description="ok",
     )
-    async def list_by_cursor(
+    async def cursor_list(
         cursor: Annotated[str, Query(alias="cursor")] = _ABSENT,
         limit: Annotated[int, Query(alias="limit")] = _ABSENT,
     ) -> Any:
-        result = await service.list_by_cursor(cursor=cursor, limit=limit)
+        result = await service.cursor_list(cursor=cursor, limit=limit)
         return result

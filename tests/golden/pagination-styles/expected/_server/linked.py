@@ -25,27 +25,27 @@ class LinkedService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_linked(
+    async def linked_list(
         self,
         *,
         per_page: int | None,
     ) -> list[models.Thing]:
-        """list_linked"""
+        """linked_list"""
         ...
 
 
 class BaseLinkedService:
     """The linked operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_linked(
+    async def linked_list(
         self,
         *,
         per_page: int | None,
     ) -> list[models.Thing]:
-        raise NotImplementedError("list_linked")
+        raise NotImplementedError("linked_list")
 
 
-def add_list_linked(
+def add_linked_list(
     router: APIRouter,
     service: LinkedService,
 ) -> None:
@@ -58,8 +58,8 @@ def add_list_linked(
         status_code=200,
         response_description="ok",
     )
-    async def list_linked(
+    async def linked_list(
         per_page: Annotated[int, Query(alias="per_page")] = _ABSENT,
     ) -> Any:
-        result = await service.list_linked(per_page=per_page)
+        result = await service.linked_list(per_page=per_page)
         return result

@@ -25,27 +25,27 @@ class TokenService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_by_token(
+    async def token_list(
         self,
         *,
         page_token: str | None,
     ) -> models.TokenPage:
-        """list_by_token"""
+        """token_list"""
         ...
 
 
 class BaseTokenService:
     """The token operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_by_token(
+    async def token_list(
         self,
         *,
         page_token: str | None,
     ) -> models.TokenPage:
-        raise NotImplementedError("list_by_token")
+        raise NotImplementedError("token_list")
 
 
-def add_list_by_token(
+def add_token_list(
     router: APIRouter,
     service: TokenService,
 ) -> None:
@@ -58,8 +58,8 @@ def add_list_by_token(
         status_code=200,
         response_description="ok",
     )
-    async def list_by_token(
+    async def token_list(
         page_token: Annotated[str, Query(alias="pageToken")] = _ABSENT,
     ) -> Any:
-        result = await service.list_by_token(page_token=page_token)
+        result = await service.token_list(page_token=page_token)
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_item": {
+    "items_retrieve": {
         "item_id": "item_id-789"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_item": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "items_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockItemsService:
@@ -39,10 +43,12 @@ class MockItemsService:
 
     engine: MockEngine
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         item_id: str,
     ) -> models.Item:
-        answer = self.engine.answer("get_item", models.Item, {"item_id": item_id}, None)
+        answer = self.engine.answer(
+            "items_retrieve", models.Item, {"item_id": item_id}, None
+        )
         return cast("models.Item", answer)

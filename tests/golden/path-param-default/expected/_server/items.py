@@ -21,27 +21,27 @@ class ItemsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         item_id: str,
     ) -> models.Item:
-        """get_item"""
+        """items_retrieve"""
         ...
 
 
 class BaseItemsService:
     """The items operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_item(
+    async def items_retrieve(
         self,
         *,
         item_id: str,
     ) -> models.Item:
-        raise NotImplementedError("get_item")
+        raise NotImplementedError("items_retrieve")
 
 
-def add_get_item(
+def add_items_retrieve(
     router: APIRouter,
     service: ItemsService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_get_item(
         status_code=200,
         response_description="ok",
     )
-    async def get_item(
+    async def items_retrieve(
         item_id: Annotated[str, Path(alias="item_id")],
     ) -> Any:
-        result = await service.get_item(item_id=item_id)
+        result = await service.items_retrieve(item_id=item_id)
         return result

@@ -15,14 +15,14 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_pets": [
+    "pets_list": [
         {
             "id": 25,
             "name": "name-644",
             "tag": "tag-365"
         }
     ],
-    "show_pet_by_id": {
+    "pets_retrieve": {
         "id": 25,
         "name": "name-644",
         "tag": "tag-365"
@@ -35,11 +35,11 @@ MOCK_CHUNKS: dict[str, list[Any]] = {}
 
 # operation name -> what it does to a resource in stateful mode
 MOCK_ROLES: dict[str, Role] = {
-    "create_pets": Role(
+    "pets_create": Role(
         action="create",
         collection="/pets",
     ),
-    "show_pet_by_id": Role(
+    "pets_retrieve": Role(
         action="get",
         collection="/pets",
         id_param="petId",
@@ -48,9 +48,17 @@ MOCK_ROLES: dict[str, Role] = {
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_pets": (Fault(503, {"code": 89, "message": "message-763"}, True),),
-    "create_pets": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
-    "show_pet_by_id": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "pets_list": (Fault(503, {"code": 89, "message": "message-763"}, True),),
+    "pets_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "pets_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+}
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    "pets_list": {
+        "default": {"code": 89, "message": "message-763"},
+    },
 }
 
 
@@ -60,27 +68,27 @@ class MockPetsService:
 
     engine: MockEngine
 
-    async def list_pets(
+    async def pets_list(
         self,
         *,
         limit: int | None,
     ) -> models.Pets:
-        answer = self.engine.answer("list_pets", models.Pets, {}, None)
+        answer = self.engine.answer("pets_list", models.Pets, {}, None)
         return cast("models.Pets", answer)
 
-    async def create_pets(
+    async def pets_create(
         self,
         *,
         body: models.PetCreateBody | None,
     ) -> None:
-        self.engine.answer("create_pets", None, {}, body)
+        self.engine.answer("pets_create", None, {}, body)
 
-    async def show_pet_by_id(
+    async def pets_retrieve(
         self,
         *,
         pet_id: str,
     ) -> models.Pet:
         answer = self.engine.answer(
-            "show_pet_by_id", models.Pet, {"petId": pet_id}, None
+            "pets_retrieve", models.Pet, {"petId": pet_id}, None
         )
         return cast("models.Pet", answer)

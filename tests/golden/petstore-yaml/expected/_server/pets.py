@@ -25,57 +25,57 @@ class PetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_pets(
+    async def pets_list(
         self,
         *,
         limit: int | None,
     ) -> models.Pets:
-        """list_pets"""
+        """pets_list"""
         ...
 
-    async def create_pets(
+    async def pets_create(
         self,
         *,
         body: models.PetCreateBody | None,
     ) -> None:
-        """create_pets"""
+        """pets_create"""
         ...
 
-    async def show_pet_by_id(
+    async def pets_retrieve(
         self,
         *,
         pet_id: str,
     ) -> models.Pet:
-        """show_pet_by_id"""
+        """pets_retrieve"""
         ...
 
 
 class BasePetsService:
     """The pets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_pets(
+    async def pets_list(
         self,
         *,
         limit: int | None,
     ) -> models.Pets:
-        raise NotImplementedError("list_pets")
+        raise NotImplementedError("pets_list")
 
-    async def create_pets(
+    async def pets_create(
         self,
         *,
         body: models.PetCreateBody | None,
     ) -> None:
-        raise NotImplementedError("create_pets")
+        raise NotImplementedError("pets_create")
 
-    async def show_pet_by_id(
+    async def pets_retrieve(
         self,
         *,
         pet_id: str,
     ) -> models.Pet:
-        raise NotImplementedError("show_pet_by_id")
+        raise NotImplementedError("pets_retrieve")
 
 
-def add_list_pets(
+def add_pets_list(
     router: APIRouter,
     service: PetsService,
 ) -> None:
@@ -94,14 +94,14 @@ def add_list_pets(
             },
         },
     )
-    async def list_pets(
+    async def pets_list(
         limit: Annotated[int, Query(alias="limit", le=100)] = _ABSENT,
     ) -> Any:
-        result = await service.list_pets(limit=limit)
+        result = await service.pets_list(limit=limit)
         return result
 
 
-def add_create_pets(
+def add_pets_create(
     router: APIRouter,
     service: PetsService,
 ) -> None:
@@ -114,14 +114,14 @@ def add_create_pets(
         status_code=201,
         response_description="Null response",
     )
-    async def create_pets(
+    async def pets_create(
         body: Annotated[models.PetCreateBody | None, Body()] = None,
     ) -> Any:
-        await service.create_pets(body=body)
+        await service.pets_create(body=body)
         return None
 
 
-def add_show_pet_by_id(
+def add_pets_retrieve(
     router: APIRouter,
     service: PetsService,
 ) -> None:
@@ -134,8 +134,8 @@ def add_show_pet_by_id(
         status_code=200,
         response_description="ok",
     )
-    async def show_pet_by_id(
+    async def pets_retrieve(
         pet_id: Annotated[str, Path(alias="petId")],
     ) -> Any:
-        result = await service.show_pet_by_id(pet_id=pet_id)
+        result = await service.pets_retrieve(pet_id=pet_id)
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_account": {
+    "account_retrieve": {
         "id": "id-897"
     }
 }
@@ -29,8 +29,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_account": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "account_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockAccountService:
@@ -39,8 +43,8 @@ class MockAccountService:
 
     engine: MockEngine
 
-    async def get_account(
+    async def account_retrieve(
         self,
     ) -> models.Item:
-        answer = self.engine.answer("get_account", models.Item, {}, None)
+        answer = self.engine.answer("account_retrieve", models.Item, {}, None)
         return cast("models.Item", answer)

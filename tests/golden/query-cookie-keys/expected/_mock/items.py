@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "list_items": [
+    "items_list": [
         {
             "id": "id-897"
         },
@@ -37,8 +37,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "list_items": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "items_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockItemsService:
@@ -47,10 +51,10 @@ class MockItemsService:
 
     engine: MockEngine
 
-    async def list_items(
+    async def items_list(
         self,
         *,
         limit: int | None,
     ) -> list[models.Item]:
-        answer = self.engine.answer("list_items", list[models.Item], {}, None)
+        answer = self.engine.answer("items_list", list[models.Item], {}, None)
         return cast("list[models.Item]", answer)

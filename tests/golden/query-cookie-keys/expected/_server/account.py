@@ -22,23 +22,23 @@ class AccountService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_account(
+    async def account_retrieve(
         self,
     ) -> models.Item:
-        """get_account"""
+        """account_retrieve"""
         ...
 
 
 class BaseAccountService:
     """The account operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_account(
+    async def account_retrieve(
         self,
     ) -> models.Item:
-        raise NotImplementedError("get_account")
+        raise NotImplementedError("account_retrieve")
 
 
-def add_get_account(
+def add_account_retrieve(
     router: APIRouter,
     service: AccountService,
 ) -> None:
@@ -51,6 +51,6 @@ def add_get_account(
         response_description="The account.",
         dependencies=[Depends(require_credentials_2), Depends(verify_credentials)],
     )
-    async def get_account() -> Any:
-        result = await service.get_account()
+    async def account_retrieve() -> Any:
+        result = await service.account_retrieve()
         return result

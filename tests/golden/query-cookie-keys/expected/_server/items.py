@@ -26,27 +26,27 @@ class ItemsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def list_items(
+    async def items_list(
         self,
         *,
         limit: int | None,
     ) -> list[models.Item]:
-        """list_items"""
+        """items_list"""
         ...
 
 
 class BaseItemsService:
     """The items operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def list_items(
+    async def items_list(
         self,
         *,
         limit: int | None,
     ) -> list[models.Item]:
-        raise NotImplementedError("list_items")
+        raise NotImplementedError("items_list")
 
 
-def add_list_items(
+def add_items_list(
     router: APIRouter,
     service: ItemsService,
 ) -> None:
@@ -59,8 +59,8 @@ def add_list_items(
         response_description="The items.",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def list_items(
+    async def items_list(
         limit: Annotated[int, Query(alias="limit")] = _ABSENT,
     ) -> Any:
-        result = await service.list_items(limit=limit)
+        result = await service.items_list(limit=limit)
         return result

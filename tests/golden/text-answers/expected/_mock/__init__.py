@@ -38,3 +38,10 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_report.MOCK_FAULTS,
     **_doc.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_hello.MOCK_ERRORS,
+    **_report.MOCK_ERRORS,
+    **_doc.MOCK_ERRORS,
+}

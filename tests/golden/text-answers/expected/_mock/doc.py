@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_doc": {
+    "doc_retrieve": {
         "id": "id-139",
         "n": 80
     }
@@ -30,8 +30,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_doc": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "doc_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockDocService:
@@ -40,8 +44,8 @@ class MockDocService:
 
     engine: MockEngine
 
-    async def get_doc(
+    async def doc_retrieve(
         self,
     ) -> models.Row:
-        answer = self.engine.answer("get_doc", models.Row, {}, None)
+        answer = self.engine.answer("doc_retrieve", models.Row, {}, None)
         return cast("models.Row", answer)

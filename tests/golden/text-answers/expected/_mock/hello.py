@@ -14,7 +14,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "hello": "string-917"
+    "hello_retrieve": "string-917"
 }
 """)
 
@@ -26,8 +26,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "hello": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "hello_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockHelloService:
@@ -36,8 +40,8 @@ class MockHelloService:
 
     engine: MockEngine
 
-    async def hello(
+    async def hello_retrieve(
         self,
     ) -> str:
-        answer = self.engine.answer("hello", str, {}, None)
+        answer = self.engine.answer("hello_retrieve", str, {}, None)
         return cast("str", answer)

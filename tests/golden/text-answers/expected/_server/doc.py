@@ -22,23 +22,23 @@ class DocService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_doc(
+    async def doc_retrieve(
         self,
     ) -> models.Row:
-        """get_doc"""
+        """doc_retrieve"""
         ...
 
 
 class BaseDocService:
     """The doc operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_doc(
+    async def doc_retrieve(
         self,
     ) -> models.Row:
-        raise NotImplementedError("get_doc")
+        raise NotImplementedError("doc_retrieve")
 
 
-def add_get_doc(
+def add_doc_retrieve(
     router: APIRouter,
     service: DocService,
 ) -> None:
@@ -51,6 +51,6 @@ def add_get_doc(
         status_code=200,
         response_description="ok",
     )
-    async def get_doc() -> Any:
-        result = await service.get_doc()
+    async def doc_retrieve() -> Any:
+        result = await service.doc_retrieve()
         return result

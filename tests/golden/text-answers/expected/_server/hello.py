@@ -21,23 +21,23 @@ class HelloService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def hello(
+    async def hello_retrieve(
         self,
     ) -> str:
-        """hello"""
+        """hello_retrieve"""
         ...
 
 
 class BaseHelloService:
     """The hello operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def hello(
+    async def hello_retrieve(
         self,
     ) -> str:
-        raise NotImplementedError("hello")
+        raise NotImplementedError("hello_retrieve")
 
 
-def add_hello(
+def add_hello_retrieve(
     router: APIRouter,
     service: HelloService,
 ) -> None:
@@ -50,6 +50,6 @@ def add_hello(
         status_code=200,
         response_description="ok",
     )
-    async def hello() -> Any:
-        result = await service.hello()
+    async def hello_retrieve() -> Any:
+        result = await service.hello_retrieve()
         return result

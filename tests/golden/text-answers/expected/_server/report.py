@@ -22,23 +22,23 @@ class ReportService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_report(
+    async def report_retrieve(
         self,
     ) -> models.Row:
-        """get_report"""
+        """report_retrieve"""
         ...
 
 
 class BaseReportService:
     """The report operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_report(
+    async def report_retrieve(
         self,
     ) -> models.Row:
-        raise NotImplementedError("get_report")
+        raise NotImplementedError("report_retrieve")
 
 
-def add_get_report(
+def add_report_retrieve(
     router: APIRouter,
     service: ReportService,
 ) -> None:
@@ -51,6 +51,6 @@ def add_get_report(
         status_code=200,
         response_description="ok",
     )
-    async def get_report() -> Any:
-        result = await service.get_report()
+    async def report_retrieve() -> Any:
+        result = await service.report_retrieve()
         return result

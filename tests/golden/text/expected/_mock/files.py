@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "get_file": {
+    "files_retrieve": {
         "id": "id-636",
         "url": "https://example.com/url-163",
         "best_of": 7,
@@ -37,8 +37,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_file": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "files_retrieve": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockFilesService:
@@ -47,11 +51,13 @@ class MockFilesService:
 
     engine: MockEngine
 
-    async def get_file(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
         page_size: int | None,
     ) -> models.File:
-        answer = self.engine.answer("get_file", models.File, {"file_id": file_id}, None)
+        answer = self.engine.answer(
+            "files_retrieve", models.File, {"file_id": file_id}, None
+        )
         return cast("models.File", answer)

@@ -25,7 +25,7 @@ class FilesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_file(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
@@ -38,16 +38,16 @@ class FilesService(Protocol):
 class BaseFilesService:
     """The files operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_file(
+    async def files_retrieve(
         self,
         *,
         file_id: str,
         page_size: int | None,
     ) -> models.File:
-        raise NotImplementedError("get_file")
+        raise NotImplementedError("files_retrieve")
 
 
-def add_get_file(
+def add_files_retrieve(
     router: APIRouter,
     service: FilesService,
 ) -> None:
@@ -61,11 +61,11 @@ def add_get_file(
         status_code=200,
         response_description="The file.",
     )
-    async def get_file(
+    async def files_retrieve(
         file_id: Annotated[str, Path(alias="file_id")],
         page_size: Annotated[
             int, Query(alias="page_size", description="How many.\nAt most 100.")
         ] = _ABSENT,
     ) -> Any:
-        result = await service.get_file(file_id=file_id, page_size=page_size)
+        result = await service.files_retrieve(file_id=file_id, page_size=page_size)
         return result

@@ -15,7 +15,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "create_note": {
+    "notes_create": {
         "title": "title-321",
         "body": "body-99",
         "slug": "slug-973"
@@ -31,8 +31,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "create_note": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "notes_create": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockNotesService:
@@ -41,10 +45,10 @@ class MockNotesService:
 
     engine: MockEngine
 
-    async def create_note(
+    async def notes_create(
         self,
         *,
         body: models.Note,
     ) -> models.Note:
-        answer = self.engine.answer("create_note", models.Note, {}, body)
+        answer = self.engine.answer("notes_create", models.Note, {}, body)
         return cast("models.Note", answer)

@@ -21,27 +21,27 @@ class NotesService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def create_note(
+    async def notes_create(
         self,
         *,
         body: models.Note,
     ) -> models.Note:
-        """create_note"""
+        """notes_create"""
         ...
 
 
 class BaseNotesService:
     """The notes operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def create_note(
+    async def notes_create(
         self,
         *,
         body: models.Note,
     ) -> models.Note:
-        raise NotImplementedError("create_note")
+        raise NotImplementedError("notes_create")
 
 
-def add_create_note(
+def add_notes_create(
     router: APIRouter,
     service: NotesService,
 ) -> None:
@@ -53,8 +53,8 @@ def add_create_note(
         status_code=201,
         response_description="Created.",
     )
-    async def create_note(
+    async def notes_create(
         body: Annotated[models.Note, Body()],
     ) -> Any:
-        result = await service.create_note(body=body)
+        result = await service.notes_create(body=body)
         return result

@@ -33,3 +33,9 @@ MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
     **_x.MOCK_FAULTS,
     **_y.MOCK_FAULTS,
 }
+
+# operation name -> status -> the declared body of a client error the framework raises
+MOCK_ERRORS: dict[str, dict[str, Any]] = {
+    **_x.MOCK_ERRORS,
+    **_y.MOCK_ERRORS,
+}

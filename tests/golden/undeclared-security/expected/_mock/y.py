@@ -21,8 +21,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "get_y": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "y_list": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockYService:
@@ -31,7 +35,7 @@ class MockYService:
 
     engine: MockEngine
 
-    async def get_y(
+    async def y_list(
         self,
     ) -> None:
-        self.engine.answer("get_y", None, {}, None)
+        self.engine.answer("y_list", None, {}, None)

@@ -19,23 +19,23 @@ class XService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_x(
+    async def x_list(
         self,
     ) -> None:
-        """get_x"""
+        """x_list"""
         ...
 
 
 class BaseXService:
     """The x operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_x(
+    async def x_list(
         self,
     ) -> None:
-        raise NotImplementedError("get_x")
+        raise NotImplementedError("x_list")
 
 
-def add_get_x(
+def add_x_list(
     router: APIRouter,
     service: XService,
 ) -> None:
@@ -47,6 +47,6 @@ def add_get_x(
         status_code=204,
         response_description="ok",
     )
-    async def get_x() -> Any:
-        await service.get_x()
+    async def x_list() -> Any:
+        await service.x_list()
         return None

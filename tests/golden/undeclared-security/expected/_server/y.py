@@ -21,23 +21,23 @@ class YService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def get_y(
+    async def y_list(
         self,
     ) -> None:
-        """get_y"""
+        """y_list"""
         ...
 
 
 class BaseYService:
     """The y operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def get_y(
+    async def y_list(
         self,
     ) -> None:
-        raise NotImplementedError("get_y")
+        raise NotImplementedError("y_list")
 
 
-def add_get_y(
+def add_y_list(
     router: APIRouter,
     service: YService,
 ) -> None:
@@ -50,6 +50,6 @@ def add_get_y(
         response_description="ok",
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
-    async def get_y() -> Any:
-        await service.get_y()
+    async def y_list() -> Any:
+        await service.y_list()
         return None

@@ -17,7 +17,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "upload_photo": {
+    "pets_upload_photo": {
         "kind": "pet",
         "name": "Rex",
         "weight": 3.5
@@ -33,8 +33,12 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "upload_photo": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
+    "pets_upload_photo": (Fault(503, {"detail": "injected fault: HTTP 503"}, True),),
 }
+
+# operation name -> status ("400", "4XX", "default") -> the declared body of a client error
+# the framework raises (a body it cannot parse); FastAPI's own body where none is declared
+MOCK_ERRORS: dict[str, dict[str, Any]] = {}
 
 
 class MockPetsService:
@@ -43,7 +47,7 @@ class MockPetsService:
 
     engine: MockEngine
 
-    async def upload_photo(
+    async def pets_upload_photo(
         self,
         *,
         pet_id: int,
@@ -51,6 +55,6 @@ class MockPetsService:
         caption: str | None,
     ) -> models.Pet:
         answer = self.engine.answer(
-            "upload_photo", models.Pet, {"pet_id": pet_id}, None
+            "pets_upload_photo", models.Pet, {"pet_id": pet_id}, None
         )
         return cast("models.Pet", answer)

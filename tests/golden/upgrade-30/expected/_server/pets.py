@@ -21,31 +21,31 @@ class PetsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    async def upload_photo(
+    async def pets_upload_photo(
         self,
         *,
         pet_id: int,
         photo: UploadFile,
         caption: str | None,
     ) -> models.Pet:
-        """upload_photo"""
+        """pets_upload_photo"""
         ...
 
 
 class BasePetsService:
     """The pets operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    async def upload_photo(
+    async def pets_upload_photo(
         self,
         *,
         pet_id: int,
         photo: UploadFile,
         caption: str | None,
     ) -> models.Pet:
-        raise NotImplementedError("upload_photo")
+        raise NotImplementedError("pets_upload_photo")
 
 
-def add_upload_photo(
+def add_pets_upload_photo(
     router: APIRouter,
     service: PetsService,
 ) -> None:
@@ -57,10 +57,12 @@ def add_upload_photo(
         status_code=200,
         response_description="The pet.",
     )
-    async def upload_photo(
+    async def pets_upload_photo(
         pet_id: Annotated[int, Path(alias="pet_id", ge=1)],
         photo: Annotated[UploadFile, File(alias="photo")],
         caption: Annotated[str | None, Form(alias="caption")] = None,
     ) -> Any:
-        result = await service.upload_photo(pet_id=pet_id, photo=photo, caption=caption)
+        result = await service.pets_upload_photo(
+            pet_id=pet_id, photo=photo, caption=caption
+        )
         return result
