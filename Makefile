@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# test-time Node tools (swagger2openapi, the Swagger 2.0 oracle): never a runtime dependency
+ORACLES := tests/oracles
+ORACLE_STAMP := $(ORACLES)/node_modules/.installed
 
 .PHONY: install regenerate test golden check bench lint clean
 
@@ -14,7 +17,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-install: $(STAMP)
+$(ORACLE_STAMP): $(ORACLES)/package.json $(ORACLES)/package-lock.json
+	npm ci --prefix $(ORACLES) --no-audit --no-fund --silent
+	touch $(ORACLE_STAMP)
+
+install: $(STAMP) $(ORACLE_STAMP)
 
 regenerate: $(STAMP)
 	$(BIN)/apismith generate
@@ -25,7 +32,7 @@ check: $(STAMP)
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.update
 
-test: $(STAMP)
+test: $(STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP)
@@ -37,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/generate.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ORACLES)/node_modules .pytest_cache .mypy_cache .ruff_cache
 
 # Corpus benchmark (issue 11): real public specs, fetched outside the repo, and the peers.
 CORPUS ?= $(HOME)/.cache/apismith-corpus

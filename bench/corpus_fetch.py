@@ -146,8 +146,10 @@ def spec_licence(doc: dict[str, Any]) -> str:
 
 
 def digest(doc: Any) -> str:
-    """The sha256 of a document's canonical JSON: a JSON and a YAML copy hash alike."""
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    """The sha256 of a document's canonical JSON: a JSON and a YAML copy hash alike (YAML's
+    ``200:`` keys are numbers: as JSON text first, they sort with the others)."""
+    doc = json.loads(json.dumps(doc, default=str))
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -134,7 +134,13 @@ PETS = {
     },
     "components": {"schemas": {"Pet": PET}},
 }
-SWAGGER = {"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}
+# a Swagger 2.0 document (read) with a misspelt key (refused)
+SWAGGER = {
+    "swagger": "2.0",
+    "info": {"title": "Old", "version": "1"},
+    "paths": {},
+    "defintions": {},
+}
 
 
 def test_smoke_run_on_two_specs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,7 +158,7 @@ def test_smoke_run_on_two_specs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert rows["pets.json"]["apismith"]["outcome"] == "success"
     assert rows["pets.json"]["dcg"]["outcome"] == "success"
     assert rows["old.json"]["apismith"]["outcome"] == "refusal"
-    assert "Swagger 2.0" in rows["old.json"]["apismith"]["error"]
+    assert "did you mean 'definitions'" in rows["old.json"]["apismith"]["error"]
     assert rows["old.json"]["group"] == "vendor/old.json"
     assert rows["pets.json"]["apismith"]["peak_rss_mb"] > 0
     assert data["summary"]["tools"]["apismith"]["success"] == 1

@@ -19,6 +19,8 @@ A spec is untrusted input: reading it is bounded, and confined to the spec's fol
   keyword that holds schemas, names or text must have the right JSON type; the first
   violation is refused with its pointer (null counts as absent where later stages take
   it so).
+- **Swagger 2.0** is read as OpenAPI 3.0.3 (:mod:`.swagger2`) before the structure check;
+  a schema read from another file of a 2.0 spec gets the 2.0 schema rules too.
 - **``$ref``s.** Refs into other local files are bundled: the target is copied into the
   document (``components/schemas`` for OpenAPI, ``$defs`` for JSON Schema) and the ref
   rewritten to point at the copy. Only files inside the *ref root* are read: the folder of
@@ -58,6 +60,7 @@ from generator.load.read import _read, locate_line, parse_text, read_document
 from generator.load.ref_keywords import confine_ref_keywords
 from generator.load.refs import _Bundler, check_refs
 from generator.load.skeleton import Shape, _kind, check_document
+from generator.load.swagger2 import is_swagger2, schema, upgrade_swagger2
 
 if TYPE_CHECKING:
     from generator.normalize.diagnostics import Diagnostic
@@ -92,9 +95,12 @@ def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
     shown = _display(path)
     if not isinstance(doc, dict):
         _fail(f"a spec must be a JSON/YAML object at the top level, not {_kind(doc)}", shown)
-    if "swagger" in doc:
+    swagger2, upgraded = is_swagger2(doc), list[tuple[str, str, str]]()
+    if swagger2:
+        doc, upgraded = upgrade_swagger2(doc, shown)
+    elif "swagger" in doc:
         raise ApismithError(
-            f"unsupported: Swagger {doc['swagger']} (convert it to OpenAPI 3 first)",
+            f"unsupported: Swagger {doc['swagger']!r} (Swagger 2.0 and OpenAPI 3.0 and 3.1 are)",
             file=shown,
             pointer="#/swagger",
         )
@@ -115,13 +121,15 @@ def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
     openapi = "openapi" in doc
 
     def confine(part: Json, file: str, pointer: str) -> Any:
+        part = schema(part, local=False) if swagger2 else part  # a 2.0 file's schema
         return confine_ref_keywords(part, file, openapi=openapi, pointer=pointer)
 
     bundler = _Bundler(path, doc, ref_root, confine)
     bundler.bundle()
     check_refs(doc, path, None if bundler.changed else bundler.refs)
     warnings = load_warnings(
-        [(shown, p, k) for p, k in duplicates] + bundler.duplicates, bundler.warnings
+        [(shown, p, k) for p, k in duplicates] + bundler.duplicates,
+        [*upgraded, *bundler.warnings],
     )
     return LoadedSpec(doc=doc, path=path, files=tuple(bundler.files), warnings=warnings)
 

@@ -14,7 +14,9 @@ Each scheme the client can send (an API key in a header, the query or a cookie, 
 Basic or Bearer, OAuth 2 and OpenID Connect tokens as Bearer) has a constructor parameter
 named after its kind (``api_key``, ``bearer_token``). Schemes of one kind share it, the
 first declared wins (as an OR of them needs only one), unless one requirement needs two
-of them together: those are named after their schemes (``app_key``, ``app_token``).
+of them together: those are named after their schemes (``app_key``, ``app_token``). HTTP
+Basic sends ``api_key`` as its username, unless the spec also has an API key scheme: then
+Basic is named after its scheme (``basic_auth_credential``).
 """
 
 from __future__ import annotations
@@ -95,11 +97,14 @@ def _credentials(api: Api, cfg: ApiSettings) -> dict[str, Sent]:
         for n in mine:
             if any(sent[m].param == sent[n].param and sent[m] != sent[n] for m in mine):
                 together.add(n)
+    # an API key and HTTP Basic both want ``api_key``: the API key keeps it (it is one)
+    keyed = any(c.kind in WHERE for c in sent.values())
+    apart = {n for n, c in sent.items() if keyed and c.kind == "basic"}
     taken = set(TAKEN) | {h.param for h in cfg.auth_headers}
     first: dict[str, Sent] = {}  # param -> the credential it sends
     result: dict[str, Sent] = {}
     for name, credential in sent.items():  # declaration order
-        if name in together:
+        if name in together or name in apart:
             param = _own_name(name, taken)
             taken.add(param)
             where = WHERE.get(credential.kind)
