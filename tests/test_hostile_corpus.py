@@ -175,7 +175,8 @@ EXPECT: dict[str, tuple[int, str]] = {
     "load-yaml-multi-document.yaml": (BAD, "another document"),
     "load-yaml-tab-indent.yaml": (BAD, "invalid YAML"),
     "load-invalid-json.json": (BAD, "invalid JSON"),
-    "load-swagger-2.json": (BAD, "Swagger"),
+    "load-swagger-1-2.json": (BAD, "Swagger '1.2'"),
+    "load-swagger-2-host-list.json": (BAD, "host must be a string"),
     "load-openapi-4.json": (BAD, "OpenAPI version"),
     "load-openapi-object-version.json": (BAD, "OpenAPI version"),
     # round 3, finding 1: every reference-like keyword under the $ref policy, refused

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from generator.errors import ApismithError
@@ -480,12 +481,28 @@ def test_the_client_calls_the_mock_of_a_2_0_spec(tmp_path: Path) -> None:
         models = importlib.import_module("swagger_two.models")
     finally:
         sys.path.remove(str(tmp_path))
+    sent: list[httpx.Request] = []
     with serve(mock.create_mock_app()) as url:
-        client = package.SwaggerTwoClient(base_url=url, api_key="k", max_retries=0)
+        http = httpx.Client(event_hooks={"request": [sent.append]})
+        client = package.SwaggerTwoClient(
+            base_url=url, api_key="k", max_retries=0, http_client=http
+        )
         pets = client.pets.list(
-            tags=["a", "b"], ids=[1, 2], sizes=["s"], colors=["red"], x_trace=["t"]
+            tags=["a", "b"],
+            ids=[1, 2],
+            sizes=["s", "m"],
+            colors=["red", "blue"],
+            x_trace=["t", "u"],
         )
         assert pets and all(isinstance(p, models.Pet) for p in pets)
+        # each collection format on the wire: multi, csv (the default), pipes, ssv
+        query = sent[0].url.params
+        assert query.get_list("tags") == ["a", "b"] and query.get_list("ids") == ["1,2"]
+        assert query["sizes"] == "s|m" and query["colors"] == "red blue"
+        assert sent[0].headers["x-trace"] == "t,u"
+        # the mock also takes a list with the key repeated
+        repeated = httpx.get(f"{url}/pets?ids=1&ids=2", headers={"X-API-Key": "k"})
+        assert repeated.status_code == 200, repeated.text
         # the client sends one set of credentials: create takes the OAuth token
         oauth = package.SwaggerTwoClient(base_url=url, bearer_token="t", max_retries=0)
         made = oauth.pets.create(name="Rex", kind="Dog")

@@ -595,7 +595,9 @@ def test_runtime_modules_are_copied_verbatim_small_and_self_contained(pkg: Modul
                 assert node.module and node.module.split(".")[0] in ALLOWED, node.module
             elif isinstance(node, ast.Import):
                 assert all(a.name.split(".")[0] in ALLOWED for a in node.names)
-    assert total < 1200  # Stainless's _base_client.py alone is ~2,000 lines
+    # 1,250: with query serialization by style (issue 24); Stainless's _base_client.py alone
+    # is ~2,000 lines
+    assert total < 1250
 
 
 ALLOWED = {"__future__", "asyncio", "base64", "copy", "email", "json", "mimetypes", "os"}

@@ -204,7 +204,7 @@ def test_runtime_is_small_and_self_contained() -> None:
             lines = len((GENERATED / package / module.name).read_text().splitlines())
             assert lines < 300, (package, module.name, lines)
             total += lines
-        assert total < 1200, (package, total)
+        assert total < 1250, (package, total)  # see test_parity.py
     imports: set[str] = set()
     for module in RUNTIME_MODULES:
         for line in module.read_text().splitlines():

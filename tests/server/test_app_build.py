@@ -180,3 +180,14 @@ def test_every_operation_of_a_real_spec_is_probed(tmp_path: Path) -> None:
     assert len(result.probes) == len(statuses) == count
     assert sum(200 <= s < 300 for s in statuses) >= count - 1, statuses
     shutil.rmtree(tmp_path / "pkg", ignore_errors=True)
+
+
+def test_an_empty_title_and_version_still_build_the_apps(tmp_path: Path) -> None:
+    """FastAPI refuses an app without a title or a version (Facebook's Graph spec, as
+    api-spec-converter writes it, has ``info: {title: "", version: ""}``)."""
+    spec = _item_spec()
+    spec["info"] = {"title": "", "version": ""}
+    proc = _generate(tmp_path, spec)
+    assert proc.returncode == 0, describe(proc)
+    text = (tmp_path / "pkg" / "server.py").read_text(encoding="utf-8")
+    assert 'API_VERSION = "unversioned"' in text and 'API_TITLE = "pkg"' in text

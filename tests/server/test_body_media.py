@@ -112,7 +112,7 @@ def test_the_client_sends_a_form_as_a_form(pkg: ModuleType, seen: Any) -> None:
 def test_a_multipart_body_without_files_is_sent_as_multipart(pkg: ModuleType) -> None:
     """The runtime's encoding (``_encoding.multipart``): fields as parts of their own."""
     encoding = importlib.import_module(f"{PACKAGE}._encoding")
-    data, parts = encoding.multipart({"a": "1", "b": [1, 2], "c": True}, [])
+    data, parts = encoding.multipart({"a": "1", "b": [1, 2], "c": True}, None, [])
     assert data == {}
     assert parts == [
         ("a", (None, "1")),

@@ -19,6 +19,7 @@ class Call:
     path: str  # code: the request path
     kind: str  # code: the runtime type of the answer (or of each chunk)
     query: str | None  # code: a dict literal
+    query_styles: str | None  # code: a dict literal, wire name -> (style, explode)
     headers: str | None  # code: a dict literal
     body: str | None  # code
     files: list[str] | None  # spec text: the multipart file fields' wire names

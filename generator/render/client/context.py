@@ -113,12 +113,25 @@ def _stream(m: Method) -> str | None:
     return f"({m.stream} if {condition} else None)"
 
 
+def query_styles(m: Method) -> str | None:
+    """``{wire name: (style, explode)}`` of the query parameters not sent as ``form``,
+    exploded (OpenAPI's default; Swagger 2.0's ``csv`` is not exploded), or None."""
+    sent = {p.wire for p in m.query}
+    styles = {
+        p.name: (p.style or "form", bool(p.explode))
+        for p in m.op.parameters_in("query")
+        if p.name in sent and (p.style or "form", bool(p.explode)) != ("form", True)
+    }
+    return repr(styles) if styles else None
+
+
 def call(m: Method) -> Call:
     return Call(
         method=m.op.method,
         path=m.path_expr,
         kind=m.kind,
         query=dict_literal(m.query) if m.query else None,
+        query_styles=query_styles(m),
         headers=dict_literal(m.headers) if m.headers else None,
         body=_body(m),
         files=m.files,

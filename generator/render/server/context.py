@@ -251,7 +251,7 @@ def build_context(
         _fill(m, uses, tables)
     return ServerContext(
         title=config.title or api.title or config.package,
-        version=api.version,
+        version=api.version or "unversioned",  # FastAPI refuses an empty one
         package=config.package,
         routes=routes,
         modules=modules,

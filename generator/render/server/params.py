@@ -5,7 +5,8 @@ FastAPI takes a query or header parameter only when its type is a scalar or a li
 scalars. An object (or a list of objects, or a union holding one) is serialized by its
 ``style`` and ``explode`` instead, as OpenAPI says (``deepObject``: ``filter[a]=1``;
 ``form`` exploded: the object's properties as query keys of their own; ``form`` not
-exploded: ``filter=a,1,b,2``). Such a parameter is read by a dependency of the route,
+exploded: ``filter=a,1,b,2``), and so is a list of scalars that is not exploded
+(``ids=1,2``: Swagger 2.0's default). Such a parameter is read by a dependency of the route,
 ``read_parameter(...)`` of ``_server/__init__.py``, which takes the raw values from the
 request, builds the object and validates it with the parameter's type (a 422 when it does
 not validate); :func:`parameter_doc` documents it in the app's OpenAPI document, where the
@@ -71,6 +72,22 @@ def shape(api: Api, t: TypeRef, depth: int = 0) -> str | None:
     return None
 
 
+def delimited(api: Api, p: Parameter) -> bool:
+    """Whether ``p`` is a list of scalars sent as one delimited value: a query parameter not
+    exploded (``ids=1,2``; ``|`` or `` `` for the delimited styles: Swagger 2.0's ``csv``,
+    ``pipes``, ``ssv``), or a header (``a,b``). Its reader also takes the key repeated."""
+    t = p.schema
+    if t.kind == "model" and t.name is not None:
+        try:
+            root = api.model(t.name).root
+        except KeyError:
+            return False
+        t = root if root is not None else t
+    if t.kind != "array" or p.location not in ("query", "header"):
+        return False
+    return p.location == "header" or not p.explode
+
+
 def object_keys(api: Api, t: TypeRef, depth: int = 0) -> tuple[str, ...] | None:
     """The wire names of the properties of an object type (the query keys of an exploded
     ``form`` object); None when they are open (a map, a union, extra properties)."""
@@ -100,7 +117,7 @@ def structured(api: Api, op: Operation, p: Parameter, kind: str) -> Structured |
     """The reader of ``p`` (``kind``: the code of its type) when FastAPI cannot read it
     itself (see :func:`shape`); None otherwise. Cookies and path parameters are left to
     FastAPI."""
-    found = shape(api, p.schema)
+    found = shape(api, p.schema) or ("list" if delimited(api, p) else None)
     if found is None or p.location not in ("query", "header"):
         return None
     style = p.style or ("form" if p.location == "query" else "simple")
@@ -120,8 +137,8 @@ def structured(api: Api, op: Operation, p: Parameter, kind: str) -> Structured |
     elif found == "object" and style == "form" and p.explode and others:
         args.append(f"others={others!r}")
     schema: dict[str, Any] = {"type": "object"}
-    if found == "array":
-        schema = {"type": "array", "items": {"type": "object"}}
+    if found in ("array", "list"):
+        schema = {"type": "array", "items": {"type": "object" if found == "array" else "string"}}
     doc: dict[str, Any] = {"name": p.name, "in": p.location, "required": bool(p.required)}
     if p.description:
         doc["description"] = p.description

@@ -18,7 +18,7 @@ from typing import Any, cast
 import httpx
 from pydantic_core import to_json
 
-from ._encoding import form_fields, given, jsonable, multipart, parse_json, text_of
+from ._encoding import given, jsonable, multipart, parse_json, query_items, simple_text
 from ._errors import (
     STATUS_ERRORS,
     APIOriginError,
@@ -173,8 +173,12 @@ class BaseClient:
         return self._send(RequestOptions(*args, **kwargs))
 
     def _build(self, o: RequestOptions) -> httpx.Request:
-        params = {**self._query, **given(o.query), **(o.extra_query or {})}
-        hdrs = {**self._headers, **{k: text_of(v) for k, v in given(o.headers).items()}}
+        values = {**self._query, **given(o.query), **(o.extra_query or {})}
+        params = query_items(values, o.query_styles)
+        hdrs = {
+            **self._headers,
+            **{k: simple_text(v) for k, v in given(o.headers).items()},
+        }
         hdrs.update(o.extra_headers or {})
         key, names = self.idempotency_header, {name.lower() for name in hdrs}
         if key and o.method.lower() != "get" and key.lower() not in names:
@@ -182,8 +186,7 @@ class BaseClient:
         body, extra_body = o.body, o.extra_body
         content = data = files = None
         if o.files is not None or o.form:
-            fields = {**form_fields(body), **(extra_body or {})}
-            data, files = multipart(fields, o.files)
+            data, files = multipart(body, extra_body, o.files)
         elif body is not NOT_GIVEN or extra_body:
             body = given(body) if isinstance(body, dict) else body
             if extra_body:

@@ -152,8 +152,49 @@ def given(values: Mapping[str, object] | None) -> dict[str, object]:
     return {k: v for k, v in values.items() if v is not NOT_GIVEN} if values else {}
 
 
+_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|"}
+
+
+def query_items(
+    values: Mapping[str, object], styles: Mapping[str, tuple[str, bool]] | None
+) -> list[tuple[str, str]]:
+    """The query: each value as its ``(style, explode)`` serializes it (OpenAPI's; by
+    default ``form``, exploded); a list of objects as JSON text, one value each."""
+    items: list[tuple[str, str]] = []
+    for key, raw in values.items():
+        style, explode = (styles or {}).get(key, ("form", True))
+        value, delimiter = jsonable(raw), _DELIMITERS.get(style, ",")
+        if isinstance(value, dict) and (explode or style == "deepObject"):
+            deep = style == "deepObject"
+            items += [
+                (f"{key}[{k}]" if deep else k, text_of(v)) for k, v in value.items()
+            ]
+        elif isinstance(value, dict):  # key=p,v,p,v
+            items.append(
+                (key, delimiter.join(text_of(x) for p in value.items() for x in p))
+            )
+        elif isinstance(value, list) and (explode or any(_nested(v) for v in value)):
+            items += [(key, text_of(v)) for v in value]
+        elif isinstance(value, list):
+            items.append((key, delimiter.join(text_of(v) for v in value)))
+        else:
+            items.append((key, "" if value is None else text_of(value)))
+    return items
+
+
+def _nested(value: object) -> bool:
+    return isinstance(value, (dict, list))
+
+
+def simple_text(value: object) -> str:
+    """A path or header value (OpenAPI's ``simple`` style): a list of scalars as ``a,b``."""
+    if isinstance(value, list) and not any(_nested(v) for v in value):
+        return ",".join(text_of(v) for v in value)
+    return text_of(value)
+
+
 def path_param(value: object) -> str:
-    return quote(text_of(value), safe="")
+    return quote(simple_text(value), safe="")
 
 
 def text_of(value: object) -> str:
@@ -200,11 +241,13 @@ def _form_value(value: object) -> str | list[str]:
 
 
 def multipart(
-    fields: Mapping[str, object], file_fields: list[str] | None
+    body: object, extra: Mapping[str, object] | None, file_fields: list[str] | None
 ) -> tuple[dict[str, Any], list[Any]]:
-    """Form fields and file parts (each with a filename and a content type) of a request;
-    ``file_fields`` None: an urlencoded form (no parts). A multipart body without files
-    has its fields as parts of their own (a form field part has no filename)."""
+    """Form fields and file parts (each with a filename and a content type) of a request:
+    the ``body``'s fields (:func:`form_fields`) and the ``extra`` ones; ``file_fields``
+    None: an urlencoded form (no parts). A multipart body without files has its fields as
+    parts of their own (a form field part has no filename)."""
+    fields = {**form_fields(body), **(extra or {})}
     names = set(file_fields or ())
     data = {
         k: _form_value(v) for k, v in fields.items() if k not in names and v is not None

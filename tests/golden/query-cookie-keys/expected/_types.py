@@ -68,6 +68,8 @@ class RequestOptions:
     path: str  # below the base URL, path parameters filled in
     kind: Any  # the response type: a model class, or any type a TypeAdapter takes
     query: Query | None = None  # NOT_GIVEN values dropped (here, in headers and body)
+    # key -> (style, explode), where not (form, exploded)
+    query_styles: Mapping[str, tuple[str, bool]] | None = None
     headers: Mapping[str, object] | None = None
     body: object = NOT_GIVEN  # a dict of fields, a model, or any JSON value
     files: list[str] | None = None  # the body's file fields (sent as multipart)

@@ -123,6 +123,11 @@ def _raw(
     if style == "deepObject":
         return _deep(items, name) or None
     own = [value for key, value in items if key == name]
+    if shape == "list":  # ``ids=1,2`` (and ``ids=1&ids=2``)
+        delimiter = "," if style == "simple" else _DELIMITERS.get(style, ",")
+        return (
+            [part for value in own for part in value.split(delimiter)] if own else None
+        )
     if shape == "array":
         values = [json_or_text(v) for v in own]
         flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
@@ -159,7 +164,8 @@ def read_parameter(
     others: tuple[str, ...] = (),
 ) -> Callable[[Request], Any]:
     """A route dependency reading the structured ``location`` (query or header) parameter
-    ``name`` (``shape``: "object" or "array" of objects) as ``style`` and ``explode``
+    ``name`` (``shape``: "object", "array" of objects, or "list": scalars in one delimited
+    value) as ``style`` and ``explode``
     serialize it, validated as ``kind``: None when it is absent and not ``required``, a 422
     when it is missing or does not validate. ``keys``: the object's properties (an
     exploded form object); ``others``: the other parameters of the location, which are

@@ -115,12 +115,12 @@ class MockPetsService:
     async def pets_list(
         self,
         *,
-        limit: int,
-        tags: list[str] | None,
         ids: list[int] | None,
         sizes: list[str] | None,
         colors: list[str] | None,
         x_trace: list[str] | None,
+        limit: int,
+        tags: list[str] | None,
     ) -> list[models.Pet]:
         answer = self.engine.answer("pets_list", list[models.Pet], {}, None)
         return cast("list[models.Pet]", answer)

@@ -9,11 +9,15 @@ events of streams.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.security import APIKeyHeader, HTTPBasic, HTTPBasicCredentials, OAuth2
+from pydantic import TypeAdapter, ValidationError
 
 
 @dataclass(frozen=True)
@@ -108,3 +112,136 @@ async def require_credentials_3(
         detail="Not authenticated",
         headers={"WWW-Authenticate": "Basic"},
     )
+
+
+# --- structured parameters ---------------------------------------------------------------
+# An object-valued query or header parameter, read as OpenAPI serializes it by its style:
+# deepObject ``name[a]=1&name[b]=2``; form exploded: the object's properties as query keys
+# of their own; form (or simple) not exploded: ``name=a,1,b,2``; spaceDelimited and
+# pipeDelimited: the same with `` `` or ``|``. A list of objects is each object as JSON
+# text, one per value (or one JSON array). Values stay text: validation converts them.
+
+_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|"}
+
+
+@cache
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _pairs(text: str, delimiter: str) -> Any:
+    """``a,1,b,2`` as ``{"a": "1", "b": "2"}``; JSON object text as its object."""
+    value = json_or_text(text)
+    if not isinstance(value, str):
+        return value
+    parts = value.split(delimiter)
+    if len(parts) % 2:
+        return value  # not pairs: left for validation to refuse
+    return dict(zip(parts[::2], parts[1::2], strict=True))
+
+
+def _deep(items: list[tuple[str, str]], name: str) -> dict[str, Any]:
+    """``name[a]=1&name[b][c]=2`` as ``{"a": "1", "b": {"c": "2"}}``."""
+    found: dict[str, Any] = {}
+    for key, value in items:
+        if not (key.startswith(name + "[") and key.endswith("]")):
+            continue
+        *parents, last = key[len(name) + 1 : -1].split("][")
+        node = found
+        for part in parents:
+            child = node.setdefault(part, {})
+            node = child if isinstance(child, dict) else node
+        node[last] = value
+    return found
+
+
+def _one(values: list[str]) -> Any:
+    return values[0] if len(values) == 1 else values
+
+
+def _raw(
+    items: list[tuple[str, str]],
+    name: str,
+    style: str,
+    explode: bool,
+    shape: str,
+    keys: tuple[str, ...] | None,
+    others: tuple[str, ...],
+) -> Any:
+    """The parameter's value as sent (None: absent), before validation."""
+    if style == "deepObject":
+        return _deep(items, name) or None
+    own = [value for key, value in items if key == name]
+    if shape == "list":  # ``ids=1,2`` (and ``ids=1&ids=2``)
+        delimiter = "," if style == "simple" else _DELIMITERS.get(style, ",")
+        return (
+            [part for value in own for part in value.split(delimiter)] if own else None
+        )
+    if shape == "array":
+        values = [json_or_text(v) for v in own]
+        flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
+        return flat if own else None
+    if explode and style == "form":
+        wanted = set(keys) if keys is not None else None
+        grouped: dict[str, list[str]] = {}
+        for key, value in items:
+            taken = key == name or key in others or "[" in key
+            if (wanted is None and not taken) or (wanted is not None and key in wanted):
+                grouped.setdefault(key, []).append(value)
+        if grouped:
+            return {key: _one(values) for key, values in grouped.items()}
+        return json_or_text(own[0]) if own else None
+    if not own:
+        return None
+    if style == "simple" and explode:  # a header: ``a=1,b=2``
+        text = own[0]
+        if "=" in text and not text.startswith("{"):
+            return dict(part.partition("=")[::2] for part in text.split(","))
+    return _pairs(own[0], _DELIMITERS.get(style, ","))
+
+
+def read_parameter(
+    location: str,
+    name: str,
+    style: str,
+    explode: bool,
+    shape: str,
+    kind: Any,
+    *,
+    required: bool,
+    keys: tuple[str, ...] | None = None,
+    others: tuple[str, ...] = (),
+) -> Callable[[Request], Any]:
+    """A route dependency reading the structured ``location`` (query or header) parameter
+    ``name`` (``shape``: "object", "array" of objects, or "list": scalars in one delimited
+    value) as ``style`` and ``explode``
+    serialize it, validated as ``kind``: None when it is absent and not ``required``, a 422
+    when it is missing or does not validate. ``keys``: the object's properties (an
+    exploded form object); ``others``: the other parameters of the location, which are
+    not its properties when those are open."""
+
+    def read(request: Request) -> Any:
+        if location == "query":
+            items = request.query_params.multi_items()
+        else:  # each header line, its name in lower case
+            items = [(key.lower(), value) for key, value in request.headers.items()]
+        wire = name.lower() if location == "header" else name
+        raw = _raw(items, wire, style, explode, shape, keys, others)
+        where = (location, name)
+        if raw is None:
+            if not required:
+                return None
+            error = {
+                "type": "missing",
+                "loc": where,
+                "msg": "Field required",
+                "input": None,
+            }
+            raise RequestValidationError([error])
+        try:
+            return _adapter(kind).validate_python(raw)
+        except ValidationError as exc:
+            errors = [{**e, "loc": (*where, *e["loc"])} for e in exc.errors()]
+            raise RequestValidationError(errors) from None
+
+    return read

@@ -10,20 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Protocol
 
-from fastapi import (
-    APIRouter,
-    Body,
-    Depends,
-    File,
-    Form,
-    Header,
-    Path,
-    Query,
-    UploadFile,
-)
+from fastapi import APIRouter, Body, Depends, File, Form, Path, Query, UploadFile
 
 from .. import models
 from . import (
+    read_parameter,
     require_credentials_1,
     require_credentials_2,
     require_credentials_3,
@@ -44,12 +35,12 @@ class PetsService(Protocol):
     async def pets_list(
         self,
         *,
-        limit: int,
-        tags: list[str] | None,
         ids: list[int] | None,
         sizes: list[str] | None,
         colors: list[str] | None,
         x_trace: list[str] | None,
+        limit: int,
+        tags: list[str] | None,
     ) -> list[models.Pet]:
         """pets_list"""
         ...
@@ -105,12 +96,12 @@ class BasePetsService:
     async def pets_list(
         self,
         *,
-        limit: int,
-        tags: list[str] | None,
         ids: list[int] | None,
         sizes: list[str] | None,
         colors: list[str] | None,
         x_trace: list[str] | None,
+        limit: int,
+        tags: list[str] | None,
     ) -> list[models.Pet]:
         raise NotImplementedError("pets_list")
 
@@ -165,18 +156,100 @@ def add_pets_list(
         response_model_exclude_unset=True,
         status_code=200,
         response_description="the pets",
+        openapi_extra={
+            "parameters": [
+                {
+                    "name": "ids",
+                    "in": "query",
+                    "required": False,
+                    "style": "form",
+                    "explode": False,
+                    "schema": {"type": "array", "items": {"type": "string"}},
+                },
+                {
+                    "name": "sizes",
+                    "in": "query",
+                    "required": False,
+                    "style": "pipeDelimited",
+                    "explode": False,
+                    "schema": {"type": "array", "items": {"type": "string"}},
+                },
+                {
+                    "name": "colors",
+                    "in": "query",
+                    "required": False,
+                    "style": "spaceDelimited",
+                    "explode": False,
+                    "schema": {"type": "array", "items": {"type": "string"}},
+                },
+                {
+                    "name": "X-Trace",
+                    "in": "header",
+                    "required": False,
+                    "style": "simple",
+                    "explode": False,
+                    "schema": {"type": "array", "items": {"type": "string"}},
+                },
+            ]
+        },
         dependencies=[Depends(require_credentials_1), Depends(verify_credentials)],
     )
     async def pets_list(
+        ids: Annotated[
+            list[int] | None,
+            Depends(
+                read_parameter(
+                    "query", "ids", "form", False, "list", list[int], required=False
+                )
+            ),
+        ],
+        sizes: Annotated[
+            list[str] | None,
+            Depends(
+                read_parameter(
+                    "query",
+                    "sizes",
+                    "pipeDelimited",
+                    False,
+                    "list",
+                    list[str],
+                    required=False,
+                )
+            ),
+        ],
+        colors: Annotated[
+            list[str] | None,
+            Depends(
+                read_parameter(
+                    "query",
+                    "colors",
+                    "spaceDelimited",
+                    False,
+                    "list",
+                    list[str],
+                    required=False,
+                )
+            ),
+        ],
+        x_trace: Annotated[
+            list[str] | None,
+            Depends(
+                read_parameter(
+                    "header",
+                    "X-Trace",
+                    "simple",
+                    False,
+                    "list",
+                    list[str],
+                    required=False,
+                )
+            ),
+        ],
         limit: Annotated[int, Query(alias="limit", ge=1, le=100)] = 20,
         tags: Annotated[list[str], Query(alias="tags")] = _ABSENT,
-        ids: Annotated[list[int], Query(alias="ids")] = _ABSENT,
-        sizes: Annotated[list[str], Query(alias="sizes")] = _ABSENT,
-        colors: Annotated[list[str], Query(alias="colors")] = _ABSENT,
-        x_trace: Annotated[list[str], Header(alias="X-Trace")] = _ABSENT,
     ) -> Any:
         result = await service.pets_list(
-            limit=limit, tags=tags, ids=ids, sizes=sizes, colors=colors, x_trace=x_trace
+            ids=ids, sizes=sizes, colors=colors, x_trace=x_trace, limit=limit, tags=tags
         )
         return result
 

@@ -77,6 +77,11 @@ class PetsResource:
                     "sizes": sizes,
                     "colors": colors,
                 },
+                query_styles={
+                    "ids": ("form", False),
+                    "sizes": ("pipeDelimited", False),
+                    "colors": ("spaceDelimited", False),
+                },
                 headers={
                     "X-Trace": x_trace,
                 },
@@ -350,6 +355,11 @@ class AsyncPetsResource:
                     "ids": ids,
                     "sizes": sizes,
                     "colors": colors,
+                },
+                query_styles={
+                    "ids": ("form", False),
+                    "sizes": ("pipeDelimited", False),
+                    "colors": ("spaceDelimited", False),
                 },
                 headers={
                     "X-Trace": x_trace,
