@@ -243,7 +243,7 @@ class _Upgrade:
         shared = self.resolved(item.get("parameters"), f"{pointer}/parameters")
         out: dict[str, Any] = {}
         plain = [self.parameter(p, at) for p, at in shared if not _moves(p)]
-        if plain:
+        if plain or "parameters" in item:  # an empty list stays (as swagger2openapi has it)
             out["parameters"] = plain
         for key, value in item.items():
             if key in METHODS:

@@ -6,6 +6,7 @@ those packages generate, warn, and their mock serves over real HTTP."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import sys
@@ -191,3 +192,31 @@ def test_an_empty_title_and_version_still_build_the_apps(tmp_path: Path) -> None
     assert proc.returncode == 0, describe(proc)
     text = (tmp_path / "pkg" / "server.py").read_text(encoding="utf-8")
     assert 'API_VERSION = "unversioned"' in text and 'API_TITLE = "pkg"' in text
+
+
+def test_a_literal_path_is_reached_before_a_parameter_takes_it(tmp_path: Path) -> None:
+    """``/items/{item_id}`` first in the spec would take ``/items/search``: the route with
+    the literal segment is registered first (Instagram's ``/media/{media_id}`` and
+    ``/media/search``), and both answer."""
+    spec = _item_spec()
+    ok = {
+        "200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    }
+    spec["paths"]["/items/search"] = {"get": {"operationId": "searchItems", "responses": ok}}
+    proc = _generate(tmp_path, spec)
+    assert proc.returncode == 0, describe(proc)
+    from tests.server.test_mock_promises import serve
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mock = importlib.import_module("pkg.mock")
+        with serve(mock.create_mock_app()) as url:
+            assert httpx.get(f"{url}/items/search").status_code == 200
+            assert httpx.get(f"{url}/items/i1").status_code == 200
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]

@@ -28,6 +28,7 @@ from generator.render.server.modules import (
     server_imports,
     service_names,
 )
+from generator.render.server.paths import matching_order
 from generator.render.server.resources import mock_errors, mock_faults, mock_roles
 from generator.render.server.routes import Route, build_route
 from generator.render.server.security import Scheme, SecuritySet, challenge, make_scheme
@@ -242,6 +243,7 @@ def build_context(
     routed, dispatch_warnings = dispatches(api)
     for r in routes:  # the route of an operation told apart by a constant (see .dispatch)
         r.path = routed[r.operation].route_path if r.operation in routed else real_path(r.path)
+    routes = matching_order(routes)
     used_schemes = [s for s in schemes.values() if any(s in ss.schemes for ss in sets.values())]
     security_names = {s.source.split("(")[0] for s in used_schemes}
     security_names.update(s.value_type for s in used_schemes if s.value_type != "str")

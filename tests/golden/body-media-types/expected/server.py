@@ -245,8 +245,10 @@ class _Route(APIRoute):
         return strict_json
 
 
-# every operation's route, in the spec's order: the order of the OpenAPI document and the
-# order in which requests are matched (each function is in its resource's module)
+# every operation's route, in the spec's order (a path with a literal segment before one
+# with a parameter there that would take its requests: /users/me before /users/{id}): the
+# order of the OpenAPI document and the order in which requests are matched (each function
+# is in its resource's module)
 _ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
     add_payees_create,
     add_oauth_token_create,
