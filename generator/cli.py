@@ -8,6 +8,7 @@ are imported inside the commands so that a no-op ``apismith check`` starts fast.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -68,14 +69,34 @@ _REF_ROOT = click.option(
 )
 
 
+class _SpecSource(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2
+    """A spec file, as a ``Path``; a URL stays text (``Path`` would make ``http://h/x``
+    ``http:/h/x``) for :func:`_spec_file` to refuse in one line."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        text = str(value)
+        return text if re.match(r"(?i)^[a-z][a-z0-9+.-]*://", text) else Path(text)
+
+
+def _spec_file(spec: Path | str | None) -> Path | None:
+    """``--spec`` as a file; a URL is refused (exit 2): apismith reads files only."""
+    if isinstance(spec, str):
+        raise ApismithError(
+            "a spec by URL is not read: download it (curl -fLo openapi.json URL) and pass"
+            " the file, which also keeps the drift check off the network",
+            file=spec,
+        )
+    return spec
+
+
 def _common(fn: F) -> F:
     options = [
         click.option(
             "--config", type=click.Path(path_type=Path), help="An API config file (TOML)."
         ),
-        click.option(
-            "--spec", type=click.Path(path_type=Path), help="Ad hoc: a spec file, no config."
-        ),
+        click.option("--spec", type=_SpecSource(), help="Ad hoc: a spec file, no config."),
         click.option(
             "--out", type=click.Path(path_type=Path), help="The package directory to write."
         ),
@@ -205,7 +226,7 @@ def generate(
         configs = select_configs(
             apis,
             config,
-            spec,
+            _spec_file(spec),
             out,
             package,
             root,
@@ -259,7 +280,7 @@ def check(
 
     drifted = []
     selected = select_configs(
-        apis, config, spec, out, package, root, templates=templates, ref_root=ref_root
+        apis, config, _spec_file(spec), out, package, root, templates=templates, ref_root=ref_root
     )
     progress = Progress.for_command(quiet=quiet)
     for cfg, result in zip(selected, check_all(selected, full=full, jobs=jobs, progress=progress)):
@@ -293,7 +314,7 @@ def _used_overrides(out: Path) -> bool:
 
 
 @main.command()
-@click.argument("spec", type=click.Path(path_type=Path))
+@click.argument("spec", type=_SpecSource())
 @click.option("--config", type=click.Path(path_type=Path), help="Use this config's passes.")
 @click.option("--disable", multiple=True, help="Switch a pass off (repeatable).")
 @_REF_ROOT
@@ -309,6 +330,7 @@ def normalize(
     for name in disable:
         if name not in PASS_NAMES:
             raise ApismithError(f"unknown pass {name!r}; passes are {', '.join(PASS_NAMES)}")
+    spec = _spec_file(spec) or spec
     base = load_config(config) if config else adhoc_config(spec, Path("."), fresh=True)
     from dataclasses import replace
 
@@ -346,7 +368,7 @@ _OUT_OPTION = click.option(
 @main.command()
 @click.argument("api", required=False)
 @_OUT_OPTION
-@click.option("--spec", type=click.Path(path_type=Path), help="Generate from a spec, then serve.")
+@click.option("--spec", type=_SpecSource(), help="Generate from a spec, then serve.")
 @click.option("--config", type=click.Path(path_type=Path), help="An API config file (TOML).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
@@ -382,6 +404,7 @@ def serve(
     from generator.serve import MockSettings, mock_app, resolve
 
     settings = MockSettings(seed, required_only, stateful, latency, error_rate)
+    spec = _spec_file(spec)
     name, package_dir, cfg = resolve(api, out, spec, config, root)
     app = mock_app(package_dir, cfg, settings)
     try:
