@@ -87,6 +87,19 @@ def test_servers_without_a_host_or_schemes(parts: dict[str, Any], servers: Any) 
     assert upgrade(doc(**parts)).get("servers") == servers
 
 
+def test_an_operations_own_schemes_are_its_own_servers() -> None:
+    watch = {"schemes": ["wss"], "responses": {"200": {"description": "ok"}}}
+    plain = {"schemes": ["https"], "responses": {"200": {"description": "ok"}}}
+    listed = doc(host="k.example", schemes=["https"], paths={"/w": {"get": watch, "put": plain}})
+    out = upgrade(listed)["paths"]["/w"]
+    assert out["get"]["servers"] == [{"url": "wss://k.example"}]
+    assert "servers" not in out["put"]  # the document's
+    own = {"x-servers": [{"url": "https://other.example"}], "responses": {}}
+    assert upgrade(doc(paths={"/o": {"get": own}}))["paths"]["/o"]["get"]["servers"] == [
+        {"url": "https://other.example"}
+    ]
+
+
 def test_an_azure_parameterized_host_is_a_server_with_variables() -> None:
     templated = {
         "hostTemplate": "{account}.{suffix}",

@@ -9,7 +9,8 @@ of ``swagger2openapi``, the usual converter, which a test runs as the oracle):
   an OAuth 2 ``flow`` becomes its 3.0 ``flows`` entry: ``application`` is
   ``clientCredentials``, ``accessCode`` is ``authorizationCode``);
 - ``host``, ``basePath`` and ``schemes`` become ``servers`` (``https`` without schemes; a
-  relative ``basePath`` server without a host);
+  relative ``basePath`` server without a host; an operation's own ``schemes`` its own
+  servers, an Azure ``x-ms-parameterized-host`` a server with variables);
 - a ``body`` parameter becomes the ``requestBody``, in each of the operation's
   ``consumes`` media types (else the document's, else JSON); ``formData`` parameters become
   the properties of an object body, ``multipart/form-data`` when one is a ``file`` (a
@@ -275,8 +276,11 @@ class _Upgrade:
         params = own + [(p, at) for p, at in shared if (p.get("name"), p.get("in")) not in names]
         consumes = self._media(op, "consumes", pointer) or self.consumes
         produces = self._media(op, "produces", pointer) or self.produces
-        skip = ("parameters", "responses", "consumes", "produces", "schemes")
+        skip = ("parameters", "responses", "consumes", "produces", "schemes", "x-servers")
         out = {k: v for k, v in op.items() if k not in skip}
+        servers = self.operation_servers(op, pointer)
+        if servers is not None:
+            out["servers"] = servers
         plain = [self.parameter(p, at) for p, at in own if not _moves(p)]
         if plain:
             out["parameters"] = plain
@@ -289,6 +293,25 @@ class _Upgrade:
             for code, r in responses.items()
         }
         return out
+
+    def operation_servers(self, op: dict[str, Any], pointer: str) -> list[Any] | None:
+        """An operation's own servers: its ``x-servers``, or the document's servers in
+        each of its ``schemes`` the document does not list (None: the document's)."""
+        if isinstance(op.get("x-servers"), list):
+            return list(op["x-servers"])
+        schemes = self._array(op.get("schemes"), f"{pointer}/schemes")
+        given = self.doc.get("schemes")
+        listed: list[Any] = given if isinstance(given, list) else []
+        other = [scheme for scheme in schemes if scheme not in listed]
+        if not other:
+            return None
+        found = []
+        for scheme in other:
+            for server in self.servers():
+                url = str(server["url"])
+                url = f"{scheme}:{url.split(':', 1)[1]}" if "://" in url else url
+                found.append({**server, "url": url})
+        return found
 
     def parameter(self, p: Any, pointer: str) -> dict[str, Any]:
         """A non-body parameter (or a ref to one) in its 3.0 form."""
