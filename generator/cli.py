@@ -81,11 +81,12 @@ class _SpecSource(click.ParamType):  # type: ignore[type-arg]  # generic from cl
 
 
 def _spec_file(spec: Path | str | None) -> Path | None:
-    """``--spec`` as a file; a URL is refused (exit 2): apismith reads files only."""
+    """``--spec`` as a file; a URL is refused (exit 2): only ``generate`` fetches one, and
+    every other command reads its vendored copy (never the network)."""
     if isinstance(spec, str):
         raise ApismithError(
-            "a spec by URL is not read: download it (curl -fLo openapi.json URL) and pass"
-            " the file, which also keeps the drift check off the network",
+            "a spec by URL is read by `apismith generate` only, which keeps a copy beside"
+            " the package: pass that file",
             file=spec,
         )
     return spec
@@ -190,7 +191,7 @@ _JOBS = click.option(
 def generate(
     apis: tuple[str, ...],
     config: Path | None,
-    spec: Path | None,
+    spec: Path | str | None,
     out: Path | None,
     package: str | None,
     root: Path | None,
@@ -222,25 +223,29 @@ def generate(
     # datamodel-code-generator while this process imports the pipeline (serial runs).
     obj = click.get_current_context().obj
     early = obj if isinstance(obj, ModelRenderer) else None
-    with early or nullcontext():
-        configs = select_configs(
-            apis,
-            config,
-            _spec_file(spec),
-            out,
-            package,
-            root,
-            templates=templates,
-            meta=meta,
-            fresh=fresh,
-            ref_root=ref_root,
-        )
-        from generator.write import repair_target
+    from generator.fetch import fetched
 
-        for c in configs:  # what an interrupted run left: put back, even if this one fails
-            repair_target(c.out)
-        results = generate_all(configs, jobs_for(len(configs), jobs), progress, early=early)
-    write_all(results, progress, force=force, verbose=verbose, timings=timings, quiet=quiet)
+    with fetched(spec, out, force=force) as (spec_file, url):  # a URL: its copy kept at the end
+        with early or nullcontext():
+            configs = select_configs(
+                apis,
+                config,
+                spec_file,
+                out,
+                package,
+                root,
+                templates=templates,
+                meta=meta,
+                fresh=fresh,
+                ref_root=ref_root,
+                source=url,
+            )
+            from generator.write import repair_target
+
+            for c in configs:  # what an interrupted run left: put back, even if this fails
+                repair_target(c.out)
+            results = generate_all(configs, jobs_for(len(configs), jobs), progress, early=early)
+        write_all(results, progress, force=force, verbose=verbose, timings=timings, quiet=quiet)
 
 
 @main.command()

@@ -31,15 +31,17 @@ def select_configs(
     meta: bool = False,
     fresh: bool = False,
     ref_root: Path | None = None,
+    source: str | None = None,
 ) -> list[ApiConfig]:
     """The APIs a command works on: ad hoc (``--spec``), one ``--config``, or the ones the
-    project configures (``[tool.apismith]`` in ``pyproject.toml``, or ``specs/*.toml``)."""
+    project configures (``[tool.apismith]`` in ``pyproject.toml``, or ``specs/*.toml``).
+    ``source``: the URL ``spec`` was fetched from (``--spec URL``)."""
     if spec is not None:
         if names or config is not None:
             raise ApismithError("--spec cannot be combined with API names or --config")
         if out is None:
             raise ApismithError("--spec needs --out DIR (the package directory to write)")
-        result = [adhoc_config(spec, out, package, fresh=fresh)]
+        result = [adhoc_config(spec, out, package, fresh=fresh, source=source)]
     elif config is not None:
         if names:
             raise ApismithError("--config cannot be combined with API names")

@@ -161,6 +161,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
         "generator.parallel",
         "generator.serve",
         "generator.selection",
+        "generator.fetch",
         "generator.progress",
         "generator.cli",
         "generator.entry",

@@ -39,7 +39,9 @@ API_KEYS = {
 TABLES = ("passes", "client", "server", "streaming", "uploads", "mock")
 TOP_KEYS = {"api", *TABLES}
 # the options a package records: everything that shapes its bytes, no machine paths
+_URLS = ("http://", "https://")
 OPTION_KEYS = (
+    "source",
     "package",
     "title",
     "base_url",
@@ -79,6 +81,7 @@ class ApiConfig:
     outputs: tuple[str, ...] = OUTPUTS
     templates: Path | None = None
     meta: bool = False
+    source: str | None = None  # the URL the spec was fetched from (``--spec URL``)
     # where local $refs may read files (None: the spec's folder); a machine path, not recorded
     ref_root: Path | None = None
     # how to run generation again from the directory the command ran in (for hints)
@@ -95,6 +98,7 @@ class ApiConfig:
         for name, opts in sorted(self.pass_options.items()):
             passes[name] = {"enabled": bool(self.passes.get(name, True)), **opts}
         return {
+            **({"source": self.source} if self.source else {}),
             "package": self.package,
             "title": self.title,
             "base_url": self.base_url,
@@ -281,8 +285,12 @@ def build_config(
     passes, pass_options = _passes(where, options.get("passes") or {})
     tables = read_tables(where, options)
     outputs = options.get("outputs") or list(OUTPUTS)
+    source = options.get("source")
+    if source is not None and not (isinstance(source, str) and source.startswith(_URLS)):
+        raise config_error(where, f"source: {source!r} is not an http(s) URL")
     return ApiConfig(
         name=name,
+        source=source,
         package=package,
         title=options.get("title") or None,
         spec=spec,
@@ -388,13 +396,21 @@ def vendored_config(
 
 
 def adhoc_config(
-    spec: Path, out: Path, package: str | None = None, *, fresh: bool = False
+    spec: Path,
+    out: Path,
+    package: str | None = None,
+    *,
+    fresh: bool = False,
+    source: str | None = None,
 ) -> ApiConfig:
-    """The config of ``apismith generate --spec FILE --out DIR [--package NAME]``."""
-    command = ["apismith", "generate", "--spec", str(spec), "--out", str(out)]
+    """The config of ``apismith generate --spec FILE --out DIR [--package NAME]``
+    (``source``: the URL of ``--spec URL``, which ``spec`` is the fetched copy of)."""
+    command = ["apismith", "generate", "--spec", source or str(spec), "--out", str(out)]
     if package:
         command += ["--package", package]
-    given = {"package": package} if package else {}
+    given: dict[str, Any] = {"package": package} if package else {}
+    if source:
+        given["source"] = source
     return vendored_config(
         spec.stem, spec, out, given, base=Path.cwd(), fresh=fresh, command=tuple(command)
     )
