@@ -194,15 +194,22 @@ def write_manifest(dest: Path, entries: list[Entry]) -> None:
     (dest / "manifest.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="the corpus folder")
+def prepare(argv: list[str] | None, doc: str, default: Path) -> tuple[Path, Path]:
+    """(the corpus folder ``--dest``, its ``specs`` folder, emptied: it is rebuilt from the
+    cached archives, so that the manifest matches it)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--dest", type=Path, default=default, help="the corpus folder")
     args = parser.parse_args(argv)
     dest: Path = args.dest.expanduser().resolve()
     specs = dest / "specs"
     if specs.exists():
-        shutil.rmtree(specs)  # rebuilt from the cached archives: the manifest matches it
+        shutil.rmtree(specs)
     specs.mkdir(parents=True)
+    return dest, specs
+
+
+def main(argv: list[str] | None = None) -> int:
+    dest, specs = prepare(argv, __doc__ or "", DEFAULT_DEST)
     entries: list[Entry] = []
     seen: set[str] = set()
     for source in SOURCES:

@@ -31,10 +31,8 @@ are third-party documents under their own terms. Downloads are cached in
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import re
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -42,7 +40,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from corpus_fetch import Source, digest, download, members, openapi_version, parse, write_manifest
+from corpus_fetch import (
+    Source,
+    digest,
+    download,
+    members,
+    openapi_version,
+    parse,
+    prepare,
+    write_manifest,
+)
 
 DEFAULT_DEST = Path.home() / ".cache" / "apismith-swagger2"
 MAX_BYTES = 5_000_000  # a spec larger than this (decompressed) is left out
@@ -252,14 +259,7 @@ def extract(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="the corpus folder")
-    args = parser.parse_args(argv)
-    dest: Path = args.dest.expanduser().resolve()
-    specs = dest / "specs"
-    if specs.exists():
-        shutil.rmtree(specs)  # rebuilt from the cached archives: the manifest matches it
-    specs.mkdir(parents=True)
+    dest, specs = prepare(argv, __doc__ or "", DEFAULT_DEST)
     entries: list[Entry] = []
     seen: set[str] = set()
     for source in SOURCES:
