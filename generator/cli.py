@@ -186,6 +186,7 @@ _JOBS = click.option(
 @click.option(
     "--quiet", "-q", is_flag=True, help="Print only warnings and errors (no summary, no progress)."
 )
+@click.option("--update", is_flag=True, help="With --out DIR: fetch its spec URL anew.")
 @_JOBS
 @friendly
 def generate(
@@ -203,17 +204,19 @@ def generate(
     timings: bool,
     force: bool,
     quiet: bool,
+    update: bool,
     jobs: int | None,
 ) -> None:
     """Generate every configured API (or the named ones).
 
     The APIs come from [tool.apismith] in pyproject.toml, or specs/*.toml. With --spec FILE
-    --out DIR, generate from any spec; on an existing package, the options recorded in its
-    MANIFEST.json are kept. Output is imported before it replaces the previous output;
-    nothing is written on failure. Several APIs are generated at once (--jobs).
+    (or URL) --out DIR, generate from any spec; on an existing package, the options recorded
+    in its MANIFEST.json are kept. Output is imported before it replaces the previous
+    output; nothing is written on failure. Several APIs are generated at once (--jobs).
     """
     from contextlib import nullcontext
 
+    from generator.fetch import fetched
     from generator.model_worker import ModelRenderer
     from generator.parallel import generate_all, jobs_for, write_all
     from generator.progress import Progress
@@ -223,9 +226,7 @@ def generate(
     # datamodel-code-generator while this process imports the pipeline (serial runs).
     obj = click.get_current_context().obj
     early = obj if isinstance(obj, ModelRenderer) else None
-    from generator.fetch import fetched
-
-    with fetched(spec, out, force=force) as (spec_file, url):  # a URL: its copy kept at the end
+    with fetched(spec, out, force=force, update=update) as (spec_file, url):  # see fetch.py
         with early or nullcontext():
             configs = select_configs(
                 apis,

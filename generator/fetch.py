@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import click
+
 from generator.errors import ApismithError
 from generator.load import MAX_BYTES, parse_text
 from generator.load.document_kind import check_kind
@@ -97,12 +99,33 @@ def fetch_spec(url: str, out: Path, *, force: bool = False) -> Path:
     return staged
 
 
-def keep(staged: Path, url: str, out: Path) -> Path:
-    """Put the fetched spec in place as the vendored copy; return its path."""
+def keep(staged: Path, url: str, out: Path) -> str:
+    """Put the fetched spec in place as the vendored copy; return a line saying whether it
+    changed (its sha256 before and after)."""
     copy = vendored_path(url, out)
+    before = sha256_file(copy)[:12] if copy.is_file() else None
+    after = sha256_file(staged)[:12]
     os.replace(staged, copy)
     drop(staged)
-    return copy
+    if before is None:
+        return f"{copy}: fetched from {url} (sha256 {after})"
+    if before == after:
+        return f"{copy}: the spec at {url} is unchanged (sha256 {after})"
+    return f"{copy}: the spec at {url} changed (sha256 {before} -> {after})"
+
+
+def recorded_source(out: Path) -> str:
+    """The URL the package at ``out`` was generated from (``generate --update``)."""
+    manifest = read_manifest(out) or {}
+    options = manifest.get("options")
+    source = options.get("source") if isinstance(options, dict) else None
+    if not isinstance(source, str) or not is_url(source):
+        raise ApismithError(
+            "--update fetches the URL a package was generated from, and this one was not"
+            " (no options.source in its MANIFEST.json): use --spec URL",
+            file=str(out),
+        )
+    return source
 
 
 def drop(staged: Path) -> None:
@@ -116,11 +139,15 @@ def drop(staged: Path) -> None:
 
 @contextmanager
 def fetched(
-    spec: Path | str | None, out: Path | None, *, force: bool = False
+    spec: Path | str | None, out: Path | None, *, force: bool = False, update: bool = False
 ) -> Iterator[tuple[Path | None, str | None]]:
     """(the spec file, the URL it was fetched from) of ``--spec``: a file as it is (no
     URL); a URL fetched (:func:`fetch_spec`), its copy kept if the block ends well and
-    dropped if not."""
+    dropped if not. ``update``: the URL ``out``'s manifest records (``--update``)."""
+    if update:
+        if spec is not None or out is None:
+            raise ApismithError("--update takes --out DIR only (the URL is in its manifest)")
+        spec = recorded_source(out)
     if not isinstance(spec, str):
         yield spec, None
         return
@@ -132,4 +159,4 @@ def fetched(
     except BaseException:
         drop(staged)
         raise
-    keep(staged, spec, out)
+    click.echo(f"apismith: note: {keep(staged, spec, out)}", err=True)

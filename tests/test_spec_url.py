@@ -87,6 +87,32 @@ def test_fetching_again_replaces_the_copy_it_made(served: tuple[str, Path], tmp_
     assert json.loads((tmp_path / "small.json").read_text(encoding="utf-8")) == changed
 
 
+def test_update_fetches_the_recorded_url_and_says_what_changed(
+    served: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, folder = served
+    (folder / "small.json").write_text(json.dumps(SMALL), encoding="utf-8")
+    proc = run_cli("generate", "--spec", f"{url}/small.json", "--out", "small", cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert f"small.json: fetched from {url}/small.json" in proc.stderr
+    proc = run_cli("generate", "--update", "--out", "small", cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert "is unchanged" in proc.stderr
+    changed = {**SMALL, "info": {"title": "Small", "version": "2"}}
+    (folder / "small.json").write_text(json.dumps(changed), encoding="utf-8")
+    proc = run_cli("generate", "--update", "--out", "small", cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert f"the spec at {url}/small.json changed (sha256 " in proc.stderr
+    assert json.loads((tmp_path / "small.json").read_text(encoding="utf-8")) == changed
+    # a package generated from a file has no URL to fetch
+    (tmp_path / "local.json").write_text(json.dumps(SMALL), encoding="utf-8")
+    assert (
+        run_cli("generate", "--spec", "local.json", "--out", "local", cwd=tmp_path).returncode == 0
+    )
+    proc = run_cli("generate", "--update", "--out", "local", cwd=tmp_path)
+    assert proc.returncode == 2 and "no options.source" in proc.stderr, describe(proc)
+
+
 def test_a_file_it_did_not_fetch_is_not_replaced(served: tuple[str, Path], tmp_path: Path) -> None:
     url, folder = served
     (folder / "small.json").write_text(json.dumps(SMALL), encoding="utf-8")
