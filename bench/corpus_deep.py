@@ -4,8 +4,9 @@ interpreter, in the package's parent folder), printing one JSON object:
 
 - ``apps``: ``"ok"`` when the server's app (``server.create_app`` on the base service) and
   the mock's (``mock.create_mock_app()``) both build, else the error line;
-- ``object_responses``: the operations whose 2xx JSON answer is, in the spec as written,
-  an object with fields or a list of such objects; ``untyped``: how many of them the client
+- ``object_responses``: the operations whose 2xx JSON answer is, in the spec as written
+  (a Swagger 2.0 ``schema`` in each ``produces`` type), an object with fields or a list of
+  such objects; ``untyped``: how many of them the client
   method returns as ``Any`` or a ``dict`` (``untyped_examples``: a few, ``GET /path``);
 - ``calls`` and ``calls_ok``: up to 5 operations called through the generated sync client,
   over real HTTP, against the package's own mock (uvicorn on 127.0.0.1): GETs whose
@@ -79,7 +80,11 @@ def object_operations(spec: dict[str, Any]) -> set[tuple[str, str]]:
                 response = _resolve(spec, response)
                 if not str(status).startswith("2") or not isinstance(response, dict):
                     continue
-                for media, entry in (response.get("content") or {}).items():
+                entries = response.get("content") or {}
+                if not entries and "schema" in response:  # Swagger 2.0: in each produces type
+                    media_types = op.get("produces") or spec.get("produces") or ["json"]
+                    entries = {m: {"schema": response["schema"]} for m in media_types}
+                for media, entry in entries.items():
                     json_media = "json" in str(media).lower()
                     if (
                         json_media
