@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import click
 
+from generator.config.api import is_http_url
 from generator.errors import ApismithError
 from generator.load import MAX_BYTES, parse_text
 from generator.load.document_kind import check_kind
@@ -29,11 +30,6 @@ from generator.manifest import sha256_file
 from generator.tree import read_manifest
 
 TIMEOUT = 30.0
-SCHEMES = ("http", "https")
-
-
-def is_url(text: str) -> bool:
-    return urlsplit(text).scheme.lower() in SCHEMES and "://" in text
 
 
 def vendored_path(url: str, out: Path) -> Path:
@@ -56,7 +52,7 @@ def fetch_spec(url: str, out: Path, *, force: bool = False) -> Path:
     docstring); return that file."""
     import httpx
 
-    if not is_url(url):
+    if not is_http_url(url):
         raise ApismithError("unsupported URL scheme (http and https are read)", file=url)
     copy = vendored_path(url, out)
     if copy.exists() and not copy.is_file():
@@ -119,7 +115,7 @@ def recorded_source(out: Path) -> str:
     manifest = read_manifest(out) or {}
     options = manifest.get("options")
     source = options.get("source") if isinstance(options, dict) else None
-    if not isinstance(source, str) or not is_url(source):
+    if not isinstance(source, str) or not is_http_url(source):
         raise ApismithError(
             "--update fetches the URL a package was generated from, and this one was not"
             " (no options.source in its MANIFEST.json): use --spec URL",

@@ -39,7 +39,6 @@ API_KEYS = {
 TABLES = ("passes", "client", "server", "streaming", "uploads", "mock")
 TOP_KEYS = {"api", *TABLES}
 # the options a package records: everything that shapes its bytes, no machine paths
-_URLS = ("http://", "https://")
 OPTION_KEYS = (
     "source",
     "package",
@@ -112,6 +111,11 @@ class ApiConfig:
             "uploads": {key: list(names) for key, names in self.uploads.items()},
             **({"mock": self.mock.recorded()} if self.mock.recorded() else {}),
         }
+
+
+def is_http_url(text: str) -> bool:
+    """Whether ``text`` is an ``http`` or ``https`` URL (a spec's ``source``)."""
+    return text.lower().startswith(("http://", "https://"))
 
 
 def relative_to_spec(path: Path, spec: Path) -> str:
@@ -286,7 +290,7 @@ def build_config(
     tables = read_tables(where, options)
     outputs = options.get("outputs") or list(OUTPUTS)
     source = options.get("source")
-    if source is not None and not (isinstance(source, str) and source.startswith(_URLS)):
+    if source is not None and not (isinstance(source, str) and is_http_url(source)):
         raise config_error(where, f"source: {source!r} is not an http(s) URL")
     return ApiConfig(
         name=name,
