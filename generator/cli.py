@@ -385,6 +385,8 @@ _OUT_OPTION = click.option(
 @click.option(
     "--error-rate", default=0.0, type=float, help="Answer a documented error with probability P."
 )
+@click.option("--send-webhooks", metavar="URL", help="Once up, POST a sample of each webhook.")
+@click.option("--webhook-secret", help="Sign --send-webhooks posts (Standard Webhooks).")
 @_ROOT_OPTION
 @friendly
 def serve(
@@ -399,6 +401,8 @@ def serve(
     stateful: bool,
     latency: float,
     error_rate: float,
+    send_webhooks: str | None,
+    webhook_secret: str | None,
     root: Path | None,
 ) -> None:
     """Run the mock server of API (or of the package at --out, or --spec FILE) with uvicorn.
@@ -406,26 +410,23 @@ def serve(
     Every operation answers realistic, schema-valid data; streaming operations send
     server-sent events. --stateful keeps what POST creates; --latency and --error-rate
     inject delays and documented errors (with Retry-After where it applies).
+    --send-webhooks URL posts one sample of each webhook to URL once the mock is up.
     """
-    from generator.serve import MockSettings, mock_app, resolve
+    from generator.serve import MockSettings, WebhookSending, resolve, serve_package
 
     settings = MockSettings(seed, required_only, stateful, latency, error_rate)
+    if webhook_secret and not send_webhooks:
+        raise ApismithError("--webhook-secret signs the posts of --send-webhooks URL: give both")
+    sending = WebhookSending(send_webhooks, webhook_secret) if send_webhooks else None
     spec = _spec_file(spec)
     name, package_dir, cfg = resolve(api, out, spec, config, root)
-    app = mock_app(package_dir, cfg, settings)
-    try:
-        import uvicorn
-    except ImportError:
-        raise ApismithError(
-            "`apismith serve` needs uvicorn, which apismith depends on: pip install apismith"
-        ) from None
-    click.echo(f"apismith: serving the {name} mock on http://{host}:{port}", err=True)
     if spec is not None:  # uvicorn re-raises SIGTERM after shutdown: exit through finally
         import signal
 
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        uvicorn.run(app, host=host, port=port)
+        echo = lambda line: click.echo(line, err=True)  # noqa: E731
+        serve_package(name, package_dir, cfg, settings, (host, port), sending, echo)
     finally:
         if spec is not None:  # the temporary package of --spec
             import shutil

@@ -14,3 +14,20 @@ def is_json(media: str) -> bool:
     ``application/json``, ``*/*+json`` (``application/problem+json``), ``*/json``."""
     base = media_base(media)
     return base == "application/json" or base.endswith(("+json", "/json"))
+
+
+# sequential media types (a stream of items) and the format each is read in
+SEQUENCES = {
+    "text/event-stream": "sse",
+    "application/jsonl": "jsonl",
+    "application/x-ndjson": "jsonl",
+    "application/x-jsonlines": "jsonl",
+    "application/json-seq": "json-seq",
+}
+
+
+def sequence_format(media: str) -> str | None:
+    """How a stream of ``media`` is read: ``"sse"`` (server-sent events), ``"jsonl"``
+    (one JSON value per line), ``"json-seq"`` (RFC 7464: each value after a record
+    separator), or None when ``media`` is not sequential."""
+    return SEQUENCES.get(media_base(media))

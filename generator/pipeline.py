@@ -99,7 +99,7 @@ def normalize_spec(config: ApiConfig, doc: Mapping[str, Any], *, owned: bool = F
     given up, see :func:`generator.normalize.normalize`)."""
     options = dict(config.pass_options)
     streamed = {
-        key: {"chunk": entry.chunk, "terminator": entry.terminator}
+        key: {"chunk": entry.chunk, "terminator": entry.terminator, "format": entry.format}
         for key, entry in config.streaming.items()
     }
     options["streams"] = {**options.get("streams", {}), "operations": streamed}

@@ -5,13 +5,25 @@ The package is a configured API's, one at ``--out DIR`` (vendored or ad hoc), on
 temporary folder. The mock's data are the package's own tables, computed when it was
 generated (realistic data, seed 0). ``--seed N`` and ``--required-only`` compute other
 tables from the package's spec, with the same code that generated them.
+
+``--send-webhooks URL`` posts, once the mock is up, one sample of each webhook payload of
+the package (its ``webhook_receiver.WEBHOOK_SAMPLES``) to URL as JSON, with the Standard
+Webhooks headers (``webhook-id``, ``webhook-timestamp``, and with ``--webhook-secret`` a
+``webhook-signature`` made by the package's own ``webhooks.signature_headers``), and prints
+one line per post. A package with webhooks and no operations has no mock: the posts are
+all it does.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import secrets
 import sys
 import tempfile
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,3 +132,109 @@ def mock_app(package_dir: Path, config: ApiConfig, settings: MockSettings) -> An
         error_rate=settings.error_rate,
     )
     return mock.create_mock_app(options, responses=responses, chunks=chunks)
+
+
+@dataclass(frozen=True)
+class WebhookSending:
+    """``--send-webhooks URL`` (and ``--webhook-secret``): where the samples go."""
+
+    url: str
+    secret: str | None = None
+
+
+def _package_module(package_dir: Path, module: str) -> Any:
+    sys.path.insert(0, str(package_dir.resolve().parent))
+    return importlib.import_module(f"{package_dir.name}.{module}")
+
+
+def webhook_deliveries(
+    package_dir: Path, secret: str | None
+) -> list[tuple[str, bytes, dict[str, str]]]:
+    """(webhook, body, headers) of one sample of each webhook of the package: the body as
+    JSON, with the Standard Webhooks headers, signed when there is a ``secret``."""
+    if not (package_dir / "webhook_receiver.py").is_file():
+        raise ApismithError(
+            f"{package_dir}: no webhooks to send (the spec has none, or the package has no"
+            " server output: regenerate it with this apismith)"
+        )
+    samples = _package_module(package_dir, "webhook_receiver").WEBHOOK_SAMPLES
+    sign = _package_module(package_dir, "webhooks").signature_headers
+    out = []
+    for name, sample in samples.items():
+        body = json.dumps(sample).encode("utf-8")
+        if secret:
+            headers = sign(body, secret=secret)
+        else:
+            stamp = str(int(time.time()))
+            headers = {"webhook-id": f"msg_{secrets.token_hex(12)}", "webhook-timestamp": stamp}
+        out.append((str(name), body, {"content-type": "application/json", **headers}))
+    return out
+
+
+def send_webhooks(
+    package_dir: Path, sending: WebhookSending, echo: Callable[[str], None]
+) -> list[int | None]:
+    """Post one sample of each webhook to ``sending.url``; one line each to ``echo``; the
+    statuses (None: no answer)."""
+    import httpx
+
+    statuses: list[int | None] = []
+    status: int | None
+    with httpx.Client(timeout=30) as client:
+        for name, body, headers in webhook_deliveries(package_dir, sending.secret):
+            try:
+                answer = client.post(sending.url, content=body, headers=headers)
+                status, what = answer.status_code, str(answer.status_code)
+            except httpx.HTTPError as exc:
+                status, what = None, f"failed: {type(exc).__name__}: {exc}"
+            statuses.append(status)
+            echo(f"apismith: webhook {name}: POST {sending.url} -> {what}")
+    return statuses
+
+
+def run_mock(
+    app: Any, host: str, port: int, on_started: Callable[[], object] | None = None
+) -> None:
+    """Serve ``app`` with uvicorn until stopped; ``on_started`` runs in a thread of its own
+    once the server listens."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise ApismithError(
+            "`apismith serve` needs uvicorn, which apismith depends on: pip install apismith"
+        ) from None
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if on_started is not None and self.started:
+                threading.Thread(target=on_started, daemon=True).start()
+
+    Server(uvicorn.Config(app, host=host, port=port)).run()
+
+
+def serve_package(
+    name: str,
+    package_dir: Path,
+    config: ApiConfig,
+    settings: MockSettings,
+    address: tuple[str, int],
+    sending: WebhookSending | None,
+    echo: Callable[[str], None],
+) -> None:
+    """``apismith serve``: the package's mock on ``address`` (host, port) until stopped,
+    with ``sending``'s webhooks posted once it is up; for a package with webhooks and no
+    operations (no mock), only the posts."""
+    if sending is not None and not (package_dir / "server.py").is_file():
+        if (package_dir / "webhook_receiver.py").is_file():
+            send_webhooks(package_dir, sending, echo)
+            return
+    app = mock_app(package_dir, config, settings)
+    if sending is not None:
+        webhook_deliveries(package_dir, sending.secret)  # no webhooks: refused before serving
+    host, port = address
+    echo(f"apismith: serving the {name} mock on http://{host}:{port}")
+    if sending is None:
+        run_mock(app, host, port)
+    else:
+        run_mock(app, host, port, lambda: send_webhooks(package_dir, sending, echo))

@@ -140,6 +140,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
         "generator",
         "generator.errors",
         "generator.media",
+        "generator.methods",
         "generator.memory",
         "generator.file_writer",
         "generator.bytecode",

@@ -27,6 +27,8 @@ IR once, later (:func:`generator.render.settings.bind_settings`)::
     response = "CreateChatCompletionResponse"  # optional (with flag): the non-streamed return
     terminator = "none"          # optional: "[DONE]" (the default) ends the stream with
                                  # `data: [DONE]`; "none" sends no end event
+    format = "jsonl"             # optional: "sse" (the default), "jsonl" (a JSON value per
+                                 # line) or "json-seq" (RFC 7464)
 
     [uploads]                    # multipart fields that are files (besides format: binary),
     upload_file_v1_files_post = ["file"]    # for the client and the server alike
@@ -48,7 +50,8 @@ from generator.config.mock import MockTable, read_mock
 from generator.errors import ApismithError
 
 CLIENT_KEYS = {"name", "env_prefix", "env", "resources", "methods", "uploads", "auth"}
-STREAM_KEYS = {"chunk", "flag", "response", "terminator"}
+STREAM_KEYS = {"chunk", "flag", "response", "terminator", "format"}
+STREAM_FORMATS = ("sse", "jsonl", "json-seq")
 TERMINATORS = ("[DONE]", "none")
 SERVER_KEYS = {"upload_fields"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -115,6 +118,7 @@ class StreamTable:
     flag: str | None = None
     response: str | None = None
     terminator: str = "[DONE]"  # the data of the stream's last event; "none": no such event
+    format: str = "sse"  # "sse", "jsonl" or "json-seq" (generator.media.sequence_format)
 
     def recorded(self) -> dict[str, str]:
         out = {"chunk": self.chunk}
@@ -124,6 +128,8 @@ class StreamTable:
             out["response"] = self.response
         if self.terminator != "[DONE]":
             out["terminator"] = self.terminator
+        if self.format != "sse":
+            out["format"] = self.format
         return out
 
 
@@ -246,7 +252,7 @@ class _Reader:
             spec = self.table(spec, section)
             if sorted(set(spec) - STREAM_KEYS) or "chunk" not in spec:
                 raise self.fail(
-                    f"{section}: needs chunk (and optional flag, response, terminator);"
+                    f"{section}: needs chunk (and optional flag, response, terminator, format);"
                     f" got {sorted(spec)}"
                 )
             for name in sorted(spec):
@@ -259,8 +265,13 @@ class _Reader:
                 raise self.fail(
                     f"{section}: terminator must be one of {list(TERMINATORS)}, got {terminator!r}"
                 )
+            fmt = spec.get("format", "sse")
+            if fmt not in STREAM_FORMATS:
+                raise self.fail(
+                    f"{section}: format must be one of {list(STREAM_FORMATS)}, got {fmt!r}"
+                )
             streaming[key] = StreamTable(
-                spec["chunk"], spec.get("flag"), spec.get("response"), terminator
+                spec["chunk"], spec.get("flag"), spec.get("response"), terminator, fmt
             )
         return streaming
 

@@ -23,11 +23,12 @@ from generator.ir.model import (
     Tag,
 )
 from generator.ir.types import TypeReader, is_map, own
+from generator.ir.webhooks import build_webhooks
 from generator.load import resolve_pointer
+from generator.methods import HTTP_METHODS
 from generator.normalize import naming
 from generator.normalize.fragments import requested_path
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 LOCATIONS: tuple[ParameterLocation, ...] = ("path", "query", "header", "cookie")
 PREFERRED_CONTENT = ("application/json", "multipart/form-data", "application/x-www-form-urlencoded")
 _HTTP_KINDS: dict[str, SecurityKind] = {"basic": "http-basic", "bearer": "http-bearer"}
@@ -92,6 +93,8 @@ class _Builder:
         info = self.spec.get("info") or {}
         components = self.spec.get("components") or {}
         schemas = components.get("schemas") or {}
+        models = tuple(self.model(name, schemas[name]) for name in sorted(schemas))
+        objects = {m.name for m in models if m.kind == "object"}
         return Api(
             title=str(info.get("title") or self.spec.get("title") or ""),
             version=str(info.get("version") or ""),
@@ -104,8 +107,9 @@ class _Builder:
             ),
             security=_requirements(self.spec.get("security")),
             operations=self.operations(),
-            models=tuple(self.model(name, schemas[name]) for name in sorted(schemas)),
+            models=models,
             tags=self.tags(),
+            webhooks=build_webhooks(self.spec, self.deref, self.request_body, objects),
         )
 
     def server(self, raw: Mapping[str, Any]) -> Server:
@@ -155,7 +159,16 @@ class _Builder:
         found: dict[str, Tag] = {}
         for raw in self.spec.get("tags") or ():
             if is_map(raw) and isinstance(raw.get("name"), str):
-                found.setdefault(raw["name"], Tag(raw["name"], _text(raw.get("description"))))
+                found.setdefault(
+                    raw["name"],
+                    Tag(
+                        raw["name"],
+                        _text(raw.get("description")),
+                        _text(raw.get("summary")),
+                        _text(raw.get("parent")),
+                        _text(raw.get("kind")),
+                    ),
+                )
         for _, _, op in self._raw_operations():
             for name in op.get("tags") or ():
                 found.setdefault(str(name), Tag(str(name)))
@@ -164,7 +177,7 @@ class _Builder:
     def _raw_operations(self) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
         for path, item in (self.spec.get("paths") or {}).items():
             item = self.deref(item)
-            for method in METHODS:
+            for method in HTTP_METHODS:
                 op = item.get(method)
                 if is_map(op):
                     yield str(path), method, op
@@ -265,7 +278,13 @@ class _Builder:
         if not is_map(raw):
             return ()
         return tuple(
-            MediaType(str(ct), self.types.read(media.get("schema", {})), self.examples(media))
+            MediaType(
+                str(ct),
+                self.types.read(media.get("schema", {})),
+                self.examples(media),
+                _text(media.get("x-apismith-sequence")),
+                _text(media.get("x-apismith-terminator")),
+            )
             for ct, media in raw.items()
             if is_map(media)
         )

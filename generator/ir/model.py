@@ -185,6 +185,8 @@ class MediaType:
     content_type: str
     schema: TypeRef
     examples: tuple[Any, ...] = ()
+    sequence: str | None = None  # OpenAPI 3.2 ``itemSchema``: "sse", "jsonl" or "json-seq"
+    terminator: str | None = None  # the data of a 3.2 event stream's end event, if any
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,25 @@ class Operation:
 
 
 @dataclass(frozen=True)
+class Webhook:
+    """A request the API sends its users (OpenAPI 3.1 ``webhooks``): one method of one
+    entry, whose JSON request body is an object model (the event's payload). ``name`` is
+    the entry's key; ``python_name`` the receiver's method (snake case, unique among the
+    webhooks; ``<key>_<method>`` when the entry has several methods)."""
+
+    name: str
+    python_name: str
+    method: str
+    payload: str  # the payload's model name
+    content_type: str = "application/json"
+    operation_id: str | None = None
+    summary: str | None = None
+    description: str | None = None
+    deprecated: bool = False
+    examples: tuple[Any, ...] = ()  # the body's examples (the media type's, else its schema's)
+
+
+@dataclass(frozen=True)
 class Server:
     url: str
     description: str | None = None
@@ -282,6 +303,9 @@ class SecurityScheme:
 class Tag:
     name: str
     description: str | None = None
+    summary: str | None = None  # OpenAPI 3.2: a short title
+    parent: str | None = None  # OpenAPI 3.2: the tag this one is nested under
+    kind: str | None = None  # OpenAPI 3.2: "nav", "badge", "audience", ...
 
 
 @dataclass(frozen=True)
@@ -295,6 +319,7 @@ class Api:
     operations: tuple[Operation, ...] = ()
     models: tuple[Model, ...] = ()
     tags: tuple[Tag, ...] = ()
+    webhooks: tuple[Webhook, ...] = ()  # spec order; those whose payload is no object skipped
 
     @cached_property
     def _model_index(self) -> dict[str, Model]:

@@ -20,7 +20,8 @@ A spec is untrusted input: reading it is bounded, and confined to the spec's fol
   violation is refused with its pointer (null counts as absent where later stages take
   it so).
 - **Swagger 2.0** is read as OpenAPI 3.0.3 (:mod:`.swagger2`) before the structure check;
-  a schema read from another file of a 2.0 spec gets the 2.0 schema rules too.
+  a schema read from another file of a 2.0 spec gets the 2.0 schema rules too. What
+  **OpenAPI 3.2** adds is read in its 3.1 form (:mod:`.openapi32`) at the same point.
 - **``$ref``s.** Refs into other local files are bundled: the target is copied into the
   document (``components/schemas`` for OpenAPI, ``$defs`` for JSON Schema) and the ref
   rewritten to point at the copy. Only files inside the *ref root* are read: the folder of
@@ -56,6 +57,7 @@ from generator.load.common import (
     resolve_pointer,
     unescape_token,
 )
+from generator.load.openapi32 import is_openapi32, lower_openapi32
 from generator.load.read import _read, locate_line, parse_text, read_document
 from generator.load.ref_keywords import confine_ref_keywords
 from generator.load.refs import _Bundler, check_refs
@@ -100,17 +102,20 @@ def _load_spec(path: Path, root: Path | None) -> LoadedSpec:
         doc, upgraded = upgrade_swagger2(doc, shown)
     elif "swagger" in doc:
         raise ApismithError(
-            f"unsupported: Swagger {doc['swagger']!r} (Swagger 2.0 and OpenAPI 3.0 and 3.1 are)",
+            f"unsupported: Swagger {doc['swagger']!r} (Swagger 2.0 and OpenAPI 3.0 to 3.2 are)",
             file=shown,
             pointer="#/swagger",
         )
     version = doc.get("openapi")
-    if version is not None and not str(version).startswith(("3.0", "3.1")):
+    if version is not None and not str(version).startswith(("3.0", "3.1", "3.2")):
         raise ApismithError(
-            f"unsupported: OpenAPI version {version!r} (3.0 and 3.1 are supported)",
+            f"unsupported: OpenAPI version {version!r} (3.0, 3.1 and 3.2 are supported)",
             file=shown,
             pointer="#/openapi",
         )
+    if is_openapi32(doc):
+        doc, lowered = lower_openapi32(doc, shown)
+        upgraded += lowered
     check_document(doc, shown)
     if root is not None:
         if not root.is_dir():

@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 from typing import Any, NoReturn
 
-from generator.load.common import Link, _fail, _pointer, escape_token, unescape_token
+from generator.load.common import (
+    Link,
+    _fail,
+    _pointer,
+    escape_token,
+    unescape_token,
+)
 from generator.load.document_kind import check_kind
+from generator.methods import HTTP_METHODS
 
 # --- the shape of an OpenAPI document --------------------------------------------------------
 
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SCHEMA_ONE = (
@@ -185,7 +191,7 @@ class Shape:
         self.text(item, link, "$ref", "summary", "description")
         self.items(item, link, "parameters", self.parameter)
         self.items(item, link, "servers", self.server)
-        for method in _METHODS:
+        for method in HTTP_METHODS:
             self.operation(item.get(method), self.sub(link, method))
 
     def operation(self, value: Any, link: Link) -> None:

@@ -44,13 +44,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
+from generator.methods import HTTP_METHODS
 from generator.normalize.diagnostics import Diagnostic, PassResult
 from generator.normalize.walk import json_copy
 
 NAME = "fragments"
 PATH = "x-apismith-path"
 FRAGMENT = "x-apismith-fragment"
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def requested_path(key: str, op: Mapping[str, Any]) -> str:
@@ -114,7 +114,7 @@ def apply(spec: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
         else:
             moved = bool(hash_ or question)
         shared = _declared(item.get("parameters"))
-        for method in METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             if not isinstance(op, dict):
                 continue

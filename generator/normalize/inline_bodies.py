@@ -28,6 +28,13 @@ options (``resources``, ``methods``). Only JSON media types (``application/json`
 ``*+json``) are named: a form body is ``form_bodies``'s, a stream's event schema the
 ``streams`` pass's.
 
+Webhooks (OpenAPI 3.1 ``webhooks``): the inline JSON payload (request body) of a webhook
+is ``<Key>Event`` (``newPet`` -> ``NewPetEvent``; ``<Key><Method>Event`` when the entry has
+several methods), so that each event has a model. A webhook whose payload is no object (no
+JSON body, a string, an array, a nullable object) gets a warning: no event type is
+generated for it. The passes before this one do not walk ``webhooks``; an inline payload is
+normalized from here on (``inline_objects``, ``text`` and the checks), like a component.
+
 It runs after ``names`` (operations carry their final Python name, ``x-apismith-name``)
 and before ``inline_objects``, which names the inline objects inside the new models
 (``TaskListResponseOwner``). New components are appended in path order, then method
@@ -40,13 +47,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator.errors import ApismithError
+from generator.load import resolve_pointer
 from generator.media import is_json
-from generator.normalize.diagnostics import PassResult
+from generator.normalize.diagnostics import Diagnostic, PassResult
 from generator.normalize.inline_objects import is_inline_object
-from generator.normalize.naming import is_valid_class_name, pascal_case
+from generator.normalize.naming import HTTP_METHODS, is_valid_class_name, pascal_case
 from generator.normalize.naming.operations import Name, client_names, singular
 from generator.normalize.naming.resources import OperationFacts, one_record, success_schema
-from generator.normalize.walk import json_copy, operations
+from generator.normalize.walk import json_copy, operations, pointer_join
 
 NAME = "inline_bodies"
 REF = "#/components/schemas/"
@@ -164,6 +172,76 @@ def _components(namer: Namer, components: dict[str, Any]) -> None:
                 _hoist(namer, entry.get("content"), [f"{pascal_case(str(key))}{suffix}"])
 
 
+def _resolved(doc: dict[str, Any], value: Any) -> Any:
+    """``value`` through its ``$ref`` chain (a dangling or circular one: None)."""
+    seen: set[str] = set()
+    while isinstance(value, dict) and isinstance(value.get("$ref"), str):
+        ref = value["$ref"]
+        if ref in seen or not ref.startswith("#"):
+            return None
+        seen.add(ref)
+        try:
+            value = resolve_pointer(doc, ref)
+        except KeyError:
+            return None
+    return value
+
+
+def _is_object(schema: Any) -> bool:
+    """An object schema (what the IR makes an object model of)."""
+    if not isinstance(schema, dict) or any(k in schema for k in ("anyOf", "oneOf", "enum")):
+        return False
+    if "properties" in schema or isinstance(schema.get("allOf"), list):
+        return "const" not in schema
+    return schema.get("type") == "object" and not isinstance(
+        schema.get("additionalProperties"), dict
+    )
+
+
+def _payload_problem(doc: dict[str, Any], schemas: dict[str, Any], body: Any) -> str | None:
+    """Why a webhook's request body gives no event model (None: it does); ``schemas``:
+    the component schemas, those this pass made included."""
+    body = _resolved(doc, body)
+    content = body.get("content") if isinstance(body, dict) else None
+    if not isinstance(content, dict) or not content:
+        return "it has no request body"
+    media = [m for m in content if is_json(str(m))]
+    if not media:
+        return "its request body is not JSON"
+    entry = content["application/json" if "application/json" in media else media[0]]
+    schema = entry.get("schema") if isinstance(entry, dict) else None
+    ref = schema.get("$ref") if isinstance(schema, dict) and len(schema) == 1 else None
+    if not isinstance(ref, str) or not ref.startswith(REF):
+        return "its payload is not an object"
+    name = ref.removeprefix(REF)
+    if not _is_object(_resolved(doc, schemas.get(name))):
+        return f"its payload {name} is not an object"
+    return None
+
+
+def _webhooks(namer: Namer, doc: dict[str, Any]) -> list[Diagnostic]:
+    """Name the inline payload of every webhook; a warning for each payload that is no
+    object (the IR leaves that webhook out)."""
+    found: list[Diagnostic] = []
+    entries = doc.get("webhooks")
+    for key, item in entries.items() if isinstance(entries, dict) else ():
+        item = _resolved(doc, item)
+        if not isinstance(item, dict):
+            continue
+        methods = [m for m in HTTP_METHODS if isinstance(item.get(m), dict)]
+        for method in methods:
+            stem = pascal_case(str(key)) + (pascal_case(method) if len(methods) > 1 else "")
+            body = item[method].get("requestBody")
+            if isinstance(body, dict):
+                _hoist(namer, body.get("content"), [f"{stem}Event"])
+            problem = _payload_problem(doc, namer.schemas, body)
+            if problem is not None:
+                pointer = pointer_join("#/webhooks", str(key), method)
+                message = f"webhook {key!r}: {problem}; no event type is generated for it"
+                found.append(Diagnostic(NAME, "warning", pointer, message))
+    return found
+
+
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
     """The pass as a pure function: :func:`apply` on a copy of ``spec``."""
     return apply(json_copy(dict(spec)), options)
@@ -188,6 +266,7 @@ def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
     for (_path, _method, op, _f), name in zip(facts, names, strict=True):
         _operation(namer, op, name)
     _components(namer, components)
+    warnings = _webhooks(namer, doc)
     if len(namer.schemas) > len(schemas):
         doc.setdefault("components", components)["schemas"] = namer.schemas
-    return PassResult(spec=doc)
+    return PassResult(spec=doc, diagnostics=tuple(warnings))

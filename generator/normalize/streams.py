@@ -4,13 +4,16 @@ Specs rarely say that an operation answers server-sent events: LLM Engine and SG
 only ``application/json``. An API's ``[streaming.<operation>]`` tables say which operations
 stream and what one event carries. This pass writes that into the spec: each such
 operation's 2xx responses also offer ``text/event-stream``, whose schema is one event
-(:func:`sse_event_schema`). The normalized spec that ships with a package then describes
-what its server sends, so a conformance tool (schemathesis) needs no allowance.
+(:func:`sse_event_schema`), or the media type of the entry's ``format`` (``jsonl``:
+``application/jsonl``, ``json-seq``: ``application/json-seq``), whose schema is a chunk.
+The normalized spec that ships with a package then describes what its server sends, so a
+conformance tool (schemathesis) needs no allowance.
 
 ``options["operations"]`` maps an operation (its ``operationId`` or Python name) to
-``{"chunk": <schema name>, "terminator": "[DONE]" | "none"}``; the pipeline fills it from
-the config's ``[streaming]`` tables. An entry naming no operation, or a chunk that is not a
-component schema, is left to the config check (``bind_settings``), which names it.
+``{"chunk": <schema name>, "terminator": "[DONE]" | "none", "format": "sse" | ...}``; the
+pipeline fills it from the config's ``[streaming]`` tables. An entry naming no operation,
+or a chunk that is not a component schema, is left to the config check (``bind_settings``),
+which names it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,12 @@ from generator.normalize.walk import json_copy, operations
 
 NAME = "streams"
 EVENT_STREAM = "text/event-stream"
+# the media type a [streaming] entry's format is sent in
+STREAM_MEDIA = {
+    "sse": EVENT_STREAM,
+    "jsonl": "application/jsonl",
+    "json-seq": "application/json-seq",
+}
 
 
 def sse_event_schema(chunk: str, terminator: str = "[DONE]") -> dict[str, Any]:
@@ -42,6 +51,14 @@ def sse_event_schema(chunk: str, terminator: str = "[DONE]") -> dict[str, Any]:
             "description": f"A JSON chunk; the last event's data is {terminator}.",
         }
     return {"type": "object", "required": ["data"], "properties": {"data": data}}
+
+
+def stream_schema(chunk: str, terminator: str, media: str) -> dict[str, Any]:
+    """The schema of one item of a stream of ``chunk`` in ``media``: an event
+    (:func:`sse_event_schema`), else the chunk."""
+    if media == EVENT_STREAM:
+        return sse_event_schema(chunk, terminator)
+    return {"$ref": f"#/components/schemas/{chunk}"}
 
 
 def run(spec: Mapping[str, Any], options: Mapping[str, Any]) -> PassResult:
@@ -66,7 +83,8 @@ def apply(out: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
             inline = isinstance(response, dict) and "$ref" not in response
             if str(status).startswith("2") and inline:
                 content = response.setdefault("content", {})
-                if isinstance(content, dict) and EVENT_STREAM not in content:
+                media = STREAM_MEDIA.get(str(entry.get("format", "sse")), EVENT_STREAM)
+                if isinstance(content, dict) and media not in content:
                     terminator = str(entry.get("terminator", "[DONE]"))
-                    content[EVENT_STREAM] = {"schema": sse_event_schema(chunk, terminator)}
+                    content[media] = {"schema": stream_schema(chunk, terminator, media)}
     return PassResult(spec=out, diagnostics=())

@@ -41,13 +41,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from generator.methods import HTTP_METHODS
 from generator.normalize.diagnostics import PassResult
 from generator.normalize.walk import json_copy, walk_schemas
 
 NAME = "text"
 
 TEXT_KEYS = ("description", "summary")
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # A Markdown list item (bullet or ordered) or block quote at the start of a line.
 _BLOCK_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|>")
 
@@ -179,7 +179,7 @@ def apply(doc: dict[str, Any], options: Mapping[str, Any]) -> PassResult:
         _clean_keys(item)
         for param in item.get("parameters") or []:
             _parameter(param)
-        for method in _METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             if not isinstance(op, dict):
                 continue

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from generator.config.tables import ENV_PREFIX, IDENT, AuthHeader, StreamTable
 from generator.errors import ApismithError
-from generator.media import media_base
+from generator.media import sequence_format
 from generator.normalize.naming.resources import path_shape
 
 if TYPE_CHECKING:
     from generator.config.api import ApiConfig
-    from generator.ir import Api, Operation
+    from generator.ir import Api, MediaType, Operation
     from generator.normalize.diagnostics import Diagnostic
 
 
@@ -148,36 +148,74 @@ class _Binder:
 
 
 def implied_streams(api: Api, configured: Mapping[str, StreamTable]) -> dict[str, StreamTable]:
-    """The operations whose success answer is ``text/event-stream`` with a model schema,
-    and no ``[streaming]`` entry (Clever Cloud's network group streams): each streams
-    events of that model, with no end event, as an entry ``chunk = <model>``,
-    ``terminator = "none"`` would say."""
+    """The operations without a ``[streaming]`` entry whose success answer is a stream of
+    one model: an OpenAPI 3.2 ``itemSchema`` (server-sent events, JSON Lines, json-seq;
+    the end event the spec declares, else none), or a 3.0/3.1 ``text/event-stream`` with a
+    model schema (Clever Cloud's network group streams: events of that model, no end
+    event). Each streams as a ``[streaming]`` entry with that ``chunk``, ``terminator`` and
+    ``format`` would say."""
     found: dict[str, StreamTable] = {}
     for op in api.operations:
-        ok = op.success_response
-        if op.python_name in configured or ok is None or ok.content_type is None:
+        media = _answer_media(op)
+        if op.python_name in configured or media is None or media.schema.kind != "model":
             continue
-        if (
-            media_base(ok.content_type) == "text/event-stream"
-            and ok.schema is not None
-            and ok.schema.kind == "model"
-        ):
-            found[op.python_name] = StreamTable(chunk=ok.schema.name or "", terminator="none")
+        fmt = media.sequence or sequence_format(media.content_type)
+        if fmt is not None and (fmt == "sse" or media.sequence is not None):
+            terminator = media.terminator or "none"
+            chunk = media.schema.name or ""
+            found[op.python_name] = StreamTable(chunk, None, None, terminator, fmt)
     return found
 
 
-def stream_warning(api: Api, name: str, entry: StreamTable) -> Diagnostic:
-    """The warning of a stream :func:`implied_streams` found: the chunk type it assumed."""
+def _answer_media(op: Operation) -> MediaType | None:
+    ok = op.success_response
+    if ok is None:
+        return None
+    return next((m for m in ok.content if m.content_type == ok.content_type), None)
+
+
+def stream_warnings(api: Api, implied: Mapping[str, StreamTable]) -> list[Diagnostic]:
+    """The warnings of the 3.0/3.1 event streams :func:`implied_streams` found (a 3.2
+    ``itemSchema`` says what it streams): the chunk type each assumed."""
     from generator.load import escape_token
     from generator.normalize.diagnostics import Diagnostic
 
-    op = next(o for o in api.operations if o.python_name == name)
-    pointer = "#/paths/" + escape_token(op.path) + f"/{op.method}"
-    message = (
-        f"operation {op.operation_id or name} answers text/event-stream: it streams events"
-        f" of {entry.chunk} with no end event ([streaming.{name}] says otherwise)"
-    )
-    return Diagnostic("config", "warning", pointer, message)
+    found = []
+    for op in api.operations:
+        entry = implied.get(op.python_name)
+        media = _answer_media(op)
+        if entry is None or media is None or media.sequence is not None:
+            continue
+        pointer = "#/paths/" + escape_token(op.path) + f"/{op.method}"
+        message = (
+            f"operation {op.operation_id or op.python_name} answers text/event-stream: it"
+            f" streams events of {entry.chunk} with no end event ([streaming.{op.python_name}]"
+            " says otherwise)"
+        )
+        found.append(Diagnostic("config", "warning", pointer, message))
+    return found
+
+
+def tag_resources(api: Api) -> dict[str, str]:
+    """The resource of each tag nested under another (OpenAPI 3.2 ``parent``), as a
+    ``[client.resources]`` entry would give it: ``Completions`` under ``Chat`` is
+    ``chat.completions``. A parent chain that loops, or names no tag, stops there."""
+    from generator.normalize.naming import client_snake_case
+    from generator.normalize.naming.resources import TAG_REMARK
+
+    tags = {t.name: t for t in api.tags}
+    found: dict[str, str] = {}
+    for tag in api.tags:
+        chain, seen = [tag.name], {tag.name}
+        parent = tag.parent
+        while parent in tags and parent not in seen:
+            chain.append(parent)
+            seen.add(parent)
+            parent = tags[parent].parent
+        if len(chain) > 1:
+            attrs = [client_snake_case(TAG_REMARK.sub("", t) or t) for t in reversed(chain)]
+            found[tag.name] = ".".join(attrs)
+    return found
 
 
 def default_client_name(package: str) -> str:
@@ -203,7 +241,7 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
     if not ENV_PREFIX.match(prefix):
         raise bind.fail(f"[client] env_prefix {prefix!r} must be UPPER_SNAKE_CASE")
     methods = bind.methods(client.methods)
-    resources = bind.resources(client.resources)
+    resources = {**tag_resources(api), **bind.resources(client.resources)}
     streaming = bind.streaming(config.streaming)
     implied = implied_streams(api, streaming)
     streaming.update(implied)
@@ -222,7 +260,7 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
         env_names=dict(client.env),
         diagnostics=(
             *(Diagnostic("config", "warning", where, d) for d in config.deprecations),
-            *(stream_warning(api, name, entry) for name, entry in implied.items()),
+            *stream_warnings(api, implied),
         ),
     )
     return settings

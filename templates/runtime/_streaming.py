@@ -1,4 +1,5 @@
-"""The client runtime's server-sent-event streams: typed chunks, sync and async."""
+"""The client runtime's streams: typed chunks, sync and async, of server-sent events, or
+of JSON Lines and JSON text sequences (RFC 7464), as the response's content type says."""
 
 from __future__ import annotations
 
@@ -11,16 +12,27 @@ from ._encoding import parse_json
 from ._errors import APIConnectionError, APIStreamError, connection_error
 from ._types import T, loads
 
+# a JSON value per line (a JSON text sequence puts a record separator before each)
+LINE_MEDIA = {"application/jsonl", "application/x-ndjson", "application/x-jsonlines"}
+LINE_MEDIA.add("application/json-seq")
+
 
 class _Decoder:
-    """Server-sent-event lines in, typed chunks out (none while an event is incomplete)."""
+    """Lines in, typed chunks out (none while an event is incomplete)."""
 
     def __init__(self, kind: Any, response: httpx.Response, strict: bool) -> None:
         self.kind, self.response, self.strict, self.done = kind, response, strict, False
         self.event: str | None = None
         self.data: list[str] = []
+        media = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        self.lines = media in LINE_MEDIA
 
     def feed(self, line: str) -> list[Any]:
+        if self.lines:
+            text = line.strip().lstrip("\x1e")
+            if not text:
+                return []
+            return [parse_json(self.kind, self.response, text, self.strict)]
         if line.startswith("data:"):
             value = line[6:] if line[5:6] == " " else line[5:]
             if value == "[DONE]":
@@ -59,8 +71,8 @@ class _StreamBase:
 
 
 class Stream(_StreamBase, Generic[T]):
-    """Typed chunks of a server-sent-event response, up to ``[DONE]``; closing it (or leaving
-    its loop or ``with`` block) closes the connection. A body cut short raises
+    """Typed chunks of a streamed response (server-sent events up to ``[DONE]``, or JSON
+    Lines); closing it (or leaving its loop or ``with`` block) closes the connection. A body cut short raises
     :class:`APIConnectionError`, an event that fails its model a validation error."""
 
     _iterator: Generator[T, None, None]

@@ -47,7 +47,7 @@ def test_the_mock_streams_events_the_client_reads_as_models(
     assert raw.headers["content-type"].startswith("text/event-stream")
     events = [line for line in raw.text.splitlines() if line.startswith("data: ")]
     assert events and "[DONE]" not in raw.text  # no end event
-    chunks = list(pkg.H4ImpliedStreamsClient(base_url=mock_url).groups.stream.retrieve("g1"))
+    chunks = list(pkg.H4ImpliedStreamsClient(base_url=mock_url).groups.stream.list("g1"))
     assert len(chunks) == len(events)
     assert all(isinstance(c, pkg.models.Group) for c in chunks)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
+from generator.methods import HTTP_METHODS as HTTP_METHODS
 from generator.normalize.naming.case import PY_KEYWORDS as PY_KEYWORDS
 from generator.normalize.naming.case import ascii_text as ascii_text
 from generator.normalize.naming.case import capitalized_words as capitalized_words
@@ -82,7 +83,6 @@ RESERVED_PARAMETER_NAMES = frozenset(
     {"cast", "cls", "getattr", "isinstance", "models", "path_param", "range", "self"}
 )
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 _PASCAL = re.compile(r"[A-Z][A-Za-z0-9]*")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")

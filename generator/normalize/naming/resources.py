@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator.media import sequence_format
 from generator.normalize.naming.case import client_snake_case
 
 VERSION = re.compile(r"^v\d+(beta\d*|alpha\d*)?$")
@@ -173,7 +174,7 @@ JSON_TYPES = ("application/json", "application/problem+json")
 
 def success_schema(op: Mapping[str, Any]) -> Any:
     """The schema of an operation's first 2xx answer (JSON when it has several media
-    types), or None."""
+    types; a stream, of a sequential media type, is an array of its items), or None."""
     responses = op.get("responses")
     if not isinstance(responses, Mapping):
         return None
@@ -184,8 +185,12 @@ def success_schema(op: Mapping[str, Any]) -> Any:
         if not isinstance(content, Mapping) or not content:
             return None
         key = next((t for t in content if str(t).split(";")[0].strip() in JSON_TYPES), None)
-        media = content.get(key if key is not None else next(iter(content)))
-        return media.get("schema") if isinstance(media, Mapping) else None
+        key = key if key is not None else next(iter(content))
+        media = content.get(key)
+        schema = media.get("schema") if isinstance(media, Mapping) else None
+        if schema is not None and sequence_format(str(key)) is not None:
+            return {"type": "array", "items": schema}
+        return schema
     return None
 
 

@@ -49,6 +49,7 @@ from generator.render.client.imports import (
 from generator.render.surface.methods import Method, Param, Signature
 from generator.render.surface.reserved import HTTP_MODULE
 from generator.render.surface.resources import ErrorTable, Resource
+from generator.render.webhooks import MODULE as WEBHOOKS_MODULE
 
 ARG_WIDTH = 88 - 12  # an Args entry starts at column 12 of the generated module
 HANG = "    "  # its continuation lines are indented by 4 more
@@ -285,19 +286,25 @@ def client_context(
     title: str | None,
     base_url: str | None,
     env_base_url: str,
+    webhooks: str | None = None,
 ) -> dict[str, Any]:
-    """Everything ``_client.py.jinja`` prints (its top comment lists the keys)."""
+    """Everything ``_client.py.jinja`` prints (its top comment lists the keys);
+    ``webhooks``: the attribute of the ``Webhooks`` of ``webhooks.py``, if any."""
     if root.methods:  # the config names a method "resource.method": none is the client's
         raise ValueError(f"methods without a resource: {[m.name for m in root.methods]}")
     alternatives = auth_branches(auth["alternatives"])
     sent = [h for branch in alternatives for h in branch.headers]
     targets = {h.target for h in sent}
     flavors = [flavor(root, False), flavor(root, True)]
+    imports = client_imports(root, sent) | ({"typing.TYPE_CHECKING"} if webhooks else set())
+    webhooks_import = [f"from .{WEBHOOKS_MODULE} import Webhooks"] if webhooks else []
     return {
         "header": header,
         "title": title,
-        "imports": import_lines(client_imports(root, sent), "."),
-        "type_imports": type_imports(flavors),
+        "imports": import_lines(imports, "."),
+        "type_imports": sorted([*type_imports(flavors), *webhooks_import]),
+        "webhooks": webhooks,
+        "webhooks_module": WEBHOOKS_MODULE,
         "client": root.class_name,
         "async_client": f"Async{root.class_name}",
         "default_base_url": base_url or "",

@@ -24,8 +24,9 @@ from generator.render.client.params import render_params
 from generator.render.settings import ApiSettings
 from generator.render.surface.auth import auth_context
 from generator.render.surface.inputs import names_of
-from generator.render.surface.resources import build_resources
+from generator.render.surface.resources import Resource, build_resources
 from generator.render.templates import render
+from generator.render.webhooks import WEBHOOK_SECRET, render_webhooks
 from generator.tree import builtin_templates
 
 
@@ -33,8 +34,9 @@ def render_client(
     api: Api, config: ApiConfig, settings: ApiSettings, header: str, templates: str | None
 ) -> dict[str, str]:
     """Relative path -> Python source of every client file of the package (none for an API
-    without operations)."""
-    if not api.operations:
+    without operations and webhooks); with webhooks, ``webhooks.py``
+    (:mod:`generator.render.webhooks`) and the client's ``webhooks`` attribute."""
+    if not api.operations and not api.webhooks:
         return {}
     cfg = settings
     client = f"{cfg.name}Client"
@@ -47,6 +49,7 @@ def render_client(
         title=config.title,
         base_url=base_url,
         env_base_url=cfg.env("base_url"),
+        webhooks=webhooks_attribute(root) if api.webhooks else None,
     )
     files = {"_client.py": render("client/_client.py.jinja", context, templates)}
     init = resources_init_context(root, header=header, title=config.title)
@@ -61,7 +64,26 @@ def render_client(
     files.update(runtime_files(header))
     if names_of(api):  # the TypedDicts of what requests send (``_params.py``)
         files["_params.py"] = render_params(api, header, templates)
+    files.update(
+        render_webhooks(
+            api,
+            header=header,
+            title=config.title or api.title,
+            secret_env=cfg.env(WEBHOOK_SECRET),
+            api_error=True,
+            templates=templates,
+        )
+    )
     return files
+
+
+def webhooks_attribute(root: Resource) -> str:
+    """The client's attribute of its ``Webhooks``: ``webhooks``, else (a resource has the
+    name) ``webhook_events``, else that with a number."""
+    name, n = "webhooks", 2
+    while name in root.children:
+        name, n = ("webhook_events" if n == 2 else f"webhook_events_{n}"), n + 1
+    return name
 
 
 def runtime_files(header: str) -> dict[str, str]:
@@ -74,7 +96,8 @@ def runtime_files(header: str) -> dict[str, str]:
 
 
 def client_names(api: Api, settings: ApiSettings) -> list[str]:
-    """The client classes ``__init__.py`` exports (none for an API without operations)."""
-    if not api.operations:
+    """The client classes ``__init__.py`` exports (none for an API without operations and
+    webhooks)."""
+    if not api.operations and not api.webhooks:
         return []
     return [f"{settings.name}Client", f"Async{settings.name}Client"]

@@ -16,7 +16,12 @@
   injection and declared error bodies), ``_mock_records.py`` (records as answers) and
   ``_mock_pages.py`` (pages that end), copied as they are from ``templates/server/``.
 
-APIs without operations (e.g. a bare JSON Schema) get no server. The context is computed
+- ``webhook_receiver.py`` (``webhook_receiver.py.jinja``, :mod:`.webhooks`): for an API
+  with webhooks, a FastAPI receiver stub (``WebhooksService``, ``create_webhooks_router``)
+  and a sample payload of each webhook, with ``webhooks.py``, which reads deliveries.
+
+APIs without operations (e.g. a bare JSON Schema) get no server, only the webhook
+receiver when they have webhooks. The context is computed
 in :mod:`generator.render.server.context` (routes in :mod:`.routes`, the parameters
 FastAPI cannot declare itself in :mod:`.params`, operations told apart by a constant in
 :mod:`.dispatch`, security in :mod:`.security`, the modules in :mod:`.modules`); see
@@ -32,6 +37,7 @@ from generator.normalize.diagnostics import Diagnostic
 from generator.render.server.context import build_context, mock_data
 from generator.render.server.modules import MOCK_PACKAGE, SERVER_PACKAGE
 from generator.render.server.probes import server_probes
+from generator.render.server.webhooks import render_receiver
 from generator.render.settings import ApiSettings
 from generator.render.templates import render
 from generator.tree import builtin_templates
@@ -47,8 +53,16 @@ def render_server(
 ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
     """Relative path -> Python source of every server file of the package, and a warning
     per operation the mock cannot answer (it answers 501 there; generation goes on)."""
+    receiver, receiver_warnings = render_receiver(
+        api,
+        settings,
+        header=header,
+        title=config.title or api.title,
+        api_error="client" in config.outputs,
+        templates=templates,
+    )
     if not api.operations:
-        return {}, ()
+        return receiver, receiver_warnings
     ctx = build_context(api, config, settings)
     context: dict[str, object] = {"header": header, "ctx": ctx}
     runtime = {
@@ -70,4 +84,4 @@ def render_server(
         files[f"{MOCK_PACKAGE}/{m.module}.py"] = render(
             "server/mock_resource.py.jinja", module, templates
         )
-    return files, ctx.diagnostics
+    return {**files, **receiver}, (*ctx.diagnostics, *receiver_warnings)

@@ -16,7 +16,6 @@ from generator.load import escape_token
 from generator.media import media_base
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import RESERVED_PARAMETER_NAMES
-from generator.normalize.streams import sse_event_schema
 from generator.render.examples import MockError, Synthesizer
 from generator.render.layout import fits, parameter_annotation
 from generator.render.server.bodies import (
@@ -40,6 +39,7 @@ from generator.render.server.params import (
     structured,
 )
 from generator.render.server.paths import ROUTE_NAME, route_path, structured_segment
+from generator.render.server.streams import MockGap, RouteStream, route_stream
 
 # names the generated method bodies use: a parameter or form field must not shadow them
 _RESERVED = {"self", "body", "service", "request", "credentials", *RESERVED_PARAMETER_NAMES}
@@ -80,6 +80,10 @@ class Arg:
         return parameter_annotation(self.name, self.annotation, None, indent=8)
 
 
+# the methods FastAPI's APIRouter has a decorator of
+ROUTER_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
 @dataclass
 class Route:
     name: str  # the service method's (the client's name, joined: see ``service_names``)
@@ -106,7 +110,8 @@ class Route:
     mock_value: Any = None
     mock_chunks: Any = None  # the JSON chunks a mock stream sends (a list), or a MockGap
     method_kind: str = "async"  # "async" or "asyncgen"
-    event_schema: Any = None  # JSON schema of one server-sent event's data
+    stream_content: Any = None  # the stream's ``content`` map: {media type: {"schema": ...}}
+    stream_media: str = "text/event-stream"  # the media type the stream is sent in
     terminator: str | None = None  # the data of a stream's last event (None: no end event)
     mock_path: str = "{}"  # code: the path parameters as the mock sees them (wire -> value)
     mock_body: str = "None"  # code: the request body the mock sees (the JSON body, or None)
@@ -116,6 +121,17 @@ class Route:
     warnings: list[Diagnostic] = field(default_factory=list)  # what the server changes
     mock_note: tuple[str, str] | None = None  # (pointer, warning): the spec's example not used
     mock_paging: str = ""  # code: the mock engine's paging arguments (", pager=..., query=...")
+
+    @property
+    def decorator(self) -> str:
+        """The router's decorator: the method's own (``get``), else ``api_route`` with
+        :attr:`methods` (an OpenAPI 3.2 ``query`` or additional operation)."""
+        return self.method if self.method in ROUTER_METHODS else "api_route"
+
+    @property
+    def methods(self) -> list[str] | None:
+        """``api_route``'s ``methods`` (``["QUERY"]``), or None for a method's own."""
+        return None if self.method in ROUTER_METHODS else [self.method.upper()]
 
     @property
     def doc_summary(self) -> str:
@@ -319,36 +335,6 @@ def _error_responses(
     return extra, has_422
 
 
-@dataclass
-class _Stream:
-    """A streaming route's mode (``"always"`` or ``"when"`` a body field says so)."""
-
-    stream: str | None = None
-    stream_field: str | None = None
-    chunk: str | None = None
-    mock_chunks: Any = None
-    method_kind: str = "async"
-    event_schema: Any = None
-    terminator: str | None = None
-
-
-def _stream(op: Operation, synth: Synthesizer, streaming: StreamTable | None) -> _Stream:
-    """The mode of ``op``'s ``[streaming]`` entry (already checked against the IR)."""
-    if streaming is None:
-        return _Stream()
-    chunk_type = TypeRef("model", name=streaming.chunk)
-    flag = streaming.flag
-    return _Stream(
-        stream="when" if flag else "always",
-        stream_field=flag or None,
-        chunk=annotation(chunk_type),
-        mock_chunks=_mock_chunks(synth, chunk_type),
-        method_kind="async" if flag else "asyncgen",
-        event_schema=sse_event_schema(streaming.chunk, streaming.terminator),
-        terminator=None if streaming.terminator == "none" else streaming.terminator,
-    )
-
-
 def _success(
     op: Operation, synth: Synthesizer, used: list[TypeRef]
 ) -> tuple[str, Any, tuple[str, str] | None]:
@@ -390,7 +376,7 @@ def build_route(
         _success(op, synth, used) if has_body(op, extras) else ("None", None, None)
     )
     status_code = _status(success.status) if success is not None else _redirect(op)
-    stream = _stream(op, synth, streaming)
+    stream = route_stream(op, synth, streaming)
     route = Route(
         name=op.python_name,
         operation=op.python_name,
@@ -409,16 +395,10 @@ def build_route(
         or "Successful Response",
         responses=extra,
         security=None,
-        stream=stream.stream,
-        stream_field=stream.stream_field,
-        chunk=stream.chunk,
         body_arg=body_arg,
         has_422=has_422,
         mock_value=mock_value,
-        mock_chunks=stream.mock_chunks,
-        method_kind=stream.method_kind,
-        event_schema=stream.event_schema,
-        terminator=stream.terminator,
+        **vars(stream),
     )
     route.answer_media = answer_media(op) if response_model != "None" else None
     route.mock_gap = mock_gap(route)
@@ -432,7 +412,7 @@ def build_route(
     return route, used, uploaded
 
 
-def _returns(response_model: str, stream: _Stream) -> str:
+def _returns(response_model: str, stream: RouteStream) -> str:
     """The service method's return annotation: the response model, or its stream."""
     if stream.stream == "when":
         return f"{response_model} | AsyncIterator[{stream.chunk}]"
@@ -455,28 +435,9 @@ def _mock_inputs(
     return path, body_arg if json_body else "None", mock_pager(api, op, query)
 
 
-@dataclass(frozen=True)
-class MockGap:
-    """No value could be synthesized (an impossible schema, a required self-reference): the
-    mock's operation answers 501 and says why, and generation goes on with a warning."""
-
-    reason: str
-
-
 def _mock(synth: Synthesizer, t: TypeRef, op: Operation) -> Any:
     try:
         return synth.value(t)
-    except MockError as exc:
-        return MockGap(str(exc))
-
-
-STREAM_LENGTH = 3  # the chunks a mock stream sends
-
-
-def _mock_chunks(synth: Synthesizer, t: TypeRef) -> Any:
-    """The chunks of a mock stream: distinct values of ``t``, or a :class:`MockGap`."""
-    try:
-        return synth.variants(t, STREAM_LENGTH)
     except MockError as exc:
         return MockGap(str(exc))
 

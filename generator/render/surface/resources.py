@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from generator.errors import ApismithError
 from generator.ir import Api, Operation, TypeRef
+from generator.media import sequence_format
 from generator.normalize.diagnostics import Diagnostic
 from generator.normalize.naming import (
     client_pascal_case,
@@ -144,7 +145,8 @@ def operation_facts(api: Api, op: Operation) -> OperationFacts:
     """What the naming rules read of ``op``."""
     response = op.success_response
     answer = response.schema if response is not None else None
-    one = op.method == "get" and _one_record(api, answer)
+    streams = response is not None and sequence_format(response.content_type or "") is not None
+    one = op.method == "get" and not streams and _one_record(api, answer)
     return OperationFacts(op.path, op.method, op.operation_id, op.python_name, op.tags, one)
 
 

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ._server import Credentials, current_credentials, json_or_text, verify_credentials
-from ._server.groups import BaseGroupsService, GroupsService, add_groups_stream_retrieve
+from ._server.groups import BaseGroupsService, GroupsService, add_groups_stream_list
 
 __all__ = [
     "BaseGroupsService",
@@ -244,9 +244,7 @@ class _Route(APIRoute):
 # with a parameter there that would take its requests: /users/me before /users/{id}): the
 # order of the OpenAPI document and the order in which requests are matched (each function
 # is in its resource's module)
-_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (
-    add_groups_stream_retrieve,
-)
+_ROUTES: tuple[Callable[[APIRouter, Service], None], ...] = (add_groups_stream_list,)
 
 
 def create_router(service: Service) -> APIRouter:

@@ -16,7 +16,7 @@ from .._mock_engine import Fault, MockEngine, Role
 # operation name -> response body (JSON)
 MOCK_RESPONSES: dict[str, Any] = loads(r"""
 {
-    "groups_stream_retrieve": {
+    "groups_stream_list": {
         "id": "id-914",
         "size": 3
     }
@@ -26,7 +26,7 @@ MOCK_RESPONSES: dict[str, Any] = loads(r"""
 # operation name -> the chunks its stream sends (JSON)
 MOCK_CHUNKS: dict[str, list[Any]] = loads(r"""
 {
-    "groups_stream_retrieve": [
+    "groups_stream_list": [
         {
             "id": "id-914",
             "size": 3
@@ -48,9 +48,7 @@ MOCK_ROLES: dict[str, Role] = {}
 
 # operation name -> the error answers fault injection (--error-rate) picks from
 MOCK_FAULTS: dict[str, tuple[Fault, ...]] = {
-    "groups_stream_retrieve": (
-        Fault(404, {"detail": "injected fault: HTTP 404"}, False),
-    ),
+    "groups_stream_list": (Fault(404, {"detail": "injected fault: HTTP 404"}, False),),
 }
 
 # operation name -> status ("400", "4XX", "default") -> the declared body of a client error
@@ -64,12 +62,12 @@ class MockGroupsService:
 
     engine: MockEngine
 
-    def groups_stream_retrieve(
+    def groups_stream_list(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
         return self.engine.stream(
-            "groups_stream_retrieve", models.Group, {"group_id": group_id}, body
+            "groups_stream_list", models.Group, {"group_id": group_id}, body
         )

@@ -23,29 +23,29 @@ class GroupsService(Protocol):
     The router passes every argument by keyword, defaults already applied.
     """
 
-    def groups_stream_retrieve(
+    def groups_stream_list(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
-        """groups_stream_retrieve"""
+        """groups_stream_list"""
         ...
 
 
 class BaseGroupsService:
     """The groups operations of ``BaseService``: each answers 501 Not Implemented."""
 
-    def groups_stream_retrieve(
+    def groups_stream_list(
         self,
         *,
         group_id: str,
         body: models.RequestContext | None,
     ) -> AsyncIterator[models.Group]:
-        raise NotImplementedError("groups_stream_retrieve")
+        raise NotImplementedError("groups_stream_list")
 
 
-def add_groups_stream_retrieve(
+def add_groups_stream_list(
     router: APIRouter,
     service: GroupsService,
 ) -> None:
@@ -83,10 +83,12 @@ def add_groups_stream_retrieve(
         },
         openapi_extra={"x-apismith-stream": True},
     )
-    async def groups_stream_retrieve(
+    async def groups_stream_list(
         group_id: Annotated[str, Path(alias="group_id")],
         body: Annotated[models.RequestContext | None, Body()] = None,
     ) -> Any:
         return _stream(
-            service.groups_stream_retrieve(group_id=group_id, body=body), None
+            service.groups_stream_list(group_id=group_id, body=body),
+            None,
+            "text/event-stream",
         )

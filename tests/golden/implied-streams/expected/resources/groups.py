@@ -45,7 +45,7 @@ class GroupsStreamResource:
         read."""
         return GroupsStreamResourceWithStreamingResponse(self)
 
-    def retrieve(
+    def list(
         self,
         group_id: str,
         *,
@@ -74,12 +74,12 @@ class GroupsStreamResource:
 
 class GroupsStreamResourceWithRawResponse:
     def __init__(self, resource: GroupsStreamResource) -> None:
-        self.retrieve = to_raw(resource.retrieve)
+        self.list = to_raw(resource.list)
 
 
 class GroupsStreamResourceWithStreamingResponse:
     def __init__(self, resource: GroupsStreamResource) -> None:
-        self.retrieve = to_raw(resource.retrieve, streamed=True)
+        self.list = to_raw(resource.list, streamed=True)
 
 
 class GroupsResource:
@@ -124,7 +124,7 @@ class AsyncGroupsStreamResource:
         read."""
         return AsyncGroupsStreamResourceWithStreamingResponse(self)
 
-    async def retrieve(
+    async def list(
         self,
         group_id: str,
         *,
@@ -153,12 +153,12 @@ class AsyncGroupsStreamResource:
 
 class AsyncGroupsStreamResourceWithRawResponse:
     def __init__(self, resource: AsyncGroupsStreamResource) -> None:
-        self.retrieve = async_to_raw(resource.retrieve)
+        self.list = async_to_raw(resource.list)
 
 
 class AsyncGroupsStreamResourceWithStreamingResponse:
     def __init__(self, resource: AsyncGroupsStreamResource) -> None:
-        self.retrieve = async_to_raw(resource.retrieve, streamed=True)
+        self.list = async_to_raw(resource.list, streamed=True)
 
 
 class AsyncGroupsResource:
