@@ -1,4 +1,5 @@
-"""apismith: a code generator for HTTP APIs described in OpenAPI 3.0/3.1 or JSON Schema.
+"""apismith: a code generator for HTTP APIs described in OpenAPI 3.0/3.1/3.2, Swagger 2.0
+or JSON Schema.
 
 The pipeline, one module per stage:
 

@@ -149,7 +149,7 @@ def run(models: ModelRenderer | None = None) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="apismith")
 def main() -> None:
-    """apismith: typed Python packages from OpenAPI 3.0/3.1 and JSON Schema specs."""
+    """apismith: typed Python packages from OpenAPI 3.x, Swagger 2.0 and JSON Schema specs."""
 
 
 _JOBS = click.option(

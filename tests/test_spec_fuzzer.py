@@ -1,4 +1,4 @@
-"""The spec fuzzer (issue 11): random valid OpenAPI 3.0 and 3.1 documents
+"""The spec fuzzer (issue 11): random valid OpenAPI 3.0, 3.1 and 3.2 documents
 (``tests/fuzz/strategies.py``) through ``generate``. For every example, generation
 
 - succeeds: the package (models, client, server, mock, docs) imports, and every operation
@@ -198,3 +198,19 @@ def test_the_drawings_cover_inline_responses_and_and_security() -> None:
     draw()
     assert seen["response:inline-object"] >= 5, seen
     assert seen["security:and"] >= 2, seen
+
+
+def test_the_drawings_cover_openapi_32() -> None:
+    """A third of the documents are OpenAPI 3.2 (issue 24), with what 3.2 adds."""
+    seen: collections.Counter[str] = collections.Counter()
+
+    @settings(max_examples=400, derandomize=True, database=None, phases=PHASES, deadline=None)
+    @given(fuzz_specs())
+    def draw(spec: FuzzSpec) -> None:
+        seen.update(spec.features)
+
+    draw()
+    assert seen["openapi:3.2"] >= 80, seen
+    for feature in ("query", "querystring", "tags:parent", "$self", "additionalOperations"):
+        assert seen[f"openapi32:{feature}"] >= 1, (feature, seen)
+    assert sum(n for f, n in seen.items() if f.startswith("openapi32:itemSchema:")) >= 5, seen

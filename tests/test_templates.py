@@ -92,12 +92,14 @@ def _attributes(tree: nodes.Template, names: set[str]) -> set[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, list[dict[str, Any]]]:
     """The contexts of both APIs (as installable projects, so the meta templates render
-    too) and of a spec without operations (no client, no server)."""
+    too), of a spec without operations (no client, no server) and of one with webhooks
+    (``webhooks.py``, ``webhook_receiver.py``)."""
     seen: dict[str, list[dict[str, Any]]] = {}
     configs = [
         replace(load_config(SPECS / f"{api}.toml"), meta=True) for api in ("llm-engine", "sgp")
     ]
     configs.append(harness.case_config("no-components"))
+    configs.append(harness.case_config("webhooks-31"))
     for config in configs:
         for name, contexts in _contexts(config).items():
             seen.setdefault(name, []).extend(contexts)

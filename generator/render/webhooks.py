@@ -7,8 +7,10 @@ stub, ``webhook_receiver.py``, reads deliveries with it): both renderers render 
 
 ``WebhookEvent`` is the union of the payload models, in the webhooks' order, each model
 once. Payloads tagged by one property (a ``const`` or ``enum`` literal in each model, their
-values apart) are a discriminated union (pydantic picks the member by the tag); others
-follow it and are tried in order (``union_mode="left_to_right"``).
+values apart) are a discriminated union (pydantic picks the member by the tag); the others
+are members of a plain union beside it, which pydantic reads in its "smart" mode: the first
+member that validates exactly, else the one that sets the most fields (with ``extra="allow"``
+models, trying them in order would let an all-optional payload take every event).
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from generator.ir.model import Webhook
 from generator.render.meta import first_paragraph
 from generator.render.templates import render
 
+# how pydantic reads a plain union (its "smart" mode)
+SMART = (
+    "the one the body fits best (the first that validates exactly, else the one that sets"
+    " the most fields)."
+)
 MODULE = "webhooks"  # the package's module: ``<package>.webhooks``
 MODELS = "models"  # how the modules name the models module (``from . import models``)
 WEBHOOK_SECRET = (
@@ -123,11 +130,12 @@ def event_union(api: Api) -> EventUnion:
             return EventUnion(group, ("Annotated", "TypeAlias", "Union"), True, doc + ".")
         code = [group, *rest]
         others = ", ".join(m for m in models if m not in tagged)
-        doc += f"; then {others}, tried in order."
-    else:
-        doc = f"{', '.join(models)}, tried in order."
-    union = f"Annotated[Union[{', '.join(code)}], Field(union_mode='left_to_right')]"
-    return EventUnion(union, ("Annotated", "TypeAlias", "Union"), True, doc)
+        doc += f"; or {others}: {SMART}"
+        return EventUnion(
+            f"Union[{', '.join(code)}]", ("Annotated", "TypeAlias", "Union"), True, doc
+        )
+    doc = f"{', '.join(models)}: {SMART}"
+    return EventUnion(f"Union[{', '.join(code)}]", ("TypeAlias", "Union"), False, doc)
 
 
 def module_imports(union: EventUnion, api_error: bool) -> list[str]:

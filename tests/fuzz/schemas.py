@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-VERSIONS = ("3.0.3", "3.1.0")
+VERSIONS = ("3.0.3", "3.1.0", "3.2.0")
 LONG_ENUM = "microsoft.graph.deviceGuardVirtualizationBasedSecurityHardwareRequirementState"
 LONG_OBJECT = (
     "io.k8s.apiextensions.v1.CustomResourceSubresourceScaleSpecificationWithStatusReplicas"
@@ -75,7 +75,7 @@ class Drawing:
 
     def __init__(self, draw: st.DrawFn, version: str) -> None:
         self.draw = draw
-        self.v31 = version.startswith("3.1")
+        self.v31 = version.startswith(("3.1", "3.2"))  # 3.2 schemas are 3.1's
         self.schemas: dict[str, Any] = {}
         self.features: set[str] = set()
         self.refusable: list[tuple[str, str]] = []

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for random, valid, small OpenAPI 3.0 and 3.1 documents.
+"""Hypothesis strategies for random, valid, small OpenAPI 3.0, 3.1 and 3.2 documents.
 
 :func:`fuzz_specs` draws one document (a plain dict, :class:`FuzzSpec`) that exercises:
 
@@ -21,7 +21,9 @@
   (inline and ``$ref``'d), ``text/plain`` and ``application/octet-stream``; responses
   with and without content, status ranges and ``default``, ``text/event-stream``,
   response headers; pagination styles (cursor, page token, page number, ``Link``);
-  security schemes of every kind, global, per operation, alternatives and anonymous.
+  security schemes of every kind, global, per operation, alternatives and anonymous;
+- what OpenAPI 3.2 adds (:mod:`tests.fuzz.openapi32`): ``query`` and additional
+  operations, ``querystring`` parameters, ``itemSchema`` streams, nested tags, ``$self``.
 
 Every document is valid (one liberty: a few component names are not ASCII, ``Café``, as
 real specs have them and apismith accepts them): no dangling ``$ref``; path templates
@@ -40,6 +42,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from tests.fuzz.openapi32 import add_openapi32
 from tests.fuzz.operations import paths
 from tests.fuzz.schemas import PLAIN_SCHEMAS, TRICKY_SCHEMAS, VERSIONS, Drawing
 
@@ -62,7 +65,8 @@ class FuzzSpec:
 
 @st.composite
 def fuzz_specs(draw: st.DrawFn, version: str | None = None) -> FuzzSpec:
-    """One small document of ``version`` (``3.0.3`` or ``3.1.0``; drawn when None)."""
+    """One small document of ``version`` (``3.0.3``, ``3.1.0`` or ``3.2.0``; drawn when
+    None)."""
     version = version or draw(st.sampled_from(VERSIONS))
     d = Drawing(draw, version)
     d.feature(f"openapi:{version[:3]}")
@@ -79,6 +83,8 @@ def fuzz_specs(draw: st.DrawFn, version: str | None = None) -> FuzzSpec:
     if d.chance(0.3):
         doc["servers"] = [d.pick([{"url": "https://api.example.com/v1"}, {"url": "/api"}])]
     doc["paths"] = paths(d)
+    if version.startswith("3.2"):
+        add_openapi32(d, doc)  # (it may add components: before they are collected)
     components: dict[str, Any] = {}
     if d.schemas:
         components["schemas"] = d.schemas

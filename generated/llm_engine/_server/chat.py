@@ -106,5 +106,5 @@ def add_chat_completions_create(
     ) -> Any:
         result = await service.chat_completions_create(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result, "[DONE]")
+            return _stream(result, "[DONE]", "text/event-stream")
         return result

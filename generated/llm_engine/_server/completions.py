@@ -103,5 +103,5 @@ def add_completions_create(
     ) -> Any:
         result = await service.completions_create(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result, "[DONE]")
+            return _stream(result, "[DONE]", "text/event-stream")
         return result

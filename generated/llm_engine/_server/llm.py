@@ -472,6 +472,7 @@ def add_llm_completions_stream(
                 model_endpoint_name=model_endpoint_name, body=body
             ),
             None,
+            "text/event-stream",
         )
 
 

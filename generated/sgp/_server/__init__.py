@@ -81,20 +81,30 @@ async def require_credentials_1(
     )
 
 
-async def _sse(
-    chunks: AsyncIterator[Any], terminator: str | None
+async def _frames(
+    chunks: AsyncIterator[Any], terminator: str | None, media_type: str
 ) -> AsyncIterator[bytes]:
-    """Server-sent events: one ``data:`` line per chunk, then ``data: <terminator>``
-    (none when ``terminator`` is None)."""
+    """The stream's bytes: server-sent events (one ``data:`` line per chunk, then ``data:
+    <terminator>``, none when ``terminator`` is None), a JSON text sequence (RFC 7464:
+    each chunk after a record separator) or JSON Lines (one chunk per line)."""
     async for chunk in chunks:
         if isinstance(chunk, BaseModel):
             data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
         else:
             data = json.dumps(chunk)
-        yield f"data: {data}\n\n".encode()
-    if terminator is not None:
+        if media_type == "text/event-stream":
+            yield f"data: {data}\n\n".encode()
+        elif media_type == "application/json-seq":
+            yield f"\x1e{data}\n".encode()
+        else:
+            yield f"{data}\n".encode()
+    if terminator is not None and media_type == "text/event-stream":
         yield f"data: {terminator}\n\n".encode()
 
 
-def _stream(chunks: AsyncIterator[Any], terminator: str | None) -> StreamingResponse:
-    return StreamingResponse(_sse(chunks, terminator), media_type="text/event-stream")
+def _stream(
+    chunks: AsyncIterator[Any], terminator: str | None, media_type: str
+) -> StreamingResponse:
+    return StreamingResponse(
+        _frames(chunks, terminator, media_type), media_type=media_type
+    )

@@ -97,5 +97,5 @@ def add_chat_completions_create(
     ) -> Any:
         result = await service.chat_completions_create(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result, None)
+            return _stream(result, None, "text/event-stream")
         return result

@@ -95,5 +95,5 @@ def add_completions_create(
     ) -> Any:
         result = await service.completions_create(body=body)
         if isinstance(result, AsyncIterator):
-            return _stream(result, None)
+            return _stream(result, None, "text/event-stream")
         return result

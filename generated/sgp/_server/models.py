@@ -536,7 +536,7 @@ def add_models_completions_create(
             x_selected_account_id=x_selected_account_id,
         )
         if isinstance(result, AsyncIterator):
-            return _stream(result, None)
+            return _stream(result, None, "text/event-stream")
         return result
 
 
@@ -596,7 +596,7 @@ def add_models_chat_completions_create(
             x_selected_account_id=x_selected_account_id,
         )
         if isinstance(result, AsyncIterator):
-            return _stream(result, None)
+            return _stream(result, None, "text/event-stream")
         return result
 
 

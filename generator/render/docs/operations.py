@@ -4,11 +4,11 @@ each operation with its call, parameters, body, responses and samples."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.ir import Api, Operation, Response
+from generator.ir import Api, Operation, Response, Tag
 from generator.render.docs.auth import curl_option, requirement_md
 from generator.render.docs.samples import (
     Examples,
@@ -275,8 +275,9 @@ def build_resource_docs(
                 )
             )
         tag_names = [op.op.tags[0] for op in ops if op.op.tags]
-        tag = tags.get(tag_names[0]) if tag_names else None
-        title = tag.name if tag else (attr or "client").replace("_", " ").capitalize()
+        tag = _page_tag(tags, tag_names[0]) if tag_names else None
+        fallback = (attr or "client").replace("_", " ").capitalize()
+        title = (tag.summary or tag.name) if tag else fallback
         summary = _first_sentence(tag.description if tag else None) or "; ".join(
             _first_sentence(o.op.summary) for o in ops[:3] if o.op.summary
         ) + ("; ..." if len(ops) > 3 else "")
@@ -292,3 +293,16 @@ def build_resource_docs(
             )
         )
     return out
+
+
+def _page_tag(tags: Mapping[str, Tag], name: str) -> Tag | None:
+    """The tag a resource page is titled after: its first operation's, or the top of that
+    tag's OpenAPI 3.2 ``parent`` chain (the page is the top resource's)."""
+    tag, seen = tags.get(name), {name}
+    while tag is not None and tag.parent is not None and tag.parent not in seen:
+        parent = tags.get(tag.parent)
+        if parent is None:
+            break
+        seen.add(parent.name)
+        tag = parent
+    return tag
