@@ -9,8 +9,9 @@ interpreter, in the package's parent folder), printing one JSON object:
   such objects; ``untyped``: how many of them the client
   method returns as ``Any`` or a ``dict`` (``untyped_examples``: a few, ``GET /path``);
 - ``calls`` and ``calls_ok``: up to 5 operations called through the generated sync client,
-  over real HTTP, against the package's own mock (uvicorn on 127.0.0.1): GETs whose
-  required parameters are all scalars (``"1"``, ``1``, ``True``), each ok when the call
+  over real HTTP, against the package's own mock (uvicorn on 127.0.0.1): those whose
+  required parameters (and required body fields, which are keywords) are all scalars
+  (``"1"``, ``1``, ``True``), GETs first, then the other methods, each ok when the call
   returns a validated pydantic model (or a list or page of them), ``call_errors`` why not.
 
     python bench/corpus_deep.py PACKAGE_DIR SPEC_FILE
@@ -177,8 +178,8 @@ def call_some(package: str, found: list[tuple[str, str, Any, str]], app: Any) ->
     models = importlib.import_module(f"{package}.models")
     calls, ok, errors = 0, 0, []
     try:
-        for verb, path, (cls, name), returns in found:
-            if calls >= CALLS or verb != "GET" or not _model_typed(models, returns):
+        for verb, path, (cls, name), returns in sorted(found, key=lambda f: f[0] != "GET"):
+            if calls >= CALLS or not _model_typed(models, returns):
                 continue  # only calls whose declared answer is a model (or a list, a page)
             args = _arguments(getattr(cls, name))
             if args is None or _find(clients[0], cls) is None:

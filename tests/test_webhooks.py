@@ -163,14 +163,14 @@ def test_tagged_payloads_are_discriminated_the_others_beside() -> None:
     )
     union = event_union(api_of(spec))
     assert union.code == (
-        "Union[Annotated[Union[models.A, models.B], Field(discriminator='type')], models.Plain]"
+        "Annotated[models.A | models.B, Field(discriminator='type')] | models.Plain"
     )
 
 
 def test_all_tagged_one_payload_and_clashing_tags() -> None:
     both = spec_of({"a": ref_hook("A"), "b": ref_hook("B")}, {"A": tagged("a"), "B": tagged("b")})
     assert event_union(api_of(both)).code == (
-        "Annotated[Union[models.A, models.B], Field(discriminator='type')]"
+        "Annotated[models.A | models.B, Field(discriminator='type')]"
     )
     one = spec_of({"a": ref_hook("A")}, {"A": tagged("a")})
     assert event_union(api_of(one)).code == "models.A"
@@ -179,7 +179,7 @@ def test_all_tagged_one_payload_and_clashing_tags() -> None:
     )
     api = api_of(clash)
     assert discriminator(api, ["A", "B"]) is None
-    assert event_union(api).code == "Union[models.A, models.B]"
+    assert event_union(api).code == "models.A | models.B"
 
 
 # --- a webhooks-only spec --------------------------------------------------------------------

@@ -122,20 +122,18 @@ def event_union(api: Api) -> EventUnion:
     found = discriminator(api, models)
     if found is not None:
         prop, tagged = found
-        members = ", ".join(f"{MODELS}.{m}" for m in tagged)
-        group = f"Annotated[Union[{members}], Field(discriminator={prop!r})]"
+        members = " | ".join(f"{MODELS}.{m}" for m in tagged)
+        group = f"Annotated[{members}, Field(discriminator={prop!r})]"
         rest = [f"{MODELS}.{m}" for m in models if m not in tagged]
         doc = f"{', '.join(tagged)}, told apart by their ``{prop}``"
         if not rest:
-            return EventUnion(group, ("Annotated", "TypeAlias", "Union"), True, doc + ".")
+            return EventUnion(group, ("Annotated", "TypeAlias"), True, doc + ".")
         code = [group, *rest]
         others = ", ".join(m for m in models if m not in tagged)
         doc += f"; or {others}: {SMART}"
-        return EventUnion(
-            f"Union[{', '.join(code)}]", ("Annotated", "TypeAlias", "Union"), True, doc
-        )
+        return EventUnion(" | ".join(code), ("Annotated", "TypeAlias"), True, doc)
     doc = f"{', '.join(models)}: {SMART}"
-    return EventUnion(f"Union[{', '.join(code)}]", ("TypeAlias", "Union"), False, doc)
+    return EventUnion(" | ".join(code), ("TypeAlias",), False, doc)
 
 
 def module_imports(union: EventUnion, api_error: bool) -> list[str]:

@@ -1,5 +1,5 @@
-"""The client runtime's streams: typed chunks, sync and async, of server-sent events, or
-of JSON Lines and JSON text sequences (RFC 7464), as the response's content type says."""
+"""The client runtime's streams: typed chunks, sync and async, of server-sent events,
+JSON Lines or JSON text sequences (RFC 7464), as the response's content type says."""
 
 from __future__ import annotations
 
