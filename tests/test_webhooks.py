@@ -182,6 +182,30 @@ def test_all_tagged_one_payload_and_clashing_tags() -> None:
     assert event_union(api).code == "models.A | models.B"
 
 
+def test_an_inline_payload_goes_through_every_pass() -> None:
+    """The passes before ``inline_bodies`` see webhook payloads too: an ``allOf`` wrapper
+    becomes its ``$ref``, a 3.0-style ``nullable`` reads as a null union, an invalid
+    default is dropped."""
+    payload = {
+        "type": "object",
+        "required": ["pet"],
+        "properties": {
+            "pet": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "description": "It."},
+            "note": {"type": "string", "nullable": True},
+            "count": {"type": "integer", "default": "many"},
+        },
+    }
+    spec = spec_of({"adopted": hook(payload)}, {"Pet": OBJECT})
+    normalized = normalize(spec)
+    event = normalized.spec["components"]["schemas"]["AdoptedEvent"]["properties"]
+    assert event["pet"]["$ref"] == "#/components/schemas/Pet"
+    assert event["note"] == {"type": ["string", "null"]}
+    assert "default" not in event["count"]
+    assert any(
+        d.pass_name == "defaults" and "/webhooks/" in d.pointer for d in normalized.diagnostics
+    )
+
+
 # --- a webhooks-only spec --------------------------------------------------------------------
 
 

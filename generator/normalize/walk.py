@@ -70,17 +70,20 @@ def child_schemas(schema: Schema, pointer: str) -> Iterator[tuple[str, Schema]]:
 
 def spec_roots(spec: dict[str, Any]) -> Iterator[tuple[str, Schema]]:
     """Every top-level schema position of an OpenAPI document: components,
-    parameters, request bodies, responses (in document order)."""
+    parameters, request bodies, responses, of the paths and then of the webhooks (in
+    document order)."""
     for name, schema in (spec.get("components", {}).get("schemas") or {}).items():
         if isinstance(schema, dict):
             yield "#/components/schemas/" + escape_token(str(name)), schema
     for kind in ("parameters", "requestBodies", "responses", "headers"):
         for name, obj in (spec.get("components", {}).get(kind) or {}).items():
             yield from _object_schemas(obj, f"#/components/{kind}/" + escape_token(str(name)))
-    for path, item in (spec.get("paths") or {}).items():
+    items = [("paths", p, i) for p, i in (spec.get("paths") or {}).items()]
+    items += [("webhooks", p, i) for p, i in (spec.get("webhooks") or {}).items()]
+    for where, path, item in items:
         if not isinstance(item, dict):
             continue
-        base = "#/paths/" + escape_token(str(path))
+        base = f"#/{where}/" + escape_token(str(path))
         for i, param in enumerate(item.get("parameters") or []):
             yield from _object_schemas(param, f"{base}/parameters/{i}")
         for method, op in item.items():
