@@ -28,6 +28,7 @@ import socket
 import sys
 import threading
 import time
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -125,9 +126,11 @@ def _free_port() -> int:
 
 
 def _arguments(fn: Any) -> dict[str, Any] | None:
-    """Values for the required parameters of ``fn`` (None: one is not a scalar)."""
+    """Values for the required parameters of ``fn`` (of its first overload, where the body's
+    fields are keywords; None: one is not a scalar)."""
     args: dict[str, Any] = {}
-    for p in list(inspect.signature(fn).parameters.values())[1:]:
+    overloads = typing.get_overloads(fn)
+    for p in list(inspect.signature(overloads[0] if overloads else fn).parameters.values())[1:]:
         if p.default is not inspect.Parameter.empty or p.kind is p.VAR_KEYWORD:
             continue
         value = SCALARS.get(str(p.annotation).split(" |")[0])

@@ -54,7 +54,9 @@ class _Page(Generic[P, T]):
         return self._next_options() is not None
 
     def _turn(self, raw: APIResponse[Any], o: RequestOptions) -> Any:
-        return type(self)(raw.parse(), self._fetch, o, raw.http_response, self._seen)
+        return type(self)(
+            raw._parse_once(), self._fetch, o, raw.http_response, self._seen
+        )
 
     def _call(
         self,

@@ -506,9 +506,54 @@ def test_with_raw_response(server: Server) -> None:
             raw = await client.with_raw_response.chat.completions.create(
                 model="m", messages=MESSAGES
             )
-            return raw.parse()
+            return await raw.parse()
 
     assert isinstance(run(main()), le.models.CreateChatCompletionResponse)
+
+
+def test_the_raw_response_surface_scale_gp_users_read(server: Server) -> None:
+    """Sync and async (issue 25): what a Stainless ``APIResponse`` offers, the async one's
+    ``parse()``, ``read()``, ``text()`` and ``json()`` awaitable."""
+    server.reset(lambda s: json_reply(KB, headers={"x-request-id": "r1"}))
+    with sg.SgpClient(api_key="k", account_id="a", base_url=server.url) as client:
+        raw = client.knowledge_bases.with_raw_response.retrieve("kb1")
+        assert (raw.status_code, raw.headers["x-request-id"], raw.method) == (200, "r1", "GET")
+        assert raw.http_request.url == raw.url and raw.url.path == "/v4/knowledge-bases/kb1"
+        assert raw.http_response.status_code == 200 and raw.retries_taken == 0
+        assert raw.is_closed and raw.elapsed.total_seconds() >= 0
+        assert raw.json()["knowledge_base_id"] == raw.parse().knowledge_base_id
+        assert json.loads(raw.text()) == raw.json() and raw.read() == raw.http_response.content
+
+    async def main() -> tuple[Any, ...]:
+        async with sg.AsyncSgpClient(api_key="k", account_id="a", base_url=server.url) as c:
+            raw = await c.knowledge_bases.with_raw_response.retrieve("kb1")
+            assert type(raw).__name__ == "AsyncAPIResponse" and raw.is_closed
+            parsed = await raw.parse()
+            return parsed, await raw.json(), await raw.text(), await raw.read(), raw.method
+
+    parsed, body, text, content, method = run(main())
+    assert isinstance(parsed, sg.models.KnowledgeBaseItemV2) and method == "GET"
+    assert body == json.loads(text) == json.loads(content)
+
+
+def test_an_empty_path_parameter_is_refused_before_any_request(server: Server) -> None:
+    """As Stainless's clients do: ``retrieve("")`` would send ``GET /v4/knowledge-bases/``
+    (another endpoint), so it raises ``ValueError`` naming the parameter."""
+    server.reset(lambda s: json_reply(KB))
+    message = "Expected a non-empty value for `knowledge_base_id` but received ''"
+    with sg.SgpClient(api_key="k", account_id="a", base_url=server.url) as client:
+        with pytest.raises(ValueError, match=message):
+            client.knowledge_bases.retrieve("")
+        with pytest.raises(ValueError, match=message):
+            client.knowledge_bases.with_raw_response.retrieve("")
+
+    async def main() -> None:
+        async with sg.AsyncSgpClient(api_key="k", account_id="a", base_url=server.url) as c:
+            with pytest.raises(ValueError, match=message):
+                await c.knowledge_bases.retrieve("")
+
+    run(main())
+    assert server.script.seen == []
 
 
 # --- async variants of the auth and retry tests ------------------------------------------------

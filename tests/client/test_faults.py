@@ -211,7 +211,7 @@ def call(
                 got.append(await client.model_endpoints.list())
             elif kind == "raw":
                 raw = await client.with_raw_response.model_endpoints.list()
-                got.append(raw.parse())
+                got.append(await raw.parse())
             else:
                 async with await client.chat.completions.create(**stream_args) as stream:
                     async for c in stream:

@@ -146,7 +146,7 @@ class AsyncTasksResource:
             "_m.GetAsyncTaskV1Response",
             self._client._request(
                 "get",
-                "/v1/async-tasks/" + path_param(task_id),
+                "/v1/async-tasks/" + path_param(task_id, "task_id"),
                 _m.GetAsyncTaskV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -282,7 +282,7 @@ class AsyncAsyncTasksResource:
             "_m.GetAsyncTaskV1Response",
             await self._client._request(
                 "get",
-                "/v1/async-tasks/" + path_param(task_id),
+                "/v1/async-tasks/" + path_param(task_id, "task_id"),
                 _m.GetAsyncTaskV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

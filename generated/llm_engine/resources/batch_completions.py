@@ -216,7 +216,8 @@ class BatchCompletionsResource:
             "_m.GetBatchCompletionV2Response",
             self._client._request(
                 "get",
-                "/v2/batch-completions/" + path_param(batch_completion_id),
+                "/v2/batch-completions/"
+                + path_param(batch_completion_id, "batch_completion_id"),
                 _m.GetBatchCompletionV2Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -273,7 +274,8 @@ class BatchCompletionsResource:
             "_m.UpdateBatchCompletionsV2Response",
             self._client._request(
                 "post",
-                "/v2/batch-completions/" + path_param(batch_completion_id),
+                "/v2/batch-completions/"
+                + path_param(batch_completion_id, "batch_completion_id"),
                 _m.UpdateBatchCompletionsV2Response,
                 body=(
                     body
@@ -306,7 +308,7 @@ class BatchCompletionsResource:
             self._client._request(
                 "post",
                 "/v2/batch-completions/"
-                + path_param(batch_completion_id)
+                + path_param(batch_completion_id, "batch_completion_id")
                 + "/actions/cancel",
                 _m.CancelBatchCompletionsV2Response,
                 errors=_ERRORS_0,
@@ -518,7 +520,8 @@ class AsyncBatchCompletionsResource:
             "_m.GetBatchCompletionV2Response",
             await self._client._request(
                 "get",
-                "/v2/batch-completions/" + path_param(batch_completion_id),
+                "/v2/batch-completions/"
+                + path_param(batch_completion_id, "batch_completion_id"),
                 _m.GetBatchCompletionV2Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -575,7 +578,8 @@ class AsyncBatchCompletionsResource:
             "_m.UpdateBatchCompletionsV2Response",
             await self._client._request(
                 "post",
-                "/v2/batch-completions/" + path_param(batch_completion_id),
+                "/v2/batch-completions/"
+                + path_param(batch_completion_id, "batch_completion_id"),
                 _m.UpdateBatchCompletionsV2Response,
                 body=(
                     body
@@ -608,7 +612,7 @@ class AsyncBatchCompletionsResource:
             await self._client._request(
                 "post",
                 "/v2/batch-completions/"
-                + path_param(batch_completion_id)
+                + path_param(batch_completion_id, "batch_completion_id")
                 + "/actions/cancel",
                 _m.CancelBatchCompletionsV2Response,
                 errors=_ERRORS_0,

@@ -143,7 +143,7 @@ class BatchJobsResource:
             "_m.GetBatchJobV1Response",
             self._client._request(
                 "get",
-                "/v1/batch-jobs/" + path_param(batch_job_id),
+                "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.GetBatchJobV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -196,7 +196,7 @@ class BatchJobsResource:
             "_m.UpdateBatchJobV1Response",
             self._client._request(
                 "put",
-                "/v1/batch-jobs/" + path_param(batch_job_id),
+                "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.UpdateBatchJobV1Response,
                 body=(
                     body
@@ -338,7 +338,7 @@ class AsyncBatchJobsResource:
             "_m.GetBatchJobV1Response",
             await self._client._request(
                 "get",
-                "/v1/batch-jobs/" + path_param(batch_job_id),
+                "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.GetBatchJobV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -391,7 +391,7 @@ class AsyncBatchJobsResource:
             "_m.UpdateBatchJobV1Response",
             await self._client._request(
                 "put",
-                "/v1/batch-jobs/" + path_param(batch_job_id),
+                "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.UpdateBatchJobV1Response,
                 body=(
                     body

@@ -248,7 +248,9 @@ class DockerImageBatchJobBundlesResource:
             self._client._request(
                 "get",
                 "/v1/docker-image-batch-job-bundles/"
-                + path_param(docker_image_batch_job_bundle_id),
+                + path_param(
+                    docker_image_batch_job_bundle_id, "docker_image_batch_job_bundle_id"
+                ),
                 _m.DockerImageBatchJobBundleV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -495,7 +497,9 @@ class AsyncDockerImageBatchJobBundlesResource:
             await self._client._request(
                 "get",
                 "/v1/docker-image-batch-job-bundles/"
-                + path_param(docker_image_batch_job_bundle_id),
+                + path_param(
+                    docker_image_batch_job_bundle_id, "docker_image_batch_job_bundle_id"
+                ),
                 _m.DockerImageBatchJobBundleV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -171,7 +171,8 @@ class DockerImageBatchJobsResource:
             "_m.GetDockerImageBatchJobV1Response",
             self._client._request(
                 "get",
-                "/v1/docker-image-batch-jobs/" + path_param(batch_job_id),
+                "/v1/docker-image-batch-jobs/"
+                + path_param(batch_job_id, "batch_job_id"),
                 _m.GetDockerImageBatchJobV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -221,7 +222,8 @@ class DockerImageBatchJobsResource:
             "_m.UpdateDockerImageBatchJobV1Response",
             self._client._request(
                 "put",
-                "/v1/docker-image-batch-jobs/" + path_param(batch_job_id),
+                "/v1/docker-image-batch-jobs/"
+                + path_param(batch_job_id, "batch_job_id"),
                 _m.UpdateDockerImageBatchJobV1Response,
                 body=(
                     body
@@ -393,7 +395,8 @@ class AsyncDockerImageBatchJobsResource:
             "_m.GetDockerImageBatchJobV1Response",
             await self._client._request(
                 "get",
-                "/v1/docker-image-batch-jobs/" + path_param(batch_job_id),
+                "/v1/docker-image-batch-jobs/"
+                + path_param(batch_job_id, "batch_job_id"),
                 _m.GetDockerImageBatchJobV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -443,7 +446,8 @@ class AsyncDockerImageBatchJobsResource:
             "_m.UpdateDockerImageBatchJobV1Response",
             await self._client._request(
                 "put",
-                "/v1/docker-image-batch-jobs/" + path_param(batch_job_id),
+                "/v1/docker-image-batch-jobs/"
+                + path_param(batch_job_id, "batch_job_id"),
                 _m.UpdateDockerImageBatchJobV1Response,
                 body=(
                     body

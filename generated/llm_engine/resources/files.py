@@ -112,7 +112,7 @@ class FilesResource:
             "_m.GetFileResponse",
             self._client._request(
                 "get",
-                "/v1/files/" + path_param(file_id),
+                "/v1/files/" + path_param(file_id, "file_id"),
                 _m.GetFileResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -136,7 +136,7 @@ class FilesResource:
             "_m.DeleteFileResponse",
             self._client._request(
                 "delete",
-                "/v1/files/" + path_param(file_id),
+                "/v1/files/" + path_param(file_id, "file_id"),
                 _m.DeleteFileResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -163,7 +163,7 @@ class FilesResource:
             "_m.GetFileContentResponse",
             self._client._request(
                 "get",
-                "/v1/files/" + path_param(file_id) + "/content",
+                "/v1/files/" + path_param(file_id, "file_id") + "/content",
                 _m.GetFileContentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -271,7 +271,7 @@ class AsyncFilesResource:
             "_m.GetFileResponse",
             await self._client._request(
                 "get",
-                "/v1/files/" + path_param(file_id),
+                "/v1/files/" + path_param(file_id, "file_id"),
                 _m.GetFileResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -295,7 +295,7 @@ class AsyncFilesResource:
             "_m.DeleteFileResponse",
             await self._client._request(
                 "delete",
-                "/v1/files/" + path_param(file_id),
+                "/v1/files/" + path_param(file_id, "file_id"),
                 _m.DeleteFileResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -322,7 +322,7 @@ class AsyncFilesResource:
             "_m.GetFileContentResponse",
             await self._client._request(
                 "get",
-                "/v1/files/" + path_param(file_id) + "/content",
+                "/v1/files/" + path_param(file_id, "file_id") + "/content",
                 _m.GetFileContentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

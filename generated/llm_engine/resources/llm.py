@@ -818,7 +818,8 @@ class LlmModelEndpointsResource:
             "_m.GetLLMModelEndpointV1Response",
             self._client._request(
                 "get",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.GetLLMModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1372,7 +1373,8 @@ class LlmModelEndpointsResource:
             "_m.UpdateLLMModelEndpointV1Response",
             self._client._request(
                 "put",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.UpdateLLMModelEndpointV1Response,
                 body=(
                     body
@@ -1548,7 +1550,8 @@ class LlmModelEndpointsResource:
             "_m.DeleteLLMEndpointResponse",
             self._client._request(
                 "delete",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.DeleteLLMEndpointResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1912,7 +1915,9 @@ class LlmFineTunesEventsResource:
             "_m.GetFineTuneEventsResponse",
             self._client._request(
                 "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
+                "/v1/llm/fine-tunes/"
+                + path_param(fine_tune_id, "fine_tune_id")
+                + "/events",
                 _m.GetFineTuneEventsResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2056,7 +2061,7 @@ class LlmFineTunesResource:
             "_m.GetFineTuneResponse",
             self._client._request(
                 "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id),
+                "/v1/llm/fine-tunes/" + path_param(fine_tune_id, "fine_tune_id"),
                 _m.GetFineTuneResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2080,7 +2085,9 @@ class LlmFineTunesResource:
             "_m.CancelFineTuneResponse",
             self._client._request(
                 "put",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/cancel",
+                "/v1/llm/fine-tunes/"
+                + path_param(fine_tune_id, "fine_tune_id")
+                + "/cancel",
                 _m.CancelFineTuneResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3102,7 +3109,8 @@ class AsyncLlmModelEndpointsResource:
             "_m.GetLLMModelEndpointV1Response",
             await self._client._request(
                 "get",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.GetLLMModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3656,7 +3664,8 @@ class AsyncLlmModelEndpointsResource:
             "_m.UpdateLLMModelEndpointV1Response",
             await self._client._request(
                 "put",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.UpdateLLMModelEndpointV1Response,
                 body=(
                     body
@@ -3832,7 +3841,8 @@ class AsyncLlmModelEndpointsResource:
             "_m.DeleteLLMEndpointResponse",
             await self._client._request(
                 "delete",
-                "/v1/llm/model-endpoints/" + path_param(model_endpoint_name),
+                "/v1/llm/model-endpoints/"
+                + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.DeleteLLMEndpointResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -4198,7 +4208,9 @@ class AsyncLlmFineTunesEventsResource:
             "_m.GetFineTuneEventsResponse",
             await self._client._request(
                 "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/events",
+                "/v1/llm/fine-tunes/"
+                + path_param(fine_tune_id, "fine_tune_id")
+                + "/events",
                 _m.GetFineTuneEventsResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -4342,7 +4354,7 @@ class AsyncLlmFineTunesResource:
             "_m.GetFineTuneResponse",
             await self._client._request(
                 "get",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id),
+                "/v1/llm/fine-tunes/" + path_param(fine_tune_id, "fine_tune_id"),
                 _m.GetFineTuneResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -4366,7 +4378,9 @@ class AsyncLlmFineTunesResource:
             "_m.CancelFineTuneResponse",
             await self._client._request(
                 "put",
-                "/v1/llm/fine-tunes/" + path_param(fine_tune_id) + "/cancel",
+                "/v1/llm/fine-tunes/"
+                + path_param(fine_tune_id, "fine_tune_id")
+                + "/cancel",
                 _m.CancelFineTuneResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

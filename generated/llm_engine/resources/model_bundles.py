@@ -424,7 +424,7 @@ class ModelBundlesResource:
             "_m.ModelBundleV1Response",
             self._client._request(
                 "get",
-                "/v1/model-bundles/" + path_param(model_bundle_id),
+                "/v1/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -572,7 +572,7 @@ class ModelBundlesResource:
             "_m.ModelBundleV2Response",
             self._client._request(
                 "get",
-                "/v2/model-bundles/" + path_param(model_bundle_id),
+                "/v2/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV2Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1005,7 +1005,7 @@ class AsyncModelBundlesResource:
             "_m.ModelBundleV1Response",
             await self._client._request(
                 "get",
-                "/v1/model-bundles/" + path_param(model_bundle_id),
+                "/v1/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1153,7 +1153,7 @@ class AsyncModelBundlesResource:
             "_m.ModelBundleV2Response",
             await self._client._request(
                 "get",
-                "/v2/model-bundles/" + path_param(model_bundle_id),
+                "/v2/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV2Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -244,7 +244,8 @@ class ModelEndpointsResource:
             "_m.GetModelEndpointV1Response",
             self._client._request(
                 "get",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.GetModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -355,7 +356,8 @@ class ModelEndpointsResource:
             "_m.UpdateModelEndpointV1Response",
             self._client._request(
                 "put",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.UpdateModelEndpointV1Response,
                 body=(
                     body
@@ -411,7 +413,8 @@ class ModelEndpointsResource:
             "_m.DeleteModelEndpointV1Response",
             self._client._request(
                 "delete",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.DeleteModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -438,7 +441,9 @@ class ModelEndpointsResource:
             "_m.RestartModelEndpointV1Response",
             self._client._request(
                 "post",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id) + "/restart",
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id")
+                + "/restart",
                 _m.RestartModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -735,7 +740,8 @@ class AsyncModelEndpointsResource:
             "_m.GetModelEndpointV1Response",
             await self._client._request(
                 "get",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.GetModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -846,7 +852,8 @@ class AsyncModelEndpointsResource:
             "_m.UpdateModelEndpointV1Response",
             await self._client._request(
                 "put",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.UpdateModelEndpointV1Response,
                 body=(
                     body
@@ -902,7 +909,8 @@ class AsyncModelEndpointsResource:
             "_m.DeleteModelEndpointV1Response",
             await self._client._request(
                 "delete",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id),
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.DeleteModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -929,7 +937,9 @@ class AsyncModelEndpointsResource:
             "_m.RestartModelEndpointV1Response",
             await self._client._request(
                 "post",
-                "/v1/model-endpoints/" + path_param(model_endpoint_id) + "/restart",
+                "/v1/model-endpoints/"
+                + path_param(model_endpoint_id, "model_endpoint_id")
+                + "/restart",
                 _m.RestartModelEndpointV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -158,7 +158,7 @@ class TriggersResource:
             "_m.GetTriggerV1Response",
             self._client._request(
                 "get",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.GetTriggerV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -213,7 +213,7 @@ class TriggersResource:
             "_m.UpdateTriggerV1Response",
             self._client._request(
                 "put",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.UpdateTriggerV1Response,
                 body=(
                     body
@@ -248,7 +248,7 @@ class TriggersResource:
             "_m.DeleteTriggerV1Response",
             self._client._request(
                 "delete",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.DeleteTriggerV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -403,7 +403,7 @@ class AsyncTriggersResource:
             "_m.GetTriggerV1Response",
             await self._client._request(
                 "get",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.GetTriggerV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -458,7 +458,7 @@ class AsyncTriggersResource:
             "_m.UpdateTriggerV1Response",
             await self._client._request(
                 "put",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.UpdateTriggerV1Response,
                 body=(
                     body
@@ -493,7 +493,7 @@ class AsyncTriggersResource:
             "_m.DeleteTriggerV1Response",
             await self._client._request(
                 "delete",
-                "/v1/triggers/" + path_param(trigger_id),
+                "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.DeleteTriggerV1Response,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

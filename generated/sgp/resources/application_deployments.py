@@ -210,7 +210,8 @@ class ApplicationDeploymentsResource:
             "_m.ApplicationDeploymentResponse",
             self._client._request(
                 "get",
-                "/v4/application-deployments/" + path_param(application_deployment_id),
+                "/v4/application-deployments/"
+                + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -271,7 +272,8 @@ class ApplicationDeploymentsResource:
             "_m.ApplicationDeploymentResponse",
             self._client._request(
                 "patch",
-                "/v4/application-deployments/" + path_param(application_deployment_id),
+                "/v4/application-deployments/"
+                + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
                 body=(
                     body
@@ -481,7 +483,8 @@ class AsyncApplicationDeploymentsResource:
             "_m.ApplicationDeploymentResponse",
             await self._client._request(
                 "get",
-                "/v4/application-deployments/" + path_param(application_deployment_id),
+                "/v4/application-deployments/"
+                + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -542,7 +545,8 @@ class AsyncApplicationDeploymentsResource:
             "_m.ApplicationDeploymentResponse",
             await self._client._request(
                 "patch",
-                "/v4/application-deployments/" + path_param(application_deployment_id),
+                "/v4/application-deployments/"
+                + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
                 body=(
                     body

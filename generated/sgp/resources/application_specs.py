@@ -210,7 +210,8 @@ class ApplicationSpecsResource:
             "_m.ApplicationSpecResponse",
             self._client._request(
                 "get",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -241,7 +242,8 @@ class ApplicationSpecsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -315,7 +317,8 @@ class ApplicationSpecsResource:
             "_m.ApplicationSpecResponse",
             self._client._request(
                 "patch",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
                 body=(
                     body
@@ -532,7 +535,8 @@ class AsyncApplicationSpecsResource:
             "_m.ApplicationSpecResponse",
             await self._client._request(
                 "get",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -563,7 +567,8 @@ class AsyncApplicationSpecsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -637,7 +642,8 @@ class AsyncApplicationSpecsResource:
             "_m.ApplicationSpecResponse",
             await self._client._request(
                 "patch",
-                "/v4/application-specs/" + path_param(application_spec_id),
+                "/v4/application-specs/"
+                + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
                 body=(
                     body

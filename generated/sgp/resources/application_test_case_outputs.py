@@ -180,7 +180,9 @@ class ApplicationTestCaseOutputsResource:
             self._client._request(
                 "get",
                 "/v4/application-test-case-outputs/"
-                + path_param(application_test_case_output_id),
+                + path_param(
+                    application_test_case_output_id, "application_test_case_output_id"
+                ),
                 _m.ApplicationTestCaseOutputResponseWithViews,
                 query={
                     "view": view,
@@ -354,7 +356,9 @@ class AsyncApplicationTestCaseOutputsResource:
             await self._client._request(
                 "get",
                 "/v4/application-test-case-outputs/"
-                + path_param(application_test_case_output_id),
+                + path_param(
+                    application_test_case_output_id, "application_test_case_output_id"
+                ),
                 _m.ApplicationTestCaseOutputResponseWithViews,
                 query={
                     "view": view,

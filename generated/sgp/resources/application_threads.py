@@ -137,9 +137,9 @@ class ApplicationThreadsResource:
             self._client._request(
                 "post",
                 "/v4/applications/"
-                + path_param(application_variant_id)
+                + path_param(application_variant_id, "application_variant_id")
                 + "/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/process",
                 Any,
                 headers={
@@ -276,9 +276,9 @@ class AsyncApplicationThreadsResource:
             await self._client._request(
                 "post",
                 "/v4/applications/"
-                + path_param(application_variant_id)
+                + path_param(application_variant_id, "application_variant_id")
                 + "/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/process",
                 Any,
                 headers={

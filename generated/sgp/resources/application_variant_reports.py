@@ -216,7 +216,9 @@ class ApplicationVariantReportsResource:
             self._client._request(
                 "get",
                 "/v4/application-variant-reports/"
-                + path_param(application_variant_report_id),
+                + path_param(
+                    application_variant_report_id, "application_variant_report_id"
+                ),
                 _m.ApplicationVariantReportWithScoresResponseWithViews,
                 query={
                     "view": view,
@@ -426,7 +428,9 @@ class AsyncApplicationVariantReportsResource:
             await self._client._request(
                 "get",
                 "/v4/application-variant-reports/"
-                + path_param(application_variant_report_id),
+                + path_param(
+                    application_variant_report_id, "application_variant_report_id"
+                ),
                 _m.ApplicationVariantReportWithScoresResponseWithViews,
                 query={
                     "view": view,

@@ -243,7 +243,8 @@ class ApplicationVariantsResource:
             "_m.ApplicationVariantResponse",
             self._client._request(
                 "get",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -274,7 +275,8 @@ class ApplicationVariantsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -340,7 +342,8 @@ class ApplicationVariantsResource:
             "_m.ApplicationVariantResponse",
             self._client._request(
                 "patch",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
                 body=(
                     body
@@ -438,7 +441,9 @@ class ApplicationVariantsResource:
             "Any",
             self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/process",
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -680,7 +685,8 @@ class AsyncApplicationVariantsResource:
             "_m.ApplicationVariantResponse",
             await self._client._request(
                 "get",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -711,7 +717,8 @@ class AsyncApplicationVariantsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -777,7 +784,8 @@ class AsyncApplicationVariantsResource:
             "_m.ApplicationVariantResponse",
             await self._client._request(
                 "patch",
-                "/v4/application-variants/" + path_param(application_variant_id),
+                "/v4/application-variants/"
+                + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
                 body=(
                     body
@@ -875,7 +883,9 @@ class AsyncApplicationVariantsResource:
             "Any",
             await self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/process",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/process",
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,

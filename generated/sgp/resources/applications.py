@@ -77,7 +77,9 @@ class ApplicationsChatThreadsResource:
             "builtins.list[_m.ChatThreadResponse]",
             self._client._request(
                 "get",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/threads",
                 builtins.list[_m.ChatThreadResponse],
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -141,7 +143,9 @@ class ApplicationsChatThreadsResource:
             "_m.ChatThreadResponse",
             self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/threads",
                 _m.ChatThreadResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -209,9 +213,9 @@ class ApplicationsDashboardsResource:
             self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/dashboards/"
-                + path_param(dashboard_id),
+                + path_param(dashboard_id, "dashboard_id"),
                 _m.Dashboard,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -277,9 +281,9 @@ class ApplicationsMetricsScalarResource:
             self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/metrics/scalar/"
-                + path_param(metric_id),
+                + path_param(metric_id, "metric_id"),
                 _m.ScalarData,
                 query={
                     "variants": variants,
@@ -354,9 +358,9 @@ class ApplicationsMetricsTimeseriesResource:
             self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/metrics/timeseries/"
-                + path_param(metric_id),
+                + path_param(metric_id, "metric_id"),
                 _m.TimeseriesData,
                 query={
                     "variants": variants,
@@ -748,7 +752,9 @@ class AsyncApplicationsChatThreadsResource:
             "builtins.list[_m.ChatThreadResponse]",
             await self._client._request(
                 "get",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/threads",
                 builtins.list[_m.ChatThreadResponse],
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -812,7 +818,9 @@ class AsyncApplicationsChatThreadsResource:
             "_m.ChatThreadResponse",
             await self._client._request(
                 "post",
-                "/v4/applications/" + path_param(application_variant_id) + "/threads",
+                "/v4/applications/"
+                + path_param(application_variant_id, "application_variant_id")
+                + "/threads",
                 _m.ChatThreadResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -880,9 +888,9 @@ class AsyncApplicationsDashboardsResource:
             await self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/dashboards/"
-                + path_param(dashboard_id),
+                + path_param(dashboard_id, "dashboard_id"),
                 _m.Dashboard,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -950,9 +958,9 @@ class AsyncApplicationsMetricsScalarResource:
             await self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/metrics/scalar/"
-                + path_param(metric_id),
+                + path_param(metric_id, "metric_id"),
                 _m.ScalarData,
                 query={
                     "variants": variants,
@@ -1029,9 +1037,9 @@ class AsyncApplicationsMetricsTimeseriesResource:
             await self._client._request(
                 "get",
                 "/v4/applications/"
-                + path_param(application_spec_id)
+                + path_param(application_spec_id, "application_spec_id")
                 + "/metrics/timeseries/"
-                + path_param(metric_id),
+                + path_param(metric_id, "metric_id"),
                 _m.TimeseriesData,
                 query={
                     "variants": variants,

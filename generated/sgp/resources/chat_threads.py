@@ -102,9 +102,9 @@ class ChatThreadsMessagesFeedbackResource:
             self._client._request(
                 "put",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id)
+                + path_param(application_interaction_id, "application_interaction_id")
                 + "/feedback",
                 _m.ChatThreadFeedbackResponse,
                 headers={
@@ -145,9 +145,9 @@ class ChatThreadsMessagesFeedbackResource:
             self._client._request(
                 "delete",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id)
+                + path_param(application_interaction_id, "application_interaction_id")
                 + "/feedback",
                 Any,
                 headers={
@@ -212,7 +212,7 @@ class ChatThreadsMessagesResource:
             "_m.ChatThreadHistory",
             self._client._request(
                 "get",
-                "/v4/threads/" + path_param(thread_id) + "/messages",
+                "/v4/threads/" + path_param(thread_id, "thread_id") + "/messages",
                 _m.ChatThreadHistory,
                 query={
                     "fetch_by_account": fetch_by_account,
@@ -283,9 +283,9 @@ class ChatThreadsMessagesResource:
             self._client._request(
                 "patch",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id),
+                + path_param(application_interaction_id, "application_interaction_id"),
                 _m.ApplicationInteractionResponse,
                 query={
                     "fetch_by_account": fetch_by_account,
@@ -358,7 +358,7 @@ class ChatThreadsResource:
             "Any",
             self._client._request(
                 "delete",
-                "/v4/threads/" + path_param(thread_id),
+                "/v4/threads/" + path_param(thread_id, "thread_id"),
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -421,7 +421,7 @@ class ChatThreadsResource:
             "_m.ChatThreadResponse",
             self._client._request(
                 "patch",
-                "/v4/threads/" + path_param(thread_id),
+                "/v4/threads/" + path_param(thread_id, "thread_id"),
                 _m.ChatThreadResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -531,9 +531,9 @@ class AsyncChatThreadsMessagesFeedbackResource:
             await self._client._request(
                 "put",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id)
+                + path_param(application_interaction_id, "application_interaction_id")
                 + "/feedback",
                 _m.ChatThreadFeedbackResponse,
                 headers={
@@ -574,9 +574,9 @@ class AsyncChatThreadsMessagesFeedbackResource:
             await self._client._request(
                 "delete",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id)
+                + path_param(application_interaction_id, "application_interaction_id")
                 + "/feedback",
                 Any,
                 headers={
@@ -641,7 +641,7 @@ class AsyncChatThreadsMessagesResource:
             "_m.ChatThreadHistory",
             await self._client._request(
                 "get",
-                "/v4/threads/" + path_param(thread_id) + "/messages",
+                "/v4/threads/" + path_param(thread_id, "thread_id") + "/messages",
                 _m.ChatThreadHistory,
                 query={
                     "fetch_by_account": fetch_by_account,
@@ -712,9 +712,9 @@ class AsyncChatThreadsMessagesResource:
             await self._client._request(
                 "patch",
                 "/v4/threads/"
-                + path_param(thread_id)
+                + path_param(thread_id, "thread_id")
                 + "/messages/"
-                + path_param(application_interaction_id),
+                + path_param(application_interaction_id, "application_interaction_id"),
                 _m.ApplicationInteractionResponse,
                 query={
                     "fetch_by_account": fetch_by_account,
@@ -787,7 +787,7 @@ class AsyncChatThreadsResource:
             "Any",
             await self._client._request(
                 "delete",
-                "/v4/threads/" + path_param(thread_id),
+                "/v4/threads/" + path_param(thread_id, "thread_id"),
                 Any,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -850,7 +850,7 @@ class AsyncChatThreadsResource:
             "_m.ChatThreadResponse",
             await self._client._request(
                 "patch",
-                "/v4/threads/" + path_param(thread_id),
+                "/v4/threads/" + path_param(thread_id, "thread_id"),
                 _m.ChatThreadResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,

@@ -96,7 +96,9 @@ class DeploymentPackagesResource:
             "_m.InstallDeploymentPackageResponse",
             self._client._request(
                 "post",
-                "/v4/deployment-packages/" + path_param(account_id) + "/install",
+                "/v4/deployment-packages/"
+                + path_param(account_id, "account_id")
+                + "/install",
                 _m.InstallDeploymentPackageResponse,
                 body=(
                     body
@@ -165,7 +167,7 @@ class DeploymentPackagesResource:
             self._client._request(
                 "post",
                 "/v4/deployment-packages/"
-                + path_param(account_id)
+                + path_param(account_id, "account_id")
                 + "/copy-to-control-plane-hook",
                 _m.CopyDeploymentPackageToControlPlaneHookResponse,
                 body=(
@@ -233,7 +235,9 @@ class DeploymentPackagesResource:
             "_m.DeploymentPackageJobResponse",
             self._client._request(
                 "post",
-                "/v4/deployment-packages/" + path_param(account_id) + "/install_async",
+                "/v4/deployment-packages/"
+                + path_param(account_id, "account_id")
+                + "/install_async",
                 _m.DeploymentPackageJobResponse,
                 body=(
                     body
@@ -333,7 +337,9 @@ class AsyncDeploymentPackagesResource:
             "_m.InstallDeploymentPackageResponse",
             await self._client._request(
                 "post",
-                "/v4/deployment-packages/" + path_param(account_id) + "/install",
+                "/v4/deployment-packages/"
+                + path_param(account_id, "account_id")
+                + "/install",
                 _m.InstallDeploymentPackageResponse,
                 body=(
                     body
@@ -402,7 +408,7 @@ class AsyncDeploymentPackagesResource:
             await self._client._request(
                 "post",
                 "/v4/deployment-packages/"
-                + path_param(account_id)
+                + path_param(account_id, "account_id")
                 + "/copy-to-control-plane-hook",
                 _m.CopyDeploymentPackageToControlPlaneHookResponse,
                 body=(
@@ -470,7 +476,9 @@ class AsyncDeploymentPackagesResource:
             "_m.DeploymentPackageJobResponse",
             await self._client._request(
                 "post",
-                "/v4/deployment-packages/" + path_param(account_id) + "/install_async",
+                "/v4/deployment-packages/"
+                + path_param(account_id, "account_id")
+                + "/install_async",
                 _m.DeploymentPackageJobResponse,
                 body=(
                     body

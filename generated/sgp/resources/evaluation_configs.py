@@ -204,7 +204,8 @@ class EvaluationConfigsResource:
             "_m.EvaluationConfigResponse",
             self._client._request(
                 "get",
-                "/v4/evaluation-configs/" + path_param(evaluation_config_id),
+                "/v4/evaluation-configs/"
+                + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.EvaluationConfigResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -235,7 +236,8 @@ class EvaluationConfigsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/evaluation-configs/" + path_param(evaluation_config_id),
+                "/v4/evaluation-configs/"
+                + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -433,7 +435,8 @@ class AsyncEvaluationConfigsResource:
             "_m.EvaluationConfigResponse",
             await self._client._request(
                 "get",
-                "/v4/evaluation-configs/" + path_param(evaluation_config_id),
+                "/v4/evaluation-configs/"
+                + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.EvaluationConfigResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -464,7 +467,8 @@ class AsyncEvaluationConfigsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/evaluation-configs/" + path_param(evaluation_config_id),
+                "/v4/evaluation-configs/"
+                + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -95,7 +95,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions",
                 _m.PaginatedEvaluationDatasetVersionResponse,
                 query={
@@ -178,7 +178,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions",
                 _m.EvaluationDatasetVersionResponse,
                 headers={
@@ -226,9 +226,11 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id),
+                + path_param(
+                    evaluation_dataset_version_id, "evaluation_dataset_version_id"
+                ),
                 _m.EvaluationDatasetVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -260,9 +262,11 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id)
+                + path_param(
+                    evaluation_dataset_version_id, "evaluation_dataset_version_id"
+                )
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -340,11 +344,11 @@ class EvaluationDatasetsTestCasesHistoryResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id)
+                + path_param(test_case_id, "test_case_id")
                 + "/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.TestCaseVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -384,9 +388,9 @@ class EvaluationDatasetsTestCasesHistoryResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.PaginatedTestCaseVersionResponse,
                 query={
                     "page": page,
@@ -425,9 +429,9 @@ class EvaluationDatasetsTestCasesHistoryResource:
             self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id)
+                + path_param(test_case_id, "test_case_id")
                 + "/history",
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
@@ -501,7 +505,7 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases",
                 _m.PaginatedTestCaseVersionResponse,
                 query={
@@ -599,7 +603,7 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases",
                 _m.TestCaseVersionResponse,
                 headers={
@@ -647,7 +651,7 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/batch",
                 builtins.list[_m.TestCaseVersionResponse],
                 headers={
@@ -682,9 +686,9 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -717,9 +721,9 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -807,9 +811,9 @@ class EvaluationDatasetsTestCasesResource:
             self._client._request(
                 "patch",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
                 body=(
                     body
@@ -911,7 +915,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases",
                 _m.ListAutoGeneratedDraftTestCaseResponse,
                 query={
@@ -1007,7 +1011,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases",
                 _m.AutoGeneratedDraftTestCaseResponse,
                 headers={
@@ -1052,9 +1056,11 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.AutoGeneratedDraftTestCaseResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1084,9 +1090,11 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1165,9 +1173,11 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "patch",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.AutoGeneratedDraftTestCaseResponse,
                 body=(
                     body
@@ -1208,9 +1218,11 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id)
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                )
                 + "/approve",
                 _m.ApproveAutoGeneratedDraftTestCaseResponse,
                 query={
@@ -1287,7 +1299,7 @@ class EvaluationDatasetsGenerationJobsResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs",
                 _m.ListEvaluationDatasetGenerationJobsResponse,
                 headers={
@@ -1365,7 +1377,7 @@ class EvaluationDatasetsGenerationJobsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs",
                 _m.CreateEvaluationDatasetGenerationJobResponse,
                 headers={
@@ -1407,9 +1419,9 @@ class EvaluationDatasetsGenerationJobsResource:
             self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs/"
-                + path_param(generation_job_id),
+                + path_param(generation_job_id, "generation_job_id"),
                 _m.GetEvaluationDatasetGenerationJobResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1439,9 +1451,9 @@ class EvaluationDatasetsGenerationJobsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs/"
-                + path_param(generation_job_id)
+                + path_param(generation_job_id, "generation_job_id")
                 + "/cancel",
                 Any,
                 headers={
@@ -1670,7 +1682,8 @@ class EvaluationDatasetsResource:
             "_m.EvaluationDatasetResponseWithViews",
             self._client._request(
                 "get",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.EvaluationDatasetResponseWithViews,
                 query={
                     "view": view,
@@ -1706,7 +1719,8 @@ class EvaluationDatasetsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1771,7 +1785,8 @@ class EvaluationDatasetsResource:
             "_m.EvaluationDatasetResponse",
             self._client._request(
                 "patch",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.EvaluationDatasetResponse,
                 body=(
                     body
@@ -1810,7 +1825,7 @@ class EvaluationDatasetsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -1881,7 +1896,7 @@ class EvaluationDatasetsResource:
             self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/approve-batch",
                 _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
                 query={
@@ -2021,7 +2036,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions",
                 _m.PaginatedEvaluationDatasetVersionResponse,
                 query={
@@ -2104,7 +2119,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions",
                 _m.EvaluationDatasetVersionResponse,
                 headers={
@@ -2152,9 +2167,11 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id),
+                + path_param(
+                    evaluation_dataset_version_id, "evaluation_dataset_version_id"
+                ),
                 _m.EvaluationDatasetVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2186,9 +2203,11 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/evaluation-dataset-versions/"
-                + path_param(evaluation_dataset_version_id)
+                + path_param(
+                    evaluation_dataset_version_id, "evaluation_dataset_version_id"
+                )
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -2268,11 +2287,11 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id)
+                + path_param(test_case_id, "test_case_id")
                 + "/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.TestCaseVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2312,9 +2331,9 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.PaginatedTestCaseVersionResponse,
                 query={
                     "page": page,
@@ -2353,9 +2372,9 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
             await self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id)
+                + path_param(test_case_id, "test_case_id")
                 + "/history",
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
@@ -2435,7 +2454,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases",
                 _m.PaginatedTestCaseVersionResponse,
                 query={
@@ -2533,7 +2552,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases",
                 _m.TestCaseVersionResponse,
                 headers={
@@ -2581,7 +2600,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/batch",
                 builtins.list[_m.TestCaseVersionResponse],
                 headers={
@@ -2616,9 +2635,9 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2651,9 +2670,9 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2741,9 +2760,9 @@ class AsyncEvaluationDatasetsTestCasesResource:
             await self._client._request(
                 "patch",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/test-cases/"
-                + path_param(test_case_id),
+                + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
                 body=(
                     body
@@ -2849,7 +2868,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases",
                 _m.ListAutoGeneratedDraftTestCaseResponse,
                 query={
@@ -2945,7 +2964,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases",
                 _m.AutoGeneratedDraftTestCaseResponse,
                 headers={
@@ -2990,9 +3009,11 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.AutoGeneratedDraftTestCaseResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3022,9 +3043,11 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "delete",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3103,9 +3126,11 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "patch",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id),
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                ),
                 _m.AutoGeneratedDraftTestCaseResponse,
                 body=(
                     body
@@ -3146,9 +3171,11 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/autogenerated-draft-test-cases/"
-                + path_param(autogenerated_draft_test_case_id)
+                + path_param(
+                    autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
+                )
                 + "/approve",
                 _m.ApproveAutoGeneratedDraftTestCaseResponse,
                 query={
@@ -3225,7 +3252,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs",
                 _m.ListEvaluationDatasetGenerationJobsResponse,
                 headers={
@@ -3303,7 +3330,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs",
                 _m.CreateEvaluationDatasetGenerationJobResponse,
                 headers={
@@ -3345,9 +3372,9 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs/"
-                + path_param(generation_job_id),
+                + path_param(generation_job_id, "generation_job_id"),
                 _m.GetEvaluationDatasetGenerationJobResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -3377,9 +3404,9 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/generation-jobs/"
-                + path_param(generation_job_id)
+                + path_param(generation_job_id, "generation_job_id")
                 + "/cancel",
                 Any,
                 headers={
@@ -3608,7 +3635,8 @@ class AsyncEvaluationDatasetsResource:
             "_m.EvaluationDatasetResponseWithViews",
             await self._client._request(
                 "get",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.EvaluationDatasetResponseWithViews,
                 query={
                     "view": view,
@@ -3644,7 +3672,8 @@ class AsyncEvaluationDatasetsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3709,7 +3738,8 @@ class AsyncEvaluationDatasetsResource:
             "_m.EvaluationDatasetResponse",
             await self._client._request(
                 "patch",
-                "/v4/evaluation-datasets/" + path_param(evaluation_dataset_id),
+                "/v4/evaluation-datasets/"
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.EvaluationDatasetResponse,
                 body=(
                     body
@@ -3748,7 +3778,7 @@ class AsyncEvaluationDatasetsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/publish",
                 _m.PublishEvaluationDatasetDraftResponse,
                 query={
@@ -3819,7 +3849,7 @@ class AsyncEvaluationDatasetsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluation-datasets/"
-                + path_param(evaluation_dataset_id)
+                + path_param(evaluation_dataset_id, "evaluation_dataset_id")
                 + "/approve-batch",
                 _m.AutoGeneratedDraftTestCaseApproveBatchResponse,
                 query={

@@ -104,9 +104,9 @@ class EvaluationsTasksResource:
             self._client._request(
                 "patch",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/tasks/"
-                + path_param(task_id),
+                + path_param(task_id, "task_id"),
                 _m.TaskResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -171,9 +171,9 @@ class EvaluationsContributorMetricsResource:
             self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/contributor-metrics/"
-                + path_param(contributor_id),
+                + path_param(contributor_id, "contributor_id"),
                 _m.ContributorMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -212,7 +212,9 @@ class EvaluationsContributorMetricsResource:
             "SyncPage[_m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse]",
             self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/contributor-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/contributor-metrics",
                 _m.PaginatedContributorMetricsResponse,
                 query={
                     "page": page,
@@ -275,7 +277,9 @@ class EvaluationsEvaluationMetricsResource:
             "_m.EvaluationMetricsResponse",
             self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/evaluation-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/evaluation-metrics",
                 _m.EvaluationMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -331,7 +335,9 @@ class EvaluationsHybridEvalMetricsResource:
             "_m.HybridEvaluationMetricsResponse",
             self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/hybrid-eval-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/hybrid-eval-metrics",
                 _m.HybridEvaluationMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -391,11 +397,11 @@ class EvaluationsTestCaseResultsHistoryResource:
             self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id)
+                + path_param(test_case_result_id, "test_case_result_id")
                 + "/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.TestCaseResultResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -432,9 +438,9 @@ class EvaluationsTestCaseResultsHistoryResource:
             self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.PaginatedTestCaseResultResponse,
                 query={
                     "page": page,
@@ -519,7 +525,9 @@ class EvaluationsTestCaseResultsResource:
             "SyncPage[_m.PaginatedTestCaseResultResponseWithViews, _m.TestCaseResultResponseWithViews]",
             self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/test-case-results",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/test-case-results",
                 _m.PaginatedTestCaseResultResponseWithViews,
                 query={
                     "view": view,
@@ -615,7 +623,9 @@ class EvaluationsTestCaseResultsResource:
             "_m.TestCaseResultResponse",
             self._client._request(
                 "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/test-case-results",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/test-case-results",
                 _m.TestCaseResultResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -669,7 +679,7 @@ class EvaluationsTestCaseResultsResource:
             self._client._request(
                 "post",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/batch",
                 builtins.list[_m.TestCaseResultResponse],
                 headers={
@@ -710,9 +720,9 @@ class EvaluationsTestCaseResultsResource:
             self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id),
+                + path_param(test_case_result_id, "test_case_result_id"),
                 _m.TestCaseResultResponseWithViews,
                 query={
                     "view": view,
@@ -800,9 +810,9 @@ class EvaluationsTestCaseResultsResource:
             self._client._request(
                 "patch",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id),
+                + path_param(test_case_result_id, "test_case_result_id"),
                 _m.TestCaseResultResponse,
                 body=(
                     body
@@ -888,7 +898,9 @@ class EvaluationsResource:
             "_m.TaskResponse",
             self._client._request(
                 "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/claim-task",
                 _m.TaskResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1116,7 +1128,7 @@ class EvaluationsResource:
             "_m.EvaluationResponseWithViews",
             self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.EvaluationResponseWithViews,
                 query={
                     "view": view,
@@ -1150,7 +1162,7 @@ class EvaluationsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1259,7 +1271,7 @@ class EvaluationsResource:
             "_m.EvaluationResponse",
             self._client._request(
                 "patch",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.EvaluationResponse,
                 body=(
                     body
@@ -1409,9 +1421,9 @@ class AsyncEvaluationsTasksResource:
             await self._client._request(
                 "patch",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/tasks/"
-                + path_param(task_id),
+                + path_param(task_id, "task_id"),
                 _m.TaskResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1478,9 +1490,9 @@ class AsyncEvaluationsContributorMetricsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/contributor-metrics/"
-                + path_param(contributor_id),
+                + path_param(contributor_id, "contributor_id"),
                 _m.ContributorMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1519,7 +1531,9 @@ class AsyncEvaluationsContributorMetricsResource:
             "AsyncPage[_m.PaginatedContributorMetricsResponse, _m.ContributorMetricsResponse]",
             await self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/contributor-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/contributor-metrics",
                 _m.PaginatedContributorMetricsResponse,
                 query={
                     "page": page,
@@ -1584,7 +1598,9 @@ class AsyncEvaluationsEvaluationMetricsResource:
             "_m.EvaluationMetricsResponse",
             await self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/evaluation-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/evaluation-metrics",
                 _m.EvaluationMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1642,7 +1658,9 @@ class AsyncEvaluationsHybridEvalMetricsResource:
             "_m.HybridEvaluationMetricsResponse",
             await self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/hybrid-eval-metrics",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/hybrid-eval-metrics",
                 _m.HybridEvaluationMetricsResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1702,11 +1720,11 @@ class AsyncEvaluationsTestCaseResultsHistoryResource:
             await self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id)
+                + path_param(test_case_result_id, "test_case_result_id")
                 + "/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.TestCaseResultResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1743,9 +1761,9 @@ class AsyncEvaluationsTestCaseResultsHistoryResource:
             await self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/history/"
-                + path_param(num),
+                + path_param(num, "num"),
                 _m.PaginatedTestCaseResultResponse,
                 query={
                     "page": page,
@@ -1836,7 +1854,9 @@ class AsyncEvaluationsTestCaseResultsResource:
             "AsyncPage[_m.PaginatedTestCaseResultResponseWithViews, _m.TestCaseResultResponseWithViews]",
             await self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/test-case-results",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/test-case-results",
                 _m.PaginatedTestCaseResultResponseWithViews,
                 query={
                     "view": view,
@@ -1932,7 +1952,9 @@ class AsyncEvaluationsTestCaseResultsResource:
             "_m.TestCaseResultResponse",
             await self._client._request(
                 "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/test-case-results",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/test-case-results",
                 _m.TestCaseResultResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1986,7 +2008,7 @@ class AsyncEvaluationsTestCaseResultsResource:
             await self._client._request(
                 "post",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/batch",
                 builtins.list[_m.TestCaseResultResponse],
                 headers={
@@ -2027,9 +2049,9 @@ class AsyncEvaluationsTestCaseResultsResource:
             await self._client._request(
                 "get",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id),
+                + path_param(test_case_result_id, "test_case_result_id"),
                 _m.TestCaseResultResponseWithViews,
                 query={
                     "view": view,
@@ -2117,9 +2139,9 @@ class AsyncEvaluationsTestCaseResultsResource:
             await self._client._request(
                 "patch",
                 "/v4/evaluations/"
-                + path_param(evaluation_id)
+                + path_param(evaluation_id, "evaluation_id")
                 + "/test-case-results/"
-                + path_param(test_case_result_id),
+                + path_param(test_case_result_id, "test_case_result_id"),
                 _m.TestCaseResultResponse,
                 body=(
                     body
@@ -2207,7 +2229,9 @@ class AsyncEvaluationsResource:
             "_m.TaskResponse",
             await self._client._request(
                 "post",
-                "/v4/evaluations/" + path_param(evaluation_id) + "/claim-task",
+                "/v4/evaluations/"
+                + path_param(evaluation_id, "evaluation_id")
+                + "/claim-task",
                 _m.TaskResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -2435,7 +2459,7 @@ class AsyncEvaluationsResource:
             "_m.EvaluationResponseWithViews",
             await self._client._request(
                 "get",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.EvaluationResponseWithViews,
                 query={
                     "view": view,
@@ -2469,7 +2493,7 @@ class AsyncEvaluationsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2578,7 +2602,7 @@ class AsyncEvaluationsResource:
             "_m.EvaluationResponse",
             await self._client._request(
                 "patch",
-                "/v4/evaluations/" + path_param(evaluation_id),
+                "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.EvaluationResponse,
                 body=(
                     body

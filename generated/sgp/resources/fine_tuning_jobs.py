@@ -68,7 +68,9 @@ class FineTuningJobsEventsResource:
             "builtins.list[_m.FineTuningJobEvent]",
             self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id")
+                + "/events",
                 builtins.list[_m.FineTuningJobEvent],
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -267,7 +269,8 @@ class FineTuningJobsResource:
             "_m.FineTuningJobResponse",
             self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id),
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.FineTuningJobResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -298,7 +301,8 @@ class FineTuningJobsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id),
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -358,7 +362,9 @@ class AsyncFineTuningJobsEventsResource:
             "builtins.list[_m.FineTuningJobEvent]",
             await self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id) + "/events",
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id")
+                + "/events",
                 builtins.list[_m.FineTuningJobEvent],
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -559,7 +565,8 @@ class AsyncFineTuningJobsResource:
             "_m.FineTuningJobResponse",
             await self._client._request(
                 "get",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id),
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.FineTuningJobResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -590,7 +597,8 @@ class AsyncFineTuningJobsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/fine-tuning-jobs/" + path_param(fine_tuning_job_id),
+                "/v4/fine-tuning-jobs/"
+                + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

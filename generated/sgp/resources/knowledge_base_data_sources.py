@@ -68,7 +68,9 @@ class KnowledgeBaseDataSourcesResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id)
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                )
                 + "/verify",
                 Any,
                 errors=_ERRORS_0,
@@ -236,7 +238,9 @@ class KnowledgeBaseDataSourcesResource:
             self._client._request(
                 "get",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.KnowledgeBaseDataSourceResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -268,7 +272,9 @@ class KnowledgeBaseDataSourcesResource:
             self._client._request(
                 "delete",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -332,7 +338,9 @@ class KnowledgeBaseDataSourcesResource:
             self._client._request(
                 "patch",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.KnowledgeBaseDataSourceResponse,
                 body=(
                     body
@@ -404,7 +412,9 @@ class AsyncKnowledgeBaseDataSourcesResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id)
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                )
                 + "/verify",
                 Any,
                 errors=_ERRORS_0,
@@ -572,7 +582,9 @@ class AsyncKnowledgeBaseDataSourcesResource:
             await self._client._request(
                 "get",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.KnowledgeBaseDataSourceResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -604,7 +616,9 @@ class AsyncKnowledgeBaseDataSourcesResource:
             await self._client._request(
                 "delete",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -668,7 +682,9 @@ class AsyncKnowledgeBaseDataSourcesResource:
             await self._client._request(
                 "patch",
                 "/v4/knowledge-base-data-sources/"
-                + path_param(knowledge_base_data_source_id),
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                ),
                 _m.KnowledgeBaseDataSourceResponse,
                 body=(
                     body

@@ -84,7 +84,9 @@ class KnowledgeBasesAsyncJobsResource:
             "builtins.list[_m.AsyncJobsEntity]",
             self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/async-jobs",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/async-jobs",
                 builtins.list[_m.AsyncJobsEntity],
                 query={
                     "status": status,
@@ -158,7 +160,9 @@ class KnowledgeBasesChunksResource:
             "_m.GetChunksResponse",
             self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/chunks",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/chunks",
                 _m.GetChunksResponse,
                 query={
                     "chunk_id": chunk_id,
@@ -225,9 +229,11 @@ class KnowledgeBasesDataSourceConnectionsResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/data-source-connections/"
-                + path_param(knowledge_base_data_source_id)
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                )
                 + "/delete",
                 _m.DeleteKnowledgeBaseDataSourceConnectionResponse,
                 query={
@@ -302,7 +308,9 @@ class KnowledgeBasesUploadsResource:
             "SyncPage[_m.PaginatedKnowledgeBaseUpload, _m.KnowledgeBaseUpload]",
             self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/uploads",
                 _m.PaginatedKnowledgeBaseUpload,
                 query={
                     "status": status,
@@ -394,7 +402,9 @@ class KnowledgeBasesUploadsResource:
             "_m.CreateKnowledgeBaseV2UploadResponse",
             self._client._request(
                 "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/uploads",
                 _m.CreateKnowledgeBaseV2UploadResponse,
                 body=(
                     body
@@ -433,9 +443,9 @@ class KnowledgeBasesUploadsResource:
             self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/uploads/"
-                + path_param(upload_id),
+                + path_param(upload_id, "upload_id"),
                 _m.GetKnowledgeBaseV2UploadResponse,
                 query={
                     "include_artifact_list": include_artifact_list,
@@ -464,9 +474,9 @@ class KnowledgeBasesUploadsResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/uploads/"
-                + path_param(upload_id)
+                + path_param(upload_id, "upload_id")
                 + "/cancel",
                 _m.CancelKnowledgeBaseV2UploadResponse,
                 errors=_ERRORS_0,
@@ -546,7 +556,9 @@ class KnowledgeBasesArtifactsResource:
             "SyncPage[_m.PaginatedArtifactInfo, _m.EntitiesArtifactInfo]",
             self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/artifacts",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/artifacts",
                 _m.PaginatedArtifactInfo,
                 query={
                     "status": status,
@@ -589,9 +601,9 @@ class KnowledgeBasesArtifactsResource:
             self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/"
-                + path_param(artifact_id),
+                + path_param(artifact_id, "artifact_id"),
                 _m.GetKnowledgeBaseV2ArtifactResponse,
                 query={
                     "status_filter": status_filter,
@@ -620,9 +632,9 @@ class KnowledgeBasesArtifactsResource:
             self._client._request(
                 "delete",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/"
-                + path_param(artifact_id),
+                + path_param(artifact_id, "artifact_id"),
                 _m.DeleteKnowledgeBaseV2LocalArtifactResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -677,7 +689,7 @@ class KnowledgeBasesArtifactsResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/batch-delete",
                 _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse,
                 body=(
@@ -767,7 +779,7 @@ class KnowledgeBasesUploadSchedulesResource:
             self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules",
                 _m.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
                 query={
@@ -850,7 +862,7 @@ class KnowledgeBasesUploadSchedulesResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules",
                 _m.KnowledgeBaseUploadScheduleResponse,
                 headers={
@@ -903,9 +915,9 @@ class KnowledgeBasesUploadSchedulesResource:
             self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.KnowledgeBaseUploadScheduleResponseWithViews,
                 query={
                     "view": view,
@@ -941,9 +953,9 @@ class KnowledgeBasesUploadSchedulesResource:
             self._client._request(
                 "delete",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1010,9 +1022,9 @@ class KnowledgeBasesUploadSchedulesResource:
             self._client._request(
                 "patch",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.KnowledgeBaseUploadScheduleResponse,
                 body=(
                     body
@@ -1246,7 +1258,8 @@ class KnowledgeBasesResource:
             "_m.KnowledgeBaseItemV2",
             self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id"),
                 _m.KnowledgeBaseItemV2,
                 query={
                     "include_artifacts_status": include_artifacts_status,
@@ -1284,7 +1297,8 @@ class KnowledgeBasesResource:
             "_m.DeleteKnowledgeBaseResponseV2",
             self._client._request(
                 "delete",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id"),
                 _m.DeleteKnowledgeBaseResponseV2,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1376,7 +1390,9 @@ class KnowledgeBasesResource:
             "Any",
             self._client._request(
                 "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/query",
                 Any,
                 body=(
                     body
@@ -1417,7 +1433,7 @@ class KnowledgeBasesResource:
             self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload_files",
                 _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
                 body={
@@ -1536,7 +1552,9 @@ class AsyncKnowledgeBasesAsyncJobsResource:
             "builtins.list[_m.AsyncJobsEntity]",
             await self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/async-jobs",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/async-jobs",
                 builtins.list[_m.AsyncJobsEntity],
                 query={
                     "status": status,
@@ -1610,7 +1628,9 @@ class AsyncKnowledgeBasesChunksResource:
             "_m.GetChunksResponse",
             await self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/chunks",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/chunks",
                 _m.GetChunksResponse,
                 query={
                     "chunk_id": chunk_id,
@@ -1679,9 +1699,11 @@ class AsyncKnowledgeBasesDataSourceConnectionsResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/data-source-connections/"
-                + path_param(knowledge_base_data_source_id)
+                + path_param(
+                    knowledge_base_data_source_id, "knowledge_base_data_source_id"
+                )
                 + "/delete",
                 _m.DeleteKnowledgeBaseDataSourceConnectionResponse,
                 query={
@@ -1760,7 +1782,9 @@ class AsyncKnowledgeBasesUploadsResource:
             "AsyncPage[_m.PaginatedKnowledgeBaseUpload, _m.KnowledgeBaseUpload]",
             await self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/uploads",
                 _m.PaginatedKnowledgeBaseUpload,
                 query={
                     "status": status,
@@ -1852,7 +1876,9 @@ class AsyncKnowledgeBasesUploadsResource:
             "_m.CreateKnowledgeBaseV2UploadResponse",
             await self._client._request(
                 "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/uploads",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/uploads",
                 _m.CreateKnowledgeBaseV2UploadResponse,
                 body=(
                     body
@@ -1891,9 +1917,9 @@ class AsyncKnowledgeBasesUploadsResource:
             await self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/uploads/"
-                + path_param(upload_id),
+                + path_param(upload_id, "upload_id"),
                 _m.GetKnowledgeBaseV2UploadResponse,
                 query={
                     "include_artifact_list": include_artifact_list,
@@ -1922,9 +1948,9 @@ class AsyncKnowledgeBasesUploadsResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/uploads/"
-                + path_param(upload_id)
+                + path_param(upload_id, "upload_id")
                 + "/cancel",
                 _m.CancelKnowledgeBaseV2UploadResponse,
                 errors=_ERRORS_0,
@@ -2004,7 +2030,9 @@ class AsyncKnowledgeBasesArtifactsResource:
             "AsyncPage[_m.PaginatedArtifactInfo, _m.EntitiesArtifactInfo]",
             await self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/artifacts",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/artifacts",
                 _m.PaginatedArtifactInfo,
                 query={
                     "status": status,
@@ -2047,9 +2075,9 @@ class AsyncKnowledgeBasesArtifactsResource:
             await self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/"
-                + path_param(artifact_id),
+                + path_param(artifact_id, "artifact_id"),
                 _m.GetKnowledgeBaseV2ArtifactResponse,
                 query={
                     "status_filter": status_filter,
@@ -2078,9 +2106,9 @@ class AsyncKnowledgeBasesArtifactsResource:
             await self._client._request(
                 "delete",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/"
-                + path_param(artifact_id),
+                + path_param(artifact_id, "artifact_id"),
                 _m.DeleteKnowledgeBaseV2LocalArtifactResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2135,7 +2163,7 @@ class AsyncKnowledgeBasesArtifactsResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/artifacts/batch-delete",
                 _m.BulkDeleteKnowledgeBaseV2LocalArtifactResponse,
                 body=(
@@ -2227,7 +2255,7 @@ class AsyncKnowledgeBasesUploadSchedulesResource:
             await self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules",
                 _m.PaginatedKnowledgeBaseUploadScheduleResponseWithViews,
                 query={
@@ -2310,7 +2338,7 @@ class AsyncKnowledgeBasesUploadSchedulesResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules",
                 _m.KnowledgeBaseUploadScheduleResponse,
                 headers={
@@ -2363,9 +2391,9 @@ class AsyncKnowledgeBasesUploadSchedulesResource:
             await self._client._request(
                 "get",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.KnowledgeBaseUploadScheduleResponseWithViews,
                 query={
                     "view": view,
@@ -2401,9 +2429,9 @@ class AsyncKnowledgeBasesUploadSchedulesResource:
             await self._client._request(
                 "delete",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2470,9 +2498,9 @@ class AsyncKnowledgeBasesUploadSchedulesResource:
             await self._client._request(
                 "patch",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload-schedules/"
-                + path_param(upload_schedule_id),
+                + path_param(upload_schedule_id, "upload_schedule_id"),
                 _m.KnowledgeBaseUploadScheduleResponse,
                 body=(
                     body
@@ -2708,7 +2736,8 @@ class AsyncKnowledgeBasesResource:
             "_m.KnowledgeBaseItemV2",
             await self._client._request(
                 "get",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id"),
                 _m.KnowledgeBaseItemV2,
                 query={
                     "include_artifacts_status": include_artifacts_status,
@@ -2746,7 +2775,8 @@ class AsyncKnowledgeBasesResource:
             "_m.DeleteKnowledgeBaseResponseV2",
             await self._client._request(
                 "delete",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id),
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id"),
                 _m.DeleteKnowledgeBaseResponseV2,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2838,7 +2868,9 @@ class AsyncKnowledgeBasesResource:
             "Any",
             await self._client._request(
                 "post",
-                "/v4/knowledge-bases/" + path_param(knowledge_base_id) + "/query",
+                "/v4/knowledge-bases/"
+                + path_param(knowledge_base_id, "knowledge_base_id")
+                + "/query",
                 Any,
                 body=(
                     body
@@ -2879,7 +2911,7 @@ class AsyncKnowledgeBasesResource:
             await self._client._request(
                 "post",
                 "/v4/knowledge-bases/"
-                + path_param(knowledge_base_id)
+                + path_param(knowledge_base_id, "knowledge_base_id")
                 + "/upload_files",
                 _m.CreateKnowledgeBaseV2UploadsFromFilesResponse,
                 body={

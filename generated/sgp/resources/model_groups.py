@@ -70,9 +70,9 @@ class ModelGroupsModelsResource:
             self._client._request(
                 "post",
                 "/v4/model-groups/"
-                + path_param(model_group_id)
+                + path_param(model_group_id, "model_group_id")
                 + "/models/"
-                + path_param(model_instance_id),
+                + path_param(model_instance_id, "model_instance_id"),
                 _m.ModelInstanceResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -127,7 +127,9 @@ class ModelGroupsUsageStatisticsResource:
             "_m.ModelUsageResponse",
             self._client._request(
                 "get",
-                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
+                "/v4/model-groups/"
+                + path_param(model_group_id, "model_group_id")
+                + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
                     "start_date": start_date,
@@ -316,7 +318,7 @@ class ModelGroupsResource:
             "_m.ModelGroupResponse",
             self._client._request(
                 "get",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -347,7 +349,7 @@ class ModelGroupsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -408,7 +410,7 @@ class ModelGroupsResource:
             "_m.ModelGroupResponse",
             self._client._request(
                 "patch",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
                 body=(
                     body
@@ -489,9 +491,9 @@ class AsyncModelGroupsModelsResource:
             await self._client._request(
                 "post",
                 "/v4/model-groups/"
-                + path_param(model_group_id)
+                + path_param(model_group_id, "model_group_id")
                 + "/models/"
-                + path_param(model_instance_id),
+                + path_param(model_instance_id, "model_instance_id"),
                 _m.ModelInstanceResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -548,7 +550,9 @@ class AsyncModelGroupsUsageStatisticsResource:
             "_m.ModelUsageResponse",
             await self._client._request(
                 "get",
-                "/v4/model-groups/" + path_param(model_group_id) + "/usage-statistics",
+                "/v4/model-groups/"
+                + path_param(model_group_id, "model_group_id")
+                + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
                     "start_date": start_date,
@@ -737,7 +741,7 @@ class AsyncModelGroupsResource:
             "_m.ModelGroupResponse",
             await self._client._request(
                 "get",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -768,7 +772,7 @@ class AsyncModelGroupsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -829,7 +833,7 @@ class AsyncModelGroupsResource:
             "_m.ModelGroupResponse",
             await self._client._request(
                 "patch",
-                "/v4/model-groups/" + path_param(model_group_id),
+                "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
                 body=(
                     body

@@ -242,7 +242,8 @@ class ModelTemplatesResource:
             "_m.ModelTemplateResponse",
             self._client._request(
                 "get",
-                "/v4/model-templates/" + path_param(model_template_id),
+                "/v4/model-templates/"
+                + path_param(model_template_id, "model_template_id"),
                 _m.ModelTemplateResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -273,7 +274,8 @@ class ModelTemplatesResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/model-templates/" + path_param(model_template_id),
+                "/v4/model-templates/"
+                + path_param(model_template_id, "model_template_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -508,7 +510,8 @@ class AsyncModelTemplatesResource:
             "_m.ModelTemplateResponse",
             await self._client._request(
                 "get",
-                "/v4/model-templates/" + path_param(model_template_id),
+                "/v4/model-templates/"
+                + path_param(model_template_id, "model_template_id"),
                 _m.ModelTemplateResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -539,7 +542,8 @@ class AsyncModelTemplatesResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/model-templates/" + path_param(model_template_id),
+                "/v4/model-templates/"
+                + path_param(model_template_id, "model_template_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -78,7 +78,7 @@ class ModelsDeploymentsUsageStatisticsResource:
             self._client._request(
                 "get",
                 "/v4/model-deployments/"
-                + path_param(model_deployment_id)
+                + path_param(model_deployment_id, "model_deployment_id")
                 + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
@@ -172,9 +172,9 @@ class ModelsDeploymentsResource:
             self._client._request(
                 "post",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(model_deployment_id)
+                + path_param(model_deployment_id, "model_deployment_id")
                 + "/execute",
                 _m.GenericModelResponse,
                 headers={
@@ -223,7 +223,9 @@ class ModelsDeploymentsResource:
             "SyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
             self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                "/v4/models/"
+                + path_param(model_instance_id, "model_instance_id")
+                + "/deployments",
                 _m.PaginatedModelDeploymentResponse,
                 query={
                     "sort_by": sort_by,
@@ -308,7 +310,9 @@ class ModelsDeploymentsResource:
             "_m.ModelDeploymentResponse",
             self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                "/v4/models/"
+                + path_param(model_instance_id, "model_instance_id")
+                + "/deployments",
                 _m.ModelDeploymentResponse,
                 body=(
                     body
@@ -398,9 +402,9 @@ class ModelsDeploymentsResource:
             self._client._request(
                 "get",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -433,9 +437,9 @@ class ModelsDeploymentsResource:
             self._client._request(
                 "delete",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -508,9 +512,9 @@ class ModelsDeploymentsResource:
             self._client._request(
                 "patch",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
                 body=(
                     body
@@ -635,7 +639,9 @@ class ModelsEmbeddingsResource:
             "_m.EmbeddingResponse",
             self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/embeddings",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/embeddings",
                 _m.EmbeddingResponse,
                 body=(
                     body
@@ -731,7 +737,9 @@ class ModelsRerankingsResource:
             "_m.RerankingResponse",
             self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/rerankings",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/rerankings",
                 _m.RerankingResponse,
                 body=(
                     body
@@ -958,7 +966,9 @@ class ModelsCompletionsResource:
             "_m.CompletionResponse | Stream[_m.CompletionResponse]",
             self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/completions",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/completions",
                 _m.CompletionResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1218,7 +1228,9 @@ class ModelsChatCompletionsResource:
             "_m.CompletionResponse | Stream[_m.CompletionResponse]",
             self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/chat-completions",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/chat-completions",
                 _m.CompletionResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -1302,7 +1314,9 @@ class ModelsUsageStatisticsResource:
             "_m.ModelUsageResponse",
             self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_name) + "/usage-statistics",
+                "/v4/models/"
+                + path_param(model_name, "model_name")
+                + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
                     "start_date": start_date,
@@ -1561,7 +1575,7 @@ class ModelsResource:
             "_m.ModelInstanceResponseWithViews",
             self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.ModelInstanceResponseWithViews,
                 query={
                     "view": view,
@@ -1595,7 +1609,7 @@ class ModelsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -1678,7 +1692,7 @@ class ModelsResource:
             "_m.ModelInstanceResponse",
             self._client._request(
                 "patch",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.ModelInstanceResponse,
                 body=(
                     body
@@ -1793,7 +1807,7 @@ class AsyncModelsDeploymentsUsageStatisticsResource:
             await self._client._request(
                 "get",
                 "/v4/model-deployments/"
-                + path_param(model_deployment_id)
+                + path_param(model_deployment_id, "model_deployment_id")
                 + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
@@ -1889,9 +1903,9 @@ class AsyncModelsDeploymentsResource:
             await self._client._request(
                 "post",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(model_deployment_id)
+                + path_param(model_deployment_id, "model_deployment_id")
                 + "/execute",
                 _m.GenericModelResponse,
                 headers={
@@ -1940,7 +1954,9 @@ class AsyncModelsDeploymentsResource:
             "AsyncPage[_m.PaginatedModelDeploymentResponse, _m.ModelDeploymentResponse]",
             await self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                "/v4/models/"
+                + path_param(model_instance_id, "model_instance_id")
+                + "/deployments",
                 _m.PaginatedModelDeploymentResponse,
                 query={
                     "sort_by": sort_by,
@@ -2025,7 +2041,9 @@ class AsyncModelsDeploymentsResource:
             "_m.ModelDeploymentResponse",
             await self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_instance_id) + "/deployments",
+                "/v4/models/"
+                + path_param(model_instance_id, "model_instance_id")
+                + "/deployments",
                 _m.ModelDeploymentResponse,
                 body=(
                     body
@@ -2115,9 +2133,9 @@ class AsyncModelsDeploymentsResource:
             await self._client._request(
                 "get",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2150,9 +2168,9 @@ class AsyncModelsDeploymentsResource:
             await self._client._request(
                 "delete",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -2225,9 +2243,9 @@ class AsyncModelsDeploymentsResource:
             await self._client._request(
                 "patch",
                 "/v4/models/"
-                + path_param(model_instance_id)
+                + path_param(model_instance_id, "model_instance_id")
                 + "/deployments/"
-                + path_param(deployment_id),
+                + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
                 body=(
                     body
@@ -2356,7 +2374,9 @@ class AsyncModelsEmbeddingsResource:
             "_m.EmbeddingResponse",
             await self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/embeddings",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/embeddings",
                 _m.EmbeddingResponse,
                 body=(
                     body
@@ -2454,7 +2474,9 @@ class AsyncModelsRerankingsResource:
             "_m.RerankingResponse",
             await self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/rerankings",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/rerankings",
                 _m.RerankingResponse,
                 body=(
                     body
@@ -2683,7 +2705,9 @@ class AsyncModelsCompletionsResource:
             "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
             await self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/completions",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/completions",
                 _m.CompletionResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -2943,7 +2967,9 @@ class AsyncModelsChatCompletionsResource:
             "_m.CompletionResponse | AsyncStream[_m.CompletionResponse]",
             await self._client._request(
                 "post",
-                "/v4/models/" + path_param(model_deployment_id) + "/chat-completions",
+                "/v4/models/"
+                + path_param(model_deployment_id, "model_deployment_id")
+                + "/chat-completions",
                 _m.CompletionResponse,
                 headers={
                     "x-selected-account-id": x_selected_account_id,
@@ -3027,7 +3053,9 @@ class AsyncModelsUsageStatisticsResource:
             "_m.ModelUsageResponse",
             await self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_name) + "/usage-statistics",
+                "/v4/models/"
+                + path_param(model_name, "model_name")
+                + "/usage-statistics",
                 _m.ModelUsageResponse,
                 query={
                     "start_date": start_date,
@@ -3286,7 +3314,7 @@ class AsyncModelsResource:
             "_m.ModelInstanceResponseWithViews",
             await self._client._request(
                 "get",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.ModelInstanceResponseWithViews,
                 query={
                     "view": view,
@@ -3320,7 +3348,7 @@ class AsyncModelsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -3403,7 +3431,7 @@ class AsyncModelsResource:
             "_m.ModelInstanceResponse",
             await self._client._request(
                 "patch",
-                "/v4/models/" + path_param(model_id),
+                "/v4/models/" + path_param(model_id, "model_id"),
                 _m.ModelInstanceResponse,
                 body=(
                     body

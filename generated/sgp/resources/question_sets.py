@@ -65,7 +65,7 @@ class QuestionSetsResource:
             "_m.QuestionSetWithQuestions",
             self._client._request(
                 "get",
-                "/v4/question-sets/" + path_param(question_set_id),
+                "/v4/question-sets/" + path_param(question_set_id, "question_set_id"),
                 _m.QuestionSetWithQuestions,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -253,7 +253,7 @@ class AsyncQuestionSetsResource:
             "_m.QuestionSetWithQuestions",
             await self._client._request(
                 "get",
-                "/v4/question-sets/" + path_param(question_set_id),
+                "/v4/question-sets/" + path_param(question_set_id, "question_set_id"),
                 _m.QuestionSetWithQuestions,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

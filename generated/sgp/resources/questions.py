@@ -224,7 +224,7 @@ class QuestionsResource:
             "_m.QuestionResponse",
             self._client._request(
                 "get",
-                "/v4/questions/" + path_param(question_id),
+                "/v4/questions/" + path_param(question_id, "question_id"),
                 _m.QuestionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -437,7 +437,7 @@ class AsyncQuestionsResource:
             "_m.QuestionResponse",
             await self._client._request(
                 "get",
-                "/v4/questions/" + path_param(question_id),
+                "/v4/questions/" + path_param(question_id, "question_id"),
                 _m.QuestionResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -205,7 +205,8 @@ class StudioProjectsResource:
             "_m.StudioProjectResponse",
             self._client._request(
                 "get",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -236,7 +237,8 @@ class StudioProjectsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -305,7 +307,8 @@ class StudioProjectsResource:
             "_m.StudioProjectResponse",
             self._client._request(
                 "patch",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
                 body=(
                     body
@@ -515,7 +518,8 @@ class AsyncStudioProjectsResource:
             "_m.StudioProjectResponse",
             await self._client._request(
                 "get",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -546,7 +550,8 @@ class AsyncStudioProjectsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -615,7 +620,8 @@ class AsyncStudioProjectsResource:
             "_m.StudioProjectResponse",
             await self._client._request(
                 "patch",
-                "/v4/studio-projects/" + path_param(studio_project_id),
+                "/v4/studio-projects/"
+                + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
                 body=(
                     body

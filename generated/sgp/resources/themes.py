@@ -201,7 +201,7 @@ class ThemesResource:
             "_m.ThemeResponse",
             self._client._request(
                 "get",
-                "/v4/themes/" + path_param(theme_id),
+                "/v4/themes/" + path_param(theme_id, "theme_id"),
                 _m.ThemeResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -391,7 +391,7 @@ class AsyncThemesResource:
             "_m.ThemeResponse",
             await self._client._request(
                 "get",
-                "/v4/themes/" + path_param(theme_id),
+                "/v4/themes/" + path_param(theme_id, "theme_id"),
                 _m.ThemeResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

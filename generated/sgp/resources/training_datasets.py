@@ -69,7 +69,7 @@ class TrainingDatasetsContentsResource:
             self._client._request(
                 "get",
                 "/v4/training-datasets/"
-                + path_param(training_dataset_id)
+                + path_param(training_dataset_id, "training_dataset_id")
                 + "/contents",
                 builtins.list[_m.TrainingDatasetGenerationItem],
                 errors=_ERRORS_0,
@@ -221,7 +221,8 @@ class TrainingDatasetsResource:
             "_m.TrainingDatasetResponse",
             self._client._request(
                 "get",
-                "/v4/training-datasets/" + path_param(training_dataset_id),
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id, "training_dataset_id"),
                 _m.TrainingDatasetResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -252,7 +253,8 @@ class TrainingDatasetsResource:
             "_m.DeleteResponse",
             self._client._request(
                 "delete",
-                "/v4/training-datasets/" + path_param(training_dataset_id),
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id, "training_dataset_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -317,7 +319,7 @@ class AsyncTrainingDatasetsContentsResource:
             await self._client._request(
                 "get",
                 "/v4/training-datasets/"
-                + path_param(training_dataset_id)
+                + path_param(training_dataset_id, "training_dataset_id")
                 + "/contents",
                 builtins.list[_m.TrainingDatasetGenerationItem],
                 errors=_ERRORS_0,
@@ -471,7 +473,8 @@ class AsyncTrainingDatasetsResource:
             "_m.TrainingDatasetResponse",
             await self._client._request(
                 "get",
-                "/v4/training-datasets/" + path_param(training_dataset_id),
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id, "training_dataset_id"),
                 _m.TrainingDatasetResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -502,7 +505,8 @@ class AsyncTrainingDatasetsResource:
             "_m.DeleteResponse",
             await self._client._request(
                 "delete",
-                "/v4/training-datasets/" + path_param(training_dataset_id),
+                "/v4/training-datasets/"
+                + path_param(training_dataset_id, "training_dataset_id"),
                 _m.DeleteResponse,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

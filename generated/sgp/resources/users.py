@@ -90,7 +90,7 @@ class UsersResource:
             "_m.UserInfoBase",
             self._client._request(
                 "get",
-                "/users/" + path_param(user_id),
+                "/users/" + path_param(user_id, "user_id"),
                 _m.UserInfoBase,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -171,7 +171,7 @@ class AsyncUsersResource:
             "_m.UserInfoBase",
             await self._client._request(
                 "get",
-                "/users/" + path_param(user_id),
+                "/users/" + path_param(user_id, "user_id"),
                 _m.UserInfoBase,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,

@@ -127,9 +127,11 @@ class Method:
 
     @property
     def path_expr(self) -> str:
-        """The request path as a Python expression (``"/v1/files/" + path_param(file_id)``)."""
+        """The request path as a Python expression (``"/v1/files/" + path_param(file_id,
+        "file_id")``: the name is the one an empty value's error gives)."""
         parts = [
-            repr(value) if kind == "text" else f"path_param({value})" for kind, value in self.path
+            repr(value) if kind == "text" else f"path_param({value}, {value!r})"
+            for kind, value in self.path
         ]
         return " + ".join(parts) or '""'
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from functools import partial
 from typing import Any, Generic, Literal, cast, overload
@@ -31,8 +32,25 @@ class _BaseResponse(Generic[R]):
         self._parse, self._events, self._parsed = parse, events, _UNSET
 
     @property
+    def http_request(self) -> httpx.Request:
+        return self.http_response.request
+
+    @property
     def url(self) -> httpx.URL:
         return self.http_response.url
+
+    @property
+    def method(self) -> str:
+        return self.http_request.method
+
+    @property
+    def is_closed(self) -> bool:
+        return self.http_response.is_closed
+
+    @property
+    def elapsed(self) -> datetime.timedelta:
+        """The time from sending the request to the end of the body (once it is read)."""
+        return self.http_response.elapsed
 
     def _parse_once(self) -> R:
         if self._parsed is _UNSET:
@@ -53,6 +71,14 @@ class APIResponse(_BaseResponse[R]):
     def read(self) -> bytes:
         return self.http_response.read()
 
+    def text(self) -> str:
+        self.read()
+        return self.http_response.text
+
+    def json(self) -> Any:
+        self.read()
+        return self.http_response.json()
+
     def iter_bytes(self, chunk_size: int | None = None) -> Iterator[bytes]:
         return self.http_response.iter_bytes(chunk_size)
 
@@ -67,9 +93,9 @@ class APIResponse(_BaseResponse[R]):
 
 
 class AsyncAPIResponse(_BaseResponse[R]):
-    """The async client's :class:`APIResponse` from ``with_streaming_response``: ``await``
-    its ``parse()`` and ``read()``; ``async for`` over its ``iter_bytes()``,
-    ``iter_text()`` and ``iter_lines()`` (``with_raw_response``: an APIResponse)."""
+    """The async client's :class:`APIResponse`: ``await`` its ``parse()``, ``read()``,
+    ``text()`` and ``json()``; ``async for`` over its ``iter_bytes()``, ``iter_text()``
+    and ``iter_lines()``."""
 
     async def parse(self) -> R:
         if not self._events:
@@ -78,6 +104,14 @@ class AsyncAPIResponse(_BaseResponse[R]):
 
     async def read(self) -> bytes:
         return await self.http_response.aread()
+
+    async def text(self) -> str:
+        await self.read()
+        return self.http_response.text
+
+    async def json(self) -> Any:
+        await self.read()
+        return self.http_response.json()
 
     def iter_bytes(self, chunk_size: int | None = None) -> AsyncIterator[bytes]:
         return self.http_response.aiter_bytes(chunk_size)
@@ -155,7 +189,7 @@ def to_raw(func: Callable[..., Any], streamed: bool = False) -> Callable[..., An
 @overload
 def async_to_raw(
     func: Callable[Params, Awaitable[R]],
-) -> Callable[Params, Awaitable[APIResponse[R]]]: ...
+) -> Callable[Params, Awaitable[AsyncAPIResponse[R]]]: ...
 @overload
 def async_to_raw(
     func: Callable[Params, Awaitable[R]], streamed: Literal[True]

@@ -193,7 +193,13 @@ def simple_text(value: object) -> str:
     return text_of(value)
 
 
-def path_param(value: object) -> str:
+def path_param(value: object, name: str = "") -> str:
+    """A path parameter's segment; an empty string is refused before any request (it
+    would send another path: ``/items/`` for ``/items/{id}``)."""
+    if value == "" and name:
+        raise ValueError(
+            f"Expected a non-empty value for `{name}` but received {value!r}"
+        )
     return quote(simple_text(value), safe="")
 
 

@@ -129,7 +129,7 @@ class BaseClient:
     _http_class: Any = httpx.Client
     _stream_class: Any = Stream
     _page_class: Any = SyncPage
-    _streamed_class: Any = APIResponse  # the response of with_streaming_response
+    _raw_class: Any = APIResponse  # the response of with_raw/streaming_response
     _origin_hook: Any = staticmethod(check_origin)
     _send: Send  # (a coroutine function on the async client)
 
@@ -241,8 +241,7 @@ class BaseClient:
             parse = partial(
                 self._result, response, replace(o, raw=False, streamed=False)
             )
-            cls = self._streamed_class if o.streamed else APIResponse
-            return cls(response, parse, o.stream is not None, retries)
+            return self._raw_class(response, parse, o.stream is not None, retries)
         strict = self.strict_response_validation
         if o.stream is not None:
             return self._stream_class(response, o.stream, strict)
@@ -276,7 +275,7 @@ class SyncAPIClient(BaseClient):
 class AsyncAPIClient(BaseClient):
     _http: httpx.AsyncClient
     _http_class, _stream_class, _page_class = httpx.AsyncClient, AsyncStream, AsyncPage
-    _streamed_class, _origin_hook = AsyncAPIResponse, staticmethod(acheck_origin)
+    _raw_class, _origin_hook = AsyncAPIResponse, staticmethod(acheck_origin)
 
     async def close(self) -> None:
         await self._http.aclose()

@@ -60,7 +60,7 @@ class GroupsStreamResource:
             "Stream[_m.Group]",
             self._client._request(
                 "get",
-                "/groups/" + path_param(group_id) + "/stream",
+                "/groups/" + path_param(group_id, "group_id") + "/stream",
                 _m.Group,
                 body=body,
                 stream=_m.Group,
@@ -139,7 +139,7 @@ class AsyncGroupsStreamResource:
             "AsyncStream[_m.Group]",
             await self._client._request(
                 "get",
-                "/groups/" + path_param(group_id) + "/stream",
+                "/groups/" + path_param(group_id, "group_id") + "/stream",
                 _m.Group,
                 body=body,
                 stream=_m.Group,

@@ -142,7 +142,7 @@ class TasksResource:
             "_m.TaskUploadAttachmentResponse | None",
             self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/attachments",
+                "/tasks/" + path_param(task_id, "task_id") + "/attachments",
                 _m.TaskUploadAttachmentResponse | None,
                 body=body,
                 extra_headers=extra_headers,
@@ -276,7 +276,7 @@ class AsyncTasksResource:
             "_m.TaskUploadAttachmentResponse | None",
             await self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/attachments",
+                "/tasks/" + path_param(task_id, "task_id") + "/attachments",
                 _m.TaskUploadAttachmentResponse | None,
                 body=body,
                 extra_headers=extra_headers,

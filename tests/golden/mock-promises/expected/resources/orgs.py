@@ -83,7 +83,7 @@ class OrgsResource:
             "_m.Repo",
             self._client._request(
                 "post",
-                "/orgs/" + path_param(org) + "/repos",
+                "/orgs/" + path_param(org, "org") + "/repos",
                 _m.Repo,
                 body=(
                     body
@@ -165,7 +165,7 @@ class AsyncOrgsResource:
             "_m.Repo",
             await self._client._request(
                 "post",
-                "/orgs/" + path_param(org) + "/repos",
+                "/orgs/" + path_param(org, "org") + "/repos",
                 _m.Repo,
                 body=(
                     body

@@ -142,7 +142,7 @@ class ProjectsResource:
             "_m.Task",
             self._client._request(
                 "get",
-                "/projects/" + path_param(project_id),
+                "/projects/" + path_param(project_id, "project_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -277,7 +277,7 @@ class AsyncProjectsResource:
             "_m.Task",
             await self._client._request(
                 "get",
-                "/projects/" + path_param(project_id),
+                "/projects/" + path_param(project_id, "project_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

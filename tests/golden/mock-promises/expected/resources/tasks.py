@@ -142,7 +142,7 @@ class TasksResource:
             "_m.Task",
             self._client._request(
                 "get",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -277,7 +277,7 @@ class AsyncTasksResource:
             "_m.Task",
             await self._client._request(
                 "get",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

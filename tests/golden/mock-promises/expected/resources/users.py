@@ -143,7 +143,7 @@ class UsersResource:
             "_m.User",
             self._client._request(
                 "get",
-                "/users/" + path_param(user_id),
+                "/users/" + path_param(user_id, "user_id"),
                 _m.User,
                 errors=_ERRORS_1,
                 extra_headers=extra_headers,
@@ -278,7 +278,7 @@ class AsyncUsersResource:
             "_m.User",
             await self._client._request(
                 "get",
-                "/users/" + path_param(user_id),
+                "/users/" + path_param(user_id, "user_id"),
                 _m.User,
                 errors=_ERRORS_1,
                 extra_headers=extra_headers,

@@ -57,7 +57,7 @@ class PetsResource:
             "_m.Cat | _m.Dog",
             self._client._request(
                 "get",
-                "/pets/" + path_param(name),
+                "/pets/" + path_param(name, "name"),
                 _m.Cat | _m.Dog,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -106,7 +106,7 @@ class AsyncPetsResource:
             "_m.Cat | _m.Dog",
             await self._client._request(
                 "get",
-                "/pets/" + path_param(name),
+                "/pets/" + path_param(name, "name"),
                 _m.Cat | _m.Dog,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

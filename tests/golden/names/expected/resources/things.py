@@ -57,7 +57,7 @@ class ThingsResource:
             "_m.PageActive",
             self._client._request(
                 "get",
-                "/v1/things/" + path_param(thing_id),
+                "/v1/things/" + path_param(thing_id, "thing_id"),
                 _m.PageActive,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -106,7 +106,7 @@ class AsyncThingsResource:
             "_m.PageActive",
             await self._client._request(
                 "get",
-                "/v1/things/" + path_param(thing_id),
+                "/v1/things/" + path_param(thing_id, "thing_id"),
                 _m.PageActive,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -57,7 +57,7 @@ class ItemsResource:
             "_m.ItemRetrieveResponse",
             self._client._request(
                 "get",
-                "/items/" + path_param(id),
+                "/items/" + path_param(id, "id"),
                 _m.ItemRetrieveResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -80,7 +80,7 @@ class ItemsResource:
             "_m.ItemDeleteResponse",
             self._client._request(
                 "delete",
-                "/items/" + path_param(id),
+                "/items/" + path_param(id, "id"),
                 _m.ItemDeleteResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -131,7 +131,7 @@ class AsyncItemsResource:
             "_m.ItemRetrieveResponse",
             await self._client._request(
                 "get",
-                "/items/" + path_param(id),
+                "/items/" + path_param(id, "id"),
                 _m.ItemRetrieveResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -154,7 +154,7 @@ class AsyncItemsResource:
             "_m.ItemDeleteResponse",
             await self._client._request(
                 "delete",
-                "/items/" + path_param(id),
+                "/items/" + path_param(id, "id"),
                 _m.ItemDeleteResponse,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -64,7 +64,7 @@ class XResource:
             "None",
             self._client._request(
                 "put",
-                "/x/" + path_param(id),
+                "/x/" + path_param(id, "id"),
                 None,
                 headers={
                     "X-Trace": x_trace,
@@ -120,7 +120,7 @@ class AsyncXResource:
             "None",
             await self._client._request(
                 "put",
-                "/x/" + path_param(id),
+                "/x/" + path_param(id, "id"),
                 None,
                 headers={
                     "X-Trace": x_trace,

@@ -114,7 +114,7 @@ class ItemsResource:
             "_m.Item",
             self._client._request(
                 "get",
-                "/items/" + path_param(item_id),
+                "/items/" + path_param(item_id, "item_id"),
                 _m.Item,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -137,7 +137,7 @@ class ItemsResource:
             "_m.Item",
             self._client._request(
                 "copy",
-                "/items/" + path_param(item_id),
+                "/items/" + path_param(item_id, "item_id"),
                 _m.Item,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -246,7 +246,7 @@ class AsyncItemsResource:
             "_m.Item",
             await self._client._request(
                 "get",
-                "/items/" + path_param(item_id),
+                "/items/" + path_param(item_id, "item_id"),
                 _m.Item,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -269,7 +269,7 @@ class AsyncItemsResource:
             "_m.Item",
             await self._client._request(
                 "copy",
-                "/items/" + path_param(item_id),
+                "/items/" + path_param(item_id, "item_id"),
                 _m.Item,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -102,7 +102,7 @@ class TasksResource:
             "_m.Task",
             self._client._request(
                 "get",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -125,7 +125,7 @@ class TasksResource:
             "None",
             self._client._request(
                 "delete",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -148,7 +148,7 @@ class TasksResource:
             "None",
             self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/attachments",
+                "/tasks/" + path_param(task_id, "task_id") + "/attachments",
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -171,7 +171,7 @@ class TasksResource:
             "None",
             self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/actions",
+                "/tasks/" + path_param(task_id, "task_id") + "/actions",
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -274,7 +274,7 @@ class AsyncTasksResource:
             "_m.Task",
             await self._client._request(
                 "get",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 _m.Task,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -297,7 +297,7 @@ class AsyncTasksResource:
             "None",
             await self._client._request(
                 "delete",
-                "/tasks/" + path_param(task_id),
+                "/tasks/" + path_param(task_id, "task_id"),
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -320,7 +320,7 @@ class AsyncTasksResource:
             "None",
             await self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/attachments",
+                "/tasks/" + path_param(task_id, "task_id") + "/attachments",
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -343,7 +343,7 @@ class AsyncTasksResource:
             "None",
             await self._client._request(
                 "post",
-                "/tasks/" + path_param(task_id) + "/actions",
+                "/tasks/" + path_param(task_id, "task_id") + "/actions",
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

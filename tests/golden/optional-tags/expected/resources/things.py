@@ -89,7 +89,7 @@ class ThingsResource:
             "_m.Thing",
             self._client._request(
                 "patch",
-                "/things/" + path_param(thing_id),
+                "/things/" + path_param(thing_id, "thing_id"),
                 _m.Thing,
                 body=(
                     body
@@ -178,7 +178,7 @@ class AsyncThingsResource:
             "_m.Thing",
             await self._client._request(
                 "patch",
-                "/things/" + path_param(thing_id),
+                "/things/" + path_param(thing_id, "thing_id"),
                 _m.Thing,
                 body=(
                     body

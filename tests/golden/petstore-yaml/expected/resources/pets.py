@@ -139,7 +139,7 @@ class PetsResource:
             "_m.Pet",
             self._client._request(
                 "get",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -274,7 +274,7 @@ class AsyncPetsResource:
             "_m.Pet",
             await self._client._request(
                 "get",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -165,7 +165,7 @@ class PetsResource:
             "_m.Pet",
             self._client._request(
                 "get",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -189,7 +189,7 @@ class PetsResource:
             "None",
             self._client._request(
                 "delete",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -218,7 +218,7 @@ class PetsResource:
             "_m.Photo",
             self._client._request(
                 "post",
-                "/pets/" + path_param(pet_id) + "/photos",
+                "/pets/" + path_param(pet_id, "pet_id") + "/photos",
                 _m.Photo,
                 body={
                     "file": file,
@@ -274,7 +274,7 @@ class PetsResource:
             "None",
             self._client._request(
                 "post",
-                "/pets/" + path_param(pet_id) + "/notes",
+                "/pets/" + path_param(pet_id, "pet_id") + "/notes",
                 None,
                 body=(
                     body
@@ -444,7 +444,7 @@ class AsyncPetsResource:
             "_m.Pet",
             await self._client._request(
                 "get",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
@@ -468,7 +468,7 @@ class AsyncPetsResource:
             "None",
             await self._client._request(
                 "delete",
-                "/pets/" + path_param(pet_id),
+                "/pets/" + path_param(pet_id, "pet_id"),
                 None,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -497,7 +497,7 @@ class AsyncPetsResource:
             "_m.Photo",
             await self._client._request(
                 "post",
-                "/pets/" + path_param(pet_id) + "/photos",
+                "/pets/" + path_param(pet_id, "pet_id") + "/photos",
                 _m.Photo,
                 body={
                     "file": file,
@@ -553,7 +553,7 @@ class AsyncPetsResource:
             "None",
             await self._client._request(
                 "post",
-                "/pets/" + path_param(pet_id) + "/notes",
+                "/pets/" + path_param(pet_id, "pet_id") + "/notes",
                 None,
                 body=(
                     body

@@ -66,7 +66,7 @@ class FilesResource:
             "_m.File",
             self._client._request(
                 "get",
-                "/files/" + path_param(file_id),
+                "/files/" + path_param(file_id, "file_id"),
                 _m.File,
                 query={
                     "page_size": page_size,
@@ -127,7 +127,7 @@ class AsyncFilesResource:
             "_m.File",
             await self._client._request(
                 "get",
-                "/files/" + path_param(file_id),
+                "/files/" + path_param(file_id, "file_id"),
                 _m.File,
                 query={
                     "page_size": page_size,

@@ -60,7 +60,7 @@ class PetsResource:
             "_m.Pet",
             self._client._request(
                 "put",
-                "/pets/" + path_param(pet_id) + "/photo",
+                "/pets/" + path_param(pet_id, "pet_id") + "/photo",
                 _m.Pet,
                 body={
                     "photo": photo,
@@ -116,7 +116,7 @@ class AsyncPetsResource:
             "_m.Pet",
             await self._client._request(
                 "put",
-                "/pets/" + path_param(pet_id) + "/photo",
+                "/pets/" + path_param(pet_id, "pet_id") + "/photo",
                 _m.Pet,
                 body={
                     "photo": photo,
