@@ -118,6 +118,8 @@ def test_tables_are_typed_and_frozen() -> None:
         ("[client]\nbogus = 1", "[client] unknown key(s) ['bogus']"),
         ('[client]\nname = "not valid"', "[client] name 'not valid' is not a Python identifier"),
         ('[client]\nenv_prefix = "lower"', "[client] env_prefix 'lower' must be UPPER_SNAKE_CASE"),
+        ('[client]\narray_body = "a.b"', "[client] array_body 'a.b' is not a snake_case name"),
+        ('[streaming.sendDoc]\nchunk = "X"\nformat = "xml"', "format must be one of ['sse', "),
         ('[client.methods]\nsendDoc = "NoDots"', "methods.sendDoc: 'NoDots' is not 'resource"),
         ('[client.auth.headers.x]\nenv = "X"', "auth.headers.x: needs a Python name and header"),
         ("[client.auth]\nother = 1", "only [client.auth.headers.<param>] tables are allowed"),

@@ -5,6 +5,7 @@ IR once, later (:func:`generator.render.settings.bind_settings`)::
     [client]
     name = "LlmEngine"           # classes <name>Client / Async<name>Client (default: from package)
     env_prefix = "LLM_ENGINE"    # env fallbacks <prefix>_API_KEY, <prefix>_BASE_URL, ...
+    array_body = "items"         # the keyword of a request body that is an array ("body")
 
     [client.env]                 # env fallbacks by constructor parameter, over the prefix's
     base_url = "LLM_ENGINE_BASE_PATH"
@@ -50,6 +51,7 @@ from generator.config.mock import MockTable, read_mock
 from generator.errors import ApismithError
 
 CLIENT_KEYS = {"name", "env_prefix", "env", "resources", "methods", "uploads", "auth"}
+CLIENT_KEYS |= {"array_body"}
 STREAM_KEYS = {"chunk", "flag", "response", "terminator", "format"}
 STREAM_FORMATS = ("sse", "jsonl", "json-seq")
 TERMINATORS = ("[DONE]", "none")
@@ -87,11 +89,14 @@ class ClientTable:
     methods: Mapping[str, str] = field(default_factory=dict)  # operation -> dotted
     auth_headers: tuple[AuthHeader, ...] = ()
     resources: Mapping[str, str] = field(default_factory=dict)  # path prefix or tag -> dotted
+    array_body: str | None = None  # the keyword of a body that is an array (default "body")
 
     def recorded(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.name is not None:
             out["name"] = self.name
+        if self.array_body is not None:
+            out["array_body"] = self.array_body
         if self.env_prefix is not None:
             out["env_prefix"] = self.env_prefix
         if self.env:
@@ -211,7 +216,12 @@ class _Reader:
         uploads = self.uploads(table.get("uploads", {}), "[client] uploads")
         auth = self.auth(table.get("auth", {}))
         resources = self.resources(table.get("resources", {}))
-        client = ClientTable(name, prefix, env, methods, auth, resources=resources)
+        array_body = table.get("array_body")
+        if array_body is not None and (
+            not isinstance(array_body, str) or not RESOURCE.match(array_body) or "." in array_body
+        ):
+            raise self.fail(f"[client] array_body {array_body!r} is not a snake_case name")
+        client = ClientTable(name, prefix, env, methods, auth, resources, array_body)
         return client, uploads
 
     def resources(self, value: object) -> dict[str, str]:

@@ -34,6 +34,7 @@ class ApiSettings:
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # python_name -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # python_name -> fields
     auth_headers: tuple[AuthHeader, ...] = ()
+    array_body: str = "body"  # [client] array_body: the keyword of an array request body
     env_names: Mapping[str, str] = field(default_factory=dict)  # [client.env]: param -> var
     diagnostics: tuple[Diagnostic, ...] = ()  # deprecation warnings of the config
     names: tuple[Diagnostic, ...] = ()  # every client name and what chose it (-v; the pipeline's)
@@ -257,6 +258,7 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
         streaming=streaming,
         uploads=uploads,
         auth_headers=client.auth_headers,
+        array_body=client.array_body or "body",
         env_names=dict(client.env),
         diagnostics=(
             *(Diagnostic("config", "warning", where, d) for d in config.deprecations),

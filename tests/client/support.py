@@ -366,7 +366,7 @@ def cases(api: str) -> list[Case]:
                     body[p.wire] = value[p.wire]
         elif m.whole_body is not None:
             body = sample(body_schema)
-            kwargs["body"] = body
+            kwargs[m.whole_body.name] = body
         ok = op.success_response
         response: Any = None
         is_stream = m.stream is not None and m.stream_flag is None

@@ -617,3 +617,15 @@ def test_async_400_is_not_retried(server: Server, fast_retries: None) -> None:
     with pytest.raises(le.BadRequestError):
         run(main())
     assert len(server.script.seen) == 1
+
+
+def test_an_array_body_is_items_as_in_scale_gp(server: Server) -> None:
+    """``[client] array_body = "items"`` (specs/sgp.toml): scale-gp's keyword of an array
+    body, ``test_cases.batch(items=[...])``; the array is the JSON body."""
+    server.reset(lambda s: json_reply([]))
+    cases = [{"test_case_data": {"input": "2+2", "expected_output": "4"}}]
+    with sg.SgpClient(api_key="k", account_id="a", base_url=server.url) as client:
+        client.evaluation_datasets.test_cases.batch("d1", items=cases)  # type: ignore[list-item]
+    [seen] = server.script.seen
+    assert seen.path == "/v4/evaluation-datasets/d1/test-cases/batch"
+    assert json.loads(seen.body) == cases

@@ -55,7 +55,8 @@ def test_real_request_payloads_go_through_their_method(
         kwargs.update({names[k]: v for k, v in data.items() if k in names})
         kwargs["extra_body"] = {k: v for k, v in data.items() if k not in names} or None
     else:
-        kwargs["body"] = [data] if as_list else data
+        whole = case.method.whole_body
+        kwargs[whole.name if whole else "body"] = [data] if as_list else data
     server.reset(reply(case))
     with client_for(case, server, False) as client:
         result = resolve(client, case)(**kwargs)

@@ -120,7 +120,7 @@ class ApplicationTestCaseOutputsResource:
     def batch(
         self,
         *,
-        body: builtins.list[_m.ApplicationTestCaseOutputRequest],
+        items: builtins.list[_m.ApplicationTestCaseOutputRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -144,7 +144,7 @@ class ApplicationTestCaseOutputsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                body=body,
+                body=items,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -296,7 +296,7 @@ class AsyncApplicationTestCaseOutputsResource:
     async def batch(
         self,
         *,
-        body: builtins.list[_m.ApplicationTestCaseOutputRequest],
+        items: builtins.list[_m.ApplicationTestCaseOutputRequest],
         x_selected_account_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -320,7 +320,7 @@ class AsyncApplicationTestCaseOutputsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                body=body,
+                body=items,
                 errors=_ERRORS_0,
                 extra_headers=extra_headers,
                 extra_query=extra_query,

@@ -100,7 +100,7 @@ def _body(m: Method) -> str | None:
         if m.model_body:
             return f"(body if not isinstance(body, NotGiven) else {fields})"
         return fields
-    return "body" if m.whole_body else None
+    return m.whole_body.name if m.whole_body else None
 
 
 def _stream(m: Method) -> str | None:

@@ -329,22 +329,22 @@ def _files(op: Operation, fields: list[Param]) -> list[str] | None:
     return None
 
 
-def _whole_param(op: Operation, whole: TypeRef | None) -> Param | None:
-    """The ``body`` parameter of a body that is not an object model's fields."""
-    if whole is None:
+def _whole_param(op: Operation, whole: TypeRef | None, name: str, used: set[str]) -> Param | None:
+    """The ``body`` parameter of a body that is not an object model's fields (an array's
+    is ``name``, ``[client] array_body``, scale-gp's ``items``, unless a parameter has it)."""
+    body = op.request_body
+    if whole is None or body is None:
         return None
-    required = bool(op.request_body and op.request_body.required)
-    ann = annotation(whole) if required else f"{annotation(whole)} | NotGiven"
-    imports = annotation_imports(whole) | (set() if required else {NOT_GIVEN})
-    doc = op.request_body.description or "" if op.request_body else ""
-    return Param("body", "", "whole", ann, required, doc, imports)
+    name = name if whole.kind == "array" and name not in used else "body"
+    ann = annotation(whole) if body.required else f"{annotation(whole)} | NotGiven"
+    imports = annotation_imports(whole) | (set() if body.required else {NOT_GIVEN})
+    return Param(name, "", "whole", ann, body.required, body.description or "", imports)
 
 
 @dataclass
 class _Answer:
-    """What a method returns: its annotations (sync, async), the runtime type of the answer
-    (``kind``), the chunk type of a stream, and what they need imported. A stream switched
-    on by a body flag also gives the annotations without it (``plain``)."""
+    """What a method returns: its annotations (sync, async), the answer's runtime type
+    (``kind``), a stream's chunk type, their imports; ``plain``: without a body flag."""
 
     returns: str
     returns_async: str
@@ -457,7 +457,7 @@ def build_method(
     params, fields, whole, body_model = _params(api, op, cfg)
     stream = cfg.streaming.get(op.python_name)
     answer = _answer(api, op, params, stream)
-    whole_param = _whole_param(op, whole)
+    whole_param = _whole_param(op, whole, cfg.array_body, {p.name for p in params + fields})
     tail = [p for p in params if p.location != "path"] + fields
     tail += [whole_param] if whole_param else []
     impl = _in_path_order(op, [p for p in params if p.location == "path"]) + _ordered(tail)
