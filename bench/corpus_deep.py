@@ -226,6 +226,11 @@ def _find(client: Any, cls: type, depth: int = 0) -> Any:
         return client
     if depth > 4:
         return None
+    for child in list(vars(client).values()):  # sub-resources made in __init__
+        if type(child).__module__.split(".")[1:2] == ["resources"]:
+            found = _find(child, cls, depth + 1)
+            if found is not None:
+                return found
     for name in dir(type(client)):
         attr = getattr(type(client), name, None)
         if name.startswith("_") or name.startswith("with_") or not hasattr(attr, "__get__"):

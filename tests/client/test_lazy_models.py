@@ -60,3 +60,29 @@ def test_import_pkg_models_still_works() -> None:
     )
     proc = run(code)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+REACHED = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import sgp
+client = sgp.SgpClient(api_key="k", account_id="a", base_url="http://127.0.0.1:9", max_retries=0)
+client.knowledge_bases.uploads, client.evaluations, client.with_raw_response.models
+loaded = sorted(m for m in sys.modules if m.startswith("sgp."))
+assert "sgp.resources.knowledge_bases" in loaded and "sgp.resources.evaluations" in loaded
+assert "sgp.models" not in loaded and "sgp._params" not in loaded, loaded
+try:
+    client.knowledge_bases.retrieve("kb1")
+except sgp.APIConnectionError:
+    pass
+assert "sgp.models" in sys.modules  # the first call's error table and answer type need it
+print("ok")
+"""
+
+
+def test_reaching_resources_imports_no_models() -> None:
+    """Issue 25: a resource module's ``models``, ``_params`` and error tables are lazy, so
+    that reaching resources (scale-gp's import benchmark: a client and two resources)
+    builds no model; the first call imports them."""
+    proc = run(REACHED)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

@@ -607,13 +607,13 @@ def test_runtime_modules_are_copied_verbatim_small_and_self_contained(pkg: Modul
                 assert node.module and node.module.split(".")[0] in ALLOWED, node.module
             elif isinstance(node, ast.Import):
                 assert all(a.name.split(".")[0] in ALLOWED for a in node.names)
-    # 1,300: with query serialization by style and JSON Lines streams (issue 24) and the
-    # raw response surface scale-gp users read (issue 25); Stainless's _base_client.py
-    # alone is ~2,000 lines
-    assert total < 1300
+    # 1,350: with query serialization by style and JSON Lines streams (issue 24), the raw
+    # response surface scale-gp users read and the lazy models and params of the resource
+    # modules (issue 25); Stainless's _base_client.py alone is ~2,000 lines
+    assert total < 1350
 
 
 ALLOWED = {"__future__", "asyncio", "base64", "copy", "datetime", "email", "json", "mimetypes"}
-ALLOWED |= {"os"}
+ALLOWED |= {"importlib", "os"}
 ALLOWED |= {"random", "re", "time", "types", "uuid", "collections", "dataclasses"}
 ALLOWED |= {"functools", "itertools", "typing", "urllib", "httpx", "pydantic", "pydantic_core"}

@@ -205,14 +205,14 @@ def test_runtime_is_small_and_self_contained() -> None:
             lines = len((GENERATED / package / module.name).read_text().splitlines())
             assert lines < 300, (package, module.name, lines)
             total += lines
-        assert total < 1300, (package, total)  # see test_parity.py
+        assert total < 1350, (package, total)  # see test_parity.py
     imports: set[str] = set()
     for module in RUNTIME_MODULES:
         for line in module.read_text().splitlines():
             if line.startswith(("import ", "from ")) and not line.startswith("from ."):
                 imports.add(line.split()[1].split(".")[0])
     stdlib = {"__future__", "asyncio", "base64", "copy", "datetime", "email", "json", "os"}
-    stdlib |= {"mimetypes"}
+    stdlib |= {"importlib", "mimetypes"}
     stdlib |= {"random", "time", "collections", "dataclasses", "functools", "itertools"}
     stdlib |= {"re", "types", "typing", "urllib", "uuid"}
     assert imports <= stdlib | {"httpx", "pydantic", "pydantic_core"}

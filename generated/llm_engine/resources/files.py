@@ -10,15 +10,16 @@ Part of the clients of LLM Engine.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     FileInput,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -28,9 +29,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    422: _m.HTTPValidationError,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        422: _m.HTTPValidationError,
+    }
+)
 
 
 class FilesResource:

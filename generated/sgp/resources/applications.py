@@ -12,16 +12,16 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
-from .. import _params as _p
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     FileInput,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -31,18 +31,31 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    422: _m.HTTPValidationError,
-}
-_ERRORS_1: dict[int, Any] = {
-    400: _m.InvalidApplicationResponse,
-    422: _m.HTTPValidationError,
-}
-_ERRORS_2: dict[int, Any] = {
-    400: _m.InvalidApplicationResponse,
-    422: _m.HTTPValidationError,
-    500: _m.ApplicationProcessingErrorResponse,
-}
+if TYPE_CHECKING:
+    from .. import _params as _p
+    from .. import models as _m
+else:
+    _p = LazyModule(".._params", __package__)
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        422: _m.HTTPValidationError,
+    }
+)
+_ERRORS_1 = LazyErrors(
+    lambda: {
+        400: _m.InvalidApplicationResponse,
+        422: _m.HTTPValidationError,
+    }
+)
+_ERRORS_2 = LazyErrors(
+    lambda: {
+        400: _m.InvalidApplicationResponse,
+        422: _m.HTTPValidationError,
+        500: _m.ApplicationProcessingErrorResponse,
+    }
+)
 
 
 class ApplicationsChatThreadsResource:

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cached_property
-from typing import Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Literal, cast, overload
 
-from .. import _params as _p
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncStream,
     Body,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     Stream,
@@ -30,9 +30,18 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    422: _m.HTTPValidationError,
-}
+if TYPE_CHECKING:
+    from .. import _params as _p
+    from .. import models as _m
+else:
+    _p = LazyModule(".._params", __package__)
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        422: _m.HTTPValidationError,
+    }
+)
 
 
 class CompletionsResource:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cached_property
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncPage,
     Body,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Paging,
     Query,
@@ -31,9 +32,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    422: _m.HTTPValidationError,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        422: _m.HTTPValidationError,
+    }
+)
 
 
 class ModelGroupsModelsResource:

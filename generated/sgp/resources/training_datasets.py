@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import builtins
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
@@ -21,6 +20,8 @@ from .._runtime import (
     Body,
     FileInput,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Paging,
     Query,
@@ -32,9 +33,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    422: _m.HTTPValidationError,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        422: _m.HTTPValidationError,
+    }
+)
 
 
 class TrainingDatasetsContentsResource:

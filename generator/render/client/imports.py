@@ -51,7 +51,10 @@ SIGNATURE_IMPORTS = _runtime("Body", "Headers", "NOT_GIVEN", "NotGiven", "Query"
 # what the template's text of one method uses: ``return cast(...)`` and the raw variants
 METHOD_IMPORTS = frozenset({"typing.cast"}) | _runtime("to_raw", "async_to_raw")
 OVERLOAD_IMPORTS = frozenset({"typing.overload"})
-ERROR_TABLE_IMPORTS = frozenset({"typing.Any"})  # ``_ERRORS_0: dict[int, Any] = {...}``
+ERROR_TABLE_IMPORTS = _runtime("LazyErrors")  # ``_ERRORS_0 = LazyErrors(lambda: {...})``
+# the package's own modules a module's code uses, imported on their first use (see
+# :func:`import_lines`): what that needs
+LAZY_IMPORTS = frozenset({"typing.TYPE_CHECKING"}) | _runtime("LazyModule")
 
 
 def _code(m: MethodCode) -> Iterator[str]:
@@ -108,8 +111,12 @@ def import_lines(needed: set[str], package: str) -> list[str]:
     """A module's import block, from ``module.name`` items (a bare name: ``import name``;
     ``USES_PARAMS``, ``USES_MODELS``: the package's ``_params`` and ``models``): the
     standard library, httpx, then the package's modules, relative to ``package`` (``.``
-    for the client module, ``..`` for a resource module). Names sorted."""
+    for the client module, ``..`` for a resource module). Names sorted. ``_params`` and
+    ``models`` come last: imported for type checkers, and a ``LazyModule`` at run time (a
+    resource reached builds no model until a call needs one)."""
     local = {USES_PARAMS, USES_MODELS}
+    if needed & local:
+        needed = needed | LAZY_IMPORTS
     by_module: dict[str, set[str]] = {}
     for item in needed - local:
         module, _, name = item.rpartition(".")
@@ -122,18 +129,27 @@ def import_lines(needed: set[str], package: str) -> list[str]:
     standard = [f"import {module}" for module in plain]
     standard += [f"from {m} import {names(m)}" for m in sorted(by_module) if m != RUNTIME]
     package_modules = []
-    if USES_PARAMS in needed:
-        package_modules.append(f"from {package} import {PARAMS_MODULE} as {PARAMS_ALIAS}")
-    if USES_MODELS in needed:
-        package_modules.append(f"from {package} import models as {MODELS_ALIAS}")
     if RUNTIME in by_module:
         package_modules.append(f"from {package}{RUNTIME} import {names(RUNTIME)}")
     third_party = ["import httpx"] if "httpx" in needed else []
     out: list[str] = []
-    for section in (standard, third_party, package_modules):
+    for section in (standard, third_party, package_modules, _lazy(needed, package)):
         if section:
             out += ["", *section] if out else section
     return out
+
+
+def _lazy(needed: set[str], package: str) -> list[str]:
+    """The ``if TYPE_CHECKING:`` block of the package's ``_params`` and ``models``."""
+    own = [(m, a) for key, m, a in _OWN if key in needed]
+    if not own:
+        return []
+    eager = [f"    from {package} import {m} as {a}" for m, a in own]
+    lazy = [f"    {a} = LazyModule({package + m!r}, __package__)" for m, a in own]
+    return ["if TYPE_CHECKING:", *eager, "else:", *lazy]
+
+
+_OWN = ((USES_PARAMS, PARAMS_MODULE, PARAMS_ALIAS), (USES_MODELS, "models", MODELS_ALIAS))
 
 
 def type_imports(flavors: list[Flavor]) -> list[str]:
@@ -152,8 +168,9 @@ def type_imports(flavors: list[Flavor]) -> list[str]:
 
 
 def table_literals(tables: list[ErrorTable]) -> list[tuple[str, str]]:
-    """``(name, dict literal)`` of every error table: ``{ 404: _m.NotFound, }``."""
+    """``(name, code)`` of every error table: ``LazyErrors(lambda: { 404: _m.NotFound, })``
+    (built on its first use, as the models it names are imported then)."""
     return [
-        (t.name, "{ " + "".join(f"{status}: {kind}, " for status, kind in t.entries) + "}")
+        (t.name, "LazyErrors(lambda: { " + "".join(f"{s}: {k}, " for s, k in t.entries) + "})")
         for t in tables
     ]

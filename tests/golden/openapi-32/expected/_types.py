@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Concatenate, Literal, ParamSpec, TypeVar
 
@@ -30,6 +31,39 @@ FileInput = _Data | os.PathLike[str] | tuple[str, _Data] | tuple[str, _Data, str
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 DEFAULT_MAX_RETRIES = 2
 RETRY_COUNT_HEADER = "x-retry-count"  # sent with every attempt: 0, then 1, 2, ...
+
+
+class LazyModule:
+    """A module imported on its first attribute access: a resource module's ``models`` and
+    ``_params``, so that making a client and reaching its resources builds no model."""
+
+    def __init__(self, name: str, package: str) -> None:
+        self._name, self._package = name, package
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name, self._package), attr)
+
+
+class LazyErrors(Mapping[int, Any]):
+    """A resource's error table (status -> error model), built on its first use."""
+
+    def __init__(self, build: Callable[[], Mapping[int, Any]]) -> None:
+        self._build = build
+        self._table: Mapping[int, Any] | None = None
+
+    def _get(self) -> Mapping[int, Any]:
+        if self._table is None:
+            self._table = self._build()
+        return self._table
+
+    def __getitem__(self, status: int) -> Any:
+        return self._get()[status]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 class NotGiven:

@@ -10,15 +10,14 @@ Part of the clients of Bodies in several media types, and forms with empty field
 from __future__ import annotations
 
 from functools import cached_property
-from typing import cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import _params as _p
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -26,6 +25,13 @@ from .._runtime import (
     async_to_raw,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import _params as _p
+    from .. import models as _m
+else:
+    _p = LazyModule(".._params", __package__)
+    _m = LazyModule("..models", __package__)
 
 
 class PayeesResource:

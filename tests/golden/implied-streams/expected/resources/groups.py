@@ -10,15 +10,15 @@ Part of the clients of Streams the spec declares.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncStream,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     Stream,
@@ -28,6 +28,11 @@ from .._runtime import (
     path_param,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class GroupsStreamResource:

@@ -10,14 +10,15 @@ Part of the clients of Inline bodies.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -26,9 +27,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_1: dict[int, Any] = {
-    404: _m.NotFoundResponse,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_1 = LazyErrors(
+    lambda: {
+        404: _m.NotFoundResponse,
+    }
+)
 
 
 class HealthResource:

@@ -10,15 +10,15 @@ Part of the clients of Mock promises.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncPage,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Paging,
     Query,
@@ -29,6 +29,11 @@ from .._runtime import (
     path_param,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class ProjectsResource:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import builtins
 from functools import cached_property
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -28,9 +29,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_1: dict[int, Any] = {
-    404: _m.Problem,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_1 = LazyErrors(
+    lambda: {
+        404: _m.Problem,
+    }
+)
 
 
 class UsersResource:

@@ -10,15 +10,15 @@ Part of the clients of Feeds.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncStream,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     Stream,
@@ -27,6 +27,11 @@ from .._runtime import (
     async_to_raw,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class ChatCompletionsResource:

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cached_property
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncStream,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     Stream,
@@ -28,6 +28,11 @@ from .._runtime import (
     async_to_raw,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class EventsResource:

@@ -10,14 +10,14 @@ Part of the clients of Golden optional tags.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Literal, cast, overload
+from typing import TYPE_CHECKING, Literal, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -26,6 +26,11 @@ from .._runtime import (
     path_param,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class ThingsResource:

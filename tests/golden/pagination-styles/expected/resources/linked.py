@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import builtins
 from functools import cached_property
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     AsyncPage,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Paging,
     Query,
@@ -29,6 +29,11 @@ from .._runtime import (
     async_to_raw,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class LinkedResource:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import builtins
 from functools import cached_property
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -26,6 +26,11 @@ from .._runtime import (
     async_to_raw,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class ItemsResource:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import builtins
 from functools import cached_property
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     FileInput,
     Headers,
+    LazyErrors,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -29,9 +30,16 @@ from .._runtime import (
     to_raw,
 )
 
-_ERRORS_0: dict[int, Any] = {
-    404: _m.Error,
-}
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
+
+_ERRORS_0 = LazyErrors(
+    lambda: {
+        404: _m.Error,
+    }
+)
 
 
 class PetsResource:

@@ -10,15 +10,15 @@ Part of the clients of Golden upgrade-30.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from .. import models as _m
 from .._runtime import (
     NOT_GIVEN,
     AsyncAPIClient,
     Body,
     FileInput,
     Headers,
+    LazyModule,
     NotGiven,
     Query,
     SyncAPIClient,
@@ -27,6 +27,11 @@ from .._runtime import (
     path_param,
     to_raw,
 )
+
+if TYPE_CHECKING:
+    from .. import models as _m
+else:
+    _m = LazyModule("..models", __package__)
 
 
 class PetsResource:
