@@ -38,6 +38,7 @@ from tests.server.sdk_calls.harness import sdk_python  # noqa: E402
 CHILD = "import json, time\nstart = time.perf_counter()\n{stmt}\n" + (
     "print(json.dumps(time.perf_counter() - start))"
 )
+CACHE = Path(tempfile.gettempdir()) / "apismith-import-vs-sdk-pycache"
 PAIRS = {  # API -> (venv, ours, theirs)
     "SGP": (
         "openai-scale-gp",
@@ -63,6 +64,7 @@ class Case:
 
     def run(self) -> float:
         env = {"PYTHONPATH": str(ROOT / "generated"), "PATH": "/usr/bin:/bin"}
+        env["PYTHONPYCACHEPREFIX"] = str(CACHE)  # bytecode for all, never in generated/
         proc = subprocess.run(
             [str(self.python), "-c", CHILD.format(stmt=self.stmt)],
             capture_output=True,

@@ -273,7 +273,7 @@ def checking(original: Callable[..., None]) -> Callable[..., None]:
             try:
                 assert_matches_type(variant, value, path=[])
             except AssertionError as exc:
-                reasons.append(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                reasons.append(" ".join(str(exc).split())[:160] or type(exc).__name__)
         return " | ".join(reasons)
 
     return assert_matches_type
