@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import IO, Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import httpx
@@ -39,9 +40,12 @@ class LazyModule:
 
     def __init__(self, name: str, package: str) -> None:
         self._name, self._package = name, package
+        self._module: ModuleType | None = None
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self._name, self._package), attr)
+        if self._module is None:
+            self._module = importlib.import_module(self._name, self._package)
+        return getattr(self._module, attr)
 
 
 class LazyErrors(Mapping[int, Any]):
