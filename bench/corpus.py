@@ -552,7 +552,8 @@ def report(summary: dict[str, Any], versions: dict[str, str]) -> str:
             f"  server and mock apps build: {deep['apps_ok']} of {deep['packages']}",
             f"  object-typed responses returned as Any/dict: {deep['untyped']} of"
             f" {deep['object_responses']} ({share:.2f}%)",
-            f"  client calls to the package's own mock returning a validated model:"
+            f"  client calls to the package's own mock (a validated model where one is the"
+            f" answer):"
             f" {deep['calls_ok']} of {deep['calls']} (in {deep['packages_called']} packages)",
         ]
         lines += [f"    app: {x}" for x in deep["apps_failures"]]
