@@ -216,9 +216,14 @@ class Response:
         return self.status.startswith("2")
 
     @property
+    def media(self) -> MediaType | None:
+        """The chosen media type's entry of ``content`` (None without a body)."""
+        return next((m for m in self.content if m.content_type == self.content_type), None)
+
+    @property
     def examples(self) -> tuple[Any, ...]:
         """The spec's examples of the chosen media type's body."""
-        media = next((m for m in self.content if m.content_type == self.content_type), None)
+        media = self.media
         return media.examples if media is not None else ()
 
 

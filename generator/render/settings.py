@@ -170,9 +170,7 @@ def implied_streams(api: Api, configured: Mapping[str, StreamTable]) -> dict[str
 
 def _answer_media(op: Operation) -> MediaType | None:
     ok = op.success_response
-    if ok is None:
-        return None
-    return next((m for m in ok.content if m.content_type == ok.content_type), None)
+    return ok.media if ok is not None else None
 
 
 def stream_warnings(api: Api, implied: Mapping[str, StreamTable]) -> list[Diagnostic]:
