@@ -36,6 +36,7 @@ from generator.normalize import Normalized, normalize
 from generator.normalize.diagnostics import Diagnostic
 from generator.overlay import apply_overlays
 from generator.render.models import defined_names
+from generator.render.models.aliases import alias_block
 from generator.render.settings import ApiSettings, bind_settings
 from generator.render.spec import render_spec
 from generator.render.templates import render, render_header, unmatched_overrides
@@ -438,7 +439,7 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
         pending,
     )
     clock.begin("openapi.json")
-    openapi = render_spec(spec, __version__, files_stamp.spec_sha256)
+    openapi = render_spec(spec, files_stamp.spec_sha256)
     fingerprint = generator_fingerprint()
     clock.lap("render.spec", then="compile")
     # what is left to do while the models render, and stops when they are in: compile the
@@ -451,7 +452,7 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
     models_data = pending.wait()
     formatted = held.files()
     openapi = formatted.pop("openapi.json")
-    formatted["models.py"] = models_data
+    formatted["models.py"] = with_aliases(models_data, settings.model_aliases, config)
     pending.settle()
     clock.begin("manifest")
     files = package_files(api, config, settings, spec, files_stamp, formatted, openapi)
@@ -470,6 +471,16 @@ def _generate(config: ApiConfig, models: ModelRenderer, clock: Stopwatch) -> Gen
     clock.lap("account")
     laps = tuple(clock.laps)
     return Generated(config, files, diagnostics, summary, normalized, laps, compiled, probes)
+
+
+def with_aliases(models: bytes, aliases: Mapping[str, str], config: ApiConfig) -> bytes:
+    """``models.py`` with the ``[models.aliases]`` block appended, formatted on its own."""
+    where = str(config.config_file) if config.config_file else None
+    block = alias_block(models.decode(), aliases, where)
+    if not block:
+        return models
+    formatted = format_files({"models.py": block})["models.py"]
+    return models.rstrip(b"\n") + b"\n\n\n" + formatted
 
 
 def server_probes(api: Api, config: ApiConfig) -> tuple[Any, ...]:

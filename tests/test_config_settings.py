@@ -131,6 +131,10 @@ def test_tables_are_typed_and_frozen() -> None:
         ('[client.uploads]\nsendDoc = "doc"', "uploads sendDoc: expected a list of body fields"),
         ('[server]\nupload_fields = ["doc"]', "upload_fields must be a list of 'Model.field'"),
         ("[server]\nport = 1", "[server] unknown key(s) ['port']"),
+        ("[models]\nnames = 1", "[models] unknown key(s) ['names']"),
+        ('[models.aliases]\n"not valid" = "Item"', "[models] aliases: 'not valid' is not a"),
+        ('[models.aliases]\nclass = "Item"', "[models] aliases: 'class' is not a public"),
+        ("[models.aliases]\nThing = 1", "[models] aliases.Thing: 1 is not a model's name"),
     ],
 )
 def test_shape_errors_are_one_line_when_read(tmp_path: Path, tables: str, message: str) -> None:
@@ -163,6 +167,8 @@ def test_shape_errors_are_one_line_when_read(tmp_path: Path, tables: str, messag
         ),
         ('[server]\nupload_fields = ["Missing.doc"]', "upload_fields: unknown model 'Missing'"),
         ('[server]\nupload_fields = ["Form.nope"]', "upload_fields: Form has no field 'nope'"),
+        ('[models.aliases]\nThing = "Nope"', "[models] aliases.Thing: unknown model 'Nope'"),
+        ('[models.aliases]\nForm = "Item"', "aliases.Form: a schema is already named 'Form'"),
     ],
 )
 def test_ir_errors_are_one_line_when_bound(tmp_path: Path, tables: str, message: str) -> None:
@@ -170,6 +176,23 @@ def test_ir_errors_are_one_line_when_bound(tmp_path: Path, tables: str, message:
     with pytest.raises(ApismithError) as info:
         _bound(path)
     assert message in _one_line(info.value, path)
+
+
+def test_model_aliases_are_the_classes_themselves(tmp_path: Path) -> None:
+    """``[models.aliases]``: more names bound at the end of models.py, recorded in the
+    manifest; a name models.py already binds (an import) is refused in one line."""
+    out = tmp_path / "out"
+    path = _config(tmp_path, '[models.aliases]\nThing = "Item"\nDocument = "Form"')
+    proc = run_cli("generate", "--config", path, "--out", out, cwd=tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    models = (out / "models.py").read_text(encoding="utf-8")
+    assert models.endswith("Document = Form\nThing = Item\n"), models[-300:]
+    manifest = json.loads((out / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["options"]["models"] == {"aliases": {"Document": "Form", "Thing": "Item"}}
+    taken = _config(tmp_path / "taken", '[models.aliases]\nBaseModel = "Item"')
+    proc = run_cli("generate", "--config", taken, "--out", tmp_path / "o2", cwd=tmp_path)
+    assert proc.returncode == 2, describe(proc)
+    assert "[models] aliases.BaseModel: models.py already binds 'BaseModel'" in proc.stderr
 
 
 def test_a_bad_table_fails_the_cli_with_one_line(tmp_path: Path) -> None:

@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from generator.config.mock import MockTable
-from generator.config.tables import ClientTable, ServerTable, StreamTable, read_tables
+from generator.config.tables import (
+    ClientTable,
+    ModelsTable,
+    ServerTable,
+    StreamTable,
+    read_tables,
+)
 from generator.errors import ApismithError
 
 if sys.version_info >= (3, 11):
@@ -36,7 +42,7 @@ API_KEYS = {
     "meta",
     "ref_root",
 }
-TABLES = ("passes", "client", "server", "streaming", "uploads", "mock")
+TABLES = ("passes", "client", "server", "streaming", "uploads", "mock", "models")
 TOP_KEYS = {"api", *TABLES}
 # the options a package records: everything that shapes its bytes, no machine paths
 OPTION_KEYS = (
@@ -53,6 +59,7 @@ OPTION_KEYS = (
     "streaming",
     "uploads",
     "mock",
+    "models",
 )
 
 
@@ -76,6 +83,7 @@ class ApiConfig:
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # operation -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # operation -> fields
     mock: MockTable = MockTable()
+    models: ModelsTable = ModelsTable()
     deprecations: tuple[str, ...] = ()  # a line for each old spelling the config used
     outputs: tuple[str, ...] = OUTPUTS
     templates: Path | None = None
@@ -110,6 +118,7 @@ class ApiConfig:
             "streaming": {key: entry.recorded() for key, entry in self.streaming.items()},
             "uploads": {key: list(names) for key, names in self.uploads.items()},
             **({"mock": self.mock.recorded()} if self.mock.recorded() else {}),
+            **({"models": self.models.recorded()} if self.models.recorded() else {}),
         }
 
 
@@ -245,6 +254,8 @@ def entry_options(where: str, entry: Mapping[str, Any]) -> dict[str, Any]:
 def _passes(
     where: str, table: Mapping[str, Any]
 ) -> tuple[dict[str, bool], dict[str, Mapping[str, Any]]]:
+    if not table:  # (importing the pass names imports generator.normalize: only if needed)
+        return {}, {}
     from generator.normalize.pass_names import PASS_NAMES
 
     enabled: dict[str, bool] = {}
@@ -309,6 +320,7 @@ def build_config(
         streaming=tables.streaming,
         uploads=tables.uploads,
         mock=tables.mock,
+        models=tables.models,
         deprecations=tables.deprecations,
         outputs=tuple(o for o in OUTPUTS if o in outputs),
         templates=templates,
@@ -336,7 +348,8 @@ def load_config(path: Path) -> ApiConfig:
     base = path.parent
     # specs/<api>.toml is named after its API; a file called apismith.toml after its folder
     name = path.parent.name if path.stem == "apismith" else path.stem
-    options.setdefault("package", package_name(name))
+    if "package" not in options:  # (the rule imports generator.normalize: only if needed)
+        options["package"] = package_name(name)
     options.setdefault("title", name)
     package = str(options["package"])
     out = base / api["out"] if "out" in api else base.parent / "generated" / package

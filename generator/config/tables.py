@@ -34,6 +34,9 @@ IR once, later (:func:`generator.render.settings.bind_settings`)::
     [uploads]                    # multipart fields that are files (besides format: binary),
     upload_file_v1_files_post = ["file"]    # for the client and the server alike
 
+    [models.aliases]             # more names for model classes, bound at the end of models.py
+    ApplicationDeployment = "ApplicationDeploymentResponse"   # (an official SDK's names)
+
 An ``<operation>`` is its ``operationId`` or its Python name. Two older spellings of
 ``[uploads]`` are still read, each with a deprecation warning: ``[client.uploads]`` (the
 same table under ``[client]``) and ``[server] upload_fields = ["Model.field", ...]`` (the
@@ -42,6 +45,7 @@ field of every multipart operation whose body is ``Model``). Every mistake is on
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -56,6 +60,7 @@ STREAM_KEYS = {"chunk", "flag", "response", "terminator", "format"}
 STREAM_FORMATS = ("sse", "jsonl", "json-seq")
 TERMINATORS = ("[DONE]", "none")
 SERVER_KEYS = {"upload_fields"}
+MODELS_KEYS = {"aliases"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
 RESOURCE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
@@ -149,12 +154,24 @@ class ServerTable:
 
 
 @dataclass(frozen=True)
+class ModelsTable:
+    """``[models]``: ``aliases``, another name -> a model class (checked against the IR by
+    :func:`generator.render.settings.bind_settings`)."""
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def recorded(self) -> dict[str, Any]:
+        return {"aliases": dict(self.aliases)} if self.aliases else {}
+
+
+@dataclass(frozen=True)
 class Tables:
     client: ClientTable = ClientTable()
     server: ServerTable = ServerTable()
     streaming: Mapping[str, StreamTable] = field(default_factory=dict)  # operation -> entry
     uploads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # operation -> fields
     mock: MockTable = MockTable()
+    models: ModelsTable = ModelsTable()
     deprecations: tuple[str, ...] = ()  # one line each, for the old spellings read
 
     def recorded(self) -> dict[str, Any]:
@@ -165,6 +182,7 @@ class Tables:
             "streaming": {key: s.recorded() for key, s in self.streaming.items()},
             "uploads": {key: list(names) for key, names in self.uploads.items()},
             **({"mock": self.mock.recorded()} if self.mock.recorded() else {}),
+            **({"models": self.models.recorded()} if self.models.recorded() else {}),
         }
 
 
@@ -305,6 +323,20 @@ class _Reader:
             )
         return ServerTable(tuple(fields))
 
+    def models(self, value: object) -> ModelsTable:
+        table = self.table(value, "[models]")
+        unknown = sorted(set(table) - MODELS_KEYS)
+        if unknown:
+            raise self.fail(f"[models] unknown key(s) {unknown}; expected {sorted(MODELS_KEYS)}")
+        aliases: dict[str, str] = {}
+        for alias, target in self.table(table.get("aliases", {}), "[models] aliases").items():
+            if not IDENT.match(alias) or keyword.iskeyword(alias) or alias.startswith("_"):
+                raise self.fail(f"[models] aliases: {alias!r} is not a public Python name")
+            if not isinstance(target, str) or not IDENT.match(target):
+                raise self.fail(f"[models] aliases.{alias}: {target!r} is not a model's name")
+            aliases[alias] = target
+        return ModelsTable(dict(sorted(aliases.items())))
+
 
 def read_tables(where: str, options: Mapping[str, Any]) -> Tables:
     """The typed ``client``, ``server``, ``streaming`` and ``uploads`` tables of ``options``
@@ -324,5 +356,6 @@ def read_tables(where: str, options: Mapping[str, Any]) -> Tables:
         streaming=read.streaming(options.get("streaming") or {}),
         uploads={**client_uploads, **uploads},
         mock=read_mock(options.get("mock") or {}, where),
+        models=read.models(options.get("models") or {}),
         deprecations=tuple(deprecations),
     )

@@ -36,6 +36,7 @@ class ApiSettings:
     auth_headers: tuple[AuthHeader, ...] = ()
     array_body: str = "body"  # [client] array_body: the keyword of an array request body
     env_names: Mapping[str, str] = field(default_factory=dict)  # [client.env]: param -> var
+    model_aliases: Mapping[str, str] = field(default_factory=dict)  # [models.aliases]
     diagnostics: tuple[Diagnostic, ...] = ()  # deprecation warnings of the config
     names: tuple[Diagnostic, ...] = ()  # every client name and what chose it (-v; the pipeline's)
 
@@ -127,6 +128,16 @@ class _Binder:
                 )
             uploads[op.python_name] = names
         return uploads
+
+    def model_aliases(self, table: Mapping[str, str]) -> dict[str, str]:
+        """``[models.aliases]``: each target is a model class, no alias a schema's name."""
+        for alias, target in table.items():
+            section = f"[models] aliases.{alias}"
+            if self.api.model(self.model(target, section)).kind != "object":
+                raise self.fail(f"{section}: {target!r} is not a model class (an object)")
+            if any(m.name == alias for m in self.api.models):
+                raise self.fail(f"{section}: a schema is already named {alias!r}")
+        return dict(table)
 
     def model_uploads(self, fields: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         """``[server] upload_fields`` (``"Model.field"``) as ``[uploads]`` entries: the field
@@ -258,6 +269,7 @@ def bind_settings(config: ApiConfig, api: Api) -> ApiSettings:
         auth_headers=client.auth_headers,
         array_body=client.array_body or "body",
         env_names=dict(client.env),
+        model_aliases=bind.model_aliases(config.models.aliases),
         diagnostics=(
             *(Diagnostic("config", "warning", where, d) for d in config.deprecations),
             *stream_warnings(api, implied),

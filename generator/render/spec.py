@@ -36,7 +36,10 @@ def canonical(spec: Mapping[str, Any]) -> dict[str, Any]:
     return ordered
 
 
-def render_spec(spec: Mapping[str, Any], generator_version: str, spec_sha256: str) -> bytes:
+def render_spec(spec: Mapping[str, Any], spec_sha256: str) -> bytes:
+    """``openapi.json``: the normalized spec, canonical, with the source spec's sha256 (not
+    the generator's version: MANIFEST.json has it, and a new generator alone should not
+    rewrite this file)."""
     data = canonical(spec)
-    data["x-apismith"] = {"generator": f"apismith {generator_version}", "spec_sha256": spec_sha256}
+    data["x-apismith"] = {"spec_sha256": spec_sha256}
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
