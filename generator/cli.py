@@ -257,66 +257,47 @@ def generate(
     is_flag=True,
     help="Trust no manifest: regenerate in memory, compare every byte, report stray files.",
 )
+@click.option("--diff", is_flag=True, help="Print the unified diff after the summary.")
 @click.option(
-    "--quiet", "-q", is_flag=True, help="Print only the files that differ (no diff, no progress)."
+    "--diff-lines",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Print the first N lines of each API's diff (--diff: all of it).",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print only the files that differ (no summary, no diff)."
 )
 @_JOBS
 @friendly
-def check(
-    apis: tuple[str, ...],
-    config: Path | None,
-    spec: Path | None,
-    out: Path | None,
-    package: str | None,
-    root: Path | None,
-    templates: Path | None,
-    ref_root: Path | None,
-    full: bool,
-    quiet: bool,
-    jobs: int | None,
-) -> None:
+def check(**params: Any) -> None:
     """Drift check: exit 0 when generated output is exactly what generation produces.
 
-    Otherwise exit 1, print a unified diff of what differs (a hand edit, a stale spec, a
-    changed generator, a stray file) and the command that regenerates it. Works in a repo
-    that vendors the output: [tool.apismith], or --spec and --out, need nothing else.
+    Otherwise exit 1: print a summary of what differs (each file with its +/- line counts,
+    the generator's runtime and config files apart from the spec's; a hand edit, a stale
+    spec, a changed generator, a stray file), the unified diff with --diff, and the command
+    that regenerates it. Works in a repo that vendors the output: [tool.apismith], or
+    --spec and --out, need nothing else.
     """
-    from generator.check import check_all
-    from generator.progress import Progress
+    from generator.check import run_check
 
-    drifted = []
+    p = params  # apis, the selection options (see _common), full, diff, diff_lines, quiet, jobs
     selected = select_configs(
-        apis, config, _spec_file(spec), out, package, root, templates=templates, ref_root=ref_root
+        p["apis"],
+        p["config"],
+        _spec_file(p["spec"]),
+        p["out"],
+        p["package"],
+        p["root"],
+        templates=p["templates"],
+        ref_root=p["ref_root"],
     )
-    progress = Progress.for_command(quiet=quiet)
-    for cfg, result in zip(selected, check_all(selected, full=full, jobs=jobs, progress=progress)):
-        if result.clean:
-            click.echo(f"{cfg.name}: up to date ({cfg.out})")
-            continue
-        drifted.append(cfg)
-        if not quiet:
-            click.echo(result.diff, nl=False)
-        for name in result.changed:
-            click.echo(f"{cfg.name}: drifted: {cfg.out / name}", err=True)
-        if cfg.templates is None and _used_overrides(cfg.out):
-            click.echo(
-                f"{cfg.name}: note: it was generated with template overrides;"
-                " pass --templates DIR (or set templates in its config)",
-                err=True,
-            )
+    drifted = run_check(selected, params, echo=click.echo)
     if drifted:
         _fail(
             f"generated code is out of date for {', '.join(c.name for c in drifted)}; "
             f"run {regenerate_hint(drifted)} and commit",
             1,
         )
-
-
-def _used_overrides(out: Path) -> bool:
-    from generator.tree import read_manifest
-
-    inputs = (read_manifest(out) or {}).get("inputs") or []
-    return any(isinstance(row, dict) and row.get("role") == "template" for row in inputs)
 
 
 @main.command()
@@ -495,3 +476,13 @@ def _site_dir(config: Path) -> str:
             value: str = json.loads(line.split(":", 1)[1].strip())
             return value
     return "site"
+
+
+@main.command(context_settings={"ignore_unknown_options": True}, add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@friendly
+def diff(args: tuple[str, ...]) -> None:
+    """What changed between two versions of an API spec, classified (docs/diff.md)."""
+    from generator.diff.command import diff as command  # imported when it runs
+
+    command.main(list(args), "apismith diff", standalone_mode=False)

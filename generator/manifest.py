@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -69,19 +71,68 @@ def generator_sources() -> list[tuple[str, Path]]:
 @lru_cache(maxsize=1)
 def generator_fingerprint() -> dict[str, str]:
     """apismith's version, a hash of its source and templates, and its tools' versions."""
-    from importlib.metadata import PackageNotFoundError, version
-
     digest = hashlib.sha256()
     for name, path in generator_sources():
         data = path.read_bytes()
         digest.update(f"{name}\0{len(data)}\0".encode() + data)
-    tools: dict[str, str] = {}
-    for dist in ("datamodel-code-generator", "ruff"):
-        try:
-            tools[dist] = version(dist)
-        except PackageNotFoundError:  # pragma: no cover
-            tools[dist] = "missing"
+    tools = {dist: dist_version(dist) for dist in ("datamodel-code-generator", "ruff")}
     return {"version": __version__, "sha256": digest.hexdigest(), **tools}
+
+
+def dist_version(dist: str) -> str:
+    """The installed version of ``dist`` (``"missing"`` if none), as
+    ``importlib.metadata.version`` gives it. The common case, a plain ``.dist-info``
+    folder in a folder of ``sys.path``, is read here: importing ``importlib.metadata``
+    (email, zipfile, csv...) would be a tenth of a no-op ``apismith check``."""
+    found = _dist_info_version(dist)
+    if found is not None:
+        return found
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:  # pragma: no cover
+        return "missing"
+
+
+def _dist_info_version(dist: str) -> str | None:
+    """The ``Version`` of the first ``<dist>-*.dist-info/METADATA`` along ``sys.path``,
+    the order ``importlib.metadata`` searches; None whenever it would have to look
+    further (a zip file, an ``.egg-info``, two candidates in one folder, no such folder)."""
+    wanted = re.sub(r"[-_.]+", "_", dist).lower()
+    for entry in sys.path:
+        try:
+            children = os.listdir(entry or ".")
+        except OSError:
+            if os.path.isfile(entry):  # a zip file on sys.path
+                return None
+            continue
+        matches = [
+            child
+            for child in children
+            if child.lower().endswith((".dist-info", ".egg-info"))
+            and re.sub(r"[-_.]+", "_", child.lower().rpartition(".")[0].partition("-")[0]) == wanted
+        ]
+        if not matches:
+            continue
+        if len(matches) > 1 or not matches[0].endswith(".dist-info"):
+            return None
+        return _metadata_version(Path(entry or ".") / matches[0] / "METADATA")
+    return None
+
+
+def _metadata_version(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                if not line.strip():
+                    break  # the headers end here
+                key, _, value = line.partition(":")
+                if key.strip().lower() == "version":
+                    return value.strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
 
 
 def input_hashes(

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT, describe, error_lines, run_cli, small_spec, write_json
+from tests.conftest import (
+    REPO_ROOT,
+    cli_env,
+    describe,
+    error_lines,
+    run_cli,
+    small_spec,
+    write_json,
+)
 from tests.e2e_support import run_measured
 
 PACKAGE_FILES = ["__init__.py", "models.py", "openapi.json", "py.typed", "MANIFEST.json"]
@@ -100,7 +108,7 @@ def test_deleted_file_is_caught(project: Path, name: str) -> None:
     assert_drift(proc.stdout + proc.stderr, proc, name)
 
 
-def test_changed_spec_is_caught_with_a_diff(project: Path) -> None:
+def test_changed_spec_is_caught_with_a_summary_and_a_diff(project: Path) -> None:
     spec_path = project / "specs" / "pets" / "openapi.json"
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     spec["components"]["schemas"]["Pet"]["properties"]["colour"] = {
@@ -110,14 +118,21 @@ def test_changed_spec_is_caught_with_a_diff(project: Path) -> None:
     write_json(spec_path, spec)
     proc = run_cli("check", cwd=project)
     assert proc.returncode == 1, describe(proc)
+    # a summary, and the command that prints the diff instead of the diff
+    assert "@@" not in proc.stdout, describe(proc)
+    assert_drift(proc.stdout, proc, "models.py", "openapi.json", "MANIFEST.json")
+    assert proc.stdout.endswith("run `apismith check --diff` for the full diff\n"), describe(proc)
+    assert_drift(proc.stderr, proc, "models.py", "openapi.json", "MANIFEST.json")
+    # --diff adds the unified diff
+    proc = run_cli("check", "--diff", cwd=project)
+    assert proc.returncode == 1, describe(proc)
     out = proc.stdout
     assert "--- " in out and "+++ " in out and "@@" in out, describe(proc)
     added = [line for line in out.splitlines() if line.startswith("+") and "colour" in line]
     assert added, f"the diff does not show the new field\n{describe(proc)}"
-    assert_drift(proc.stderr, proc, "models.py", "openapi.json", "MANIFEST.json")
-    # --quiet leaves the diff out but still fails and names the files
+    # --quiet leaves the summary and the diff out but still fails and names the files
     quiet = run_cli("check", "--quiet", cwd=project)
-    assert quiet.returncode == 1 and "@@" not in quiet.stdout, describe(quiet)
+    assert quiet.returncode == 1 and quiet.stdout == "", describe(quiet)
     assert_drift(quiet.stderr, quiet, "models.py")
 
 
@@ -162,7 +177,7 @@ def test_check_from_a_repo_that_vendors_the_output(tmp_path: Path) -> None:
 
     models = vendor / "src" / "thirdparty" / "pets" / "models.py"
     models.write_text(models.read_text(encoding="utf-8") + "\n# local patch\n", encoding="utf-8")
-    proc = run_cli("check", *args, cwd=vendor)
+    proc = run_cli("check", "--diff", *args, cwd=vendor)
     assert proc.returncode == 1, describe(proc)
     assert_drift(proc.stdout + proc.stderr, proc, "models.py", "local patch")
 
@@ -189,3 +204,80 @@ def test_noop_check_on_the_repo_is_fast(record_property: Callable[[str, object],
     assert "Traceback" not in proc.stderr, proc.describe()
     assert proc.returncode == 0, proc.describe()
     assert proc.cpu_seconds < 5, proc.describe()
+
+
+# what the fast path may import: none of the pipeline, nor what it runs on
+NOT_ON_THE_FAST_PATH = (
+    "generator.normalize",
+    "generator.load",
+    "generator.ir",
+    "generator.render",
+    "generator.pipeline",
+    "generator.format",
+    "jinja2",
+    "datamodel_code_generator",
+    "pydantic",
+    "httpx",
+    "fastapi",
+    "difflib",
+    "importlib.metadata",
+)
+
+
+def importtime_check(project: Path, *args: str) -> tuple[set[str], str]:
+    """The modules ``apismith check ARGS`` imports in ``project`` (up to date), and its
+    output. What it imports is read from ``python -X importtime``."""
+    for _attempt in range(3):  # (an edit of apismith's own source meanwhile is drift)
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "generator", "check", *args],
+            cwd=project,
+            env=cli_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        if proc.returncode == 0:
+            break
+        assert run_cli("generate", cwd=project).returncode == 0
+    assert proc.returncode == 0 and "up to date" in proc.stdout, describe(proc)
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert {"generator.check", "generator.manifest"} <= imported, describe(proc)
+    return imported, proc.stdout
+
+
+def heavy(imported: set[str]) -> list[str]:
+    return sorted(
+        name
+        for name in imported
+        for banned in NOT_ON_THE_FAST_PATH
+        if name == banned or name.startswith(banned + ".")
+    )
+
+
+@pytest.mark.parametrize("args", [[], ["pets"], ["--jobs", "1"]], ids=["plain", "named", "option"])
+def test_the_fast_path_imports_nothing_heavy(project: Path, args: list[str]) -> None:
+    """A no-op check reads the config, the manifest and hashes; the pipeline (and
+    jinja2, datamodel-code-generator, pydantic) is imported only once something differs.
+    Without options, the check is answered before click is imported (generator.entry);
+    with any, it goes through the command, and prints the same. No clock is asserted."""
+    imported, stdout = importtime_check(project, *args)
+    assert not heavy(imported), f"the fast path imported {heavy(imported)}"
+    assert ("click" in imported) == bool(args and args[0].startswith("-")), sorted(imported)
+    assert stdout == f"pets: up to date ({project / 'generated' / 'pets'})\n"
+
+
+def test_tool_versions_are_the_ones_importlib_metadata_gives() -> None:
+    """The fingerprint's tool versions are read from the ``.dist-info`` folders without
+    importing ``importlib.metadata`` (a tenth of a no-op check): the same answers."""
+    from importlib.metadata import version
+
+    from generator.manifest import dist_version
+
+    for dist in ("datamodel-code-generator", "ruff", "pydantic", "click", "PyYAML", "Jinja2"):
+        assert dist_version(dist) == version(dist), dist
+    assert dist_version("no-such-distribution-for-apismith") == "missing"

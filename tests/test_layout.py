@@ -157,6 +157,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("generator.import_check", "generator.manifest", "generator.write"),
     (  # the commands that run the pipeline
         "generator.pipeline",
+        "generator.diff",
         "generator.model_worker",
         "generator.check",
         "generator.parallel",

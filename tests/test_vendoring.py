@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import time
@@ -35,6 +37,7 @@ from tests.e2e_support import (
     SLOW_TIMEOUT,
     Venv,
     build_wheel,
+    clean_env,
     fingerprint_of,
     flip_one_byte,
     git_commit_all,
@@ -316,7 +319,7 @@ def test_f_a_referenced_file_is_an_input(venv: Venv, consumer: Path) -> None:
         consumer / "api" / "pets" / "schemas" / "pet.json",
         pet_schema(colour={"type": "string", "description": "Fur colour."}),
     )
-    proc = venv.apismith("check", cwd=consumer)
+    proc = venv.apismith("check", "--diff", cwd=consumer)
     assert_exit(proc, 1, "(f) check after editing the $ref'd schema file")
     assert "models.py" in named_files(proc, "vendor/pets"), describe(proc)
     assert "colour" in proc.stdout, f"(f) the diff shows the new field\n{describe(proc)}"
@@ -374,31 +377,94 @@ def test_g_jinja_syntax_error_in_an_override(venv: Venv, consumer: Path) -> None
     assert tree_bytes(consumer / "vendor" / "pets") == before, "a failed generate wrote output"
 
 
-# --- the pre-commit hook ----------------------------------------------------------------------
+# --- the documented pins: the Actions job and the pre-commit configuration -------------------
+# docs/vendoring.md's own lines, run as written; only the placeholder repository URL and the
+# example commit are replaced, by a local clone of apismith (its working tree, committed)
+# and that clone's commit, so that the docs cannot name a pin that does not resolve.
+
+VENDORING_DOC = REPO_ROOT / "docs" / "vendoring.md"
+REPO_PLACEHOLDER = "https://github.com/<org>/apismith"
+FULL_SHA = re.compile(r"\b[0-9a-f]{40}\b")
 
 
-def test_h_pre_commit_hook(venv: Venv, consumer: Path, tmp_path: Path) -> None:
+def documented_block(heading: str, lang: str) -> str:
+    """The first ```lang block under ``heading`` in docs/vendoring.md."""
+    text = VENDORING_DOC.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n## ", start + 1)
+    block = re.search(rf"^```{lang}\n(.*?)^```$", text[start:end], re.S | re.M)
+    assert block, f"no {lang} block under {heading!r} in {VENDORING_DOC}"
+    return block.group(1)
+
+
+def documented_command(heading: str, prefix: str) -> str:
+    """The first inline command starting with ``prefix`` under ``heading``."""
+    text = VENDORING_DOC.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    found = re.search(rf"`({re.escape(prefix)}[^`]*)`", text[start:])
+    assert found, f"no `{prefix}...` under {heading!r} in {VENDORING_DOC}"
+    return found.group(1)
+
+
+def local_pin(text: str, url: str, commit: str) -> str:
+    """``text`` with the documented repository URL and commit (a full SHA: a tag would not
+    exist) replaced by ``url`` and ``commit``; nothing else changes."""
+    assert REPO_PLACEHOLDER in text and FULL_SHA.search(text), text
+    return FULL_SHA.sub(commit, text.replace(REPO_PLACEHOLDER, url))
+
+
+@pytest.fixture(scope="module")
+def apismith_clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A git repo holding apismith's working tree as one commit, and that commit."""
+    clone = snapshot_repo(tmp_path_factory.mktemp("apismith-clone") / "apismith")
+    commit = run(["git", "rev-parse", "HEAD"], cwd=clone).stdout.strip()
+    assert FULL_SHA.fullmatch(commit), commit
+    return clone, commit
+
+
+def test_h_actions_job_as_documented(
+    consumer: Path, tmp_path: Path, apismith_clone: tuple[Path, str]
+) -> None:
+    """The job's ``run:`` steps, in a fresh venv: the pinned install, then the check."""
+    clone, commit = apismith_clone
+    job = documented_block("## A GitHub Actions job", "yaml")
+    steps = re.findall(r"^\s*- run: (.*)$", job, re.M)
+    assert len(steps) == 2 and steps[0].startswith("pip install "), job
+    assert steps[1].startswith("apismith check --full"), job
+    ci = make_venv(tmp_path / "ci-venv")
+    path = f"{ci.root / 'bin'}{os.pathsep}{clean_env()['PATH']}"
+    env = {"PATH": path, "VIRTUAL_ENV": str(ci.root)}
+    # (a host in the URL: pip before 24 takes no git+file:/// URL without one)
+    install = local_pin(steps[0], clone.as_uri().replace("file://", "file://localhost"), commit)
+    proc = run(["bash", "-euc", install], cwd=consumer, env=env, timeout=SLOW_TIMEOUT)
+    assert_exit(proc, 0, f"(h) {install}")
+    assert ci.bin("apismith").is_file(), describe(proc)
+    proc = run(["bash", "-euc", steps[1]], cwd=consumer, env=env, timeout=SLOW_TIMEOUT)
+    assert_exit(proc, 0, f"(h) {steps[1]} on the clean repo")
+    assert "llm-engine: up to date" in proc.stdout, describe(proc)
+
+
+def test_h_pre_commit_hook_as_documented(
+    venv: Venv, consumer: Path, tmp_path: Path, apismith_clone: tuple[Path, str]
+) -> None:
+    """The documented ``.pre-commit-config.yaml``, run with the documented command."""
     venv.pip_install("pre-commit")
-    hooks_repo = snapshot_repo(tmp_path / "apismith-snapshot")
-    assert (hooks_repo / ".pre-commit-hooks.yaml").is_file()
-    env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
-    argv = [
-        venv.bin("pre-commit"),
-        "try-repo",
-        hooks_repo,
-        "apismith-check",
-        "--all-files",
-        "--color",
-        "never",
-    ]
+    clone, commit = apismith_clone
+    assert (clone / ".pre-commit-hooks.yaml").is_file()
+    config = local_pin(documented_block("## Pre-commit", "yaml"), clone.as_uri(), commit)
+    (consumer / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    git_commit_all(consumer, "the documented pre-commit configuration")
+    command = documented_command("## Pre-commit", "pre-commit run ")
+    argv: list[str | Path] = [venv.bin("pre-commit"), *shlex.split(command)[1:]]
+    env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PRE_COMMIT_COLOR": "never"}
 
     clean = run(argv, cwd=consumer, env=env, timeout=SLOW_TIMEOUT)
-    assert clean.returncode == 0, f"(h) pre-commit on the clean repo\n{describe(clean)}"
+    assert clean.returncode == 0, f"(h) {command} on the clean repo\n{describe(clean)}"
     assert "apismith drift check" in clean.stdout and "Passed" in clean.stdout, describe(clean)
 
     flip_one_byte(consumer / LLM_OUT / "models.py")
     dirty = run(argv, cwd=consumer, env=env, timeout=SLOW_TIMEOUT)
-    assert dirty.returncode == 1, f"(h) pre-commit after a one-byte edit\n{describe(dirty)}"
+    assert dirty.returncode == 1, f"(h) {command} after a one-byte edit\n{describe(dirty)}"
     assert "Failed" in dirty.stdout and "models.py" in dirty.stdout, describe(dirty)
 
 

@@ -3,11 +3,53 @@
 
 from __future__ import annotations
 
+import typing as _typing
+from contextvars import ContextVar as _ContextVar
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
+import pydantic as _pydantic
 from pydantic import AnyUrl, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
+
+# Set where validation refuses the values that _Open and _OpenUnion keep (this package's
+# server and mock set it for each request); unset, an answer from a newer server keeps
+# an enum value or a tagged union member that this version of the spec does not list.
+SPEC_VALUES_ONLY: _ContextVar[bool] = _ContextVar("SPEC_VALUES_ONLY", default=False)
+
+if _typing.TYPE_CHECKING:
+    _T = _typing.TypeVar("_T")
+    _Open: _typing.TypeAlias = _T | str  # an enum, or a value it does not list yet
+    _OpenUnion: _typing.TypeAlias = _T | dict[str, _typing.Any]  # or an unknown member
+else:
+    # the errors that say a value is unknown, and the type of a value then kept
+    _UNKNOWN = {
+        "literal_error": str,  # an enum's
+        "union_tag_invalid": dict,  # a tagged union's: a tag that names no member
+        "union_tag_not_found": dict,  # no tag (or an unknown one, where tags default)
+    }
+
+    def _keep_unknown(value, validate):
+        try:
+            return validate(value)
+        except _pydantic.ValidationError as exc:
+            for e in exc.errors():
+                if e["loc"] or not isinstance(value, _UNKNOWN.get(e["type"], ())):
+                    raise
+            if SPEC_VALUES_ONLY.get():
+                raise
+            return value
+
+    def _dump_unknown(value, dump):
+        return value if isinstance(value, (str, dict)) else dump(value)
+
+    class _Open:
+        def __class_getitem__(cls, kind):
+            keep = _pydantic.WrapValidator(_keep_unknown)
+            dump = _pydantic.WrapSerializer(_dump_unknown)
+            return _typing.Annotated[kind, keep, dump]
+
+    _OpenUnion = _Open
 
 
 class Audio(BaseModel):
@@ -967,7 +1009,7 @@ class DockerImageBatchJob(BaseModel):
     owner: str
     created_at: datetime
     completed_at: datetime | None = None
-    status: BatchJobStatus
+    status: _Open[BatchJobStatus]
     annotations: dict[str, str] | None = None
     override_job_max_runtime_s: int | None = None
     num_workers: int | None = 1
@@ -1096,7 +1138,7 @@ class GetBatchJobV1Response(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    status: BatchJobStatus
+    status: _Open[BatchJobStatus]
     result: str | None = None
     duration: timedelta
     num_tasks_pending: int | None = None
@@ -1108,7 +1150,7 @@ class GetDockerImageBatchJobV1Response(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    status: BatchJobStatus
+    status: _Open[BatchJobStatus]
 
 
 class GetFileContentResponse(BaseModel):
@@ -1151,7 +1193,7 @@ class GetFineTuneResponse(BaseModel):
         ),
     ] = None
     status: Annotated[
-        BatchJobStatus, Field(description="Status of the requested fine tune.")
+        _Open[BatchJobStatus], Field(description="Status of the requested fine tune.")
     ]
 
 
@@ -1411,7 +1453,7 @@ class ModelEndpointResourceState(BaseModel):
     cpus: str | int | float
     gpus: Annotated[int, Field(ge=0)]
     memory: str | int | float
-    gpu_type: GpuType | None = None
+    gpu_type: _Open[GpuType] | None = None
     storage: str | int | float | None = None
     nodes_per_worker: Annotated[int, Field(ge=1)]
     optimize_costs: bool | None = None
@@ -1820,7 +1862,7 @@ class UpdateBatchCompletionsV2Response(BaseModel):
         str | None,
         Field(description="Priority of the batch inference job. Default to None."),
     ] = None
-    status: BatchCompletionsJobStatus
+    status: _Open[BatchCompletionsJobStatus]
     created_at: str
     expires_at: str
     completed_at: str | None
@@ -2009,9 +2051,11 @@ class ZipArtifactFlavor(BaseModel):
         populate_by_name=True,
     )
     requirements: list[str]
-    framework: Annotated[
-        PytorchFramework | TensorflowFramework | CustomFramework,
-        Field(discriminator="framework_type"),
+    framework: _OpenUnion[
+        Annotated[
+            PytorchFramework | TensorflowFramework | CustomFramework,
+            Field(discriminator="framework_type"),
+        ]
     ]
     app_config: dict[str, Any] | None = None
     location: str
@@ -2082,7 +2126,7 @@ class BatchCompletionsJob(BaseModel):
         str | None,
         Field(description="Priority of the batch inference job. Default to None."),
     ] = None
-    status: BatchCompletionsJobStatus
+    status: _Open[BatchCompletionsJobStatus]
     created_at: str
     expires_at: str
     completed_at: str | None
@@ -2091,7 +2135,9 @@ class BatchCompletionsJob(BaseModel):
 
 CallbackAuth = TypeAliasType(
     "CallbackAuth",
-    Annotated[CallbackBasicAuth | CallbackmTLSAuth, Field(discriminator="kind")],
+    _OpenUnion[
+        Annotated[CallbackBasicAuth | CallbackmTLSAuth, Field(discriminator="kind")]
+    ],
 )
 
 
@@ -2342,7 +2388,7 @@ class ChatCompletionStreamResponseDelta(BaseModel):
     ] = None
     tool_calls: list[ChatCompletionMessageToolCallChunk] | None = None
     role: Annotated[
-        Literal["developer", "system", "user", "assistant", "tool"] | None,
+        _Open[Literal["developer", "system", "user", "assistant", "tool"]] | None,
         Field(description="The role of the author of this message."),
     ] = None
     refusal: Annotated[
@@ -2393,7 +2439,7 @@ class Choice2(BaseModel):
         populate_by_name=True,
     )
     finish_reason: Annotated[
-        Literal["stop", "length", "content_filter"],
+        _Open[Literal["stop", "length", "content_filter"]],
         Field(
             description="The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,\n`length` if the maximum number of tokens specified in the request was reached,\nor `content_filter` if content was omitted due to a flag from our content filters."
         ),
@@ -2413,9 +2459,11 @@ class CloudpickleArtifactFlavor(BaseModel):
         populate_by_name=True,
     )
     requirements: list[str]
-    framework: Annotated[
-        PytorchFramework | TensorflowFramework | CustomFramework,
-        Field(discriminator="framework_type"),
+    framework: _OpenUnion[
+        Annotated[
+            PytorchFramework | TensorflowFramework | CustomFramework,
+            Field(discriminator="framework_type"),
+        ]
     ]
     app_config: dict[str, Any] | None = None
     location: str
@@ -3683,7 +3731,7 @@ class GetAsyncTaskV1Response(BaseModel):
         populate_by_name=True,
     )
     task_id: str
-    status: TaskStatus
+    status: _Open[TaskStatus]
     result: ResponseSchema | None = None
     traceback: str | None = None
     status_code: int | None = None
@@ -3712,12 +3760,12 @@ class GetModelEndpointV1Response(BaseModel):
     )
     id: str
     name: str
-    endpoint_type: Annotated[ModelEndpointType, Field(examples=["streaming"])]
+    endpoint_type: Annotated[_Open[ModelEndpointType], Field(examples=["streaming"])]
     destination: str
     deployment_name: str | None = None
     metadata: dict[str, Any] | None = None
     bundle_name: str
-    status: ModelEndpointStatus
+    status: _Open[ModelEndpointStatus]
     post_inference_hooks: list[str] | None = None
     default_callback_url: str | None = None
     default_callback_auth: CallbackAuth | None = None
@@ -3808,7 +3856,7 @@ class ModelBundleEnvironmentParams(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    framework_type: ModelBundleFrameworkType
+    framework_type: _Open[ModelBundleFrameworkType]
     pytorch_image_tag: str | None = None
     tensorflow_version: str | None = None
     ecr_repo: str | None = None
@@ -3829,7 +3877,7 @@ class ModelBundleV1Response(BaseModel):
     location: str
     requirements: list[str]
     env_params: ModelBundleEnvironmentParams
-    packaging_type: ModelBundlePackagingType
+    packaging_type: _Open[ModelBundlePackagingType]
     metadata: dict[str, Any]
     app_config: dict[str, Any] | None = None
     created_at: datetime
@@ -3852,13 +3900,15 @@ class ModelBundleV2Response(BaseModel):
     created_at: datetime
     model_artifact_ids: list[str]
     schema_location: str | None = None
-    flavor: Annotated[
-        CloudpickleArtifactFlavor
-        | ZipArtifactFlavor
-        | RunnableImageFlavor
-        | StreamingEnhancedRunnableImageFlavor
-        | TritonEnhancedRunnableImageFlavor,
-        Field(discriminator="flavor"),
+    flavor: _OpenUnion[
+        Annotated[
+            CloudpickleArtifactFlavor
+            | ZipArtifactFlavor
+            | RunnableImageFlavor
+            | StreamingEnhancedRunnableImageFlavor
+            | TritonEnhancedRunnableImageFlavor,
+            Field(discriminator="flavor"),
+        ]
     ]
 
 
@@ -3943,7 +3993,7 @@ class SyncEndpointPredictV1Response(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    status: TaskStatus
+    status: _Open[TaskStatus]
     result: Any = None
     traceback: str | None = None
     status_code: int | None = None
@@ -4891,7 +4941,9 @@ class Choice(BaseModel):
         populate_by_name=True,
     )
     finish_reason: Annotated[
-        Literal["stop", "length", "tool_calls", "content_filter", "function_call"],
+        _Open[
+            Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
+        ],
         Field(
             description="The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,\n`length` if the maximum number of tokens specified in the request was reached,\n`content_filter` if content was omitted due to a flag from our content filters,\n`tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function."
         ),
@@ -4917,7 +4969,9 @@ class Choice1(BaseModel):
         Field(description="Log probability information for the choice."),
     ] = None
     finish_reason: Annotated[
-        Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
+        _Open[
+            Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
+        ]
         | None,
         Field(
             description="The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,\n`length` if the maximum number of tokens specified in the request was reached,\n`content_filter` if content was omitted due to a flag from our content filters,\n`tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function."
@@ -5512,11 +5566,11 @@ class GetLLMModelEndpointV1Response(BaseModel):
     name: str
     model_name: str
     source: LLMSource
-    status: ModelEndpointStatus
-    inference_framework: LLMInferenceFramework
+    status: _Open[ModelEndpointStatus]
+    inference_framework: _Open[LLMInferenceFramework]
     inference_framework_image_tag: str | None = None
     num_shards: int | None = None
-    quantize: Quantization | None = None
+    quantize: _Open[Quantization] | None = None
     checkpoint_path: str | None = None
     chat_template_override: Annotated[
         str | None,

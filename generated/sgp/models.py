@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import typing as _typing
+from contextvars import ContextVar as _ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import pydantic as _pydantic
 from pydantic import BaseModel, ConfigDict, Field
+
+# Set where validation refuses the values that _Open and _OpenUnion keep (this package's
+# server and mock set it for each request); unset, an answer from a newer server keeps
+# an enum value or a tagged union member that this version of the spec does not list.
 from pydantic import Discriminator as _Discriminator
 from pydantic import Tag as _Tag
 from typing_extensions import TypeAliasType
@@ -310,6 +317,43 @@ def _tag_of_test_case_result_response_with_views(value: object) -> str | None:
     )
 
 
+SPEC_VALUES_ONLY: _ContextVar[bool] = _ContextVar("SPEC_VALUES_ONLY", default=False)
+
+if _typing.TYPE_CHECKING:
+    _T = _typing.TypeVar("_T")
+    _Open: _typing.TypeAlias = _T | str  # an enum, or a value it does not list yet
+    _OpenUnion: _typing.TypeAlias = _T | dict[str, _typing.Any]  # or an unknown member
+else:
+    # the errors that say a value is unknown, and the type of a value then kept
+    _UNKNOWN = {
+        "literal_error": str,  # an enum's
+        "union_tag_invalid": dict,  # a tagged union's: a tag that names no member
+        "union_tag_not_found": dict,  # no tag (or an unknown one, where tags default)
+    }
+
+    def _keep_unknown(value, validate):
+        try:
+            return validate(value)
+        except _pydantic.ValidationError as exc:
+            for e in exc.errors():
+                if e["loc"] or not isinstance(value, _UNKNOWN.get(e["type"], ())):
+                    raise
+            if SPEC_VALUES_ONLY.get():
+                raise
+            return value
+
+    def _dump_unknown(value, dump):
+        return value if isinstance(value, (str, dict)) else dump(value)
+
+    class _Open:
+        def __class_getitem__(cls, kind):
+            keep = _pydantic.WrapValidator(_keep_unknown)
+            dump = _pydantic.WrapSerializer(_dump_unknown)
+            return _typing.Annotated[kind, keep, dump]
+
+    _OpenUnion = _Open
+
+
 class Account(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -440,27 +484,6 @@ ApplicationInteractionSource = TypeAliasType(
 
 
 class ApplicationMetricScoreAnswerCorrectness(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -471,27 +494,6 @@ class ApplicationMetricScoreAnswerCorrectness(BaseModel):
 
 
 class ApplicationMetricScoreAnswerRelevance(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -502,27 +504,6 @@ class ApplicationMetricScoreAnswerRelevance(BaseModel):
 
 
 class ApplicationMetricScoreCoherence(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -533,27 +514,6 @@ class ApplicationMetricScoreCoherence(BaseModel):
 
 
 class ApplicationMetricScoreContextRecall(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -564,27 +524,6 @@ class ApplicationMetricScoreContextRecall(BaseModel):
 
 
 class ApplicationMetricScoreFaithfulness(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -595,27 +534,6 @@ class ApplicationMetricScoreFaithfulness(BaseModel):
 
 
 class ApplicationMetricScoreGrammar(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -626,27 +544,6 @@ class ApplicationMetricScoreGrammar(BaseModel):
 
 
 class ApplicationMetricScoreModeration(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -657,27 +554,6 @@ class ApplicationMetricScoreModeration(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -688,27 +564,6 @@ class ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyCopyrightViolations(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -719,27 +574,6 @@ class ApplicationMetricScoreTrustAndSafetyCopyrightViolations(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyHarmfulContent(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -750,27 +584,6 @@ class ApplicationMetricScoreTrustAndSafetyHarmfulContent(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -781,27 +594,6 @@ class ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyPrivacyViolations(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -812,27 +604,6 @@ class ApplicationMetricScoreTrustAndSafetyPrivacyViolations(BaseModel):
 
 
 class ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -1183,7 +954,7 @@ class AsyncJobsEntity(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    job_type: AsyncJobType
+    job_type: _Open[AsyncJobType]
     parent_job_id: str | None = None
     status: str
     progress: dict[str, Any] | None = None
@@ -2030,7 +1801,8 @@ class EvaluationConfigResponse(BaseModel):
         populate_by_name=True,
     )
     evaluation_type: Annotated[
-        EvaluationConfigORMEvaluationTypeEnum, Field(description="Evaluation type")
+        _Open[EvaluationConfigORMEvaluationTypeEnum],
+        Field(description="Evaluation type"),
     ]
     question_set_id: str
     studio_project_id: str | None = None
@@ -2302,7 +2074,7 @@ class GenericModelUsage(BaseModel):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cost: float | None = None
-    model: ApplicationScorerBaseModelName | None = None
+    model: _Open[ApplicationScorerBaseModelName] | None = None
 
 
 class GetChunksResponse(BaseModel):
@@ -2330,7 +2102,7 @@ class GetEvaluationDatasetGenerationJobResponse(BaseModel):
         ),
     ]
     status: Annotated[
-        GenericAsyncJobStatusEnum, Field(description="Status of the async job")
+        _Open[GenericAsyncJobStatusEnum], Field(description="Status of the async job")
     ]
     created_at: Annotated[
         datetime, Field(description="The timestamp at which the upload job started.")
@@ -2582,7 +2354,7 @@ class LLMEngineDeploymentVendorConfiguration(BaseModel):
     memory: str = "8Gi"
     storage: str = "16Gi"
     gpus: int = 0
-    gpu_type: GPUType | None = None
+    gpu_type: _Open[GPUType] | None = None
     min_workers: int = 0
     max_workers: int = 1
     per_worker: Annotated[
@@ -2687,7 +2459,7 @@ class LocalChunksSourceConfig(BaseModel):
         ),
     ]
     deduplication_strategy: Annotated[
-        DeduplicationStrategy,
+        _Open[DeduplicationStrategy],
         Field(
             description="Action to take if an artifact with the same name already exists in the knowledge base. Can be either Overwrite (default) or Fail."
         ),
@@ -2701,7 +2473,7 @@ class LocalFileSourceConfig(BaseModel):
     )
     source: Literal["LocalFile"]
     deduplication_strategy: Annotated[
-        DeduplicationStrategy,
+        _Open[DeduplicationStrategy],
         Field(
             description="Action to take if an artifact with the same name already exists in the knowledge base. Can be either Overwrite (default) or Fail."
         ),
@@ -2981,7 +2753,7 @@ class NodeInput(BaseModel):
     name: str
     label: str
     docs: str
-    type: ApplicationConfigurationValueType
+    type: _Open[ApplicationConfigurationValueType]
     required: bool
     is_hidden: bool = False
 
@@ -2994,7 +2766,7 @@ class NodeOutput(BaseModel):
     name: str
     label: str
     docs: str
-    type: ApplicationConfigurationValueType
+    type: _Open[ApplicationConfigurationValueType]
 
 
 class NodeRelationship(BaseModel):
@@ -3079,27 +2851,6 @@ OperationType = TypeAliasType(
 
 
 class PaginatedApplicationSpecResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -3119,27 +2870,6 @@ class PaginatedApplicationSpecResponse(BaseModel):
 
 
 class PaginatedContributorMetricsResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -3159,27 +2889,6 @@ class PaginatedContributorMetricsResponse(BaseModel):
 
 
 class PaginatedEvaluationConfigResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -3199,27 +2908,6 @@ class PaginatedEvaluationConfigResponse(BaseModel):
 
 
 class PaginatedEvaluationDatasetVersionResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -3239,27 +2927,6 @@ class PaginatedEvaluationDatasetVersionResponse(BaseModel):
 
 
 class PaginatedModelGroupResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -3415,12 +3082,12 @@ class PlanBranchConfigConditionalWorkflow(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    condition: Literal["if", "elif", "else"] | None = None
+    condition: _Open[Literal["if", "elif", "else"]] | None = None
     workflow_name: str | None = None
     condition_input_var: str | None = None
     operator: str | None = None
     reference_var: str | None = None
-    request_user_input: Literal["never", "maybe", "always"] | None = None
+    request_user_input: _Open[Literal["never", "maybe", "always"]] | None = None
     workflow_inputs: str | dict[str, str | dict[str, str | Any]] | None = None
     workflow_nodes: list[str] | None = None
     workflow_save_outputs: dict[str, str] | None = None
@@ -3513,7 +3180,9 @@ class QuestionResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: Annotated[QuestionORMTypeEnum, Field(description="The type of question")]
+    type: Annotated[
+        _Open[QuestionORMTypeEnum], Field(description="The type of question")
+    ]
     title: str
     prompt: str
     choices: Annotated[
@@ -3657,7 +3326,7 @@ class RequiredResources(BaseModel):
     memory: str = "8Gi"
     storage: str = "16Gi"
     gpus: int = 0
-    gpu_type: GPUType | None = None
+    gpu_type: _Open[GPUType] | None = None
 
 
 class RerankingRequest(BaseModel):
@@ -4363,10 +4032,11 @@ class TraceSpanEntity(BaseModel):
         str, Field(description="Identifier for the node that emitted this trace span.")
     ]
     operation_type: Annotated[
-        OperationType, Field(description="Type of the operation, e.g., RERANKING.")
+        _Open[OperationType],
+        Field(description="Type of the operation, e.g., RERANKING."),
     ]
     operation_status: Annotated[
-        OperationStatus,
+        _Open[OperationStatus],
         Field(description="The outcome of the operation performed by this node."),
     ] = "SUCCESS"
     start_timestamp: Annotated[
@@ -4473,13 +4143,13 @@ class TrainingDatasetResponse(BaseModel):
     )
     name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
-        TrainingDatasetORMSchemaTypeEnum,
+        _Open[TrainingDatasetORMSchemaTypeEnum],
         Field(
             description="The schema type of the dataset, currently only GENERATION is supported"
         ),
     ]
     data_source: Annotated[
-        DataSource,
+        _Open[DataSource],
         Field(
             description="The data source of the dataset, used to determine how to parse the location"
         ),
@@ -4644,7 +4314,7 @@ class WorkflowConfigCitationNodeConfigCitationContext(BaseModel):
     generate_with_llm: bool | None = None
     metric: str | None = None
     min_similarity: float | None = None
-    score: Literal["precision", "recall", "fmeasure"] | None = None
+    score: _Open[Literal["precision", "recall", "fmeasure"]] | None = None
 
 
 class WorkflowConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -4884,7 +4554,7 @@ class WorkflowsUnionMember1ConfigCitationNodeConfigCitationContext(BaseModel):
     generate_with_llm: bool | None = None
     metric: str | None = None
     min_similarity: float | None = None
-    score: Literal["precision", "recall", "fmeasure"] | None = None
+    score: _Open[Literal["precision", "recall", "fmeasure"]] | None = None
 
 
 class WorkflowsUnionMember1ConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -5162,7 +4832,7 @@ class EgpModelsImageDataSubPart(BaseModel):
     ]
     data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -5189,7 +4859,7 @@ class EgpModelsImageUrlSubPart(BaseModel):
         str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -5235,23 +4905,27 @@ class EgpModelsTextUserMessageContentParts(BaseModel):
 
 EgpModelsUserMessageContentParts = TypeAliasType(
     "EgpModelsUserMessageContentParts",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            EgpModelsTextUserMessageContentParts,
-            _Tag("EgpModelsTextUserMessageContentParts"),
+            Annotated[
+                EgpModelsTextUserMessageContentParts,
+                _Tag("EgpModelsTextUserMessageContentParts"),
+            ]
+            | Annotated[
+                EgpModelsImageUrlUserMessageContentParts,
+                _Tag("EgpModelsImageUrlUserMessageContentParts"),
+            ]
+            | Annotated[
+                EgpModelsImageDataUserMessageContentParts,
+                _Tag("EgpModelsImageDataUserMessageContentParts"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_egp_models_user_message_content_parts
+                ),
+                title="UserMessageContentParts",
+            ),
         ]
-        | Annotated[
-            EgpModelsImageUrlUserMessageContentParts,
-            _Tag("EgpModelsImageUrlUserMessageContentParts"),
-        ]
-        | Annotated[
-            EgpModelsImageDataUserMessageContentParts,
-            _Tag("EgpModelsImageDataUserMessageContentParts"),
-        ],
-        Field(
-            discriminator=_Discriminator(_tag_of_egp_models_user_message_content_parts),
-            title="UserMessageContentParts",
-        ),
     ],
 )
 
@@ -5310,7 +4984,7 @@ class EntitiesImageDataSubPart(BaseModel):
     ]
     data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -5335,7 +5009,7 @@ class EntitiesImageUrlSubPart(BaseModel):
         str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -5371,23 +5045,27 @@ class EntitiesTextUserMessageContentParts(BaseModel):
 
 EntitiesUserMessageContentParts = TypeAliasType(
     "EntitiesUserMessageContentParts",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            EntitiesTextUserMessageContentParts,
-            _Tag("EntitiesTextUserMessageContentParts"),
+            Annotated[
+                EntitiesTextUserMessageContentParts,
+                _Tag("EntitiesTextUserMessageContentParts"),
+            ]
+            | Annotated[
+                EntitiesImageUrlUserMessageContentParts,
+                _Tag("EntitiesImageUrlUserMessageContentParts"),
+            ]
+            | Annotated[
+                EntitiesImageDataUserMessageContentParts,
+                _Tag("EntitiesImageDataUserMessageContentParts"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_entities_user_message_content_parts
+                ),
+                title="UserMessageContentParts",
+            ),
         ]
-        | Annotated[
-            EntitiesImageUrlUserMessageContentParts,
-            _Tag("EntitiesImageUrlUserMessageContentParts"),
-        ]
-        | Annotated[
-            EntitiesImageDataUserMessageContentParts,
-            _Tag("EntitiesImageDataUserMessageContentParts"),
-        ],
-        Field(
-            discriminator=_Discriminator(_tag_of_entities_user_message_content_parts),
-            title="UserMessageContentParts",
-        ),
     ],
 )
 
@@ -5412,7 +5090,7 @@ class PlanEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
     generate_with_llm: bool | None = None
     metric: str | None = None
     min_similarity: float | None = None
-    score: Literal["precision", "recall", "fmeasure"] | None = None
+    score: _Open[Literal["precision", "recall", "fmeasure"]] | None = None
 
 
 class PlanEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -5654,7 +5332,7 @@ class WorkflowEvaluationConfigCitationNodeConfigCitationContext(BaseModel):
     generate_with_llm: bool | None = None
     metric: str | None = None
     min_similarity: float | None = None
-    score: Literal["precision", "recall", "fmeasure"] | None = None
+    score: _Open[Literal["precision", "recall", "fmeasure"]] | None = None
 
 
 class WorkflowEvaluationConfigCreateMessagesNodeConfigMessageConfigAlternatingRoleMessages(
@@ -5878,41 +5556,50 @@ class WorkflowEvaluationConfigTokenizerChatTemplateConfig(BaseModel):
 
 ApplicationCategoryScoreAccuracyMetricScoresItem = TypeAliasType(
     "ApplicationCategoryScoreAccuracyMetricScoresItem",
-    Annotated[
-        ApplicationMetricScoreAnswerCorrectness | ApplicationMetricScoreAnswerRelevance,
-        Field(discriminator="metric_type"),
+    _OpenUnion[
+        Annotated[
+            ApplicationMetricScoreAnswerCorrectness
+            | ApplicationMetricScoreAnswerRelevance,
+            Field(discriminator="metric_type"),
+        ]
     ],
 )
 
 
 ApplicationCategoryScoreQualityMetricScoresItem = TypeAliasType(
     "ApplicationCategoryScoreQualityMetricScoresItem",
-    Annotated[
-        ApplicationMetricScoreCoherence | ApplicationMetricScoreGrammar,
-        Field(discriminator="metric_type"),
+    _OpenUnion[
+        Annotated[
+            ApplicationMetricScoreCoherence | ApplicationMetricScoreGrammar,
+            Field(discriminator="metric_type"),
+        ]
     ],
 )
 
 
 ApplicationCategoryScoreRetrievalMetricScoresItem = TypeAliasType(
     "ApplicationCategoryScoreRetrievalMetricScoresItem",
-    Annotated[
-        ApplicationMetricScoreFaithfulness | ApplicationMetricScoreContextRecall,
-        Field(discriminator="metric_type"),
+    _OpenUnion[
+        Annotated[
+            ApplicationMetricScoreFaithfulness | ApplicationMetricScoreContextRecall,
+            Field(discriminator="metric_type"),
+        ]
     ],
 )
 
 
 ApplicationMetricScoreSafetySubMetricScoresItem = TypeAliasType(
     "ApplicationMetricScoreSafetySubMetricScoresItem",
-    Annotated[
-        ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping
-        | ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics
-        | ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities
-        | ApplicationMetricScoreTrustAndSafetyCopyrightViolations
-        | ApplicationMetricScoreTrustAndSafetyHarmfulContent
-        | ApplicationMetricScoreTrustAndSafetyPrivacyViolations,
-        Field(discriminator="metric_type"),
+    _OpenUnion[
+        Annotated[
+            ApplicationMetricScoreTrustAndSafetyBiasAndStereotyping
+            | ApplicationMetricScoreTrustAndSafetyOpinionsDisputedTopics
+            | ApplicationMetricScoreTrustAndSafetyUnethicalHarmfulActivities
+            | ApplicationMetricScoreTrustAndSafetyCopyrightViolations
+            | ApplicationMetricScoreTrustAndSafetyHarmfulContent
+            | ApplicationMetricScoreTrustAndSafetyPrivacyViolations,
+            Field(discriminator="metric_type"),
+        ]
     ],
 )
 
@@ -5935,7 +5622,7 @@ class AccessProfile(BaseModel):
     id: Annotated[str, Field(description="Access profile id.")]
     user_id: Annotated[str, Field(description="Id of the user in the access profile.")]
     role: Annotated[
-        Role, Field(description="The role of the user in the access profile.")
+        _Open[Role], Field(description="The role of the user in the access profile.")
     ]
     account: Annotated[Account, Field(description="The account in the access profile.")]
 
@@ -6012,7 +5699,7 @@ class AnnotationResultExpanded(BaseModel):
     )
     question_id: str
     annotation_type: Annotated[
-        AnnotationType, Field(description="The type of annotation result.")
+        _Open[AnnotationType], Field(description="The type of annotation result.")
     ]
     test_case_result_lineage_id: str
     selected_choice: Annotated[
@@ -6032,27 +5719,6 @@ class AnnotationResultExpanded(BaseModel):
 
 
 class ApplicationCategoryScoreAccuracy(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -6063,27 +5729,6 @@ class ApplicationCategoryScoreAccuracy(BaseModel):
 
 
 class ApplicationCategoryScoreQuality(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -6094,27 +5739,6 @@ class ApplicationCategoryScoreQuality(BaseModel):
 
 
 class ApplicationCategoryScoreRetrieval(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -6133,7 +5757,7 @@ class ApplicationDeploymentResponse(BaseModel):
     name: str
     endpoint: str
     application_variant_id: str
-    status: ApplicationDeploymentStatus
+    status: _Open[ApplicationDeploymentStatus]
     is_active: bool
     account_id: Annotated[
         str, Field(description="The ID of the account that owns the given entity.")
@@ -6165,7 +5789,8 @@ class ApplicationInteractionResponse(BaseModel):
         int, Field(description="How much time the step took in milliseconds(ms)")
     ]
     operation_status: Annotated[
-        ApplicationOperationStatus, Field(description="The outcome of the operation")
+        _Open[ApplicationOperationStatus],
+        Field(description="The outcome of the operation"),
     ]
     operation_metadata: Annotated[
         dict[str, Any] | None,
@@ -6174,7 +5799,7 @@ class ApplicationInteractionResponse(BaseModel):
         ),
     ] = None
     chat_thread_id: str | None = None
-    interaction_source: ApplicationInteractionSource | None = None
+    interaction_source: _Open[ApplicationInteractionSource] | None = None
     created_at: Annotated[
         datetime,
         Field(
@@ -6184,27 +5809,6 @@ class ApplicationInteractionResponse(BaseModel):
 
 
 class ApplicationMetricScoreSafety(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -6221,7 +5825,7 @@ class ApplicationNode(BaseModel):
         populate_by_name=True,
     )
     id: str
-    application_node_schema_id: NodeSchemaId
+    application_node_schema_id: _Open[NodeSchemaId]
     configuration: Annotated[
         dict[str, ConfigurationFieldValue], Field(validate_default=True)
     ] = {}
@@ -6232,10 +5836,10 @@ class ApplicationProcessingErrorResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    error_code: ApplicationProcessingErrorCode
+    error_code: _Open[ApplicationProcessingErrorCode]
     message: str
     detail: str | list[str] | None = None
-    sgp_error_code: SgpErrorCodes = "APPLICATION_PROCESSING_ERROR"
+    sgp_error_code: _Open[SgpErrorCodes] = "APPLICATION_PROCESSING_ERROR"
 
 
 class ApplicationProcessingRequest(BaseModel):
@@ -6294,7 +5898,7 @@ class ApplicationVariantReportAsyncJob(BaseModel):
     )
     id: str
     job_type: Literal["application-variant-report-generation"]
-    status: GenericAsyncJobStatusEnum
+    status: _Open[GenericAsyncJobStatusEnum]
     progress: GenericAsyncJobProgressSchema | None = None
     job_metadata: dict[str, Any] | None = None
     created_at: Annotated[
@@ -6331,7 +5935,7 @@ class ArtifactChunk(BaseModel):
     )
     chunk_id: Annotated[str, Field(description="Unique ID of the chunk.")]
     upload_status: Annotated[
-        ChunkUploadStatus, Field(description="Upload status of the chunk.")
+        _Open[ChunkUploadStatus], Field(description="Upload status of the chunk.")
     ]
     status_reason: Annotated[
         str | None, Field(description="Reason for the chunk's upload status.")
@@ -6377,7 +5981,7 @@ class BaseModelMetadata(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    ui_model_section_type: UiModelSectionType | None = None
+    ui_model_section_type: _Open[UiModelSectionType] | None = None
     model_developer: str | None = None
     model_license_url: str | None = None
     delivery_date: str | None = None
@@ -6434,7 +6038,7 @@ class ChatThreadFeedbackResponse(BaseModel):
     id: str
     chat_thread_id: str
     application_interaction_id: str
-    sentiment: FeedbackSentiment
+    sentiment: _Open[FeedbackSentiment]
     description: str
     created_at: Annotated[
         datetime,
@@ -6454,11 +6058,13 @@ class ChoiceLogprobs(BaseModel):
 
 ChunkingStrategyConfig = TypeAliasType(
     "ChunkingStrategyConfig",
-    Annotated[
-        CharacterChunkingStrategyConfig
-        | TokenChunkingStrategyConfig
-        | CustomChunkingStrategyConfig,
-        Field(discriminator="strategy"),
+    _OpenUnion[
+        Annotated[
+            CharacterChunkingStrategyConfig
+            | TokenChunkingStrategyConfig
+            | CustomChunkingStrategyConfig,
+            Field(discriminator="strategy"),
+        ]
     ],
 )
 
@@ -6549,7 +6155,7 @@ class CopyToControlPlaneHookResult(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    status: CopyToControlPlaneHookStatus
+    status: _Open[CopyToControlPlaneHookStatus]
     message: str | None = None
     metadata: dict[str, Any] | None = None
 
@@ -6699,7 +6305,7 @@ class CreateEvaluationDatasetGenerationJobResponse(BaseModel):
         ),
     ]
     status: Annotated[
-        GenericAsyncJobStatusEnum, Field(description="Status of the async job")
+        _Open[GenericAsyncJobStatusEnum], Field(description="Status of the async job")
     ]
     created_at: Annotated[
         datetime, Field(description="The timestamp at which the upload job started.")
@@ -6787,7 +6393,7 @@ class CreateModelEndpointConfig(BaseModel):
     memory: str = "8Gi"
     storage: str = "16Gi"
     gpus: int = 0
-    gpu_type: GPUType | None = None
+    gpu_type: _Open[GPUType] | None = None
     min_workers: int = 0
     max_workers: int = 1
     per_worker: Annotated[
@@ -6796,7 +6402,7 @@ class CreateModelEndpointConfig(BaseModel):
             description='The maximum number of concurrent requests that an individual worker can\nservice. Launch automatically scales the number of workers for the endpoint so that\neach worker is processing ``per_worker`` requests, subject to the limits defined by\n``min_workers`` and ``max_workers``.\n\n- If the average number of concurrent requests per worker is lower than\n``per_worker``, then the number of workers will be reduced. - Otherwise,\nif the average number of concurrent requests per worker is higher than\n``per_worker``, then the number of workers will be increased to meet the elevated\ntraffic.\n\nHere is our recommendation for computing ``per_worker``:\n\n1. Compute ``min_workers`` and ``max_workers`` per your minimum and maximum\nthroughput requirements. 2. Determine a value for the maximum number of\nconcurrent requests in the workload. Divide this number by ``max_workers``. Doing\nthis ensures that the number of workers will "climb" to ``max_workers``.'
         ),
     ] = 10
-    endpoint_type: ModelEndpointType = "ASYNC"
+    endpoint_type: _Open[ModelEndpointType] = "ASYNC"
     high_priority: bool = False
 
 
@@ -6816,16 +6422,18 @@ DataSourceAuthConfig = TypeAliasType(
 
 DataSourceConfig = TypeAliasType(
     "DataSourceConfig",
-    Annotated[
-        S3DataSourceConfig
-        | SharePointDataSourceConfig
-        | GoogleDriveDataSourceConfig
-        | AzureBlobStorageDataSourceConfig
-        | LocalChunksSourceConfig
-        | LocalFileSourceConfig
-        | ConfluenceDataSourceConfig
-        | SlackDataSourceConfig,
-        Field(discriminator="source"),
+    _OpenUnion[
+        Annotated[
+            S3DataSourceConfig
+            | SharePointDataSourceConfig
+            | GoogleDriveDataSourceConfig
+            | AzureBlobStorageDataSourceConfig
+            | LocalChunksSourceConfig
+            | LocalFileSourceConfig
+            | ConfluenceDataSourceConfig
+            | SlackDataSourceConfig,
+            Field(discriminator="source"),
+        ]
     ],
 )
 
@@ -6841,7 +6449,7 @@ class DeploymentPackageInstallationEntity(BaseModel):
     package_version_id: Annotated[
         str, Field(description="The package version which is installed")
     ]
-    status: InstallationStatus | None = None
+    status: _Open[InstallationStatus] | None = None
     install_log: Annotated[
         str | None, Field(description="output of installation step")
     ] = None
@@ -6877,16 +6485,20 @@ class DeploymentPackageInstallationEntity(BaseModel):
 
 DeploymentVendorConfiguration = TypeAliasType(
     "DeploymentVendorConfiguration",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            LaunchDeploymentVendorConfiguration,
-            _Tag("LaunchDeploymentVendorConfiguration"),
+            Annotated[
+                LaunchDeploymentVendorConfiguration,
+                _Tag("LaunchDeploymentVendorConfiguration"),
+            ]
+            | Annotated[
+                LLMEngineDeploymentVendorConfiguration,
+                _Tag("LLMEngineDeploymentVendorConfiguration"),
+            ],
+            Field(
+                discriminator=_Discriminator(_tag_of_deployment_vendor_configuration)
+            ),
         ]
-        | Annotated[
-            LLMEngineDeploymentVendorConfiguration,
-            _Tag("LLMEngineDeploymentVendorConfiguration"),
-        ],
-        Field(discriminator=_Discriminator(_tag_of_deployment_vendor_configuration)),
     ],
 )
 
@@ -6958,7 +6570,7 @@ class EvaluationDatasetResponse(BaseModel):
     )
     name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
-        EvaluationDatasetORMSchemaTypeEnum,
+        _Open[EvaluationDatasetORMSchemaTypeEnum],
         Field(description="The schema type of the dataset."),
     ]
     knowledge_base_id: Annotated[
@@ -7020,7 +6632,7 @@ class EvaluationDatasetResponseWithViews(BaseModel):
     evaluation_dataset_versions: list[EvaluationDatasetVersionResponse] | None = None
     name: Annotated[str, Field(description="The name of the dataset")]
     schema_type: Annotated[
-        EvaluationDatasetORMSchemaTypeEnum,
+        _Open[EvaluationDatasetORMSchemaTypeEnum],
         Field(description="The schema type of the dataset."),
     ]
     knowledge_base_id: Annotated[
@@ -7080,7 +6692,7 @@ class ExecuteAgentResponse(BaseModel):
         populate_by_name=True,
     )
     action: Annotated[
-        AgentAction,
+        _Open[AgentAction],
         Field(
             description="The action that the agent performed.\n\nThe context will contain a key for each action that the agent can perform. However, only the key corresponding to the action that the agent actually performed will have a populated value. The rest of the values will be `null`."
         ),
@@ -7095,10 +6707,12 @@ class ExecuteAgentResponse(BaseModel):
 
 ExtraInfoSchema = TypeAliasType(
     "ExtraInfoSchema",
-    Annotated[
-        Annotated[ChunkExtraInfoSchema, _Tag("ChunkExtraInfoSchema")]
-        | Annotated[StringExtraInfoSchema, _Tag("StringExtraInfoSchema")],
-        Field(discriminator=_Discriminator(_tag_of_extra_info_schema)),
+    _OpenUnion[
+        Annotated[
+            Annotated[ChunkExtraInfoSchema, _Tag("ChunkExtraInfoSchema")]
+            | Annotated[StringExtraInfoSchema, _Tag("StringExtraInfoSchema")],
+            Field(discriminator=_Discriminator(_tag_of_extra_info_schema)),
+        ]
     ],
 )
 
@@ -7120,7 +6734,7 @@ class FineTuningBundleConfiguration(BaseModel):
         ),
     ] = "/workspace/launch_specific/config.json"
     training_dataset_schema_type: Annotated[
-        TrainingDatasetORMSchemaTypeEnum | None,
+        _Open[TrainingDatasetORMSchemaTypeEnum] | None,
         Field(
             description="Optionally set required training and validation dataset schema"
         ),
@@ -7130,20 +6744,26 @@ class FineTuningBundleConfiguration(BaseModel):
 
 FineTuningJobVendorConfiguration = TypeAliasType(
     "FineTuningJobVendorConfiguration",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            LaunchFineTuningJobConfiguration, _Tag("LaunchFineTuningJobConfiguration")
+            Annotated[
+                LaunchFineTuningJobConfiguration,
+                _Tag("LaunchFineTuningJobConfiguration"),
+            ]
+            | Annotated[
+                LLMEngineFineTuningJobConfiguration,
+                _Tag("LLMEngineFineTuningJobConfiguration"),
+            ]
+            | Annotated[
+                OpenAIFineTuningJobConfiguration,
+                _Tag("OpenAIFineTuningJobConfiguration"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_fine_tuning_job_vendor_configuration
+                )
+            ),
         ]
-        | Annotated[
-            LLMEngineFineTuningJobConfiguration,
-            _Tag("LLMEngineFineTuningJobConfiguration"),
-        ]
-        | Annotated[
-            OpenAIFineTuningJobConfiguration, _Tag("OpenAIFineTuningJobConfiguration")
-        ],
-        Field(
-            discriminator=_Discriminator(_tag_of_fine_tuning_job_vendor_configuration)
-        ),
     ],
 )
 
@@ -7182,7 +6802,9 @@ class GetKnowledgeBaseV2ArtifactResponse(BaseModel):
     status_reason: Annotated[
         str | None, Field(description="Reason for the artifact's status.")
     ] = None
-    source: Annotated[ArtifactSource, Field(description="Data source of the artifact.")]
+    source: Annotated[
+        _Open[ArtifactSource], Field(description="Data source of the artifact.")
+    ]
     chunks_status: Annotated[
         EgpModelsChunksStatus,
         Field(description="Number of chunks pending, completed, and failed."),
@@ -7344,7 +6966,7 @@ class InvalidApplicationResponse(BaseModel):
         | InvalidApplicationNodeConfiguration
         | InvalidApplicationNodeConfigurationField
     ]
-    sgp_error_code: SgpErrorCodes = "APPLICATION_BUILDER_VALIDATION_ERROR"
+    sgp_error_code: _Open[SgpErrorCodes] = "APPLICATION_BUILDER_VALIDATION_ERROR"
 
 
 class KnowledgeBaseUpload(BaseModel):
@@ -7387,7 +7009,7 @@ class KnowledgeBaseUploadScheduleResponse(BaseModel):
     knowledge_base_id: str
     knowledge_base_data_source_id: str
     chunking_strategy_config: ChunkingStrategyConfig
-    status: KnowledgeBaseUploadScheduleStatus
+    status: _Open[KnowledgeBaseUploadScheduleStatus]
     status_reason: str | None = None
     interval: float
     next_run_at: datetime | None = None
@@ -7455,7 +7077,7 @@ class LegacyQuestionForView(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    type: QuestionORMTypeEnum
+    type: _Open[QuestionORMTypeEnum]
     title: str
     prompt: str
     choices: Annotated[
@@ -7557,8 +7179,8 @@ class ModelInstanceResponse(BaseModel):
         populate_by_name=True,
     )
     name: str
-    model_vendor: ModelVendor | None = None
-    model_type: ModelType
+    model_vendor: _Open[ModelVendor] | None = None
+    model_type: _Open[ModelType]
     base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
     model_creation_parameters: dict[str, Any] | None = None
@@ -7604,8 +7226,8 @@ class ModelInstanceResponseWithViews(BaseModel):
     model_group: ModelGroupResponse | None = None
     deployments: list[ModelDeploymentResponse] | None = None
     name: str
-    model_vendor: ModelVendor | None = None
-    model_type: ModelType
+    model_vendor: _Open[ModelVendor] | None = None
+    model_type: _Open[ModelType]
     base_model_id: str | None = None
     base_model_metadata: BaseModelMetadata | None = None
     model_creation_parameters: dict[str, Any] | None = None
@@ -7663,7 +7285,7 @@ class OfflineApplicationConfiguration(BaseModel):
         populate_by_name=True,
     )
     output_schema_type: Annotated[
-        OfflineOutputSchemaType | None,
+        _Open[OfflineOutputSchemaType] | None,
         Field(
             description="The type of output schema for the offline application variant. Set during variant creation or first upload"
         ),
@@ -7730,27 +7352,6 @@ PackageVersionConstraint = TypeAliasType(
 
 
 class PaginatedApplicationDeploymentResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7770,27 +7371,6 @@ class PaginatedApplicationDeploymentResponse(BaseModel):
 
 
 class PaginatedEvaluationDatasetResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7810,27 +7390,6 @@ class PaginatedEvaluationDatasetResponseWithViews(BaseModel):
 
 
 class PaginatedKnowledgeBaseUpload(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7850,27 +7409,6 @@ class PaginatedKnowledgeBaseUpload(BaseModel):
 
 
 class PaginatedModelDeploymentResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7890,27 +7428,6 @@ class PaginatedModelDeploymentResponse(BaseModel):
 
 
 class PaginatedModelInstanceResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7930,27 +7447,6 @@ class PaginatedModelInstanceResponseWithViews(BaseModel):
 
 
 class PaginatedQuestionResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -7970,27 +7466,6 @@ class PaginatedQuestionResponse(BaseModel):
 
 
 class PaginatedQuestionSetResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -8010,27 +7485,6 @@ class PaginatedQuestionSetResponseWithViews(BaseModel):
 
 
 class PaginatedStudioProjectResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -8050,27 +7504,6 @@ class PaginatedStudioProjectResponse(BaseModel):
 
 
 class PaginatedTrainingDatasetResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -8227,14 +7660,16 @@ RankStrategy = TypeAliasType(
 
 RemoteDataSourceConfig = TypeAliasType(
     "RemoteDataSourceConfig",
-    Annotated[
-        S3DataSourceConfig
-        | SharePointDataSourceConfig
-        | GoogleDriveDataSourceConfig
-        | AzureBlobStorageDataSourceConfig
-        | ConfluenceDataSourceConfig
-        | SlackDataSourceConfig,
-        Field(discriminator="source"),
+    _OpenUnion[
+        Annotated[
+            S3DataSourceConfig
+            | SharePointDataSourceConfig
+            | GoogleDriveDataSourceConfig
+            | AzureBlobStorageDataSourceConfig
+            | ConfluenceDataSourceConfig
+            | SlackDataSourceConfig,
+            Field(discriminator="source"),
+        ]
     ],
 )
 
@@ -8497,8 +7932,8 @@ class VisualizationDescriptor(BaseModel):
     )
     id: str
     title: str
-    type: VisualizationType
-    metric_id: MetricID
+    type: _Open[VisualizationType]
+    metric_id: _Open[MetricID]
     metadata: VisualizationMetadata | None = None
 
 
@@ -8691,7 +8126,9 @@ class EgpModelsArtifactInfo(BaseModel):
     status_reason: Annotated[
         str | None, Field(description="Reason for the artifact's status.")
     ] = None
-    source: Annotated[ArtifactSource, Field(description="Data source of the artifact.")]
+    source: Annotated[
+        _Open[ArtifactSource], Field(description="Data source of the artifact.")
+    ]
     chunks_status: Annotated[
         EgpModelsChunksStatus,
         Field(description="Number of chunks pending, completed, and failed."),
@@ -8730,9 +8167,9 @@ class EntitiesArtifactInfo(BaseModel):
     artifact_name: str
     artifact_uri: str
     artifact_uri_public: str | None = None
-    status: EntitiesArtifactUploadStatus
+    status: _Open[EntitiesArtifactUploadStatus]
     status_reason: str | None = None
-    source: DataSource
+    source: _Open[DataSource]
     chunks_status: EntitiesChunksStatus
     created_at: datetime | None = None
     updated_at: datetime | None = None
@@ -8917,9 +8354,11 @@ class WorkflowEvaluationConfigProcessingNodeConfig(BaseModel):
 
 ApplicationCategoryScoreTrustAndSafetyMetricScoresItem = TypeAliasType(
     "ApplicationCategoryScoreTrustAndSafetyMetricScoresItem",
-    Annotated[
-        ApplicationMetricScoreSafety | ApplicationMetricScoreModeration,
-        Field(discriminator="metric_type"),
+    _OpenUnion[
+        Annotated[
+            ApplicationMetricScoreSafety | ApplicationMetricScoreModeration,
+            Field(discriminator="metric_type"),
+        ]
     ],
 )
 
@@ -8935,27 +8374,6 @@ class AnnotationConfig(BaseModel):
 
 
 class ApplicationCategoryScoreTrustAndSafety(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -8988,34 +8406,13 @@ class ApplicationInteractionWithFeedback(BaseModel):
 
 
 class ApplicationMetricScoreWithMetadata(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
     score: float | None = None
-    metric_type: ApplicationScoreMetricTypeEnum | SafetySubMetricTypeEnum
-    category: ApplicationScoreCategoryEnum
+    metric_type: _Open[ApplicationScoreMetricTypeEnum] | _Open[SafetySubMetricTypeEnum]
+    category: _Open[ApplicationScoreCategoryEnum]
     llm_metadata: GenericApplicationScorerMetadata | None = None
 
 
@@ -9041,10 +8438,10 @@ class ApplicationNodeSchemaRegistryRecord(BaseModel):
     )
     id: str
     name: str
-    type: ApplicationNodeType
-    version: ApplicationSchemaVersion
+    type: _Open[ApplicationNodeType]
+    version: _Open[ApplicationSchemaVersion]
     nodeSchema: ApplicationNodeSchema
-    tags: list[ApplicationNodeTagType]
+    tags: list[_Open[ApplicationNodeTagType]]
 
 
 class ApplicationTestCaseGenerationOutputResponse(BaseModel):
@@ -9208,7 +8605,7 @@ class AutoGeneratedDraftTestCaseWithChunkInfoResponse(BaseModel):
         str, Field(description="The ID of the associated evaluation dataset.")
     ]
     schema_type: Annotated[
-        EvaluationDatasetORMSchemaTypeEnum,
+        _Open[EvaluationDatasetORMSchemaTypeEnum],
         Field(description="The schema type of the dataset."),
     ]
     test_case_data: Annotated[
@@ -9254,22 +8651,26 @@ class AutoGeneratedDraftTestCaseWithChunkInfoResponse(BaseModel):
 
 ChatMessage = TypeAliasType(
     "ChatMessage",
-    Annotated[
-        Annotated[EgpModelsUserMessage, _Tag("EgpModelsUserMessage")]
-        | Annotated[EgpModelsAssistantMessage, _Tag("EgpModelsAssistantMessage")]
-        | Annotated[EgpModelsSystemMessage, _Tag("EgpModelsSystemMessage")],
-        Field(discriminator=_Discriminator(_tag_of_chat_message)),
+    _OpenUnion[
+        Annotated[
+            Annotated[EgpModelsUserMessage, _Tag("EgpModelsUserMessage")]
+            | Annotated[EgpModelsAssistantMessage, _Tag("EgpModelsAssistantMessage")]
+            | Annotated[EgpModelsSystemMessage, _Tag("EgpModelsSystemMessage")],
+            Field(discriminator=_Discriminator(_tag_of_chat_message)),
+        ]
     ],
 )
 
 
 ChatMessageV2 = TypeAliasType(
     "ChatMessageV2",
-    Annotated[
-        Annotated[EntitiesUserMessage, _Tag("EntitiesUserMessage")]
-        | Annotated[EntitiesAssistantMessage, _Tag("EntitiesAssistantMessage")]
-        | Annotated[EntitiesSystemMessage, _Tag("EntitiesSystemMessage")],
-        Field(discriminator=_Discriminator(_tag_of_chat_message_v2)),
+    _OpenUnion[
+        Annotated[
+            Annotated[EntitiesUserMessage, _Tag("EntitiesUserMessage")]
+            | Annotated[EntitiesAssistantMessage, _Tag("EntitiesAssistantMessage")]
+            | Annotated[EntitiesSystemMessage, _Tag("EntitiesSystemMessage")],
+            Field(discriminator=_Discriminator(_tag_of_chat_message_v2)),
+        ]
     ],
 )
 
@@ -9594,7 +8995,7 @@ class EvaluationDatasetReportGeneration(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    generation_status: GenericAsyncJobStatusEnum
+    generation_status: _Open[GenericAsyncJobStatusEnum]
     evaluation_dataset_version_num: int
     evaluation_dataset: EvaluationDatasetResponse
     scored_test_case_count: int | None = None
@@ -9617,7 +9018,7 @@ class EvaluationResponse(BaseModel):
     )
     name: str
     description: str
-    status: EvaluationORMStatusEnum
+    status: _Open[EvaluationORMStatusEnum]
     application_spec_id: str
     application_variant_id: str | None = None
     tags: dict[str, Any] | None = None
@@ -9754,11 +9155,12 @@ class EvaluationTraceSpanResponse(BaseModel):
         ),
     ]
     operation_type: Annotated[
-        ApplicationOperationType,
+        _Open[ApplicationOperationType],
         Field(description="Type of the operation, e.g. RERANKING"),
     ]
     operation_status: Annotated[
-        ApplicationOperationStatus, Field(description="The outcome of the operation")
+        _Open[ApplicationOperationStatus],
+        Field(description="The outcome of the operation"),
     ]
     operation_input: Annotated[
         EvaluationSpanIOData,
@@ -9817,7 +9219,7 @@ class FineTuningJobResponse(BaseModel):
     fine_tuned_model_id: str | None = None
     training_dataset_id: str
     validation_dataset_id: str | None = None
-    status: FineTuningJobStatus
+    status: _Open[FineTuningJobStatus]
     id: Annotated[str, Field(description="The unique identifier of the entity.")]
     created_at: Annotated[
         datetime,
@@ -9838,8 +9240,8 @@ class GenerationTestCaseResultResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -9948,7 +9350,7 @@ class GetKnowledgeBaseV2UploadResponse(BaseModel):
         str,
         Field(description="The timestamp at which the upload job was last updated."),
     ]
-    status: Annotated[UploadJobStatus, Field(description="Sync status")]
+    status: Annotated[_Open[UploadJobStatus], Field(description="Sync status")]
     status_reason: Annotated[
         str | None, Field(description="Reason for the upload job's status.")
     ] = None
@@ -10017,7 +9419,8 @@ class InteractionEntity(BaseModel):
         int, Field(description="Duration of the interaction in milliseconds.")
     ] = 0
     operation_status: Annotated[
-        OperationStatus, Field(description="The outcome status of the interaction.")
+        _Open[OperationStatus],
+        Field(description="The outcome status of the interaction."),
     ] = "SUCCESS"
     operation_metadata: Annotated[
         dict[str, Any],
@@ -10086,7 +9489,7 @@ class KnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
     knowledge_base_id: str
     knowledge_base_data_source_id: str
     chunking_strategy_config: ChunkingStrategyConfig
-    status: KnowledgeBaseUploadScheduleStatus
+    status: _Open[KnowledgeBaseUploadScheduleStatus]
     status_reason: str | None = None
     interval: float
     next_run_at: datetime | None = None
@@ -10197,8 +9600,8 @@ class ModelTemplateResponse(BaseModel):
         populate_by_name=True,
     )
     name: str
-    endpoint_type: ModelEndpointType
-    model_type: ModelType
+    endpoint_type: _Open[ModelEndpointType]
+    model_type: _Open[ModelType]
     vendor_configuration: LaunchVendorConfiguration
     model_creation_parameters_schema: Annotated[
         ParameterSchema | None,
@@ -10213,7 +9616,7 @@ class ModelTemplateResponse(BaseModel):
         ),
     ] = None
     endpoint_protocol: Annotated[
-        LaunchEndpointProtocol | None,
+        _Open[LaunchEndpointProtocol] | None,
         Field(
             description="The name of the calling convention expected by the Launch model endpoint"
         ),
@@ -10234,27 +9637,6 @@ class ModelTemplateResponse(BaseModel):
 
 
 class PaginatedArtifactInfo(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10274,27 +9656,6 @@ class PaginatedArtifactInfo(BaseModel):
 
 
 class PaginatedFineTuningJobResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10314,27 +9675,6 @@ class PaginatedFineTuningJobResponse(BaseModel):
 
 
 class PaginatedKnowledgeBaseDataSourceResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10354,27 +9694,6 @@ class PaginatedKnowledgeBaseDataSourceResponse(BaseModel):
 
 
 class PaginatedKnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10394,27 +9713,6 @@ class PaginatedKnowledgeBaseUploadScheduleResponseWithViews(BaseModel):
 
 
 class PaginatedModelTemplateResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10434,27 +9732,6 @@ class PaginatedModelTemplateResponse(BaseModel):
 
 
 class PaginatedThemeResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -10784,24 +10061,28 @@ class WorkflowEvaluation(BaseModel):
 
 ApplicationVariantReportWithScoresResponseCategoryScoresItem = TypeAliasType(
     "ApplicationVariantReportWithScoresResponseCategoryScoresItem",
-    Annotated[
-        ApplicationCategoryScoreAccuracy
-        | ApplicationCategoryScoreRetrieval
-        | ApplicationCategoryScoreQuality
-        | ApplicationCategoryScoreTrustAndSafety,
-        Field(discriminator="category"),
+    _OpenUnion[
+        Annotated[
+            ApplicationCategoryScoreAccuracy
+            | ApplicationCategoryScoreRetrieval
+            | ApplicationCategoryScoreQuality
+            | ApplicationCategoryScoreTrustAndSafety,
+            Field(discriminator="category"),
+        ]
     ],
 )
 
 
 ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem = TypeAliasType(
     "ApplicationVariantReportWithScoresResponseWithViewsCategoryScoresItem",
-    Annotated[
-        ApplicationCategoryScoreAccuracy
-        | ApplicationCategoryScoreRetrieval
-        | ApplicationCategoryScoreQuality
-        | ApplicationCategoryScoreTrustAndSafety,
-        Field(discriminator="category"),
+    _OpenUnion[
+        Annotated[
+            ApplicationCategoryScoreAccuracy
+            | ApplicationCategoryScoreRetrieval
+            | ApplicationCategoryScoreQuality
+            | ApplicationCategoryScoreTrustAndSafety,
+            Field(discriminator="category"),
+        ]
     ],
 )
 
@@ -10822,7 +10103,8 @@ class ApplicationInteractionWithSpansResponse(BaseModel):
         int, Field(description="How much time the step took in milliseconds(ms)")
     ]
     operation_status: Annotated[
-        ApplicationOperationStatus, Field(description="The outcome of the operation")
+        _Open[ApplicationOperationStatus],
+        Field(description="The outcome of the operation"),
     ]
     operation_metadata: Annotated[
         dict[str, Any] | None,
@@ -10831,7 +10113,7 @@ class ApplicationInteractionWithSpansResponse(BaseModel):
         ),
     ] = None
     chat_thread_id: str | None = None
-    interaction_source: ApplicationInteractionSource | None = None
+    interaction_source: _Open[ApplicationInteractionSource] | None = None
     created_at: Annotated[
         datetime,
         Field(
@@ -10888,18 +10170,22 @@ class ApplicationTestCaseOutputRequest(BaseModel):
 
 ApplicationTestCaseOutputResponse = TypeAliasType(
     "ApplicationTestCaseOutputResponse",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            ApplicationTestCaseGenerationOutputResponse,
-            _Tag("ApplicationTestCaseGenerationOutputResponse"),
+            Annotated[
+                ApplicationTestCaseGenerationOutputResponse,
+                _Tag("ApplicationTestCaseGenerationOutputResponse"),
+            ]
+            | Annotated[
+                ApplicationTestCaseFlexibleOutputResponse,
+                _Tag("ApplicationTestCaseFlexibleOutputResponse"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_application_test_case_output_response
+                )
+            ),
         ]
-        | Annotated[
-            ApplicationTestCaseFlexibleOutputResponse,
-            _Tag("ApplicationTestCaseFlexibleOutputResponse"),
-        ],
-        Field(
-            discriminator=_Discriminator(_tag_of_application_test_case_output_response)
-        ),
     ],
 )
 
@@ -11170,8 +10456,8 @@ class FlexibleTestCaseResultResponse(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -11263,7 +10549,7 @@ class KnowledgeBaseDataSourceConnectionResponse(BaseModel):
         populate_by_name=True,
     )
     deletion_status: Annotated[
-        KnowledgeBaseDataSourceDeletionStatus | None,
+        _Open[KnowledgeBaseDataSourceDeletionStatus] | None,
         Field(
             description="The status of the deletion job for this data source connection, if any."
         ),
@@ -11335,27 +10621,6 @@ class KnowledgeBaseItemV2(BaseModel):
 
 
 class PaginatedApplicationVariantReportWithScoresResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11375,27 +10640,6 @@ class PaginatedApplicationVariantReportWithScoresResponseWithViews(BaseModel):
 
 
 class PaginatedKnowledgeBaseItemV2(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11475,28 +10719,34 @@ RestorablePartialTestCaseVersionRequest = TypeAliasType(
 
 TestCaseResultResponse = TypeAliasType(
     "TestCaseResultResponse",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            GenerationTestCaseResultResponse, _Tag("GenerationTestCaseResultResponse")
+            Annotated[
+                GenerationTestCaseResultResponse,
+                _Tag("GenerationTestCaseResultResponse"),
+            ]
+            | Annotated[
+                FlexibleTestCaseResultResponse, _Tag("FlexibleTestCaseResultResponse")
+            ],
+            Field(discriminator=_Discriminator(_tag_of_test_case_result_response)),
         ]
-        | Annotated[
-            FlexibleTestCaseResultResponse, _Tag("FlexibleTestCaseResultResponse")
-        ],
-        Field(discriminator=_Discriminator(_tag_of_test_case_result_response)),
     ],
 )
 
 
 TestCaseVersionResponse = TypeAliasType(
     "TestCaseVersionResponse",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            GenerationTestCaseVersionResponse, _Tag("GenerationTestCaseVersionResponse")
+            Annotated[
+                GenerationTestCaseVersionResponse,
+                _Tag("GenerationTestCaseVersionResponse"),
+            ]
+            | Annotated[
+                FlexibleTestCaseVersionResponse, _Tag("FlexibleTestCaseVersionResponse")
+            ],
+            Field(discriminator=_Discriminator(_tag_of_test_case_version_response)),
         ]
-        | Annotated[
-            FlexibleTestCaseVersionResponse, _Tag("FlexibleTestCaseVersionResponse")
-        ],
-        Field(discriminator=_Discriminator(_tag_of_test_case_version_response)),
     ],
 )
 
@@ -11593,20 +10843,22 @@ class ApplicationTestCaseGenerationOutputResponseWithViews(BaseModel):
 
 ApplicationTestCaseOutputResponseWithViews = TypeAliasType(
     "ApplicationTestCaseOutputResponseWithViews",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            ApplicationTestCaseGenerationOutputResponseWithViews,
-            _Tag("ApplicationTestCaseGenerationOutputResponseWithViews"),
+            Annotated[
+                ApplicationTestCaseGenerationOutputResponseWithViews,
+                _Tag("ApplicationTestCaseGenerationOutputResponseWithViews"),
+            ]
+            | Annotated[
+                ApplicationTestCaseFlexibleOutputResponseWithViews,
+                _Tag("ApplicationTestCaseFlexibleOutputResponseWithViews"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_application_test_case_output_response_with_views
+                )
+            ),
         ]
-        | Annotated[
-            ApplicationTestCaseFlexibleOutputResponseWithViews,
-            _Tag("ApplicationTestCaseFlexibleOutputResponseWithViews"),
-        ],
-        Field(
-            discriminator=_Discriminator(
-                _tag_of_application_test_case_output_response_with_views
-            )
-        ),
     ],
 )
 
@@ -11641,9 +10893,11 @@ class ApplicationVariantAgentsServiceResponse(BaseModel):
     description: Annotated[
         str | None, Field(description="Optional description of the application variant")
     ] = None
-    configuration: Annotated[
-        ApplicationAgentsServicePlanConfig | ApplicationAgentsServiceWorkflowConfig,
-        Field(discriminator="type"),
+    configuration: _OpenUnion[
+        Annotated[
+            ApplicationAgentsServicePlanConfig | ApplicationAgentsServiceWorkflowConfig,
+            Field(discriminator="type"),
+        ]
     ]
     version: Literal["AGENTS_SERVICE"]
     application_spec_id: str
@@ -11674,11 +10928,13 @@ ApplicationVariantRequest = TypeAliasType(
 
 ApplicationVariantResponse = TypeAliasType(
     "ApplicationVariantResponse",
-    Annotated[
-        ApplicationVariantV0Response
-        | ApplicationVariantAgentsServiceResponse
-        | OfflineApplicationVariantResponse,
-        Field(discriminator="version"),
+    _OpenUnion[
+        Annotated[
+            ApplicationVariantV0Response
+            | ApplicationVariantAgentsServiceResponse
+            | OfflineApplicationVariantResponse,
+            Field(discriminator="version"),
+        ]
     ],
 )
 
@@ -11694,27 +10950,6 @@ class CreateApplicationWithVariantRequest(BaseModel):
 
 
 class PaginatedApplicationTestCaseOutputResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11734,27 +10969,6 @@ class PaginatedApplicationTestCaseOutputResponseWithViews(BaseModel):
 
 
 class PaginatedApplicationVariantResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11774,27 +10988,6 @@ class PaginatedApplicationVariantResponse(BaseModel):
 
 
 class PaginatedTestCaseResultResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11814,27 +11007,6 @@ class PaginatedTestCaseResultResponse(BaseModel):
 
 
 class PaginatedTestCaseVersionResponse(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -11875,7 +11047,7 @@ class TaskResponse(BaseModel):
             description="The date and time when the task assignment expires in ISO format."
         ),
     ] = None
-    status: TaskORMStatusEnum
+    status: _Open[TaskORMStatusEnum]
     priority: int
     task_entity: Annotated[
         TestCaseResultResponse | None,
@@ -11902,7 +11074,7 @@ class TaskWithAssignee(BaseModel):
             description="The date and time when the task assignment expires in ISO format."
         ),
     ] = None
-    status: TaskORMStatusEnum
+    status: _Open[TaskORMStatusEnum]
     priority: int
     task_entity: Annotated[
         TestCaseResultResponse | None,
@@ -11919,8 +11091,8 @@ class FlexibleTestCaseResultResponseExpanded(BaseModel):
     test_case_version: TestCaseVersionResponse
     annotation_results: list[AnnotationResultExpanded] | None = None
     evaluation_dataset: EvaluationDatasetResponse
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -11969,8 +11141,8 @@ class FlexibleTestCaseResultResponseWithViews(BaseModel):
     task: TaskWithAssignee | None = None
     metrics: dict[str, float] | None = None
     annotation_results: list[AnnotationResultExpanded] | None = None
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -12019,8 +11191,8 @@ class GenerationTestCaseResultResponseExpanded(BaseModel):
     test_case_version: TestCaseVersionResponse
     annotation_results: list[AnnotationResultExpanded] | None = None
     evaluation_dataset: EvaluationDatasetResponse
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -12069,8 +11241,8 @@ class GenerationTestCaseResultResponseWithViews(BaseModel):
     task: TaskWithAssignee | None = None
     metrics: dict[str, float] | None = None
     annotation_results: list[AnnotationResultExpanded] | None = None
-    label_status: EvaluationORMStatusEnum
-    audit_status: AuditORMStatusEnum | None = None
+    label_status: _Open[EvaluationORMStatusEnum]
+    audit_status: _Open[AuditORMStatusEnum] | None = None
     audit_required: bool | None = None
     audit_comment: str | None = None
     application_spec_id: str
@@ -12112,34 +11284,40 @@ class GenerationTestCaseResultResponseWithViews(BaseModel):
 
 TestCaseResultExpanded = TypeAliasType(
     "TestCaseResultExpanded",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            GenerationTestCaseResultResponseExpanded,
-            _Tag("GenerationTestCaseResultResponseExpanded"),
+            Annotated[
+                GenerationTestCaseResultResponseExpanded,
+                _Tag("GenerationTestCaseResultResponseExpanded"),
+            ]
+            | Annotated[
+                FlexibleTestCaseResultResponseExpanded,
+                _Tag("FlexibleTestCaseResultResponseExpanded"),
+            ],
+            Field(discriminator=_Discriminator(_tag_of_test_case_result_expanded)),
         ]
-        | Annotated[
-            FlexibleTestCaseResultResponseExpanded,
-            _Tag("FlexibleTestCaseResultResponseExpanded"),
-        ],
-        Field(discriminator=_Discriminator(_tag_of_test_case_result_expanded)),
     ],
 )
 
 
 TestCaseResultResponseWithViews = TypeAliasType(
     "TestCaseResultResponseWithViews",
-    Annotated[
+    _OpenUnion[
         Annotated[
-            GenerationTestCaseResultResponseWithViews,
-            _Tag("GenerationTestCaseResultResponseWithViews"),
+            Annotated[
+                GenerationTestCaseResultResponseWithViews,
+                _Tag("GenerationTestCaseResultResponseWithViews"),
+            ]
+            | Annotated[
+                FlexibleTestCaseResultResponseWithViews,
+                _Tag("FlexibleTestCaseResultResponseWithViews"),
+            ],
+            Field(
+                discriminator=_Discriminator(
+                    _tag_of_test_case_result_response_with_views
+                )
+            ),
         ]
-        | Annotated[
-            FlexibleTestCaseResultResponseWithViews,
-            _Tag("FlexibleTestCaseResultResponseWithViews"),
-        ],
-        Field(
-            discriminator=_Discriminator(_tag_of_test_case_result_response_with_views)
-        ),
     ],
 )
 
@@ -12157,7 +11335,7 @@ class EvaluationResponseWithViews(BaseModel):
     application_spec: ApplicationSpecResponse | None = None
     name: str
     description: str
-    status: EvaluationORMStatusEnum
+    status: _Open[EvaluationORMStatusEnum]
     application_spec_id: str
     application_variant_id: str | None = None
     tags: dict[str, Any] | None = None
@@ -12213,27 +11391,6 @@ class EvaluationResponseWithViews(BaseModel):
 
 
 class PaginatedEvaluationResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -12253,27 +11410,6 @@ class PaginatedEvaluationResponseWithViews(BaseModel):
 
 
 class PaginatedTestCaseResultResponseWithViews(BaseModel):
-    """
-    Abstract base class for generic types.
-
-    A generic type is typically declared by inheriting from
-    this class parameterized with one or more type variables.
-    For example, a generic mapping type might be defined as::
-
-      class Mapping(Generic[KT, VT]):
-          def __getitem__(self, key: KT) -> VT:
-              ...
-          # Etc.
-
-    This class can then be used as follows::
-
-      def lookup_name(mapping: Mapping[KT, VT], key: KT, default: VT) -> VT:
-          try:
-              return mapping[key]
-          except KeyError:
-              return default
-    """
-
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,

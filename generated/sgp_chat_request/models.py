@@ -3,10 +3,52 @@
 
 from __future__ import annotations
 
+import typing as _typing
+from contextvars import ContextVar as _ContextVar
 from typing import Annotated, Literal
 
+import pydantic as _pydantic
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
+
+# Set where validation refuses the values that _Open and _OpenUnion keep (this package's
+# server and mock set it for each request); unset, an answer from a newer server keeps
+# an enum value or a tagged union member that this version of the spec does not list.
+SPEC_VALUES_ONLY: _ContextVar[bool] = _ContextVar("SPEC_VALUES_ONLY", default=False)
+
+if _typing.TYPE_CHECKING:
+    _T = _typing.TypeVar("_T")
+    _Open: _typing.TypeAlias = _T | str  # an enum, or a value it does not list yet
+    _OpenUnion: _typing.TypeAlias = _T | dict[str, _typing.Any]  # or an unknown member
+else:
+    # the errors that say a value is unknown, and the type of a value then kept
+    _UNKNOWN = {
+        "literal_error": str,  # an enum's
+        "union_tag_invalid": dict,  # a tagged union's: a tag that names no member
+        "union_tag_not_found": dict,  # no tag (or an unknown one, where tags default)
+    }
+
+    def _keep_unknown(value, validate):
+        try:
+            return validate(value)
+        except _pydantic.ValidationError as exc:
+            for e in exc.errors():
+                if e["loc"] or not isinstance(value, _UNKNOWN.get(e["type"], ())):
+                    raise
+            if SPEC_VALUES_ONLY.get():
+                raise
+            return value
+
+    def _dump_unknown(value, dump):
+        return value if isinstance(value, (str, dict)) else dump(value)
+
+    class _Open:
+        def __class_getitem__(cls, kind):
+            keep = _pydantic.WrapValidator(_keep_unknown)
+            dump = _pydantic.WrapSerializer(_dump_unknown)
+            return _typing.Annotated[kind, keep, dump]
+
+    _OpenUnion = _Open
 
 
 class AssistantMessage(BaseModel):
@@ -40,7 +82,7 @@ class ImageDataSubPart(BaseModel):
     ]
     data: Annotated[str, Field(description="The base64-encoded image data.")]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -67,7 +109,7 @@ class ImageUrlSubPart(BaseModel):
         str, Field(description="The URL of the image. Note: only OpenAI supports this.")
     ]
     detail: Annotated[
-        Literal["low", "high", "auto"] | None,
+        _Open[Literal["low", "high", "auto"]] | None,
         Field(
             description="Only used for OpenAI. Corresponds to OpenAI's image detail parameter."
         ),
@@ -149,7 +191,7 @@ class ModelParameters(BaseModel):
         ),
     ] = None
     reasoning_effort: Annotated[
-        Literal["low", "medium", "high"] | None,
+        _Open[Literal["low", "medium", "high"]] | None,
         Field(
             description="The effort level for the model to reason. Available for models from OpenAI."
         ),
@@ -243,58 +285,60 @@ class CreateChatCompletionRequest(BaseModel):
         ),
     ] = None
     model: Annotated[
-        Literal[
-            "gpt-oss-120b",
-            "gpt-oss-20b",
-            "o1",
-            "o1-mini",
-            "o3-mini",
-            "gpt-4",
-            "gpt-4-0613",
-            "gpt-4-32k",
-            "gpt-4-32k-0613",
-            "gpt-4o",
-            "gpt-4o-mini",
-            "gpt-4o-2024-08-06",
-            "gpt-3.5-turbo",
-            "gpt-3.5-turbo-0613",
-            "gpt-3.5-turbo-16k",
-            "gpt-3.5-turbo-16k-0613",
-            "gemini-pro",
-            "gemini-1.5-pro-001",
-            "gemini-1.5-pro-002",
-            "gemini-1.5-pro-preview-0409",
-            "gemini-1.5-pro-preview-0514",
-            "llama-2-7b-chat",
-            "llama-2-13b-chat",
-            "llama-2-70b-chat",
-            "llama-3-8b-instruct",
-            "llama-3-70b-instruct",
-            "llama-3-1-8b-instruct",
-            "llama-3-1-70b-instruct",
-            "llama-3-2-1b-instruct",
-            "llama-3-2-3b-instruct",
-            "llama-3-3-70b-instruct",
-            "Meta-Llama-3-8B-Instruct-RMU",
-            "Meta-Llama-3-8B-Instruct-RR",
-            "Meta-Llama-3-8B-Instruct-DERTA",
-            "Meta-Llama-3-8B-Instruct-LAT",
-            "mixtral-8x7b-instruct",
-            "mixtral-8x22b-instruct",
-            "claude-3-opus-20240229",
-            "claude-3-sonnet-20240229",
-            "claude-3-haiku-20240307",
-            "claude-3-5-sonnet-20240620",
-            "claude-3-5-sonnet-20241022",
-            "mistral-large-latest",
-            "phi-3-mini-4k-instruct",
-            "phi-3-cat-merged",
-            "zephyr-cat-merged",
-            "dolphin-2.9-llama3-8b",
-            "dolphin-2.9-llama3-70b",
-            "defense-llama-3-8b-instruct",
-            "donovan-combat-llama",
-            "llama3-1-405b-instruct-v1",
+        _Open[
+            Literal[
+                "gpt-oss-120b",
+                "gpt-oss-20b",
+                "o1",
+                "o1-mini",
+                "o3-mini",
+                "gpt-4",
+                "gpt-4-0613",
+                "gpt-4-32k",
+                "gpt-4-32k-0613",
+                "gpt-4o",
+                "gpt-4o-mini",
+                "gpt-4o-2024-08-06",
+                "gpt-3.5-turbo",
+                "gpt-3.5-turbo-0613",
+                "gpt-3.5-turbo-16k",
+                "gpt-3.5-turbo-16k-0613",
+                "gemini-pro",
+                "gemini-1.5-pro-001",
+                "gemini-1.5-pro-002",
+                "gemini-1.5-pro-preview-0409",
+                "gemini-1.5-pro-preview-0514",
+                "llama-2-7b-chat",
+                "llama-2-13b-chat",
+                "llama-2-70b-chat",
+                "llama-3-8b-instruct",
+                "llama-3-70b-instruct",
+                "llama-3-1-8b-instruct",
+                "llama-3-1-70b-instruct",
+                "llama-3-2-1b-instruct",
+                "llama-3-2-3b-instruct",
+                "llama-3-3-70b-instruct",
+                "Meta-Llama-3-8B-Instruct-RMU",
+                "Meta-Llama-3-8B-Instruct-RR",
+                "Meta-Llama-3-8B-Instruct-DERTA",
+                "Meta-Llama-3-8B-Instruct-LAT",
+                "mixtral-8x7b-instruct",
+                "mixtral-8x22b-instruct",
+                "claude-3-opus-20240229",
+                "claude-3-sonnet-20240229",
+                "claude-3-haiku-20240307",
+                "claude-3-5-sonnet-20240620",
+                "claude-3-5-sonnet-20241022",
+                "mistral-large-latest",
+                "phi-3-mini-4k-instruct",
+                "phi-3-cat-merged",
+                "zephyr-cat-merged",
+                "dolphin-2.9-llama3-8b",
+                "dolphin-2.9-llama3-70b",
+                "defense-llama-3-8b-instruct",
+                "donovan-combat-llama",
+                "llama3-1-405b-instruct-v1",
+            ]
         ],
         Field(
             description="The ID of the model to use for chat completions. We only support the models listed here so far."

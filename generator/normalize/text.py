@@ -32,7 +32,12 @@ equal to that of the parameter name, and a component's equal to the component's 
 nothing the name does not, and are removed. Any other title (``URL``, ``Error Type`` on
 ``type``, a component's name from before the `names` pass) is kept.
 
-The pass reports nothing: both changes are routine, and there are thousands of them.
+**Library boilerplate** is dropped: pydantic 1's generic models leak the docstring of
+``typing.Generic`` ("Abstract base class for generic types. ...", 20 lines about
+``Mapping[KT, VT]``) as the description of every schema built from them (SGP's 47
+``Paginated...`` schemas). It describes Python's typing module, not the API.
+
+The pass reports nothing: these changes are routine, and there are thousands of them.
 """
 
 from __future__ import annotations
@@ -111,12 +116,19 @@ def _keeps_indentation(first: str, rest: list[str], common: int) -> bool:
     return False
 
 
+# The first line of ``typing.Generic.__doc__`` (the same in Python 3.7 to 3.13).
+GENERIC_DOC = "Abstract base class for generic types."
+
+
 def _clean_keys(obj: Any) -> None:
     if isinstance(obj, dict):
         for key in TEXT_KEYS:
             value = obj.get(key)
             if isinstance(value, str):
                 obj[key] = clean_text(value)
+        description = obj.get("description")
+        if isinstance(description, str) and description.startswith(GENERIC_DOC):
+            del obj["description"]
 
 
 def _drop_title(schema: Any, name: Any) -> None:

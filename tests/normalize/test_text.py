@@ -316,3 +316,30 @@ def test_real_specs_come_out_clean(config: str) -> None:
                 assert sub.get("title") not in restated_titles(name), f"{pointer}/{name}"
     for name, schema in result.spec["components"]["schemas"].items():
         assert schema.get("title") != name, name
+
+
+def test_typing_generics_docstring_is_dropped() -> None:
+    """pydantic 1's generic models leak ``typing.Generic.__doc__`` as a schema description
+    (SGP's Paginated... schemas): it says nothing about the API, and is dropped; a
+    description that merely mentions generics is kept."""
+    import typing
+
+    leaked = typing.Generic.__doc__ or ""
+    assert leaked.strip().startswith(text.GENERIC_DOC)
+    spec: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "Page": {"type": "object", "description": leaked},
+                "Other": {"type": "object", "description": "Generic types are fine here."},
+            }
+        },
+    }
+    schemas = text.run(spec, {}).spec["components"]["schemas"]
+    assert "description" not in schemas["Page"]
+    assert schemas["Other"]["description"] == "Generic types are fine here."
+    sgp = load_and_normalize(load_config(SPECS / "sgp.toml"))[1].spec
+    described = [s.get("description", "") for s in sgp["components"]["schemas"].values()]
+    assert not [d for d in described if "Abstract base class for generic types" in d]

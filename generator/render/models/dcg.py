@@ -14,8 +14,10 @@ DCG does the model rendering. Its options are fixed here, in one place
 Before DCG, :func:`dcg_input` reshapes a construct DCG renders poorly (array items it would
 give numbered names are named earlier, by the ``array_items`` normalize pass, so the IR
 knows them too); after it, :mod:`generator.render.models.fixups` rewrites its output
-where it falls short, and :mod:`generator.render.models.tags` lets a tagged union take an
-input without the tag when a member defaults it.
+where it falls short, :mod:`generator.render.models.open_enums` lets the response models
+keep an enum value or a tagged union member a newer server added, and
+:mod:`generator.render.models.tags` lets a tagged union take an input without the tag when
+a member defaults it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from generator.errors import ApismithError
 from generator.render.models.fixups import defined_names, fix_up
+from generator.render.models.open_enums import KEY, open_responses, request_only
 from generator.render.models.tags import accept_missing_tags
 
 DCG_OPTIONS: dict[str, Any] = {
@@ -136,13 +139,16 @@ def model_input(spec: Mapping[str, Any]) -> dict[str, Any]:
     """What of the normalized spec DCG reads: all of it but ``paths``, unless a schema
     refers into them (DCG renders ``components/schemas`` only; on GitHub the paths are
     most of the document, which the model worker would otherwise be sent). A shallow
-    copy: the values are the spec's own."""
+    copy: the values are the spec's own. What the paths tell the models (the schemas only
+    requests reach, whose enums stay closed: :mod:`.open_enums`) is under ``KEY``."""
     from generator.load.refs import walk_refs
 
     refs = walk_refs(spec.get("components") or {})
-    if "paths" not in spec or any(ref["$ref"].startswith("#/paths") for _, ref in refs):
-        return dict(spec)
-    return {key: value for key, value in spec.items() if key != "paths"}
+    data = dict(spec)
+    data[KEY] = request_only(spec, refs)
+    if "paths" in spec and not any(ref["$ref"].startswith("#/paths") for _, ref in refs):
+        del data["paths"]
+    return data
 
 
 def dcg_input(spec: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]:
@@ -161,6 +167,7 @@ def dcg_input(spec: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]
     from generator.normalize.walk import iter_schemas, json_copy
 
     data: dict[str, Any] = dict(spec) if owned else json_copy(dict(spec))
+    data.pop(KEY, None)
     for _pointer, schema in list(iter_schemas(data)):
         if schema.get("type") == "string" and "format" not in schema and is_binary_media(schema):
             schema["format"] = "binary"  # raw bytes, as the IR reads them (DCG: str)
@@ -246,7 +253,9 @@ def render_models(spec: Mapping[str, Any], header: str, *, owned: bool = False) 
     schemas = spec["components"]["schemas"]
     objects = {n for n, v in schemas.items() if _plain_object(v)}
     expected = list(schemas)
-    source = accept_missing_tags(fix_up(run_dcg(spec, header, owned=owned)))
+    closed = set(spec[KEY] if KEY in spec else request_only(spec))
+    source = run_dcg(spec, header, owned=owned)
+    source = accept_missing_tags(open_responses(fix_up(source), closed))
     _check_names(expected, objects, source)
     return source
 

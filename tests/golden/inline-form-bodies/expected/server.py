@@ -29,7 +29,13 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from ._server import Credentials, current_credentials, json_or_text, verify_credentials
+from ._server import (
+    SPEC_VALUES_ONLY,
+    Credentials,
+    current_credentials,
+    json_or_text,
+    verify_credentials,
+)
 from ._server.login import BaseLoginService, LoginService, add_login_create
 from ._server.up import BaseUpService, UpService, add_up_create
 
@@ -208,7 +214,9 @@ class _Route(APIRoute):
     """A route that reads its JSON body as :class:`_JSONRequest` does, and a form as JSON
     where ``openapi_extra`` documents its body in a form media type (a JSON body also
     declared as a form, or a form body without files read as JSON fields: its documented
-    schema, left empty, is the model FastAPI builds of the fields)."""
+    schema, left empty, is the model FastAPI builds of the fields). Its request and its
+    answer are validated with ``SPEC_VALUES_ONLY`` set: an enum value or a union member
+    the spec does not list is refused (the models keep one where a client reads it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -235,7 +243,11 @@ class _Route(APIRoute):
                 strict = _json_parameters(strict, self._json)
             if _media_type(strict) in self._forms:
                 strict = await _form_as_json(strict, self._lists)
-            return await handler(strict)
+            token = SPEC_VALUES_ONLY.set(True)  # values the spec does not list: refused
+            try:
+                return await handler(strict)
+            finally:
+                SPEC_VALUES_ONLY.reset(token)
 
         return strict_json
 

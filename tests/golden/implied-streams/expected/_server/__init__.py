@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
+
+from .. import models
+
+# models.py keeps an enum value or a tagged union member that its spec does not list (a
+# newer server's, in an answer the client reads) unless this is set: the routes and the
+# streams set it, so that a request (422) or an answer with one is refused.
+SPEC_VALUES_ONLY: ContextVar[bool] = getattr(
+    models, "SPEC_VALUES_ONLY", ContextVar("SPEC_VALUES_ONLY", default=False)
+)
 
 
 @dataclass(frozen=True)
@@ -70,6 +80,7 @@ async def _frames(
     """The stream's bytes: server-sent events (one ``data:`` line per chunk, then ``data:
     <terminator>``, none when ``terminator`` is None), a JSON text sequence (RFC 7464:
     each chunk after a record separator) or JSON Lines (one chunk per line)."""
+    SPEC_VALUES_ONLY.set(True)  # (the task sending the answer: the route's has ended)
     async for chunk in chunks:
         if isinstance(chunk, BaseModel):
             data = chunk.model_dump_json(by_alias=True, exclude_unset=True)
