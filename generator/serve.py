@@ -88,8 +88,10 @@ def resolve(
         return cfg.name, cfg.package_dir, cfg
     name, package_dir = generated_package(api, out, root)
     if out is not None:
+        # the package's openapi.json is the spec with its overlays applied already: the
+        # recorded overlays (relative to the original spec) are not applied again
         spec_copy = package_dir / "openapi.json"
-        cfg = vendored_config(name, spec_copy, package_dir, {}, base=package_dir)
+        cfg = vendored_config(name, spec_copy, package_dir, {"overlays": []}, base=package_dir)
         return name, package_dir, cfg
     (cfg,) = select_configs([name], None, None, None, None, root)
     return name, package_dir, cfg

@@ -171,7 +171,7 @@ def test_template_overrides_are_inputs(consumer: Path) -> None:
     proc = run_cli("check", "--full", cwd=consumer)
     assert proc.returncode == 2, describe(proc)
     (line,) = proc.stderr.splitlines()
-    assert "templates/header.py.jinja:4:" in line and "internal error" not in line, line
+    assert "templates/header.py.jinja:7:" in line and "internal error" not in line, line
 
 
 def test_fingerprint_names_each_source_once() -> None:

@@ -224,8 +224,33 @@ def signature_changes(path: str, old: griffe.Object, new: griffe.Object) -> list
         else:
             was, now = _spelled(old.annotation), _spelled(new.annotation)
             rule = "python-field-type-changed"
+            if core_type(was) == core_type(now):  # only a description or constraint
+                return []
         return [change(rule, path, f"{was} -> {now}")] if was != now else []
     return []
+
+
+def core_type(annotation: str) -> str:
+    """An annotation without ``Annotated[...]``'s metadata (a ``Field`` with a description,
+    a constraint, a JSON schema note): what a reader's type checker sees. The spec side
+    reports constraint changes; a new description is no change of type."""
+    import ast
+
+    try:
+        tree = ast.parse(annotation, mode="eval")
+    except SyntaxError:
+        return annotation
+
+    class _Strip(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            self.generic_visit(node)
+            name = node.value
+            named = isinstance(name, ast.Name) and name.id == "Annotated"
+            if named and isinstance(node.slice, ast.Tuple) and node.slice.elts:
+                return node.slice.elts[0]
+            return node
+
+    return ast.unparse(_Strip().visit(tree))
 
 
 def _signatures(fn: griffe.Function) -> list[griffe.Function]:

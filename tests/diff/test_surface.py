@@ -84,3 +84,14 @@ def test_nothing_changed(tmp_path: Path) -> None:
     old = package(tmp_path / "old", OLD_MODELS, OLD_RESOURCE)
     new = package(tmp_path / "new", OLD_MODELS, OLD_RESOURCE)
     assert package_changes(old, new, "api") == []
+
+
+def test_a_new_description_or_constraint_is_no_change_of_type() -> None:
+    """``Annotated``'s metadata is not the type: ``bytes`` and ``Annotated[bytes,
+    Field(...)]`` are the same to a type checker (the spec side reports constraints)."""
+    from generator.diff.surface import core_type
+
+    assert core_type("Annotated[bytes, Field(json_schema_extra={'a': 'b'})]") == "bytes"
+    assert core_type("Annotated[int | None, Field(ge=1)] | str") == "int | None | str"
+    assert core_type("list[Annotated[str, Field(min_length=1)]]") == "list[str]"
+    assert core_type("not python (") == "not python ("

@@ -35,7 +35,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -130,7 +130,7 @@ class AsyncTasksResource:
                         "destination_path": destination_path,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -157,7 +157,7 @@ class AsyncTasksResource:
                 "get",
                 "/v1/async-tasks/" + path_param(task_id, "task_id"),
                 _m.GetAsyncTaskV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -266,7 +266,7 @@ class AsyncAsyncTasksResource:
                         "destination_path": destination_path,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -293,7 +293,7 @@ class AsyncAsyncTasksResource:
                 "get",
                 "/v1/async-tasks/" + path_param(task_id, "task_id"),
                 _m.GetAsyncTaskV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -203,7 +203,7 @@ class BatchCompletionsResource:
                         "content": content,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -228,7 +228,7 @@ class BatchCompletionsResource:
                 "/v2/batch-completions/"
                 + path_param(batch_completion_id, "batch_completion_id"),
                 _m.GetBatchCompletionV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -294,7 +294,7 @@ class BatchCompletionsResource:
                         "priority": priority,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -320,7 +320,7 @@ class BatchCompletionsResource:
                 + path_param(batch_completion_id, "batch_completion_id")
                 + "/actions/cancel",
                 _m.CancelBatchCompletionsV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -507,7 +507,7 @@ class AsyncBatchCompletionsResource:
                         "content": content,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -532,7 +532,7 @@ class AsyncBatchCompletionsResource:
                 "/v2/batch-completions/"
                 + path_param(batch_completion_id, "batch_completion_id"),
                 _m.GetBatchCompletionV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -598,7 +598,7 @@ class AsyncBatchCompletionsResource:
                         "priority": priority,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -624,7 +624,7 @@ class AsyncBatchCompletionsResource:
                 + path_param(batch_completion_id, "batch_completion_id")
                 + "/actions/cancel",
                 _m.CancelBatchCompletionsV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

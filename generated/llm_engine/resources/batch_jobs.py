@@ -35,7 +35,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -127,7 +127,7 @@ class BatchJobsResource:
                         "timeout_seconds": timeout_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -154,7 +154,7 @@ class BatchJobsResource:
                 "get",
                 "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.GetBatchJobV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -214,7 +214,7 @@ class BatchJobsResource:
                         "cancel": cancel,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -322,7 +322,7 @@ class AsyncBatchJobsResource:
                         "timeout_seconds": timeout_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -349,7 +349,7 @@ class AsyncBatchJobsResource:
                 "get",
                 "/v1/batch-jobs/" + path_param(batch_job_id, "batch_job_id"),
                 _m.GetBatchJobV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -409,7 +409,7 @@ class AsyncBatchJobsResource:
                         "cancel": cancel,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

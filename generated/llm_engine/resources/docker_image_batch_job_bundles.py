@@ -36,7 +36,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -84,7 +84,7 @@ class DockerImageBatchJobBundlesLatestResource:
                 query={
                     "bundle_name": bundle_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -145,7 +145,7 @@ class DockerImageBatchJobBundlesResource:
                     "bundle_name": bundle_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -231,7 +231,7 @@ class DockerImageBatchJobBundlesResource:
                         "public": public,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -261,7 +261,7 @@ class DockerImageBatchJobBundlesResource:
                     docker_image_batch_job_bundle_id, "docker_image_batch_job_bundle_id"
                 ),
                 _m.DockerImageBatchJobBundleV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -331,7 +331,7 @@ class AsyncDockerImageBatchJobBundlesLatestResource:
                 query={
                     "bundle_name": bundle_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -394,7 +394,7 @@ class AsyncDockerImageBatchJobBundlesResource:
                     "bundle_name": bundle_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -480,7 +480,7 @@ class AsyncDockerImageBatchJobBundlesResource:
                         "public": public,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -510,7 +510,7 @@ class AsyncDockerImageBatchJobBundlesResource:
                     docker_image_batch_job_bundle_id, "docker_image_batch_job_bundle_id"
                 ),
                 _m.DockerImageBatchJobBundleV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -35,7 +35,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -81,7 +81,7 @@ class DockerImageBatchJobsResource:
                 query={
                     "trigger_id": trigger_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -158,7 +158,7 @@ class DockerImageBatchJobsResource:
                         "override_job_max_runtime_s": override_job_max_runtime_s,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -183,7 +183,7 @@ class DockerImageBatchJobsResource:
                 "/v1/docker-image-batch-jobs/"
                 + path_param(batch_job_id, "batch_job_id"),
                 _m.GetDockerImageBatchJobV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -241,7 +241,7 @@ class DockerImageBatchJobsResource:
                         "cancel": cancel,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -305,7 +305,7 @@ class AsyncDockerImageBatchJobsResource:
                 query={
                     "trigger_id": trigger_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -382,7 +382,7 @@ class AsyncDockerImageBatchJobsResource:
                         "override_job_max_runtime_s": override_job_max_runtime_s,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -407,7 +407,7 @@ class AsyncDockerImageBatchJobsResource:
                 "/v1/docker-image-batch-jobs/"
                 + path_param(batch_job_id, "batch_job_id"),
                 _m.GetDockerImageBatchJobV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -465,7 +465,7 @@ class AsyncDockerImageBatchJobsResource:
                         "cancel": cancel,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

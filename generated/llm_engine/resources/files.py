@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -98,7 +98,7 @@ class FilesResource:
                     "file": file,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -122,7 +122,7 @@ class FilesResource:
                 "get",
                 "/v1/files/" + path_param(file_id, "file_id"),
                 _m.GetFileResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -146,7 +146,7 @@ class FilesResource:
                 "delete",
                 "/v1/files/" + path_param(file_id, "file_id"),
                 _m.DeleteFileResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -173,7 +173,7 @@ class FilesResource:
                 "get",
                 "/v1/files/" + path_param(file_id, "file_id") + "/content",
                 _m.GetFileContentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -257,7 +257,7 @@ class AsyncFilesResource:
                     "file": file,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -281,7 +281,7 @@ class AsyncFilesResource:
                 "get",
                 "/v1/files/" + path_param(file_id, "file_id"),
                 _m.GetFileResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -305,7 +305,7 @@ class AsyncFilesResource:
                 "delete",
                 "/v1/files/" + path_param(file_id, "file_id"),
                 _m.DeleteFileResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -332,7 +332,7 @@ class AsyncFilesResource:
                 "get",
                 "/v1/files/" + path_param(file_id, "file_id") + "/content",
                 _m.GetFileContentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

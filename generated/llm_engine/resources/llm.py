@@ -38,7 +38,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -84,7 +84,7 @@ class LlmModelEndpointsResource:
                     "name": name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -802,7 +802,7 @@ class LlmModelEndpointsResource:
                         "huggingface_repo": huggingface_repo,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -830,7 +830,7 @@ class LlmModelEndpointsResource:
                 "/v1/llm/model-endpoints/"
                 + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.GetLLMModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1537,7 +1537,7 @@ class LlmModelEndpointsResource:
                         "huggingface_repo": huggingface_repo,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1562,7 +1562,7 @@ class LlmModelEndpointsResource:
                 "/v1/llm/model-endpoints/"
                 + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.DeleteLLMEndpointResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1625,7 +1625,7 @@ class LlmModelEndpointsResource:
                         "download_format": download_format,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1766,7 +1766,7 @@ class LlmCompletionsResource:
                         "skip_special_tokens": skip_special_tokens,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1872,7 +1872,7 @@ class LlmCompletionsResource:
                     }
                 ),
                 stream=_m.CompletionStreamV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1928,7 +1928,7 @@ class LlmFineTunesEventsResource:
                 + path_param(fine_tune_id, "fine_tune_id")
                 + "/events",
                 _m.GetFineTuneEventsResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2048,7 +2048,7 @@ class LlmFineTunesResource:
                         "wandb_config": wandb_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2072,7 +2072,7 @@ class LlmFineTunesResource:
                 "get",
                 "/v1/llm/fine-tunes/" + path_param(fine_tune_id, "fine_tune_id"),
                 _m.GetFineTuneResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2098,7 +2098,7 @@ class LlmFineTunesResource:
                 + path_param(fine_tune_id, "fine_tune_id")
                 + "/cancel",
                 _m.CancelFineTuneResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2269,7 +2269,7 @@ class LlmBatchCompletionsResource:
                         "content": content,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2375,7 +2375,7 @@ class AsyncLlmModelEndpointsResource:
                     "name": name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3093,7 +3093,7 @@ class AsyncLlmModelEndpointsResource:
                         "huggingface_repo": huggingface_repo,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3121,7 +3121,7 @@ class AsyncLlmModelEndpointsResource:
                 "/v1/llm/model-endpoints/"
                 + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.GetLLMModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3828,7 +3828,7 @@ class AsyncLlmModelEndpointsResource:
                         "huggingface_repo": huggingface_repo,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3853,7 +3853,7 @@ class AsyncLlmModelEndpointsResource:
                 "/v1/llm/model-endpoints/"
                 + path_param(model_endpoint_name, "model_endpoint_name"),
                 _m.DeleteLLMEndpointResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3916,7 +3916,7 @@ class AsyncLlmModelEndpointsResource:
                         "download_format": download_format,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4059,7 +4059,7 @@ class AsyncLlmCompletionsResource:
                         "skip_special_tokens": skip_special_tokens,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4165,7 +4165,7 @@ class AsyncLlmCompletionsResource:
                     }
                 ),
                 stream=_m.CompletionStreamV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4221,7 +4221,7 @@ class AsyncLlmFineTunesEventsResource:
                 + path_param(fine_tune_id, "fine_tune_id")
                 + "/events",
                 _m.GetFineTuneEventsResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4341,7 +4341,7 @@ class AsyncLlmFineTunesResource:
                         "wandb_config": wandb_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4365,7 +4365,7 @@ class AsyncLlmFineTunesResource:
                 "get",
                 "/v1/llm/fine-tunes/" + path_param(fine_tune_id, "fine_tune_id"),
                 _m.GetFineTuneResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4391,7 +4391,7 @@ class AsyncLlmFineTunesResource:
                 + path_param(fine_tune_id, "fine_tune_id")
                 + "/cancel",
                 _m.CancelFineTuneResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -4564,7 +4564,7 @@ class AsyncLlmBatchCompletionsResource:
                         "content": content,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

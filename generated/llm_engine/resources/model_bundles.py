@@ -36,7 +36,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -112,7 +112,7 @@ class ModelBundlesCloneWithChangesResource:
                         "new_app_config": new_app_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -172,7 +172,7 @@ class ModelBundlesCloneWithChangesResource:
                         "new_app_config": new_app_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -232,7 +232,7 @@ class ModelBundlesLatestResource:
                 query={
                     "model_name": model_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -262,7 +262,7 @@ class ModelBundlesLatestResource:
                 query={
                     "model_name": model_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -324,7 +324,7 @@ class ModelBundlesResource:
                     "model_name": model_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -408,7 +408,7 @@ class ModelBundlesResource:
                         "schema_location": schema_location,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -435,7 +435,7 @@ class ModelBundlesResource:
                 "get",
                 "/v1/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -467,7 +467,7 @@ class ModelBundlesResource:
                     "model_name": model_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -556,7 +556,7 @@ class ModelBundlesResource:
                         "metadata": metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -583,7 +583,7 @@ class ModelBundlesResource:
                 "get",
                 "/v2/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -693,7 +693,7 @@ class AsyncModelBundlesCloneWithChangesResource:
                         "new_app_config": new_app_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -753,7 +753,7 @@ class AsyncModelBundlesCloneWithChangesResource:
                         "new_app_config": new_app_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -813,7 +813,7 @@ class AsyncModelBundlesLatestResource:
                 query={
                     "model_name": model_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -843,7 +843,7 @@ class AsyncModelBundlesLatestResource:
                 query={
                     "model_name": model_name,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -905,7 +905,7 @@ class AsyncModelBundlesResource:
                     "model_name": model_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -989,7 +989,7 @@ class AsyncModelBundlesResource:
                         "schema_location": schema_location,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1016,7 +1016,7 @@ class AsyncModelBundlesResource:
                 "get",
                 "/v1/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1048,7 +1048,7 @@ class AsyncModelBundlesResource:
                     "model_name": model_name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1137,7 +1137,7 @@ class AsyncModelBundlesResource:
                         "metadata": metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1164,7 +1164,7 @@ class AsyncModelBundlesResource:
                 "get",
                 "/v2/model-bundles/" + path_param(model_bundle_id, "model_bundle_id"),
                 _m.ModelBundleV2Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

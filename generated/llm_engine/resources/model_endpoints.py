@@ -36,7 +36,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -82,7 +82,7 @@ class ModelEndpointsResource:
                     "name": name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -228,7 +228,7 @@ class ModelEndpointsResource:
                         "task_expires_seconds": task_expires_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -256,7 +256,7 @@ class ModelEndpointsResource:
                 "/v1/model-endpoints/"
                 + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.GetModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -397,7 +397,7 @@ class ModelEndpointsResource:
                         "task_expires_seconds": task_expires_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -425,7 +425,7 @@ class ModelEndpointsResource:
                 "/v1/model-endpoints/"
                 + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.DeleteModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -454,7 +454,7 @@ class ModelEndpointsResource:
                 + path_param(model_endpoint_id, "model_endpoint_id")
                 + "/restart",
                 _m.RestartModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -578,7 +578,7 @@ class AsyncModelEndpointsResource:
                     "name": name,
                     "order_by": order_by,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -724,7 +724,7 @@ class AsyncModelEndpointsResource:
                         "task_expires_seconds": task_expires_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -752,7 +752,7 @@ class AsyncModelEndpointsResource:
                 "/v1/model-endpoints/"
                 + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.GetModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -893,7 +893,7 @@ class AsyncModelEndpointsResource:
                         "task_expires_seconds": task_expires_seconds,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -921,7 +921,7 @@ class AsyncModelEndpointsResource:
                 "/v1/model-endpoints/"
                 + path_param(model_endpoint_id, "model_endpoint_id"),
                 _m.DeleteModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -950,7 +950,7 @@ class AsyncModelEndpointsResource:
                 + path_param(model_endpoint_id, "model_endpoint_id")
                 + "/restart",
                 _m.RestartModelEndpointV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -141,7 +141,7 @@ class TriggersResource:
                         "default_job_metadata": default_job_metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -168,7 +168,7 @@ class TriggersResource:
                 "get",
                 "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.GetTriggerV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -231,7 +231,7 @@ class TriggersResource:
                         "suspend": suspend,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -258,7 +258,7 @@ class TriggersResource:
                 "delete",
                 "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.DeleteTriggerV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -386,7 +386,7 @@ class AsyncTriggersResource:
                         "default_job_metadata": default_job_metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -413,7 +413,7 @@ class AsyncTriggersResource:
                 "get",
                 "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.GetTriggerV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -476,7 +476,7 @@ class AsyncTriggersResource:
                         "suspend": suspend,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -503,7 +503,7 @@ class AsyncTriggersResource:
                 "delete",
                 "/v1/triggers/" + path_param(trigger_id, "trigger_id"),
                 _m.DeleteTriggerV1Response,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

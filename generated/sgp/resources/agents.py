@@ -35,7 +35,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -231,7 +231,7 @@ class AgentsResource:
                         "instructions": instructions,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -439,7 +439,7 @@ class AsyncAgentsResource:
                         "instructions": instructions,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -105,7 +105,7 @@ class ApplicationDeploymentsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -187,7 +187,7 @@ class ApplicationDeploymentsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -221,7 +221,7 @@ class ApplicationDeploymentsResource:
                 "/v4/application-deployments/"
                 + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -291,7 +291,7 @@ class ApplicationDeploymentsResource:
                         "is_active": is_active,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -378,7 +378,7 @@ class AsyncApplicationDeploymentsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -460,7 +460,7 @@ class AsyncApplicationDeploymentsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -494,7 +494,7 @@ class AsyncApplicationDeploymentsResource:
                 "/v4/application-deployments/"
                 + path_param(application_deployment_id, "application_deployment_id"),
                 _m.ApplicationDeploymentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -564,7 +564,7 @@ class AsyncApplicationDeploymentsResource:
                         "is_active": is_active,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -101,7 +101,7 @@ class ApplicationSpecsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -187,7 +187,7 @@ class ApplicationSpecsResource:
                         "run_online_evaluation": run_online_evaluation,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -221,7 +221,7 @@ class ApplicationSpecsResource:
                 "/v4/application-specs/"
                 + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -253,7 +253,7 @@ class ApplicationSpecsResource:
                 "/v4/application-specs/"
                 + path_param(application_spec_id, "application_spec_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -339,7 +339,7 @@ class ApplicationSpecsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -426,7 +426,7 @@ class AsyncApplicationSpecsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -512,7 +512,7 @@ class AsyncApplicationSpecsResource:
                         "run_online_evaluation": run_online_evaluation,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -546,7 +546,7 @@ class AsyncApplicationSpecsResource:
                 "/v4/application-specs/"
                 + path_param(application_spec_id, "application_spec_id"),
                 _m.ApplicationSpecResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -578,7 +578,7 @@ class AsyncApplicationSpecsResource:
                 "/v4/application-specs/"
                 + path_param(application_spec_id, "application_spec_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -664,7 +664,7 @@ class AsyncApplicationSpecsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_3 = LazyErrors(
+_ERRORS_422_500_36f632 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
         500: _m.ApplicationProcessingErrorResponse,
@@ -164,7 +164,7 @@ class ApplicationThreadsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_422_500_36f632,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -303,7 +303,7 @@ class AsyncApplicationThreadsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_422_500_36f632,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -39,18 +39,18 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
 )
-_ERRORS_1 = LazyErrors(
+_ERRORS_400_422_237b47 = LazyErrors(
     lambda: {
         400: _m.InvalidApplicationResponse,
         422: _m.HTTPValidationError,
     }
 )
-_ERRORS_3 = LazyErrors(
+_ERRORS_422_500_36f632 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
         500: _m.ApplicationProcessingErrorResponse,
@@ -120,7 +120,7 @@ class ApplicationVariantsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -225,7 +225,7 @@ class ApplicationVariantsResource:
                         "application_spec_id": application_spec_id,
                     }
                 ),
-                errors=_ERRORS_1,
+                errors=_ERRORS_400_422_237b47,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -259,7 +259,7 @@ class ApplicationVariantsResource:
                 "/v4/application-variants/"
                 + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -291,7 +291,7 @@ class ApplicationVariantsResource:
                 "/v4/application-variants/"
                 + path_param(application_variant_id, "application_variant_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -365,7 +365,7 @@ class ApplicationVariantsResource:
                         "configuration": configuration,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -471,7 +471,7 @@ class ApplicationVariantsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_422_500_36f632,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -562,7 +562,7 @@ class AsyncApplicationVariantsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -667,7 +667,7 @@ class AsyncApplicationVariantsResource:
                         "application_spec_id": application_spec_id,
                     }
                 ),
-                errors=_ERRORS_1,
+                errors=_ERRORS_400_422_237b47,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -701,7 +701,7 @@ class AsyncApplicationVariantsResource:
                 "/v4/application-variants/"
                 + path_param(application_variant_id, "application_variant_id"),
                 _m.ApplicationVariantResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -733,7 +733,7 @@ class AsyncApplicationVariantsResource:
                 "/v4/application-variants/"
                 + path_param(application_variant_id, "application_variant_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -807,7 +807,7 @@ class AsyncApplicationVariantsResource:
                         "configuration": configuration,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -913,7 +913,7 @@ class AsyncApplicationVariantsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_3,
+                errors=_ERRORS_422_500_36f632,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -38,18 +38,18 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
 )
-_ERRORS_1 = LazyErrors(
+_ERRORS_400_422_237b47 = LazyErrors(
     lambda: {
         400: _m.InvalidApplicationResponse,
         422: _m.HTTPValidationError,
     }
 )
-_ERRORS_2 = LazyErrors(
+_ERRORS_400_422_500_133131 = LazyErrors(
     lambda: {
         400: _m.InvalidApplicationResponse,
         422: _m.HTTPValidationError,
@@ -97,7 +97,7 @@ class ApplicationsChatThreadsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -172,7 +172,7 @@ class ApplicationsChatThreadsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -230,7 +230,7 @@ class ApplicationsDashboardsResource:
                 + "/dashboards/"
                 + path_param(dashboard_id, "dashboard_id"),
                 _m.Dashboard,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -307,7 +307,7 @@ class ApplicationsMetricsScalarResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -384,7 +384,7 @@ class ApplicationsMetricsTimeseriesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -562,7 +562,7 @@ class ApplicationsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_2,
+                errors=_ERRORS_400_422_500_133131,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -652,7 +652,7 @@ class ApplicationsResource:
                         "overrides": overrides,
                     }
                 ),
-                errors=_ERRORS_1,
+                errors=_ERRORS_400_422_237b47,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -694,7 +694,7 @@ class ApplicationsResource:
                     "files": files,
                 },
                 files=["files"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -772,7 +772,7 @@ class AsyncApplicationsChatThreadsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -847,7 +847,7 @@ class AsyncApplicationsChatThreadsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -905,7 +905,7 @@ class AsyncApplicationsDashboardsResource:
                 + "/dashboards/"
                 + path_param(dashboard_id, "dashboard_id"),
                 _m.Dashboard,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -984,7 +984,7 @@ class AsyncApplicationsMetricsScalarResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1063,7 +1063,7 @@ class AsyncApplicationsMetricsTimeseriesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1245,7 +1245,7 @@ class AsyncApplicationsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_2,
+                errors=_ERRORS_400_422_500_133131,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1335,7 +1335,7 @@ class AsyncApplicationsResource:
                         "overrides": overrides,
                     }
                 ),
-                errors=_ERRORS_1,
+                errors=_ERRORS_400_422_237b47,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1377,7 +1377,7 @@ class AsyncApplicationsResource:
                     "files": files,
                 },
                 files=["files"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

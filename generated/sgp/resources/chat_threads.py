@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -128,7 +128,7 @@ class ChatThreadsMessagesFeedbackResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -161,7 +161,7 @@ class ChatThreadsMessagesFeedbackResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -228,7 +228,7 @@ class ChatThreadsMessagesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -308,7 +308,7 @@ class ChatThreadsMessagesResource:
                         "output_text": output_text,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -371,7 +371,7 @@ class ChatThreadsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -442,7 +442,7 @@ class ChatThreadsResource:
                         "archived_at": archived_at,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -557,7 +557,7 @@ class AsyncChatThreadsMessagesFeedbackResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -590,7 +590,7 @@ class AsyncChatThreadsMessagesFeedbackResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -657,7 +657,7 @@ class AsyncChatThreadsMessagesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -737,7 +737,7 @@ class AsyncChatThreadsMessagesResource:
                         "output_text": output_text,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -800,7 +800,7 @@ class AsyncChatThreadsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -871,7 +871,7 @@ class AsyncChatThreadsResource:
                         "archived_at": archived_at,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -99,7 +99,7 @@ class EvaluationConfigsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -181,7 +181,7 @@ class EvaluationConfigsResource:
                         "studio_project_id": studio_project_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -215,7 +215,7 @@ class EvaluationConfigsResource:
                 "/v4/evaluation-configs/"
                 + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.EvaluationConfigResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -247,7 +247,7 @@ class EvaluationConfigsResource:
                 "/v4/evaluation-configs/"
                 + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -330,7 +330,7 @@ class AsyncEvaluationConfigsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -412,7 +412,7 @@ class AsyncEvaluationConfigsResource:
                         "studio_project_id": studio_project_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -446,7 +446,7 @@ class AsyncEvaluationConfigsResource:
                 "/v4/evaluation-configs/"
                 + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.EvaluationConfigResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -478,7 +478,7 @@ class AsyncEvaluationConfigsResource:
                 "/v4/evaluation-configs/"
                 + path_param(evaluation_config_id, "evaluation_config_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -40,7 +40,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -117,7 +117,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -202,7 +202,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -241,7 +241,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
                     evaluation_dataset_version_id, "evaluation_dataset_version_id"
                 ),
                 _m.EvaluationDatasetVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -284,7 +284,7 @@ class EvaluationDatasetsEvaluationDatasetVersionsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -359,7 +359,7 @@ class EvaluationDatasetsTestCasesHistoryResource:
                 + "/history/"
                 + path_param(num, "num"),
                 _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -410,7 +410,7 @@ class EvaluationDatasetsTestCasesHistoryResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -443,7 +443,7 @@ class EvaluationDatasetsTestCasesHistoryResource:
                 + path_param(test_case_id, "test_case_id")
                 + "/history",
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -527,7 +527,7 @@ class EvaluationDatasetsTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -628,7 +628,7 @@ class EvaluationDatasetsTestCasesResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -667,7 +667,7 @@ class EvaluationDatasetsTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 body=items,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -699,7 +699,7 @@ class EvaluationDatasetsTestCasesResource:
                 + "/test-cases/"
                 + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -734,7 +734,7 @@ class EvaluationDatasetsTestCasesResource:
                 + "/test-cases/"
                 + path_param(test_case_id, "test_case_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -834,7 +834,7 @@ class EvaluationDatasetsTestCasesResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -936,7 +936,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1037,7 +1037,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                         "topic_str": topic_str,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1071,7 +1071,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
                 ),
                 _m.AutoGeneratedDraftTestCaseResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1105,7 +1105,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
                 ),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1197,7 +1197,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                         "approved": approved,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1240,7 +1240,7 @@ class EvaluationDatasetsAutogeneratedDraftTestCasesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1314,7 +1314,7 @@ class EvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1403,7 +1403,7 @@ class EvaluationDatasetsGenerationJobsResource:
                         "custom_instructions": custom_instructions,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1435,7 +1435,7 @@ class EvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1468,7 +1468,7 @@ class EvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1566,7 +1566,7 @@ class EvaluationDatasetsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1663,7 +1663,7 @@ class EvaluationDatasetsResource:
                         "advanced_config": advanced_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1697,7 +1697,7 @@ class EvaluationDatasetsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1731,7 +1731,7 @@ class EvaluationDatasetsResource:
                 "/v4/evaluation-datasets/"
                 + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1805,7 +1805,7 @@ class EvaluationDatasetsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1843,7 +1843,7 @@ class EvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1921,7 +1921,7 @@ class EvaluationDatasetsResource:
                         "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2058,7 +2058,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2143,7 +2143,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2182,7 +2182,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
                     evaluation_dataset_version_id, "evaluation_dataset_version_id"
                 ),
                 _m.EvaluationDatasetVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2225,7 +2225,7 @@ class AsyncEvaluationDatasetsEvaluationDatasetVersionsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2302,7 +2302,7 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
                 + "/history/"
                 + path_param(num, "num"),
                 _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2353,7 +2353,7 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2386,7 +2386,7 @@ class AsyncEvaluationDatasetsTestCasesHistoryResource:
                 + path_param(test_case_id, "test_case_id")
                 + "/history",
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2476,7 +2476,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2577,7 +2577,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2616,7 +2616,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 body=items,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2648,7 +2648,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                 + "/test-cases/"
                 + path_param(test_case_id, "test_case_id"),
                 _m.TestCaseVersionResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2683,7 +2683,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                 + "/test-cases/"
                 + path_param(test_case_id, "test_case_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2783,7 +2783,7 @@ class AsyncEvaluationDatasetsTestCasesResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2889,7 +2889,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2990,7 +2990,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                         "topic_str": topic_str,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3024,7 +3024,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
                 ),
                 _m.AutoGeneratedDraftTestCaseResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3058,7 +3058,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                     autogenerated_draft_test_case_id, "autogenerated_draft_test_case_id"
                 ),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3150,7 +3150,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                         "approved": approved,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3193,7 +3193,7 @@ class AsyncEvaluationDatasetsAutogeneratedDraftTestCasesResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3267,7 +3267,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3356,7 +3356,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
                         "custom_instructions": custom_instructions,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3388,7 +3388,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3421,7 +3421,7 @@ class AsyncEvaluationDatasetsGenerationJobsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3519,7 +3519,7 @@ class AsyncEvaluationDatasetsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3616,7 +3616,7 @@ class AsyncEvaluationDatasetsResource:
                         "advanced_config": advanced_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3650,7 +3650,7 @@ class AsyncEvaluationDatasetsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3684,7 +3684,7 @@ class AsyncEvaluationDatasetsResource:
                 "/v4/evaluation-datasets/"
                 + path_param(evaluation_dataset_id, "evaluation_dataset_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3758,7 +3758,7 @@ class AsyncEvaluationDatasetsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3796,7 +3796,7 @@ class AsyncEvaluationDatasetsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3874,7 +3874,7 @@ class AsyncEvaluationDatasetsResource:
                         "autogenerated_draft_test_cases": autogenerated_draft_test_cases,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -40,7 +40,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -127,7 +127,7 @@ class EvaluationsTasksResource:
                         "assigned_to": assigned_to,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -187,7 +187,7 @@ class EvaluationsContributorMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -233,7 +233,7 @@ class EvaluationsContributorMetricsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -293,7 +293,7 @@ class EvaluationsEvaluationMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -351,7 +351,7 @@ class EvaluationsHybridEvalMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -412,7 +412,7 @@ class EvaluationsTestCaseResultsHistoryResource:
                 + "/history/"
                 + path_param(num, "num"),
                 _m.TestCaseResultResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -460,7 +460,7 @@ class EvaluationsTestCaseResultsHistoryResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -549,7 +549,7 @@ class EvaluationsTestCaseResultsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -656,7 +656,7 @@ class EvaluationsTestCaseResultsResource:
                         "annotated_by_user_id": annotated_by_user_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -695,7 +695,7 @@ class EvaluationsTestCaseResultsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 body=items,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -736,7 +736,7 @@ class EvaluationsTestCaseResultsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -839,7 +839,7 @@ class EvaluationsTestCaseResultsResource:
                         "annotated_by_user_id": annotated_by_user_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -914,7 +914,7 @@ class EvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -973,7 +973,7 @@ class EvaluationsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1105,7 +1105,7 @@ class EvaluationsResource:
                         "evaluation_dataset_version": evaluation_dataset_version,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1142,7 +1142,7 @@ class EvaluationsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1173,7 +1173,7 @@ class EvaluationsResource:
                 "delete",
                 "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1299,7 +1299,7 @@ class EvaluationsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1444,7 +1444,7 @@ class AsyncEvaluationsTasksResource:
                         "assigned_to": assigned_to,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1506,7 +1506,7 @@ class AsyncEvaluationsContributorMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1552,7 +1552,7 @@ class AsyncEvaluationsContributorMetricsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1614,7 +1614,7 @@ class AsyncEvaluationsEvaluationMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1674,7 +1674,7 @@ class AsyncEvaluationsHybridEvalMetricsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1735,7 +1735,7 @@ class AsyncEvaluationsTestCaseResultsHistoryResource:
                 + "/history/"
                 + path_param(num, "num"),
                 _m.TestCaseResultResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1783,7 +1783,7 @@ class AsyncEvaluationsTestCaseResultsHistoryResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1878,7 +1878,7 @@ class AsyncEvaluationsTestCaseResultsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1985,7 +1985,7 @@ class AsyncEvaluationsTestCaseResultsResource:
                         "annotated_by_user_id": annotated_by_user_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2024,7 +2024,7 @@ class AsyncEvaluationsTestCaseResultsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 body=items,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2065,7 +2065,7 @@ class AsyncEvaluationsTestCaseResultsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2168,7 +2168,7 @@ class AsyncEvaluationsTestCaseResultsResource:
                         "annotated_by_user_id": annotated_by_user_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2245,7 +2245,7 @@ class AsyncEvaluationsResource:
                 headers={
                     "x-selected-account-id": x_selected_account_id,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2304,7 +2304,7 @@ class AsyncEvaluationsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2436,7 +2436,7 @@ class AsyncEvaluationsResource:
                         "evaluation_dataset_version": evaluation_dataset_version,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2473,7 +2473,7 @@ class AsyncEvaluationsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2504,7 +2504,7 @@ class AsyncEvaluationsResource:
                 "delete",
                 "/v4/evaluations/" + path_param(evaluation_id, "evaluation_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2630,7 +2630,7 @@ class AsyncEvaluationsResource:
                         "restore": restore,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

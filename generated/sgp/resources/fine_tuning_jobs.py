@@ -39,7 +39,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -81,7 +81,7 @@ class FineTuningJobsEventsResource:
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id")
                 + "/events",
                 builtins.list[_m.FineTuningJobEvent],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -157,7 +157,7 @@ class FineTuningJobsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -247,7 +247,7 @@ class FineTuningJobsResource:
                         "validation_dataset_id": validation_dataset_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -281,7 +281,7 @@ class FineTuningJobsResource:
                 "/v4/fine-tuning-jobs/"
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.FineTuningJobResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -313,7 +313,7 @@ class FineTuningJobsResource:
                 "/v4/fine-tuning-jobs/"
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -375,7 +375,7 @@ class AsyncFineTuningJobsEventsResource:
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id")
                 + "/events",
                 builtins.list[_m.FineTuningJobEvent],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -453,7 +453,7 @@ class AsyncFineTuningJobsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -543,7 +543,7 @@ class AsyncFineTuningJobsResource:
                         "validation_dataset_id": validation_dataset_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -577,7 +577,7 @@ class AsyncFineTuningJobsResource:
                 "/v4/fine-tuning-jobs/"
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.FineTuningJobResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -609,7 +609,7 @@ class AsyncFineTuningJobsResource:
                 "/v4/fine-tuning-jobs/"
                 + path_param(fine_tuning_job_id, "fine_tuning_job_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

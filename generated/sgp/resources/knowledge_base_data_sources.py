@@ -38,7 +38,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -82,7 +82,7 @@ class KnowledgeBaseDataSourcesResource:
                 )
                 + "/verify",
                 Any,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -133,7 +133,7 @@ class KnowledgeBaseDataSourcesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -215,7 +215,7 @@ class KnowledgeBaseDataSourcesResource:
                         "data_source_auth_config": data_source_auth_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -251,7 +251,7 @@ class KnowledgeBaseDataSourcesResource:
                     knowledge_base_data_source_id, "knowledge_base_data_source_id"
                 ),
                 _m.KnowledgeBaseDataSourceResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -285,7 +285,7 @@ class KnowledgeBaseDataSourcesResource:
                     knowledge_base_data_source_id, "knowledge_base_data_source_id"
                 ),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -360,7 +360,7 @@ class KnowledgeBaseDataSourcesResource:
                         "data_source_auth_config": data_source_auth_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -426,7 +426,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                 )
                 + "/verify",
                 Any,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -477,7 +477,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -559,7 +559,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                         "data_source_auth_config": data_source_auth_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -595,7 +595,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                     knowledge_base_data_source_id, "knowledge_base_data_source_id"
                 ),
                 _m.KnowledgeBaseDataSourceResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -629,7 +629,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                     knowledge_base_data_source_id, "knowledge_base_data_source_id"
                 ),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -704,7 +704,7 @@ class AsyncKnowledgeBaseDataSourcesResource:
                         "data_source_auth_config": data_source_auth_config,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -82,7 +82,7 @@ class ModelGroupsModelsResource:
                 + "/models/"
                 + path_param(model_instance_id, "model_instance_id"),
                 _m.ModelInstanceResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -144,7 +144,7 @@ class ModelGroupsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -221,7 +221,7 @@ class ModelGroupsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -295,7 +295,7 @@ class ModelGroupsResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -328,7 +328,7 @@ class ModelGroupsResource:
                 "get",
                 "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -359,7 +359,7 @@ class ModelGroupsResource:
                 "delete",
                 "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -428,7 +428,7 @@ class ModelGroupsResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -503,7 +503,7 @@ class AsyncModelGroupsModelsResource:
                 + "/models/"
                 + path_param(model_instance_id, "model_instance_id"),
                 _m.ModelInstanceResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -567,7 +567,7 @@ class AsyncModelGroupsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -644,7 +644,7 @@ class AsyncModelGroupsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -718,7 +718,7 @@ class AsyncModelGroupsResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -751,7 +751,7 @@ class AsyncModelGroupsResource:
                 "get",
                 "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.ModelGroupResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -782,7 +782,7 @@ class AsyncModelGroupsResource:
                 "delete",
                 "/v4/model-groups/" + path_param(model_group_id, "model_group_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -851,7 +851,7 @@ class AsyncModelGroupsResource:
                         "description": description,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

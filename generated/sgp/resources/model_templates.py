@@ -38,7 +38,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -101,7 +101,7 @@ class ModelTemplatesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -220,7 +220,7 @@ class ModelTemplatesResource:
                         "endpoint_protocol": endpoint_protocol,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -254,7 +254,7 @@ class ModelTemplatesResource:
                 "/v4/model-templates/"
                 + path_param(model_template_id, "model_template_id"),
                 _m.ModelTemplateResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -286,7 +286,7 @@ class ModelTemplatesResource:
                 "/v4/model-templates/"
                 + path_param(model_template_id, "model_template_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -369,7 +369,7 @@ class AsyncModelTemplatesResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -488,7 +488,7 @@ class AsyncModelTemplatesResource:
                         "endpoint_protocol": endpoint_protocol,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -522,7 +522,7 @@ class AsyncModelTemplatesResource:
                 "/v4/model-templates/"
                 + path_param(model_template_id, "model_template_id"),
                 _m.ModelTemplateResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -554,7 +554,7 @@ class AsyncModelTemplatesResource:
                 "/v4/model-templates/"
                 + path_param(model_template_id, "model_template_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -43,7 +43,7 @@ else:
     _p = LazyModule(".._params", __package__)
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -95,7 +95,7 @@ class ModelsDeploymentsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -196,7 +196,7 @@ class ModelsDeploymentsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -243,7 +243,7 @@ class ModelsDeploymentsResource:
                     "limit": limit,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -334,7 +334,7 @@ class ModelsDeploymentsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -378,7 +378,7 @@ class ModelsDeploymentsResource:
                     "limit": limit,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -415,7 +415,7 @@ class ModelsDeploymentsResource:
                 + "/deployments/"
                 + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -450,7 +450,7 @@ class ModelsDeploymentsResource:
                 + "/deployments/"
                 + path_param(deployment_id, "deployment_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -535,7 +535,7 @@ class ModelsDeploymentsResource:
                         "deployment_metadata": deployment_metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -660,7 +660,7 @@ class ModelsEmbeddingsResource:
                         "model_request_parameters": model_request_parameters,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -759,7 +759,7 @@ class ModelsRerankingsResource:
                         "model_request_parameters": model_request_parameters,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1007,7 +1007,7 @@ class ModelsCompletionsResource:
                     if stream is True or getattr(body, "stream", None) is True
                     else None
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1270,7 +1270,7 @@ class ModelsChatCompletionsResource:
                     if stream is True or getattr(body, "stream", None) is True
                     else None
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1332,7 +1332,7 @@ class ModelsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1423,7 +1423,7 @@ class ModelsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1552,7 +1552,7 @@ class ModelsResource:
                         "model_group_id": model_group_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1589,7 +1589,7 @@ class ModelsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1620,7 +1620,7 @@ class ModelsResource:
                 "delete",
                 "/v4/models/" + path_param(model_id, "model_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1720,7 +1720,7 @@ class ModelsResource:
                         "model_group_id": model_group_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1824,7 +1824,7 @@ class AsyncModelsDeploymentsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1927,7 +1927,7 @@ class AsyncModelsDeploymentsResource:
                         "stream": stream,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -1974,7 +1974,7 @@ class AsyncModelsDeploymentsResource:
                     "limit": limit,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2065,7 +2065,7 @@ class AsyncModelsDeploymentsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2109,7 +2109,7 @@ class AsyncModelsDeploymentsResource:
                     "limit": limit,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2146,7 +2146,7 @@ class AsyncModelsDeploymentsResource:
                 + "/deployments/"
                 + path_param(deployment_id, "deployment_id"),
                 _m.ModelDeploymentResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2181,7 +2181,7 @@ class AsyncModelsDeploymentsResource:
                 + "/deployments/"
                 + path_param(deployment_id, "deployment_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2266,7 +2266,7 @@ class AsyncModelsDeploymentsResource:
                         "deployment_metadata": deployment_metadata,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2395,7 +2395,7 @@ class AsyncModelsEmbeddingsResource:
                         "model_request_parameters": model_request_parameters,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2496,7 +2496,7 @@ class AsyncModelsRerankingsResource:
                         "model_request_parameters": model_request_parameters,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -2746,7 +2746,7 @@ class AsyncModelsCompletionsResource:
                     if stream is True or getattr(body, "stream", None) is True
                     else None
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3009,7 +3009,7 @@ class AsyncModelsChatCompletionsResource:
                     if stream is True or getattr(body, "stream", None) is True
                     else None
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3071,7 +3071,7 @@ class AsyncModelsUsageStatisticsResource:
                     "end_date": end_date,
                     "chunks": chunks,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3162,7 +3162,7 @@ class AsyncModelsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3291,7 +3291,7 @@ class AsyncModelsResource:
                         "model_group_id": model_group_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3328,7 +3328,7 @@ class AsyncModelsResource:
                 query={
                     "view": view,
                 },
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3359,7 +3359,7 @@ class AsyncModelsResource:
                 "delete",
                 "/v4/models/" + path_param(model_id, "model_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -3459,7 +3459,7 @@ class AsyncModelsResource:
                         "model_group_id": model_group_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -99,7 +99,7 @@ class StudioProjectsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -182,7 +182,7 @@ class StudioProjectsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -216,7 +216,7 @@ class StudioProjectsResource:
                 "/v4/studio-projects/"
                 + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -248,7 +248,7 @@ class StudioProjectsResource:
                 "/v4/studio-projects/"
                 + path_param(studio_project_id, "studio_project_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -327,7 +327,7 @@ class StudioProjectsResource:
                         "studio_api_key": studio_api_key,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -412,7 +412,7 @@ class AsyncStudioProjectsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -495,7 +495,7 @@ class AsyncStudioProjectsResource:
                         "account_id": account_id,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -529,7 +529,7 @@ class AsyncStudioProjectsResource:
                 "/v4/studio-projects/"
                 + path_param(studio_project_id, "studio_project_id"),
                 _m.StudioProjectResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -561,7 +561,7 @@ class AsyncStudioProjectsResource:
                 "/v4/studio-projects/"
                 + path_param(studio_project_id, "studio_project_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -640,7 +640,7 @@ class AsyncStudioProjectsResource:
                         "studio_api_key": studio_api_key,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -80,7 +80,7 @@ class TrainingDatasetsContentsResource:
                 + path_param(training_dataset_id, "training_dataset_id")
                 + "/contents",
                 builtins.list[_m.TrainingDatasetGenerationItem],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -156,7 +156,7 @@ class TrainingDatasetsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -198,7 +198,7 @@ class TrainingDatasetsResource:
                     "file": file,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -232,7 +232,7 @@ class TrainingDatasetsResource:
                 "/v4/training-datasets/"
                 + path_param(training_dataset_id, "training_dataset_id"),
                 _m.TrainingDatasetResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -264,7 +264,7 @@ class TrainingDatasetsResource:
                 "/v4/training-datasets/"
                 + path_param(training_dataset_id, "training_dataset_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -330,7 +330,7 @@ class AsyncTrainingDatasetsContentsResource:
                 + path_param(training_dataset_id, "training_dataset_id")
                 + "/contents",
                 builtins.list[_m.TrainingDatasetGenerationItem],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -408,7 +408,7 @@ class AsyncTrainingDatasetsResource:
                     "x-selected-account-id": x_selected_account_id,
                 },
                 page=Paging("page", items="items", param="page"),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -450,7 +450,7 @@ class AsyncTrainingDatasetsResource:
                     "file": file,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -484,7 +484,7 @@ class AsyncTrainingDatasetsResource:
                 "/v4/training-datasets/"
                 + path_param(training_dataset_id, "training_dataset_id"),
                 _m.TrainingDatasetResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -516,7 +516,7 @@ class AsyncTrainingDatasetsResource:
                 "/v4/training-datasets/"
                 + path_param(training_dataset_id, "training_dataset_id"),
                 _m.DeleteResponse,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

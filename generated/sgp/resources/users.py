@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_a94662 = LazyErrors(
     lambda: {
         422: _m.HTTPValidationError,
     }
@@ -73,7 +73,7 @@ class UsersResource:
                 "get",
                 "/user-info",
                 _m.UserInfo,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -100,7 +100,7 @@ class UsersResource:
                 "get",
                 "/users/" + path_param(user_id, "user_id"),
                 _m.UserInfoBase,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -154,7 +154,7 @@ class AsyncUsersResource:
                 "get",
                 "/user-info",
                 _m.UserInfo,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -181,7 +181,7 @@ class AsyncUsersResource:
                 "get",
                 "/users/" + path_param(user_id, "user_id"),
                 _m.UserInfoBase,
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_a94662,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -21,6 +21,7 @@ chose it (``-v``).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -115,8 +116,17 @@ def _error_table(
         return None
     if entries not in tables:
         imports = frozenset(i for _, schema in answers for i in runtime_type_imports(schema))
-        tables[entries] = ErrorTable(f"_ERRORS_{len(tables)}", entries, imports)
+        tables[entries] = ErrorTable(error_table_name(entries), entries, imports)
     return tables[entries].name
+
+
+def error_table_name(entries: tuple[tuple[int, str], ...]) -> str:
+    """``_ERRORS_422_<6 hex digits of the entries>``: named after what it holds, not after
+    how many tables came first, so that a table added for one operation renames no other
+    (a number had rewritten every module after it on a spec change)."""
+    statuses = "_".join(dict.fromkeys(str(status) for status, _ in entries))
+    digest = hashlib.sha256(repr(entries).encode()).hexdigest()[:6]
+    return f"_ERRORS_{statuses}_{digest}"
 
 
 def _listy(t: TypeRef) -> bool:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_1 = LazyErrors(
+_ERRORS_404_3e2d83 = LazyErrors(
     lambda: {
         404: _m.NotFoundResponse,
     }
@@ -70,7 +70,7 @@ class HealthResource:
                 "/health",
                 _m.HealthRetrieveResponseUnionMember0
                 | _m.HealthRetrieveResponseUnionMember1,
-                errors=_ERRORS_1,
+                errors=_ERRORS_404_3e2d83,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -120,7 +120,7 @@ class AsyncHealthResource:
                 "/health",
                 _m.HealthRetrieveResponseUnionMember0
                 | _m.HealthRetrieveResponseUnionMember1,
-                errors=_ERRORS_1,
+                errors=_ERRORS_404_3e2d83,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

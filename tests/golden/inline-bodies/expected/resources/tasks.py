@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_422_aacc6c = LazyErrors(
     lambda: {
         422: _m.TaskCreateResponse422,
     }
@@ -127,7 +127,7 @@ class TasksResource:
                         "done": done,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_aacc6c,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -261,7 +261,7 @@ class AsyncTasksResource:
                         "done": done,
                     }
                 ),
-                errors=_ERRORS_0,
+                errors=_ERRORS_422_aacc6c,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

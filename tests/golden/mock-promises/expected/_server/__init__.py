@@ -15,13 +15,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from .. import models
+from .. import models as _models
 
 # models.py keeps an enum value or a tagged union member that its spec does not list (a
 # newer server's, in an answer the client reads) unless this is set: the routes and the
 # streams set it, so that a request (422) or an answer with one is refused.
 SPEC_VALUES_ONLY: ContextVar[bool] = getattr(
-    models, "SPEC_VALUES_ONLY", ContextVar("SPEC_VALUES_ONLY", default=False)
+    _models, "SPEC_VALUES_ONLY", ContextVar("SPEC_VALUES_ONLY", default=False)
 )
 
 

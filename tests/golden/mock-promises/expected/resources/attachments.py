@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_400_478e6b = LazyErrors(
     lambda: {
         400: _m.Problem,
     }
@@ -77,7 +77,7 @@ class AttachmentsResource:
                     "caption": caption,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_400_478e6b,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -133,7 +133,7 @@ class AsyncAttachmentsResource:
                     "caption": caption,
                 },
                 files=["file"],
-                errors=_ERRORS_0,
+                errors=_ERRORS_400_478e6b,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_1 = LazyErrors(
+_ERRORS_404_19cc6b = LazyErrors(
     lambda: {
         404: _m.Problem,
     }
@@ -153,7 +153,7 @@ class UsersResource:
                 "get",
                 "/users/" + path_param(user_id, "user_id"),
                 _m.User,
-                errors=_ERRORS_1,
+                errors=_ERRORS_404_19cc6b,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -288,7 +288,7 @@ class AsyncUsersResource:
                 "get",
                 "/users/" + path_param(user_id, "user_id"),
                 _m.User,
-                errors=_ERRORS_1,
+                errors=_ERRORS_404_19cc6b,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_404_138eed = LazyErrors(
     lambda: {
         404: _m.XUpdateResponse404,
     }
@@ -78,7 +78,7 @@ class XResource:
                     "X-Trace": x_trace,
                 },
                 body=body,
-                errors=_ERRORS_0,
+                errors=_ERRORS_404_138eed,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -134,7 +134,7 @@ class AsyncXResource:
                     "X-Trace": x_trace,
                 },
                 body=body,
-                errors=_ERRORS_0,
+                errors=_ERRORS_404_138eed,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,

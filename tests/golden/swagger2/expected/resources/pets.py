@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 else:
     _m = LazyModule("..models", __package__)
 
-_ERRORS_0 = LazyErrors(
+_ERRORS_404_866d53 = LazyErrors(
     lambda: {
         404: _m.Error,
     }
@@ -175,7 +175,7 @@ class PetsResource:
                 "get",
                 "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
-                errors=_ERRORS_0,
+                errors=_ERRORS_404_866d53,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
@@ -454,7 +454,7 @@ class AsyncPetsResource:
                 "get",
                 "/pets/" + path_param(pet_id, "pet_id"),
                 _m.Pet,
-                errors=_ERRORS_0,
+                errors=_ERRORS_404_866d53,
                 extra_headers=extra_headers,
                 extra_query=extra_query,
                 extra_body=extra_body,
