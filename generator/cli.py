@@ -358,7 +358,7 @@ _OUT_OPTION = click.option(
 @click.option("--spec", type=_SpecSource(), help="Generate from a spec, then serve.")
 @click.option("--config", type=click.Path(path_type=Path), help="An API config file (TOML).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port (0: any free port).")
+@click.option("--port", default=4010, show_default=True, type=int, help="Port (0: any free port).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Vary the data (and faults).")
 @click.option("--required-only", is_flag=True, help="Answer the required fields only.")
 @click.option("--stateful", is_flag=True, help="Keep created resources: GET, list, update, delete.")

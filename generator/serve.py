@@ -109,8 +109,26 @@ def mock_data(config: ApiConfig, settings: MockSettings) -> tuple[dict[str, Any]
     return server_mock_data(api, config, bound, synth)
 
 
+def with_cors(app: Any) -> Any:
+    """``app`` answering browsers of any origin (CORS): the docs' "Try it" consoles call the
+    mock from the site's origin. Preflight ``OPTIONS`` requests (an ``Origin`` and an
+    ``Access-Control-Request-Method``) are answered here, allowing every method and the
+    headers asked for; every answer to a request with an ``Origin`` allows any origin and
+    exposes its headers. No credentials mode (cookies): the consoles send none. Only the
+    mock gets this, never a generated server (whose CORS policy is its owner's)."""
+    from starlette.middleware.cors import CORSMiddleware
+
+    return CORSMiddleware(
+        app, allow_origins=["*"], allow_methods=["*"], allow_headers=["*"], expose_headers=["*"]
+    )
+
+
 def mock_app(package_dir: Path, config: ApiConfig, settings: MockSettings) -> Any:
-    """The ASGI app of the package's mock, with ``settings`` applied."""
+    """The ASGI app of the package's mock, with ``settings`` applied (and CORS)."""
+    return with_cors(_mock_app(package_dir, config, settings))
+
+
+def _mock_app(package_dir: Path, config: ApiConfig, settings: MockSettings) -> Any:
     if not (package_dir / "server.py").is_file():
         raise ApismithError(
             f"{config.name}: no server in {package_dir} (an API without operations, or not"

@@ -5,6 +5,7 @@ and the generated mock server under uvicorn on 127.0.0.1 with a free port."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import socket
 import subprocess
@@ -74,16 +75,22 @@ def write(files: dict[str, str], root: Path) -> Path:
 
 # --- Markdown ----------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^(`{3,})(\w*)\n(.*?)\n\1$", re.M | re.S)
+# a fence at the start of a line, or indented in a tab (``=== "Python"``), closed by the
+# same fence at the same indentation
+_FENCE = re.compile(r"^( *)(`{3,})(\w*)\n(.*?)\n\1\2$", re.M | re.S)
 
 
 def fences(text: str, lang: str) -> list[tuple[int, str]]:
-    """(line number, code) of each fenced block in ``lang``."""
+    """(line number, code) of each fenced block in ``lang`` (a tab's indentation removed)."""
     return [
-        (text.count("\n", 0, m.start()) + 1, m.group(3))
+        (text.count("\n", 0, m.start()) + 1, _dedent(m.group(4), len(m.group(1))))
         for m in _FENCE.finditer(text)
-        if m.group(2) == lang
+        if m.group(3) == lang
     ]
+
+
+def _dedent(code: str, width: int) -> str:
+    return "\n".join(line[width:] if line[:width].isspace() else line for line in code.split("\n"))
 
 
 def split_row(line: str) -> list[str]:
@@ -113,12 +120,17 @@ def split_row(line: str) -> list[str]:
 
 
 def tables(text: str) -> list[list[dict[str, str]]]:
-    """Every Markdown table of ``text`` as rows keyed by the header cells."""
+    """Every Markdown table of ``text`` as rows keyed by the header cells, and every group
+    of field blocks (``field_blocks``) as the table it replaces, in page order (a table
+    inside a field's description is part of the field's description)."""
     out: list[list[dict[str, str]]] = []
     lines = text.split("\n")
     i = 0
     while i < len(lines) - 1:
-        if lines[i].startswith("|") and re.fullmatch(r"\|(\s*-+\s*\|)+", lines[i + 1].strip()):
+        if lines[i] == FIELDS_OPEN:
+            rows, i = field_blocks(lines, i)
+            out.append(rows)
+        elif lines[i].startswith("|") and re.fullmatch(r"\|(\s*-+\s*\|)+", lines[i + 1].strip()):
             header = split_row(lines[i])
             rows = []
             j = i + 2
@@ -130,6 +142,85 @@ def tables(text: str) -> list[list[dict[str, str]]]:
         else:
             i += 1
     return out
+
+
+FIELDS_OPEN = '<div class="api-fields" markdown="1">'
+_HEAD_PART = re.compile(r'<span class="api-(name|type|badge api-\w+)">(.*?)</span>(?= <span|</p>)')
+_SUMMARY = re.compile(r'<summary markdown="span">Fields of (.*)</summary>')
+
+
+def field_blocks(lines: list[str], i: int) -> tuple[list[dict[str, str]], int]:
+    """The field blocks of ``generator/render/docs/tables.py`` opened at ``lines[i]`` as the
+    rows of the table they replace (``field`` or, for parameters, ``name`` and ``in``;
+    ``type``, ``required``, ``default`` and ``constraints`` if a row has one, and
+    ``description``; a nested field named ``↳ parent.child``), and the line after them."""
+    rows: list[dict[str, str]] = []
+    paths: list[str] = []  # the dotted path of each open level of nested fields
+    desc: list[str] | None = None
+    divs = 0  # open <div>s: the group ends when its own closes
+    for j in range(i, len(lines)):
+        line = lines[j]
+        if desc is not None:
+            if line == "</div>":
+                rows[-1]["description"] = "\n".join(desc).strip("\n")
+                rows[-1]["default"] = rows[-1]["default"] or _long_default(desc)
+                desc = None
+                divs -= 1
+            else:
+                desc.append(line)
+            continue
+        if line.startswith("<div"):
+            divs += 1
+            if line == '<div class="api-desc" markdown="1">':
+                desc = []
+        elif line == "</div>":
+            divs -= 1
+            if divs == 0:
+                return _as_table(rows), j + 1
+        elif line.startswith('<p class="api-head"'):
+            rows.append(_head(line, paths))
+        elif m := _SUMMARY.match(line):
+            paths.append(m.group(1).strip("`"))
+        elif line == "</details>":
+            paths.pop()
+    return _as_table(rows), len(lines)
+
+
+def _long_default(desc: list[str]) -> str:
+    """A default too long for its badge: the code block after its ``Default:`` summary, as
+    compact JSON (as ``as_json`` writes it)."""
+    text = "\n".join(desc)
+    m = re.search(r'<summary markdown="span">Default: .*?<pre><code>(.*?)</code></pre>', text, re.S)
+    if m is None:
+        return ""
+    value = json.loads(html.unescape(m.group(1)))
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _head(line: str, paths: list[str]) -> dict[str, str]:
+    parts = dict(m.groups() for m in _HEAD_PART.finditer(line))
+    name = f"`{paths[-1]}.{parts['name'].strip('`')}`" if paths else parts["name"]
+    return {
+        "name": "↳ " * len(paths) + name,
+        "in": parts.get("badge api-in", ""),
+        "type": parts.get("type", ""),
+        "required": parts.get("badge api-required", ""),
+        "default": parts.get("badge api-default", "").removeprefix("default "),
+        "constraints": "<br>".join(
+            m.group(2) for m in _HEAD_PART.finditer(line) if m.group(1) == "badge api-constraint"
+        ),
+        "description": "",
+    }
+
+
+def _as_table(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Rows keyed as the old tables' columns: sparse ``default``/``constraints`` only if a
+    row has one, ``in`` only for parameters."""
+    keys = ["name", "in"] if any(r["in"] for r in rows) else ["field"]
+    keys += ["type", "required"]
+    keys += [k for k in ("default", "constraints") if any(r[k] for r in rows)]
+    keys.append("description")
+    return [{k: r["name" if k == "field" else k] for k in keys} for r in rows]
 
 
 def section(text: str, anchor: str) -> str:
@@ -190,3 +281,13 @@ def mock_server(package: str, log: Path) -> Iterator[str]:
             except subprocess.TimeoutExpired:  # pragma: no cover
                 proc.kill()
                 proc.wait()
+
+
+_EXAMPLE_TAB = re.compile(r'^=== "(\w+)"\n\n( {4})(`{3,})json\n(.*?)\n\2\3$', re.M | re.S)
+
+
+def response_examples(text: str) -> dict[str, str]:
+    """An operation section's response examples (its ``Response:`` tabs): status -> JSON."""
+    part = text.split("\nResponse:\n", 1)[1] if "\nResponse:\n" in text else ""
+    part = re.split(r"\n#{1,4} ", part, maxsplit=1)[0]
+    return {m.group(1): _dedent(m.group(4), 4) for m in _EXAMPLE_TAB.finditer(part)}

@@ -54,14 +54,17 @@ def test_every_operation_has_a_section_and_a_client_method(name: str) -> None:
         assert everything.count(f'<a id="{anchor}"></a>') == 1, anchor
         page = next(p for p, t in pages.items() if f'<a id="{anchor}"></a>' in t)
         text = section(pages[page], anchor)
-        assert f"`{op.method.upper()} {op.path}`" in text
-        assert f"`{calls[op.python_name]}(" in text  # the real client method
+        # the section opens with the client call, then the HTTP line
+        call = fences(text, "py")[0][1]
+        assert call.startswith(f"{calls[op.python_name]}(")  # the real client method
+        assert fences(text, "http")[0][1] == f"{op.method.upper()} {op.path}"
+        assert text.index("```py\n") < text.index("```http\n") < text.index("#### Samples")
         assert f"{page}#{anchor}" in api_page
         python = fences(text, "python")
         assert python and all(calls[op.python_name] in code for _, code in python)
         assert fences(text, "sh")
         for resp in op.responses:
-            assert re.search(rf"^#### {re.escape(resp.status)}\b", text, re.M), resp.status
+            assert re.search(rf"^##### {re.escape(resp.status)}\b", text, re.M), resp.status
         params = [row for t in tables(text) for row in t if "in" in row]
         shown = [p for p in op.parameters if p.location != "cookie"]
         assert [plain(p["name"]) for p in params] == [
@@ -83,8 +86,8 @@ def test_index(name: str) -> None:
     assert mermaid and mermaid[0][1].startswith("classDiagram")
     nodes = re.findall(r"^    class (\w+)$", mermaid[0][1], re.M)
     assert 2 <= len(nodes) and set(nodes) <= {m.name for m in r.api.models}
-    resources = [row for t in tables(index) for row in t if "resource" in row]
-    linked = {re.search(r"\]\(([^)]+)\)", row["resource"]).group(1) for row in resources}  # type: ignore[union-attr]
+    resources = index.split("\n## Resources\n", 1)[1].split("\n## ", 1)[0]
+    linked = set(re.findall(r"^- \[[^\]]+\]\(([^)]+)\), `client", resources, re.M))
     assert linked == {
         p for p in r.pages if p not in ("index.md", "models-reference.md", "client-methods.md")
     }

@@ -267,7 +267,7 @@ def test_mkdocs_yml_is_yaml_of_the_same_text(tmp_path: Path) -> None:
     site = yaml.load(files["docs/mkdocs.yml"], Loader=Loader)
     assert site["site_name"] == "Emoji \U0001f600 bAPI/b: x # y API reference"
     titles = [next(iter(entry)) for entry in site["nav"][1]["Resources"]]
-    assert titles == ["Emoji bAPIb x y"]
+    assert titles == ["Emoji B API B X Y"]  # the resource's name (from the tag), as words
     assert all(not 0xD800 <= ord(c) <= 0xDFFF for c in files["docs/mkdocs.yml"])
 
 
@@ -275,6 +275,16 @@ def test_a_sample_cannot_close_its_fence(tmp_path: Path) -> None:
     """A curl sample holding a ``` line (a header value from the spec) gets a longer
     fence: the value stays inside the block."""
     page = next(v for k, v in _hostile_docs(tmp_path, "t").items() if k.endswith("/t.md"))
-    assert "\n````sh\n" in page
+    assert "\n    ````sh\n" in page  # in its tab
     (sample,) = [c for _, c in fences(page, "sh")]
     assert f"-H 'X-Evil: a\n```\n{ONE}'" in sample
+
+
+def test_the_sites_block_markers_in_spec_text_stay_text() -> None:
+    """The site enables tabs (``=== "x"``), details (``???``), admonitions (``!!!``) and
+    definition lists (``: ``): a spec description starting a line with one stays text."""
+    from generator.render.docs.text import markdown
+
+    out = markdown('a\n: definition\n=== "Tab"\n    body\n??? note\n!!! warning\nok')
+    assert "&#58; definition" in out and '&#61;== "Tab"' in out
+    assert "&#63;?? note" in out and "&#33;!! warning" in out

@@ -9,7 +9,7 @@ from typing import Any
 from generator.ir import build_ir
 from generator.normalize import normalize
 from generator.render.docs.samples import Examples
-from tests.docs.support import fences, rendered
+from tests.docs.support import rendered, response_examples
 
 
 def _walk(value: Any, level: int = 0) -> list[tuple[int, dict[str, Any]]]:
@@ -57,12 +57,13 @@ def test_sgp_metric_scores_keep_their_score() -> None:
     array item, an alias of a union) counted as a level."""
     found = 0
     for text in rendered("sgp").pages.values():
-        for _, code in fences(text.replace("\nExample:\n\n```json", "\n```example"), "example"):
-            for level, d in _walk(json.loads(code)):
-                for item in d.get("metric_scores") or ():
-                    if level + 1 < 3:  # above the depth limit of the examples
-                        assert "score" in item, item
-                        found += 1
+        for op in text.split('\n<a id="op-')[1:]:
+            for code in response_examples(op).values():
+                for level, d in _walk(json.loads(code)):
+                    for item in d.get("metric_scores") or ():
+                        if level + 1 < 3:  # above the depth limit of the examples
+                            assert "score" in item, item
+                            found += 1
     assert found >= 3
 
 

@@ -59,8 +59,9 @@ def test_generated_pages_keep_the_lists() -> None:
         "<code>system</code>",
     ]
     rows = {plain(r["field"]): r for t in tables(page) for r in t if "field" in r}
-    description = rows["model_parameters"]["description"]
-    assert "default value are:<br>• temperature: 0.2<br>• max_tokens:" in description
+    description = rows["model_parameters"]["description"]  # a field block: Markdown prose
+    assert "default value are:\n\n- temperature: 0.2\n- max_tokens:" in description
+    assert items(md.markdown(description))[0] == "temperature: 0.2"
     models = rendered("llm-engine").page("models-reference.md")
     tier = md.markdown(section(models, "model-ServiceTier"))
     assert len(items(tier)) == 5

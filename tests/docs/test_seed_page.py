@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from generator.render.docs.text import as_json, constraints
-from tests.docs.support import fences, plain, rendered, section, tables
+from tests.docs.support import fences, plain, rendered, response_examples, section, tables
 
 # a copy of ../shared/seeds/sgp-chat-completions-docs-page.txt, so tests do not need ../shared
 SEED = Path(__file__).with_name("sgp-chat-completions-docs-page.txt")
@@ -69,7 +69,7 @@ def page() -> str:
 
 def rows_after(page: str, heading: str) -> dict[str, dict[str, str]]:
     part = page.split(heading, 1)[1]
-    part = re.split(r"\n#{3,4} ", part, maxsplit=1)[0]
+    part = re.split(r"\n#{3,5} ", part, maxsplit=1)[0]
     return {plain(row["field"]): row for t in tables(part) for row in t}
 
 
@@ -133,12 +133,12 @@ def test_every_fact_of_every_field_is_on_the_page(page: str) -> None:
             facts["range"] += 1
     assert all(facts.values()), facts
     # responses: every field of the 200 model, an example that is its JSON, the 422 shape
-    ok = rows_after(page, "#### 200")
+    ok = rows_after(page, "##### 200")
     response = api.model("CreateChatCompletionResponse")
     assert {f.name for f in response.fields} <= set(ok)
-    example = json.loads(fences(page.split("#### 200", 1)[1], "json")[0][1])
+    example = json.loads(response_examples(page)["200"])
     assert set(example) == {f.name for f in response.fields}
-    error = rows_after(page, "#### 422")
+    error = rows_after(page, "##### 422")
     detail = api.model("ValidationError")
     assert {"detail"} | {f"detail[].{f.name}" for f in detail.fields} <= set(error)
     assert {"loc", "msg", "type"} <= {f.name for f in detail.fields}
@@ -175,21 +175,22 @@ def test_every_success_response_with_fields_has_a_field_table() -> None:
     checked = 0
     for name in ("sgp", "llm-engine"):
         for page_name, text in rendered(name).pages.items():
-            for part in re.split(r"\n#### ", text)[1:]:
-                status = part.split(":", 1)[0].split("\n", 1)[0]
-                part = re.split(r"\n#{1,3} ", part, maxsplit=1)[0]
-                examples = fences(part, "json")
-                if not status.startswith("2") or not examples:
-                    continue
-                value = json.loads(examples[0][1])
-                items = value if isinstance(value, list) else [value]
-                if not items or not all(isinstance(v, dict) and v for v in items):
-                    continue
-                found = tables(part.split("Example:", 1)[0])
-                assert found, f"{name} {page_name}: {status} has only an example"
-                for rows in found:
-                    assert {"field", "type", "required", "description"} <= set(rows[0])
-                checked += 1
+            for op in re.split(r'\n<a id="op-', text)[1:]:
+                examples = response_examples(op)
+                for part in re.split(r"\n##### ", op)[1:]:
+                    status = part.split(":", 1)[0].split("\n", 1)[0]
+                    part = re.split(r"\n#{1,4} ", part, maxsplit=1)[0]
+                    if not status.startswith("2") or status not in examples:
+                        continue
+                    value = json.loads(examples[status])
+                    items = value if isinstance(value, list) else [value]
+                    if not items or not all(isinstance(v, dict) and v for v in items):
+                        continue
+                    found = tables(part)
+                    assert found, f"{name} {page_name}: {status} has only an example"
+                    for rows in found:
+                        assert {"field", "type", "required", "description"} <= set(rows[0])
+                    checked += 1
     assert checked > 200, checked
 
 
@@ -208,12 +209,7 @@ def test_auth_names_the_header_or_scheme() -> None:
         "Auth: HTTP Basic, with the API key as the username (`HTTPBasic`) or OAuth2 bearer "
         "token in the `Authorization` header (`OAuth2PasswordBearer`)"
     }
-    schemes = {
-        plain(row["scheme"]): row["sent as"]
-        for t in tables(llm.page("index.md"))
-        for row in t
-        if "sent as" in row
-    }
+    schemes = dict(re.findall(r"^- `(\w+)` \([\w-]+\): sent as (.*)$", llm.page("index.md"), re.M))
     assert schemes["HTTPBasic"].startswith("HTTP Basic, with the API key as the username")
     assert "`Authorization`" in schemes["OAuth2PasswordBearer"]
 
@@ -240,6 +236,6 @@ def test_required_fields_are_listed_first_in_every_table() -> None:
                     checked += 1
     op = section(rendered("sgp").page("chat_completions.md"), "op-post_v2_chat_completions")
     assert list(rows_after(op, "### Request body"))[:2] == ["model", "messages"]  # spec order
-    ok = list(rows_after(op, "#### 200"))
+    ok = list(rows_after(op, "##### 200"))
     assert ok.index("token_usage.total") < ok.index("token_usage.prompt")  # required first
     assert checked > 1000, checked

@@ -4,11 +4,11 @@ generated code, docs included, run anything)."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 from pathlib import Path
 
 from tests.conftest import describe, run_cli, write_json
+from tests.docs.support import fences
 
 
 def _spec(marker: Path) -> dict[str, object]:
@@ -41,7 +41,7 @@ def test_copied_curl_samples_run_nothing(tmp_path: Path) -> None:
     proc = run_cli("generate", "--spec", "shell.json", "--out", "out/shell", cwd=tmp_path)
     assert proc.returncode == 0, describe(proc)
     pages = "\n".join(p.read_text() for p in (tmp_path / "out/shell/docs").rglob("*.md"))
-    samples = re.findall(r"^(curl -X .*?)\n`{3,}", pages, re.M | re.S)
+    samples = [code for _, code in fences(pages, "sh") if code.startswith("curl -X ")]
     assert samples, "no curl sample in the docs"
     for sample in samples:
         # curl is a shell function that prints its arguments: the words as the shell saw them

@@ -84,7 +84,7 @@ def test_tables_leave_the_description_room(name: str) -> None:
                     if sparse in columns:
                         assert any(r[sparse] for r in rows), (page, columns)
     if name == "sgp":
-        op = rendered(name).page("chat_completions.md").split("#### 200", 1)[1]
+        op = rendered(name).page("chat_completions.md").split("##### 200", 1)[1]
         assert list(tables(op)[0][0]) == ["field", "type", "required", "description"]
 
 

@@ -88,10 +88,13 @@ def test_rows_are_computed_once_per_kind_of_page() -> None:
     pet = api.model("Pet")
     rows = tables.field_rows(pet, "pets.md", nested=1)
     assert tables.field_rows(pet, "other.md", nested=1) is rows  # same links: shared
-    assert [r.name for r in rows] == ["`name`", "`kind`", "`owner`", "`owner.name`"]
+    assert [r.name for r in rows] == ["`name`", "`kind`", "`owner`", "`name`"]
     assert [r.depth for r in rows] == [0, 0, 0, 1]
+    assert rows[2].children == "Fields of `owner`"  # the nested block's summary
     assert rows[2].type == "[Owner](models-reference.md#model-Owner)"
     assert tables.field_rows(pet, MODELS_PAGE)[2].type == "[Owner](#model-Owner)"
+    # an enum's type line names its kind; its values are listed once, in the description
+    assert rows[1].type == "string enum"
     assert 'Available options: `"cat"`, `"dog"`' in rows[1].description
 
 

@@ -36,6 +36,7 @@ def test_every_context_key_is_documented(name: str) -> None:
         "resource.md.jinja": {"resource"},
         "api.md.jinja": {"resources"},
         "extra.css.jinja": set(),  # a stylesheet: no context
+        "try-it.js.jinja": {"schemes"},  # generator/render/docs/try_it.py: try_it_script
     }
     assert {p.name for p in DOCS.glob("*.jinja")} == set(passed)
     for template, keys in passed.items():
@@ -51,8 +52,10 @@ def test_every_context_key_is_documented(name: str) -> None:
                 "params",
                 "body",
                 "responses",
-                "python",
-                "curl",
+                "http_line",
+                "samples",
+                "examples",
+                "try_it",
             ):
                 assert attr in documented("resource.md.jinja")
                 getattr(op, attr)

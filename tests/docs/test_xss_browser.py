@@ -239,13 +239,14 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 # the page's DOM, after load and two frames (focus, toggle and media errors fire by then).
 # mkdocs-material's own: its scripts (its assets, or inline, outside the content and the
-# sidebars, naming no vector), its search form, and the head's meta, link and style tags
+# sidebars, naming no vector; and the site's try-it.js, issue 27), its search form, and
+# the head's meta, link and style tags
 FINDINGS = """
 const done = arguments[arguments.length - 1];
 const outside = (el) => !el.closest(".md-content, .md-sidebar");
 const own = {
   SCRIPT: (el) => outside(el) && (el.hasAttribute("src")
-    ? /^(\\.\\.\\/)*(assets|search)\\//.test(el.getAttribute("src"))
+    ? /^(\\.\\.\\/)*((assets|search)\\/|javascripts\\/try-it\\.js$)/.test(el.getAttribute("src"))
     : !/alert|__xss/.test(el.textContent)),
   FORM: (el) => el.matches("form.md-search__form"),
   META: (el) => !!el.closest("head") && !el.matches("[http-equiv]"),

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from generator.ir import Api, TypeRef
 from generator.normalize.diagnostics import Diagnostic
 from generator.render.docs.operations import ResourceDoc
-from generator.render.docs.tables import MODELS_PAGE, Table, Tables, model_anchor, table
+from generator.render.docs.tables import (
+    MODELS_PAGE,
+    Table,
+    Tables,
+    model_anchor,
+    table,
+    values_md,
+)
 from generator.render.docs.text import as_json, code, markdown
 
 DIAGRAM_NODES = 14
@@ -24,7 +31,7 @@ class ModelDoc:
     description: str
     notes: list[str]
     table: Table | None  # objects with fields
-    options: str  # an enum's values, comma-separated
+    options: str  # an enum's values (``values_md``: Markdown, the first few on a line)
     type: str
     used_by: str  # links to the operations that use the model, comma-separated
 
@@ -98,7 +105,7 @@ def build_model_docs(
             )
         rows = tables.field_rows(m, MODELS_PAGE) if m.kind == "object" else []
         fields = table(rows) if rows else None
-        options = ", ".join(code(as_json(v)) for v in m.enum_values) if m.kind == "enum" else ""
+        options = values_md("Available options", m.enum_values) if m.kind == "enum" else ""
         type_text = tables.type_md(m.root, MODELS_PAGE) if m.root is not None else ""
         out.append(
             ModelDoc(

@@ -3,6 +3,9 @@
 Request samples send the *minimal valid* request (required parameters and fields only,
 built by the mock's ``Synthesizer``), so every sample runs against the generated mock
 server. Response examples show every field (optional ones too, down to a few levels).
+Each operation gets a sync and an async Python sample (and a streaming one when a body
+flag switches streaming on), a curl command (and its streaming form) and the raw HTTP
+request, whose credentials are placeholders (``<$SGP_API_KEY>``).
 Samples read the base URL and credentials from the environment variables the client
 honours (``<PREFIX>_BASE_URL``, ``<PREFIX>_API_KEY``, ...).
 """
@@ -12,8 +15,10 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from generator.ir import Api, Field, Model, Operation, Parameter, TypeRef
 from generator.render.docs.text import as_json
@@ -180,6 +185,17 @@ def _py(value: Any) -> str:
     return repr(value)
 
 
+def _invocation(call: str, values: list[tuple[str, str, Any]], stream: str | None) -> str:
+    """The client call with its arguments: on one line when it fits, else one a line."""
+    args = [f"{name}={_py(value)}" for name, _, value in values]
+    if stream is not None and stream != "always":
+        args.append(f"{stream}=True")
+    one_line = f"{call}({', '.join(args)})"
+    if len(one_line) + 9 <= 88:
+        return one_line
+    return f"{call}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+
+
 def python_sample(
     package: str,
     client_class: str,
@@ -190,14 +206,7 @@ def python_sample(
 ) -> str:
     """A runnable sync sample. ``stream``: None, "always", or the Python name of the body
     flag that switches streaming on (passed as ``True``)."""
-    args = [f"{name}={_py(value)}" for name, _, value in values]
-    if stream is not None and stream != "always":
-        args.append(f"{stream}=True")
-    one_line = f"{call}({', '.join(args)})"
-    if len(one_line) + 9 <= 88:
-        invocation = one_line
-    else:
-        invocation = f"{call}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+    invocation = _invocation(call, values, stream)
     lines = [
         f"from {package} import {client_class}",
         "",
@@ -210,6 +219,43 @@ def python_sample(
     else:
         lines += [f"result = {invocation}", "print(result)"]
     return "\n".join(lines)
+
+
+def async_sample(
+    package: str,
+    client_class: str,
+    call: str,
+    values: list[tuple[str, str, Any]],
+    *,
+    stream: str | None,
+) -> str:
+    """The runnable sample of the async client (``Async<Client>``): the same call, awaited
+    (a stream is awaited, then iterated with ``async for``)."""
+    invocation = _invocation(call, values, stream).replace("\n", "\n    ")
+    body = [f"    client = Async{client_class}()  # credentials and base URL from the environment"]
+    if stream:
+        body += [
+            f"    stream = await {invocation}",
+            "    async for chunk in stream:",
+            "        print(chunk)",
+        ]
+    else:
+        body += [f"    result = await {invocation}", "    print(result)"]
+    body.append("    await client.close()")
+    return "\n".join(
+        [
+            "import asyncio",
+            "",
+            f"from {package} import Async{client_class}",
+            "",
+            "",
+            "async def main() -> None:",
+            *body,
+            "",
+            "",
+            "asyncio.run(main())",
+        ]
+    )
 
 
 def _sh(text: str) -> str:
@@ -239,20 +285,26 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def curl_sample(
-    op: Operation,
-    values: list[tuple[str, str, Any]],
-    wires: dict[str, str],
-    env_base: str,
-    auth: list[str],
-    *,
-    stream: str | None,
-) -> str:
-    """A curl command for the minimal request (``auth``: curl options, env vars unquoted);
-    ``stream``: the wire name of the body flag that switches streaming on, if any."""
+@dataclass
+class _Request:
+    """The parts of a sample's minimal request: path (values in, with the query string),
+    headers, and the body: JSON (``payload``), or multipart fields and files."""
+
+    target: str
+    headers: list[tuple[str, str]]
+    payload: Any = None
+    has_payload: bool = False
+    fields: list[tuple[str, str]] = dc_field(default_factory=list)
+    files: list[str] = dc_field(default_factory=list)
+    multipart: bool = False
+
+
+def _request(
+    op: Operation, values: list[tuple[str, str, Any]], wires: dict[str, str], stream: str | None
+) -> _Request:
     path = op.path
     query: list[tuple[str, str]] = []
-    headers: list[str] = []
+    headers: list[tuple[str, str]] = []
     body: dict[str, Any] = {}
     form: list[str] = []
     whole: Any = None
@@ -265,30 +317,94 @@ def curl_sample(
             items = value if isinstance(value, list) else [value]
             query += [(wire, _text(v)) for v in items]
         elif location == "header":
-            headers.append(f"{wire}: {_text(value)}")
+            headers.append((wire, _text(value)))
         elif location == "body":
             body[wire] = value
         elif location == "file":
             count = len(value) if isinstance(value, list) else 1
-            form += [f"{wire}=@{FILE_SAMPLE[0]}"] * count
+            form += [wire] * count
         elif location == "whole":
             whole, has_whole = value, True
-    url = sh_env("", env_base, path + (f"?{urlencode(query)}" if query else ""))
-    lines = [f"curl -X {op.method.upper()} {url}"]
-    lines += auth
-    lines += [f"-H {_sh(h)}" for h in headers]
-    multipart = op.request_body is not None and op.request_body.content_type.startswith(
-        "multipart/"
-    )
-    if stream:
-        lines.append("-N")
-    if multipart:
-        lines += [f"-F {_sh(f'{k}={_text(v)}')}" for k, v in body.items()]
-        lines += [f"-F {_sh(f)}" for f in form]
-    elif op.request_body is not None:
+    out = _Request(path + (f"?{urlencode(query)}" if query else ""), headers)
+    rb = op.request_body
+    if rb is not None and rb.content_type.startswith("multipart/"):
+        out.multipart = True
+        out.fields = [(k, _text(v)) for k, v in body.items()]
+        out.files = form
+    elif rb is not None:
         payload = whole if has_whole else body
         if stream:
             payload = {**payload, stream: True} if isinstance(payload, dict) else payload
+        out.payload, out.has_payload = payload, True
+    return out
+
+
+def curl_sample(
+    op: Operation,
+    values: list[tuple[str, str, Any]],
+    wires: dict[str, str],
+    env_base: str,
+    auth: list[str],
+    *,
+    stream: str | None,
+) -> str:
+    """A curl command for the minimal request (``auth``: curl options, env vars unquoted);
+    ``stream``: the wire name of the body flag that switches streaming on, if any."""
+    req = _request(op, values, wires, stream)
+    lines = [f"curl -X {op.method.upper()} {sh_env('', env_base, req.target)}"]
+    lines += auth
+    lines += [f"-H {_sh(f'{k}: {v}')}" for k, v in req.headers]
+    if stream:
+        lines.append("-N")
+    if req.multipart:
+        lines += [f"-F {_sh(f'{k}={v}')}" for k, v in req.fields]
+        lines += [f"-F {_sh(f'{w}=@{FILE_SAMPLE[0]}')}" for w in req.files]
+    elif req.has_payload:
         lines.append("-H 'Content-Type: application/json'")
-        lines.append(f"-d {_sh(as_json(payload))}")
+        lines.append(f"-d {_sh(as_json(req.payload))}")
     return " \\\n  ".join(lines)
+
+
+BOUNDARY = "apismith-boundary"
+
+
+def http_sample(
+    op: Operation,
+    values: list[tuple[str, str, Any]],
+    wires: dict[str, str],
+    base_url: str,
+    auth: list[tuple[str, str]],
+) -> str:
+    """The raw HTTP request of the minimal call: request line, headers (``auth``: the
+    credentials' headers, values as placeholders), blank line, body."""
+    req = _request(op, values, wires, None)
+    url = urlsplit(base_url or "https://api.example.com")
+    prefix = url.path.rstrip("/")
+    lines = [f"{op.method.upper()} {prefix}{req.target} HTTP/1.1", f"Host: {url.netloc}"]
+    lines += [f"{k}: {v}" for k, v in auth]
+    lines += [f"{k}: {v}" for k, v in req.headers]
+    body = ""
+    if req.multipart:
+        lines.append(f"Content-Type: multipart/form-data; boundary={BOUNDARY}")
+        parts = [
+            f'--{BOUNDARY}\nContent-Disposition: form-data; name="{k}"\n\n{v}'
+            for k, v in req.fields
+        ]
+        parts += [
+            f'--{BOUNDARY}\nContent-Disposition: form-data; name="{w}"; '
+            f'filename="{FILE_SAMPLE[0]}"\n\n{FILE_SAMPLE[1].decode()}'
+            for w in req.files
+        ]
+        body = "\n".join([*parts, f"--{BOUNDARY}--"])
+    elif req.has_payload:
+        lines.append("Content-Type: application/json")
+        body = as_json(req.payload, indent=2)
+    return "\n".join(lines) + (f"\n\n{body}" if body else "")
+
+
+def body_json(
+    op: Operation, values: list[tuple[str, str, Any]], wires: dict[str, str]
+) -> str | None:
+    """The minimal request's JSON body, indented (None: no JSON body)."""
+    req = _request(op, values, wires, None)
+    return as_json(req.payload, indent=2) if req.has_payload else None

@@ -4,10 +4,18 @@ Layout, relative to the package directory::
 
     docs/mkdocs.yml            the site (mkdocs + mkdocs-material, search)
     docs/pages/index.md        title, version, base URLs, auth, resources, a model diagram
-    docs/pages/<resource>.md   one page per top-level client resource
+    docs/pages/<resource>.md   one page per top-level client resource, its sub-resources as
+                               sections (``## Variants › Reports``); each operation opens
+                               with its client call and HTTP line, then its samples in
+                               tabs (Python sync/async/streaming, curl, raw HTTP) beside
+                               the response examples, its reference, and "Try it"
     docs/pages/models-reference.md   every model, with field tables and cross-links
     docs/pages/client-methods.md     every client method: client.x.y.create(...) -> Model
     docs/pages/stylesheets/extra.css the site's table widths (mkdocs.yml ``extra_css``)
+
+The nav lists the resource pages in the client's order, each titled after its resource's
+name (``chat_completions`` -> "Chat Completions") or its tag's OpenAPI 3.2 ``summary``; no
+title is used twice (:func:`.operations.build_resource_docs`).
 
 (``mkdocs`` refuses a ``docs_dir`` that is the directory of ``mkdocs.yml``, hence
 ``pages/``.) An API without operations gets the index, the models page and the site.
@@ -30,6 +38,7 @@ from generator.render.docs.index import index_context
 from generator.render.docs.models import build_model_docs
 from generator.render.docs.operations import build_resource_docs
 from generator.render.docs.tables import MODELS_PAGE, Tables
+from generator.render.docs.try_it import SCRIPT, try_it_script
 from generator.render.meta import toml_string
 from generator.render.settings import ApiSettings
 from generator.render.surface import build_resources
@@ -58,7 +67,8 @@ def docs_context(
     if cfg is not None:
         client_class = f"{cfg.name}Client"
         root, _ = build_resources(api, cfg, client_class)
-        resources = build_resource_docs(tables, root, cfg, config.package, client_class)
+        base_url = config.base_url or (api.servers[0].url if api.servers else "")
+        resources = build_resource_docs(tables, root, cfg, config.package, client_class, base_url)
     models = build_model_docs(tables, resources, diagnostics)
     index = index_context(api, config, cfg, resources)
     title = " ".join((config.title or api.title or config.package).split())
@@ -103,6 +113,7 @@ def render_docs(
             "docs/models.md.jinja", {"models": ctx["models"]}, templates
         ),
         f"{base}/{STYLESHEET}": render("docs/extra.css.jinja", {}, templates),
+        f"{base}/{SCRIPT}": try_it_script(api, templates),
     }
     for resource in ctx["resources"]:
         out[f"{base}/{resource.page}"] = render(

@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.ir import Api, Field, Model, Operation, TypeRef, annotate
-from generator.render.docs.text import as_json, cell, code, constraints
+from generator.render.docs.text import as_json, cell, code, constraints, markdown, pre
 
 MODELS_PAGE = "models-reference.md"  # hyphenated: never a resource page (snake_case)
-MAX_OPTIONS = 60  # enum values listed in a table cell (the models page lists all)
+MAX_SHOWN = 8  # enum values listed before a "N more" details block
+LONG_DEFAULT = 60  # a default this long is collapsed
 
 
 def model_anchor(name: str) -> str:
@@ -45,7 +46,10 @@ def _memoized(fn: Callable[[str], str]) -> Callable[[str], str]:
 
 @dataclass
 class Row:
-    """One row of a parameters or fields table; every cell is ready-made Markdown."""
+    """One field or parameter; every part is ready-made Markdown: ``name`` and ``type``
+    inline, ``default`` (``default_md``) and ``constraints`` (``constraints_md``) inline or
+    a ready block, ``description`` block Markdown. ``depth`` > 0: a field of the field
+    before it (of ``depth`` - 1), under a collapsible ``children`` line."""
 
     name: str
     type: str
@@ -55,54 +59,83 @@ class Row:
     description: str
     location: str = ""
     depth: int = 0
+    children: str = ""  # the summary line of its own fields (rows of depth + 1 after it)
 
 
 FIELD_COLUMNS = ("field", "type", "required", "default", "constraints", "description")
 PARAM_COLUMNS = ("name", "in", "type", "required", "default", "constraints", "description")
-# shown only when a row of the table has one: most tables have neither, and every empty
-# column narrows the description's (docs/pages/stylesheets/extra.css)
-SPARSE_COLUMNS = ("default", "constraints")
 
 
 @dataclass
 class Table:
-    """A table ready to print: a Markdown line above it (or ""), the column titles and
-    each row's cells; ``lines`` are the Markdown table's lines (header, rule, rows)."""
+    """Fields or parameters ready to print, one block each (the seed page's order: name,
+    type, badges for where/required/default/constraints, then the description), as HTML
+    whose Markdown ``md_in_html`` renders: a Markdown line above them (or ""), then
+    ``lines``. ``columns`` names the parts shown (``in`` for parameters)."""
 
     caption: str
     columns: list[str]
-    rows: list[list[str]]
+    rows: list[Row]
 
     @property
     def lines(self) -> list[str]:
-        rule = "|" + "---|" * len(self.columns)
-        return [_line(self.columns), rule, *(_line(cells) for cells in self.rows)]
+        return blocks(self.rows, "in" in self.columns)
 
 
-def _line(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
+def _badge(text: str, kind: str) -> str:
+    return f'<span class="api-badge api-{kind}">{text}</span>'
 
 
-def _cells(row: Row) -> dict[str, str]:
-    """The row's cell in each column (of either kind of table)."""
-    name = "↳ " * row.depth + row.name
-    return {
-        "field": name,
-        "name": name,
-        "in": row.location,
-        "type": row.type,
-        "required": row.required,
-        "default": row.default,
-        "constraints": row.constraints,
-        "description": row.description,
-    }
+def _head(row: Row, location: bool) -> str:
+    """The line of a field: its name, type and badges (inline Markdown)."""
+    parts = [f'<span class="api-name">{row.name}</span>']
+    if row.type:
+        parts.append(f'<span class="api-type">{row.type}</span>')
+    if location and row.location:
+        parts.append(_badge(row.location, "in"))
+    if row.required:
+        parts.append(_badge(row.required, "required"))
+    if row.default and not row.default.startswith("<details"):
+        parts.append(_badge(f"default {row.default}", "default"))
+    parts += [_badge(c, "constraint") for c in row.constraints.split("<br>") if c]
+    return '<p class="api-head" markdown="span">' + " ".join(parts) + "</p>"
+
+
+def blocks(rows: Sequence[Row], location: bool = False) -> list[str]:
+    """The HTML lines of ``rows`` (see ``Table``): a ``div.api-field`` each, a row's own
+    fields (the rows of greater depth after it) indented in a ``details`` inside it."""
+    out = ['<div class="api-fields" markdown="1">']
+    depth = 0
+    for i, row in enumerate(rows):
+        while depth > row.depth:  # close the fields of the rows above
+            out += ["</div>", "</details>", "</div>"]
+            depth -= 1
+        out += ['<div class="api-field" markdown="1">', _head(row, location)]
+        desc = [row.default] if row.default.startswith("<details") else []
+        desc += [row.description] if row.description else []
+        if desc:
+            out += ['<div class="api-desc" markdown="1">', "", *desc, "", "</div>"]
+        after = rows[i + 1].depth if i + 1 < len(rows) else 0
+        if after > row.depth:
+            summary = row.children or "Fields"
+            out += [
+                '<details class="api-children" markdown="1">',
+                f'<summary markdown="span">{summary}</summary>',
+                '<div class="api-fields" markdown="1">',
+            ]
+            depth += 1
+        else:
+            out.append("</div>")
+    while depth > 0:
+        out += ["</div>", "</details>", "</div>"]
+        depth -= 1
+    out.append("</div>")
+    return out
 
 
 def table(rows: Sequence[Row], columns: Sequence[str] = FIELD_COLUMNS, caption: str = "") -> Table:
-    """``rows`` as a table, without the sparse columns that no row fills."""
-    cells = [_cells(r) for r in rows]
-    shown = [c for c in columns if c not in SPARSE_COLUMNS or any(row[c] for row in cells)]
-    return Table(caption, shown, [[row[c] for c in shown] for row in cells])
+    """``rows`` as blocks (``Table``)."""
+    return Table(caption, list(columns), list(rows))
 
 
 def required_first(rows: Iterable[Row]) -> list[Row]:
@@ -130,23 +163,86 @@ def _options(api: Api, t: TypeRef) -> tuple[str, list[Any]]:
     return "", []
 
 
+def values_md(lead: str, values: Sequence[Any]) -> str:
+    """``lead: `a`, `b`, ...`` as Markdown: the first ``MAX_SHOWN`` values, the rest in a
+    collapsed ``details`` block ("N more") beneath."""
+    shown = f"{lead}: " + ", ".join(code(as_json(v)) for v in values[:MAX_SHOWN])
+    rest = values[MAX_SHOWN:]
+    if not rest:
+        return shown
+    more = ", ".join(code(as_json(v)) for v in rest)
+    return "\n\n".join(
+        [
+            shown,
+            '<details class="api-more" markdown="1">',
+            f"<summary>{len(rest)} more</summary>",
+            more,
+            "</details>",
+        ]
+    )
+
+
 def options_md(api: Api, t: TypeRef) -> str:
+    """The values of an enum (or enum model) or const type, listed once: its type line
+    names only their kind (``Tables.type_md``)."""
     kind, values = _options(api, t)
     if kind == "const":
         return f"Allowed value: {code(as_json(values[0]))}"
     if kind == "options":
-        shown = ", ".join(code(as_json(v)) for v in values[:MAX_OPTIONS])
-        more = f", and {len(values) - MAX_OPTIONS} more" if len(values) > MAX_OPTIONS else ""
-        return f"Available options: {shown}{more}"
+        return values_md("Available options", values)
     return ""
 
 
 def default_md(has: bool, value: Any) -> str:
-    return code(as_json(value)) if has else ""
+    """A default as a code span; one over ``LONG_DEFAULT`` characters as a ``details``
+    block (its start as the summary, the value as a scrolling code block beneath)."""
+    if not has:
+        return ""
+    text = as_json(value)
+    if len(text) <= LONG_DEFAULT:
+        return code(text)
+    return "\n\n".join(
+        [
+            '<details class="api-more" markdown="1">',
+            f'<summary markdown="span">Default: {code(text[: LONG_DEFAULT - 3] + "...")}</summary>',
+            pre(as_json(value, 2)),
+            "</details>",
+        ]
+    )
 
 
 def constraints_md(c: Any) -> str:
     return "<br>".join(code(x) for x in constraints(c)) if c else ""
+
+
+def _enum_type(api: Api, t: TypeRef) -> str:
+    """The type line of a literal type, or an array of one, whose values ``options_md``
+    lists: their kind (``string enum``), not the values; else ""."""
+    kind, values = _options(api, t)
+    if not kind or t.kind == "model":
+        return ""
+    text = _values_kind(values) + (" enum" if kind == "options" else "")
+    if t.kind == "array":
+        text = f"array of {text}"
+    return text + (" \\| null" if t.nullable else "")
+
+
+def _values_kind(values: Sequence[Any]) -> str:
+    """The JSON type of literal values (``string``), for a type line that does not list
+    them (``options_md`` does)."""
+    kinds = {
+        "boolean"
+        if isinstance(v, bool)
+        else "integer"
+        if isinstance(v, int)
+        else "number"
+        if isinstance(v, float)
+        else "string"
+        if isinstance(v, str)
+        else "any"
+        for v in values
+    }
+    return kinds.pop() if len(kinds) == 1 else "any"
 
 
 def child_model(api: Api, t: TypeRef) -> tuple[str, Model] | None:
@@ -231,6 +327,7 @@ class Tables:
         self.api = api
         self.models = {m.name for m in api.models}
         self.cell = _memoized(cell)  # a spec text is often the same in many places
+        self.prose = _memoized(lambda text: markdown(text, 5))
         self._value = _memoized(code)
         # keyed by id(): a TypeRef is not hashable; it is kept beside its result, so the id
         # is never reused while the key is in use
@@ -253,14 +350,16 @@ class Tables:
         key = (id(t), page == MODELS_PAGE)
         found = self._types.get(key)
         if found is None:
-            text = annotate.markdown(
-                t, link=lambda name: self.link(name, page), value=self._value, plain=self.cell
-            )
+            text = _enum_type(self.api, t)
+            if not text:
+                text = annotate.markdown(
+                    t, link=lambda name: self.link(name, page), value=self._value, plain=self.cell
+                )
             found = self._types[key] = (t, text)
         return found[1]
 
     def describe(self, text: str | None, t: TypeRef, extra: Iterable[str] = ()) -> str:
-        parts = [self.cell(text)] if text else []
+        parts = [self.prose(text)] if text else []
         found = self._options.get(id(t))
         if found is None:
             found = self._options[id(t)] = (t, options_md(self.api, t))
@@ -268,7 +367,7 @@ class Tables:
         if opts:
             parts.append(opts)
         parts += list(extra)
-        return "<br>".join(p for p in parts if p)
+        return "\n\n".join(p for p in parts if p)
 
     def field_rows(self, model: Model, page: str, *, nested: int = 0) -> list[Row]:
         """A row per field, required fields first (then spec order); with ``nested`` > 0,
@@ -286,18 +385,19 @@ class Tables:
         for f in sorted(model.fields, key=lambda f: not f.required):
             name = prefix + f.name
             default, constraints, description = self._field_cells(f)
+            child = child_model(self.api, f.type) if depth < nested else None
             rows.append(
                 Row(
-                    name=code(name),
+                    name=code(f.name),
                     type=self.type_md(f.type, page),
                     required="required" if f.required else "",
                     default=default,
                     constraints=constraints,
                     description=description,
                     depth=depth,
+                    children=f"Fields of {code(name + child[0])}" if child else "",
                 )
             )
-            child = child_model(self.api, f.type) if depth < nested else None
             if child is not None and child[1].name not in seen:
                 suffix, sub = child
                 rows += self._field_rows(

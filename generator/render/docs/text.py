@@ -70,6 +70,7 @@ _ESCAPED_TICK = re.compile(r"(\\*)`")
 _SAFE_SCHEME = re.compile(r"^(https?://|mailto:)", re.I)
 _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)", re.M)
 _SETEXT = re.compile(r"^( {0,3})(=+|-+)\s*$", re.M)
+_EXT_MARK = re.compile(r"^( {0,3})(===|\?\?\?|!!!|:)(?=[ \t+])", re.M)  # tabs, details, dl
 # a list item: its indentation, its marker (a bullet, or a number and ``.`` or ``)``)
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 
@@ -227,9 +228,9 @@ def _starts_item(m: re.Match[str] | None, after_text: bool) -> bool:
 def _list_lines(lines: list[str]) -> list[str]:
     """Prose lines with run-on items split, and a blank line before a list that interrupts
     a paragraph: CommonMark (GitHub) allows that, Python-Markdown (mkdocs) needs the blank
-    line or reads the items as the paragraph's text. A nested item indented less than
-    four columns past the list's first item gets four (GitHub nests it either way;
-    Python-Markdown only then). Indented code is left alone."""
+    line or reads the items as the paragraph's text (so does a pipe table: raw ``| --- |``).
+    A nested item indented less than four columns past the list's first item gets four
+    (GitHub nests it either way; Python-Markdown only then). Indented code is left alone."""
     out: list[str] = []
     in_list = False
     base = 0  # the indentation of the current list's first item
@@ -253,6 +254,8 @@ def _list_lines(lines: list[str]) -> list[str]:
         else:
             if gap and indent < 2:
                 in_list = False
+            if not gap and line.lstrip().startswith("|") and out[-1].lstrip()[:1] != "|":
+                out.append("")  # a table after a paragraph line is its text, else
             out.append(line)
         gap = False
     return out
@@ -278,6 +281,11 @@ def _escape(text: str, shift: int, pipes: bool = False) -> str:
 def _pre(lines: list[str]) -> str:
     """A code block written as HTML (its text literal: ``_literal``)."""
     return "<pre><code>" + "\n".join(_literal(line) for line in lines) + "</code></pre>"
+
+
+def pre(text: str) -> str:
+    """``text`` (a value the docs show, such as a long default) as a code block in HTML."""
+    return _pre(_clean(text).split("\n"))
 
 
 def _blocks(lines: list[str]) -> list[tuple[bool, list[str]]]:
@@ -307,7 +315,9 @@ def _blocks(lines: list[str]) -> list[tuple[bool, list[str]]]:
 
 
 def _setext(text: str) -> str:
-    """Setext underlines (``===``, ``---``) escaped into plain text."""
+    """Setext underlines (``===``, ``---``) and the site's block markers (tabs, details,
+    admonitions, definitions) escaped into plain text."""
+    text = _EXT_MARK.sub(lambda m: f"{m[1]}&#{ord(m[2][0])};{m[2][1:]}", text)
     return _SETEXT.sub(
         lambda m: m.group(1) + ("&#61;" if m.group(2)[0] == "=" else "&#45;") + m.group(2)[1:],
         text,
