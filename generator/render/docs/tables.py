@@ -223,7 +223,7 @@ def _enum_type(api: Api, t: TypeRef) -> str:
         return ""
     text = _values_kind(values) + (" enum" if kind == "options" else "")
     if t.kind == "array":
-        text = f"array of {text}"
+        text = annotate.DISPLAY.array(text, set())  # "array of string enum"
     return text + (" \\| null" if t.nullable else "")
 
 
